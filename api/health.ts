@@ -1,0 +1,102 @@
+import { sql } from "kysely";
+import { rpcRequest } from "../chain/anvil.ts";
+import type { Db } from "../db/database.ts";
+
+export type ComponentState = { ok: boolean; [detail: string]: unknown };
+
+export type HealthReport = {
+  status: "ok" | "degraded";
+  components: {
+    database: ComponentState;
+    chain: ComponentState;
+    indexer: ComponentState;
+    worker: ComponentState;
+  };
+};
+
+export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string };
+
+/** A heartbeat older than this means the process is gone (they beat every 5 s). */
+export const HEARTBEAT_STALE_MS = 15_000;
+/** The indexer counts as up while it is at most this many blocks behind the chain head. */
+export const MAX_INDEXER_LAG_BLOCKS = 10n;
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  ]);
+
+const failed = (error: unknown): ComponentState => ({
+  ok: false,
+  error: error instanceof Error ? error.message : String(error),
+});
+
+/**
+ * Ponder's checkpoint is a fixed-width decimal string: block timestamp (10 digits), chain id
+ * (16), block number (16), then transaction and event positions. The block number is all
+ * health needs.
+ */
+export function blockNumberFromCheckpoint(checkpoint: string): bigint {
+  return BigInt(checkpoint.slice(26, 42));
+}
+
+async function indexedBlock(db: Db, schema: string): Promise<bigint | null> {
+  const { rows } = await sql<{ latest_checkpoint: string }>`
+    select latest_checkpoint from ${sql.table(`${schema}._ponder_checkpoint`)} where chain_id = 8453
+  `.execute(db);
+  const checkpoint = rows[0]?.latest_checkpoint;
+  return checkpoint ? blockNumberFromCheckpoint(checkpoint) : null;
+}
+
+async function heartbeatAge(db: Db, component: string): Promise<number | null> {
+  const row = await db
+    .selectFrom("app.heartbeats")
+    .select(sql<number>`extract(epoch from now() - beat_at) * 1000`.as("age_ms"))
+    .where("component", "=", component)
+    .executeTakeFirst();
+  return row ? Number(row.age_ms) : null;
+}
+
+/** Every component's state; `ok` only when all of them are. Never throws. */
+export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
+  const database = withTimeout(sql`select 1`.execute(deps.db), 2_000).then(
+    (): ComponentState => ({ ok: true }),
+    failed,
+  );
+  const head = withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(BigInt);
+  const chain = head.then((block): ComponentState => ({ ok: true, head_block: Number(block) }), failed);
+
+  const indexer = Promise.all([
+    head.catch(() => null),
+    withTimeout(indexedBlock(deps.db, deps.indexerSchema), 2_000),
+    withTimeout(heartbeatAge(deps.db, "indexer"), 2_000),
+  ]).then(([headBlock, indexed, age]): ComponentState => {
+    if (indexed === null) return { ok: false, error: "has not indexed a block yet" };
+    const lag = headBlock === null ? null : headBlock - indexed;
+    const alive = age !== null && age < HEARTBEAT_STALE_MS;
+    const caughtUp = lag !== null && lag <= MAX_INDEXER_LAG_BLOCKS;
+    return {
+      ok: alive && caughtUp,
+      indexed_block: Number(indexed),
+      lag_blocks: lag === null ? null : Number(lag),
+      ...(alive ? {} : { error: "no heartbeat from the indexer process" }),
+      ...(alive && !caughtUp ? { error: "behind the chain head" } : {}),
+    };
+  }, failed);
+
+  const worker = withTimeout(heartbeatAge(deps.db, "worker"), 2_000).then((age): ComponentState => {
+    if (age === null) return { ok: false, error: "has not started" };
+    if (age >= HEARTBEAT_STALE_MS) return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
+    return { ok: true, last_beat_ms_ago: Math.round(age) };
+  }, failed);
+
+  const components = {
+    database: await database,
+    chain: await chain,
+    indexer: await indexer,
+    worker: await worker,
+  };
+  const ok = Object.values(components).every((component) => component.ok);
+  return { status: ok ? "ok" : "degraded", components };
+}

@@ -1,0 +1,79 @@
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { BASE_CHAIN_ID, DEV_MNEMONIC } from "./constants.ts";
+
+const require = createRequire(import.meta.url);
+
+/** Path of the anvil binary shipped by the `@foundry-rs/anvil-<platform>-<arch>` npm package. */
+export function anvilBinaryPath(): string {
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  return require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
+}
+
+export type AnvilOptions = {
+  port: number;
+  /** Seconds between blocks; 0 mines a block per transaction (automine). */
+  blockTime: number;
+  loadState?: string;
+  dumpState?: string;
+  /** Seconds between periodic state dumps (needs dumpState). */
+  stateInterval?: number;
+  forkUrl?: string;
+  onLine?: (line: string) => void;
+};
+
+export type Anvil = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
+
+/** Starts anvil as chain 8453 on loopback and resolves once it answers JSON-RPC. */
+export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--chain-id",
+    String(BASE_CHAIN_ID),
+    "--mnemonic",
+    DEV_MNEMONIC,
+    // Anvil's own JSON logs of every call would drown the service's logs.
+    "--silent",
+  ];
+  if (options.blockTime > 0) args.push("--block-time", String(options.blockTime));
+  if (options.loadState) args.push("--load-state", options.loadState);
+  if (options.dumpState) args.push("--dump-state", options.dumpState, "--preserve-historical-states");
+  if (options.dumpState && options.stateInterval)
+    args.push("--state-interval", String(options.stateInterval));
+  if (options.forkUrl) args.push("--fork-url", options.forkUrl);
+
+  // Its own process group: a Ctrl-C reaches the node processes, which stop first; then anvil.
+  const child = spawnLogged(anvilBinaryPath(), args, { detached: true, onLine: options.onLine });
+  const url = `http://127.0.0.1:${options.port}`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code, signal) =>
+      reject(new Error(`anvil exited during start-up (code ${code}, signal ${signal})`)),
+    ),
+  );
+  exited.catch(() => {});
+  await Promise.race([
+    exited,
+    waitFor(`anvil on ${url}`, () => rpcRequest(url, "eth_chainId", []), {
+      timeoutMs: 20_000,
+      intervalMs: 25,
+    }),
+  ]);
+  // SIGINT makes anvil write --dump-state before exiting.
+  return { url, port: options.port, process: child, stop: () => stopProcess(child, "SIGINT") };
+}
+
+/** A bare JSON-RPC call; used where a viem client would be more than is needed. */
+export async function rpcRequest<T = unknown>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}

@@ -1,0 +1,51 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { isAlive, waitFor } from "../platform/process.ts";
+import { type Anvil, startAnvil } from "./anvil.ts";
+import { ensureUsdcGenesis } from "./usdcGenesis.ts";
+
+export type LocalChainOptions = {
+  dataDir: string;
+  port: number;
+  blockTime: number;
+  onLine?: (line: string) => void;
+  onNote?: (line: string) => void;
+};
+
+/**
+ * The simulated Base that `npm start` runs when no BASE_RPC_URL is configured: anvil as chain
+ * 8453 with Circle's USDC at its canonical address. Its state (blocks included) is kept in
+ * `<dataDir>/chain/state.json`, written every two seconds and on exit, so payments made on it
+ * survive restarts like the database does.
+ */
+export async function startLocalChain(options: LocalChainOptions): Promise<Anvil> {
+  const dir = path.join(options.dataDir, "chain");
+  await mkdir(dir, { recursive: true });
+  const pidFile = path.join(dir, "anvil.pid");
+  await stopStaleAnvil(pidFile, options.onNote);
+
+  const state = path.join(dir, "state.json");
+  const resumed = await stat(state).then(() => true, () => false);
+  const loadState = resumed ? state : await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json"));
+  options.onNote?.(resumed ? `resuming the local chain from ${state}` : "created a fresh local chain with USDC");
+  const anvil = await startAnvil({
+    port: options.port,
+    blockTime: options.blockTime,
+    loadState,
+    dumpState: state,
+    stateInterval: 2,
+    onLine: options.onLine,
+  });
+  if (anvil.process.pid) await writeFile(pidFile, String(anvil.process.pid));
+  return anvil;
+}
+
+async function stopStaleAnvil(pidFile: string, note?: (line: string) => void): Promise<void> {
+  const pid = Number(await readFile(pidFile, "utf8").catch(() => ""));
+  if (!pid || !isAlive(pid)) return;
+  const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+  if (!command.includes("anvil")) return;
+  note?.(`stopping an anvil left over from an earlier run (pid ${pid})`);
+  process.kill(pid, "SIGINT");
+  await waitFor(`stale anvil ${pid} to exit`, async () => !isAlive(pid), { timeoutMs: 15_000 });
+}

@@ -1,0 +1,49 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runMigrations } from "graphile-worker";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import pg from "pg";
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/**
+ * Plain `.sql` files in db/migrations, applied in name order by kysely's Migrator (which keeps
+ * the locking and the bookkeeping). SQL suits a schema made mostly of tables and triggers,
+ * and frozen files never import application code.
+ */
+class SqlFileMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const files = (await readdir(migrationsDir)).filter((file) => file.endsWith(".sql")).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const file of files) {
+      const text = await readFile(path.join(migrationsDir, file), "utf8");
+      migrations[file.replace(/\.sql$/, "")] = { up: (db) => sql.raw(text).execute(db) };
+    }
+    return migrations;
+  }
+}
+
+/**
+ * Brings a database up to date: graphile-worker's schema first (app triggers call its
+ * add_job), then Remit's. Safe to run concurrently and repeatedly.
+ */
+export async function migrate(connectionString: string): Promise<string[]> {
+  await runMigrations({ connectionString });
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: 1 }) }),
+  });
+  try {
+    const migrator = new Migrator({
+      db,
+      provider: new SqlFileMigrationProvider(),
+      migrationTableSchema: "app",
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error;
+    return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  } finally {
+    await db.destroy();
+  }
+}

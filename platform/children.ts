@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ChildSpec } from "./supervisor.ts";
+
+/** The project's root directory. */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// Ponder's package exports only its ESM entry (dist/esm/index.js); its CLI and package.json sit
+// at fixed places relative to it.
+const ponderEntry = fileURLToPath(import.meta.resolve("ponder"));
+const ponderBin = path.join(path.dirname(ponderEntry), "bin/ponder.js");
+
+export const ponderVersion = (
+  JSON.parse(readFileSync(path.resolve(path.dirname(ponderEntry), "../../package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
+
+/** Every child is watched by this preload: it stops itself if its supervisor dies. */
+const watchdog = ["--import", path.join(projectRoot, "platform/exitWithParent.mjs")];
+
+/** Settings every child shares; `npm start` resolves them before it starts any. */
+export type ChildSettings = {
+  /** The environment to pass on (the user's settings), before the resolved values below. */
+  baseEnv: NodeJS.ProcessEnv;
+  databaseUrl: string;
+  rpcUrl: string;
+  indexerSchema: string;
+};
+
+const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => ({
+  ...settings.baseEnv,
+  DATABASE_URL: settings.databaseUrl,
+  CHAIN_RPC_URL: settings.rpcUrl,
+  INDEXER_SCHEMA: settings.indexerSchema,
+});
+
+export type IndexerSettings = ChildSettings & {
+  port: number;
+  host: string;
+  pollingInterval: number;
+  startBlock: number;
+  /** Ponder's own log level; "warn" keeps routine progress out of the service's log. */
+  logLevel?: string;
+};
+
+/** `ponder start` (never `ponder dev`, which drops tables) into the build's own schema. */
+export function indexerSpec(settings: IndexerSettings): ChildSpec {
+  return {
+    name: "indexer",
+    command: process.execPath,
+    args: [
+      ...watchdog,
+      ponderBin,
+      "start",
+      "--root",
+      projectRoot,
+      "--schema",
+      settings.indexerSchema,
+      "--views-schema",
+      "indexer",
+      "--port",
+      String(settings.port),
+      "--hostname",
+      settings.host,
+    ],
+    env: {
+      ...sharedEnv(settings),
+      PONDER_RPC_URL_8453: settings.rpcUrl,
+      PONDER_POLLING_INTERVAL: String(settings.pollingInterval),
+      PONDER_START_BLOCK: String(settings.startBlock),
+      PONDER_TELEMETRY_DISABLED: "true",
+      PONDER_LOG_LEVEL: settings.logLevel ?? "warn",
+    },
+  };
+}
+
+/** The HTTP API (api/main.ts). */
+export function apiSpec(settings: ChildSettings): ChildSpec {
+  return {
+    name: "api",
+    command: process.execPath,
+    args: [...watchdog, "--import", "tsx", path.join(projectRoot, "api/main.ts")],
+    env: sharedEnv(settings),
+  };
+}
+
+/** The graphile-worker process (worker/main.ts). */
+export function workerSpec(settings: ChildSettings): ChildSpec {
+  return {
+    name: "worker",
+    command: process.execPath,
+    args: [...watchdog, "--import", "tsx", path.join(projectRoot, "worker/main.ts")],
+    env: sharedEnv(settings),
+  };
+}

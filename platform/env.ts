@@ -1,0 +1,72 @@
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(1).max(65_535);
+// parseEnv drops empty variables first, so `NAME=` means "not set".
+const optionalUrl = z.url().optional();
+
+/**
+ * Every setting Remit reads from the environment, parsed once at start. A bad value stops the
+ * process with a message that names the variable (see `parseEnv`). `.env.example` documents
+ * each of them.
+ */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    PORT: port.default(3000),
+    /** Interface the API and the indexer's HTTP server bind to; loopback unless exposed on purpose. */
+    HOST: z.string().min(1).default("127.0.0.1"),
+    BASE_URL: optionalUrl,
+    PAY_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default("./.data"),
+    DATABASE_URL: optionalUrl,
+    EMBEDDED_PG_PORT: port.default(54320),
+    BASE_RPC_URL: optionalUrl,
+    ANVIL_PORT: port.default(8545),
+    ANVIL_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(1),
+    INDEXER_PORT: port.default(42069),
+    /** Milliseconds between the indexer's polls for new blocks; Ponder's minimum is 100. */
+    PONDER_POLLING_INTERVAL: z.coerce.number().int().min(100).max(60_000).optional(),
+    START_BLOCK: z.coerce.number().int().min(0).optional(),
+    /** Set by `npm start` for its children: the JSON-RPC URL of the chain in use. */
+    CHAIN_RPC_URL: optionalUrl,
+    INDEXER_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")
+      .optional(),
+  })
+  .transform((env) => {
+    const localOrigin = `http://localhost:${env.PORT}`;
+    const localChain = env.BASE_RPC_URL === undefined;
+    return {
+      ...env,
+      DATA_DIR: path.resolve(env.DATA_DIR),
+      BASE_URL: trimSlash(env.BASE_URL ?? localOrigin),
+      PAY_URL: trimSlash(env.PAY_URL ?? env.BASE_URL ?? localOrigin),
+      /** True when Remit runs its own simulated Base (anvil) instead of following an RPC. */
+      localChain,
+      // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
+      PONDER_POLLING_INTERVAL: env.PONDER_POLLING_INTERVAL ?? (localChain ? 100 : 250),
+    };
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses the environment; throws an EnvError naming each bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // An empty variable (`DATABASE_URL=` in a .env file) means "not set".
+  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(set);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(
+    (issue) => `  ${issue.path.join(".") || "(environment)"}: ${issue.message}`,
+  );
+  throw new EnvError(`invalid environment:\n${problems.join("\n")}`);
+}

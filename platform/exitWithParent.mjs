@@ -1,0 +1,12 @@
+// Preloaded (`node --import`) into every child of `npm start`, Ponder's included, so plain
+// JavaScript. If the supervisor dies without stopping us (kill -9), a child would live on,
+// holding its port and its database connections; instead it notices its parent is gone and
+// stops itself gracefully.
+const parent = process.ppid;
+const timer = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(timer);
+    process.kill(process.pid, "SIGTERM");
+  }
+}, 1000);
+timer.unref();

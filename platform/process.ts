@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
+
+/** Polls `probe` until it resolves truthy or `timeoutMs` passes. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 30_000, intervalMs = 50 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await delay(intervalMs);
+  }
+  const reason = lastError instanceof Error ? `: ${lastError.message}` : "";
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${reason}`);
+}
+
+/** True while a process with this pid exists (signal 0 probes without killing). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Sends `signal` and waits for the process to exit, escalating to SIGKILL after `graceMs`. */
+export async function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = "SIGTERM",
+  graceMs = 10_000,
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Spawns a long-running helper process whose output is prefixed and forwarded to ours. */
+export function spawnLogged(
+  command: string,
+  args: string[],
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    uid?: number;
+    gid?: number;
+    /** Own process group: a terminal's Ctrl-C does not reach it; its owner stops it. */
+    detached?: boolean;
+    onLine?: (line: string) => void;
+  } = {},
+): ChildProcess {
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    uid: options.uid,
+    gid: options.gid,
+    detached: options.detached,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffer = "";
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      buffer += chunk;
+      let newline = buffer.indexOf("\n");
+      while (newline >= 0) {
+        options.onLine?.(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+        newline = buffer.indexOf("\n");
+      }
+    });
+  }
+  return child;
+}

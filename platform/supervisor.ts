@@ -1,0 +1,70 @@
+import type { ChildProcess } from "node:child_process";
+import type { Logger } from "./logger.ts";
+import { spawnLogged, stopProcess } from "./process.ts";
+
+export type ChildSpec = {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Grace period on stop before SIGKILL. */
+  stopTimeoutMs?: number;
+};
+
+/** Delay before the nth consecutive restart: 0.5 s doubling to 30 s. */
+export function restartDelay(consecutiveFailures: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, consecutiveFailures - 1));
+}
+
+/** A run that lasted this long counts as healthy: the next failure starts the backoff over. */
+const STABLE_AFTER_MS = 60_000;
+
+/**
+ * Keeps one child process running: a child that exits is logged and restarted after a backoff,
+ * while the other children keep serving. Its output is passed through line by line.
+ */
+export class SupervisedChild {
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  restarts = 0;
+
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly log: Logger,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    const startedAt = Date.now();
+    const child = spawnLogged(this.spec.command, this.spec.args, {
+      env: this.spec.env,
+      onLine: (line) => process.stdout.write(`${line}\n`),
+    });
+    this.child = child;
+    this.log.info("started", { pid: child.pid });
+    child.once("exit", (code, signal) => {
+      if (this.child === child) this.child = null;
+      if (this.stopping) return;
+      this.failures = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : this.failures + 1;
+      const delayMs = restartDelay(this.failures);
+      this.log.error("exited unexpectedly, restarting", { code, signal, restart_in_ms: delayMs });
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = null;
+        this.restarts++;
+        this.start();
+      }, delayMs);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.child) await stopProcess(this.child, "SIGTERM", this.spec.stopTimeoutMs ?? 15_000);
+    this.log.info("stopped");
+  }
+}

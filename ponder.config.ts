@@ -1,0 +1,22 @@
+import { createConfig } from "ponder";
+import { usdcAbi } from "./abis/usdc.ts";
+import { USDC_ADDRESS } from "./chain/constants.ts";
+
+// `npm start` (platform/indexerProcess.ts) resolves these from Remit's settings. The connection
+// string stays out of this file on purpose: Ponder hashes the serialized config into its build
+// id, and Ponder reads DATABASE_URL itself.
+const rpc = process.env.PONDER_RPC_URL_8453;
+const pollingInterval = Number(process.env.PONDER_POLLING_INTERVAL ?? 100);
+const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
+
+export default createConfig({
+  database: { kind: "postgres" },
+  chains: {
+    base: { id: 8453, rpc, pollingInterval },
+  },
+  contracts: {
+    // Every USDC Transfer is read; src/usdcTransfer.ts keeps only those that touch one of our
+    // deposit addresses (Ponder cannot filter `to` by a set that grows at runtime).
+    USDC: { chain: "base", abi: usdcAbi, address: USDC_ADDRESS, startBlock },
+  },
+});

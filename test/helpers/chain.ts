@@ -1,0 +1,115 @@
+import {
+  type Account,
+  type Address,
+  createTestClient,
+  createWalletClient,
+  type Hash,
+  type Hex,
+  http,
+  publicActions,
+  type TransactionReceipt,
+} from "viem";
+import { base } from "viem/chains";
+import { afterEach, beforeEach, inject } from "vitest";
+import { usdcAbi } from "../../abis/usdc.ts";
+import { USDC_ADDRESS } from "../../chain/constants.ts";
+import { devAccounts } from "../../chain/deployUsdc.ts";
+
+export { devAccounts };
+
+/** This worker's anvil (chain 8453 with USDC), from test/globalSetup.ts. */
+export function chainUrl(): string {
+  const urls = inject("anvilUrls");
+  const url = urls[Number(process.env.VITEST_POOL_ID ?? 1) - 1];
+  if (!url) throw new Error(`no anvil for VITEST_POOL_ID ${process.env.VITEST_POOL_ID}`);
+  return url;
+}
+
+export type Chain = ReturnType<typeof createChain>;
+
+/** viem clients for the chain at `url`, and the moves tests make on it. */
+export function createChain(url: string) {
+  const client = createTestClient({ mode: "anvil", chain: base, transport: http(url) }).extend(
+    publicActions,
+  );
+  const wallet = createWalletClient({ chain: base, transport: http(url) });
+  const receipt = async (hash: Hash): Promise<TransactionReceipt> => {
+    const result = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (result.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return result;
+  };
+
+  return {
+    url,
+    client,
+    usdcBalance: (address: Address) =>
+      client.readContract({ address: USDC_ADDRESS, abi: usdcAbi, functionName: "balanceOf", args: [address] }),
+
+    /** A plain USDC `transfer` from `from`, mined; resolves with the receipt. */
+    payUsdc: async (from: Account, to: Address, value: bigint) =>
+      receipt(
+        await wallet.writeContract({
+          account: from,
+          address: USDC_ADDRESS,
+          abi: usdcAbi,
+          functionName: "transfer",
+          args: [to, value],
+        }),
+      ),
+
+    /**
+     * An EIP-3009 `transferWithAuthorization`: `from` signs, `relayer` submits and pays gas
+     * (how wallets pay gaslessly, and how Remit sweeps).
+     */
+    payWithAuthorization: async (from: Account, to: Address, value: bigint, relayer: Account, nonce: Hex) => {
+      if (!from.signTypedData) throw new Error("the payer must be a local account that can sign");
+      const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
+      const message = { from: from.address, to, value, validAfter: 0n, validBefore, nonce };
+      const signature = await from.signTypedData({
+        domain: { name: "USD Coin", version: "2", chainId: base.id, verifyingContract: USDC_ADDRESS },
+        types: {
+          TransferWithAuthorization: [
+            { name: "from", type: "address" },
+            { name: "to", type: "address" },
+            { name: "value", type: "uint256" },
+            { name: "validAfter", type: "uint256" },
+            { name: "validBefore", type: "uint256" },
+            { name: "nonce", type: "bytes32" },
+          ],
+        },
+        primaryType: "TransferWithAuthorization",
+        message,
+      });
+      return receipt(
+        await wallet.writeContract({
+          account: relayer,
+          address: USDC_ADDRESS,
+          abi: usdcAbi,
+          functionName: "transferWithAuthorization",
+          args: [from.address, to, value, 0n, validBefore, nonce, signature],
+        }),
+      );
+    },
+
+    mine: (blocks = 1) => client.mine({ blocks }),
+
+    /** Replaces the last `depth` blocks with empty ones (anvil_reorg): their transfers vanish. */
+    reorg: (depth: number) => client.request({ method: "anvil_reorg" as never, params: [depth, []] as never }),
+  };
+}
+
+/**
+ * This worker's chain, reverted after each test to the state it had before it, so no test sees
+ * another's transfers.
+ */
+export function useChain(): Chain {
+  const chain = createChain(chainUrl());
+  let snapshot: Hex | undefined;
+  beforeEach(async () => {
+    snapshot = await chain.client.snapshot();
+  });
+  afterEach(async () => {
+    if (snapshot) await chain.client.revert({ id: snapshot });
+  });
+  return chain;
+}

@@ -1,0 +1,75 @@
+import type { ChildProcess } from "node:child_process";
+import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
+import { freePort } from "../../platform/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../../platform/process.ts";
+import type { ChildSpec } from "../../platform/supervisor.ts";
+
+export type TestProcess = {
+  process: ChildProcess;
+  /** The process's output so far, for assertions and for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+/** Runs one of the service's processes exactly as `npm start` would, without the supervisor. */
+export function startProcess(spec: ChildSpec): TestProcess {
+  const lines: string[] = [];
+  const child = spawnLogged(spec.command, spec.args, {
+    env: { ...spec.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" },
+    onLine: (line) => {
+      lines.push(line);
+      if (lines.length > 500) lines.shift();
+    },
+  });
+  return { process: child, output: () => lines.join("\n"), stop: () => stopProcess(child, "SIGTERM", 10_000) };
+}
+
+export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema"> & { indexerSchema?: string };
+
+const childSettings = (settings: Settings): ChildSettings => ({
+  baseEnv: { ...process.env, NODE_ENV: "test" },
+  indexerSchema: "idx_test",
+  ...settings,
+});
+
+/** Starts the Ponder indexer on a database and chain; resolves once it has caught up. */
+export async function startIndexer(settings: Settings): Promise<TestProcess & { port: number; schema: string }> {
+  const port = await freePort();
+  const resolved = childSettings(settings);
+  const indexer = startProcess(
+    indexerSpec({ ...resolved, port, host: "127.0.0.1", pollingInterval: 100, startBlock: 0 }),
+  );
+  try {
+    await waitFor(
+      "the indexer to be ready",
+      async () => {
+        if (indexer.process.exitCode !== null) throw new Error("the indexer exited");
+        return (await fetch(`http://127.0.0.1:${port}/ready`)).ok;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    await indexer.stop();
+    throw new Error(`${(error as Error).message}\n--- indexer output ---\n${indexer.output()}`);
+  }
+  return { ...indexer, port, schema: resolved.indexerSchema };
+}
+
+/** Starts the API on a free port; resolves once it answers. */
+export async function startApi(settings: Settings): Promise<TestProcess & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const api = startProcess({
+    ...apiSpec(childSettings(settings)),
+    env: { ...apiSpec(childSettings(settings)).env, PORT: String(port), BASE_URL: url, PAY_URL: url },
+  });
+  await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
+    timeoutMs: 30_000,
+  });
+  return { ...api, url };
+}
+
+/** Starts the worker; resolves once it has announced itself in app.heartbeats. */
+export function startWorker(settings: Settings): TestProcess {
+  return startProcess(workerSpec(childSettings(settings)));
+}
