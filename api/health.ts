@@ -24,7 +24,9 @@ export const MAX_INDEXER_LAG_BLOCKS = 10n;
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms),
+    ),
   ]);
 
 const failed = (error: unknown): ComponentState => ({
@@ -64,8 +66,13 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     (): ComponentState => ({ ok: true }),
     failed,
   );
-  const head = withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(BigInt);
-  const chain = head.then((block): ComponentState => ({ ok: true, head_block: Number(block) }), failed);
+  const head = withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(
+    BigInt,
+  );
+  const chain = head.then(
+    (block): ComponentState => ({ ok: true, head_block: Number(block) }),
+    failed,
+  );
 
   const indexer = Promise.all([
     head.catch(() => null),
@@ -87,7 +94,8 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
 
   const worker = withTimeout(heartbeatAge(deps.db, "worker"), 2_000).then((age): ComponentState => {
     if (age === null) return { ok: false, error: "has not started" };
-    if (age >= HEARTBEAT_STALE_MS) return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
+    if (age >= HEARTBEAT_STALE_MS)
+      return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
     return { ok: true, last_beat_ms_ago: Math.round(age) };
   }, failed);
 

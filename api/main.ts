@@ -7,7 +7,9 @@ import { createApp } from "./app.ts";
 const log = createLogger("api");
 const env = parseEnv();
 if (!env.DATABASE_URL || !env.CHAIN_RPC_URL || !env.INDEXER_SCHEMA) {
-  throw new Error("api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL and INDEXER_SCHEMA");
+  throw new Error(
+    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL and INDEXER_SCHEMA",
+  );
 }
 const db = createDb(env.DATABASE_URL);
 const app = createApp({ db, rpcUrl: env.CHAIN_RPC_URL, indexerSchema: env.INDEXER_SCHEMA });

@@ -41,7 +41,8 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   ];
   if (options.blockTime > 0) args.push("--block-time", String(options.blockTime));
   if (options.loadState) args.push("--load-state", options.loadState);
-  if (options.dumpState) args.push("--dump-state", options.dumpState, "--preserve-historical-states");
+  if (options.dumpState)
+    args.push("--dump-state", options.dumpState, "--preserve-historical-states");
   if (options.dumpState && options.stateInterval)
     args.push("--state-interval", String(options.stateInterval));
   if (options.forkUrl) args.push("--fork-url", options.forkUrl);
@@ -67,7 +68,11 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
 }
 
 /** A bare JSON-RPC call; used where a viem client would be more than is needed. */
-export async function rpcRequest<T = unknown>(url: string, method: string, params: unknown[]): Promise<T> {
+export async function rpcRequest<T = unknown>(
+  url: string,
+  method: string,
+  params: unknown[],
+): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -44,6 +44,14 @@ const ADMIN_SLOT = "0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1f
 export const usdcAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 100 });
 export const usdcOwner = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 101 });
 
+/** Anvil's default account `index` (0–9), funded with 1,000,000 USDC on the local chain. */
+export function devAccount(index: number) {
+  const account = devAccounts[index];
+  if (!account)
+    throw new RangeError(`there are ${DEV_ACCOUNT_COUNT} dev accounts; ${index} is not one`);
+  return account;
+}
+
 /** Anvil's default accounts, the ones funded with USDC. */
 export const devAccounts = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, addressIndex) =>
   mnemonicToAccount(DEV_MNEMONIC, { addressIndex }),
@@ -55,7 +63,9 @@ function linkLibrary(artifact: Artifact, library: Address): Hex {
     for (const offsets of Object.values(libraries)) {
       for (const { start, length } of offsets) {
         code =
-          code.slice(0, start * 2) + library.slice(2).toLowerCase() + code.slice((start + length) * 2);
+          code.slice(0, start * 2) +
+          library.slice(2).toLowerCase() +
+          code.slice((start + length) * 2);
       }
     }
   }
@@ -71,7 +81,7 @@ function linkLibrary(artifact: Artifact, library: Address): Hex {
 export async function deployUsdc(rpcUrl: string): Promise<void> {
   const client = createTestClient({ mode: "anvil", chain: base, transport: http(rpcUrl) })
     .extend(publicActions)
-    .extend((c) => ({ wallet: createWalletClient({ chain: base, transport: http(rpcUrl) }) }));
+    .extend(() => ({ wallet: createWalletClient({ chain: base, transport: http(rpcUrl) }) }));
   for (const account of [usdcAdmin, usdcOwner]) {
     await client.setBalance({ address: account.address, value: parseEther("100") });
   }
@@ -95,7 +105,11 @@ export async function deployUsdc(rpcUrl: string): Promise<void> {
     index: IMPLEMENTATION_SLOT,
     value: pad(implementation),
   });
-  await client.setStorageAt({ address: USDC_ADDRESS, index: ADMIN_SLOT, value: pad(usdcAdmin.address) });
+  await client.setStorageAt({
+    address: USDC_ADDRESS,
+    index: ADMIN_SLOT,
+    value: pad(usdcAdmin.address),
+  });
 
   const call = async (functionName: string, args: readonly unknown[]) => {
     const hash = await client.wallet.writeContract({

@@ -25,9 +25,14 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Anvil
   await stopStaleAnvil(pidFile, options.onNote);
 
   const state = path.join(dir, "state.json");
-  const resumed = await stat(state).then(() => true, () => false);
+  const resumed = await stat(state).then(
+    () => true,
+    () => false,
+  );
   const loadState = resumed ? state : await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json"));
-  options.onNote?.(resumed ? `resuming the local chain from ${state}` : "created a fresh local chain with USDC");
+  options.onNote?.(
+    resumed ? `resuming the local chain from ${state}` : "created a fresh local chain with USDC",
+  );
   const anvil = await startAnvil({
     port: options.port,
     blockTime: options.blockTime,

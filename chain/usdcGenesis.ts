@@ -10,7 +10,13 @@ import { deployUsdc } from "./deployUsdc.ts";
  * afterwards is instant.
  */
 export async function ensureUsdcGenesis(file: string): Promise<string> {
-  if (await stat(file).then(() => true, () => false)) return file;
+  if (
+    await stat(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return file;
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   const anvil = await startAnvil({ port: await freePort(), blockTime: 0, dumpState: partial });

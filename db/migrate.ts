@@ -19,7 +19,11 @@ class SqlFileMigrationProvider implements MigrationProvider {
     const migrations: Record<string, Migration> = {};
     for (const file of files) {
       const text = await readFile(path.join(migrationsDir, file), "utf8");
-      migrations[file.replace(/\.sql$/, "")] = { up: (db) => sql.raw(text).execute(db) };
+      migrations[file.replace(/\.sql$/, "")] = {
+        up: async (db) => {
+          await sql.raw(text).execute(db);
+        },
+      };
     }
     return migrations;
   }

@@ -64,7 +64,9 @@ export class DepositAddressSet {
       }
     });
     await client.query(`listen ${DEPOSIT_ADDRESS_CHANNEL}`);
-    const { rows } = await client.query<{ address: string }>("select address from app.deposit_addresses");
+    const { rows } = await client.query<{ address: string }>(
+      "select address from app.deposit_addresses",
+    );
     for (const row of rows) next.add(row.address.toLowerCase());
     this.addresses = next;
     this.client = client;

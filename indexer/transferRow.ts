@@ -25,7 +25,10 @@ export type TransferRow = {
  *
  * @param depositAddresses lowercase deposit addresses
  */
-export function transferRow(event: TransferEvent, depositAddresses: ReadonlySet<string>): TransferRow | null {
+export function transferRow(
+  event: TransferEvent,
+  depositAddresses: ReadonlySet<string>,
+): TransferRow | null {
   const from = event.args.from.toLowerCase() as Hex;
   const to = event.args.to.toLowerCase() as Hex;
   if (!depositAddresses.has(to) && !depositAddresses.has(from)) return null;

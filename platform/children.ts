@@ -12,7 +12,9 @@ const ponderEntry = fileURLToPath(import.meta.resolve("ponder"));
 const ponderBin = path.join(path.dirname(ponderEntry), "bin/ponder.js");
 
 export const ponderVersion = (
-  JSON.parse(readFileSync(path.resolve(path.dirname(ponderEntry), "../../package.json"), "utf8")) as {
+  JSON.parse(
+    readFileSync(path.resolve(path.dirname(ponderEntry), "../../package.json"), "utf8"),
+  ) as {
     version: string;
   }
 ).version;
@@ -67,6 +69,8 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
     ],
     env: {
       ...sharedEnv(settings),
+      // Ponder's server prefers PORT over --port: give it its own.
+      PORT: String(settings.port),
       PONDER_RPC_URL_8453: settings.rpcUrl,
       PONDER_POLLING_INTERVAL: String(settings.pollingInterval),
       PONDER_START_BLOCK: String(settings.startBlock),

@@ -3,7 +3,14 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Files whose content shapes what Ponder indexes (Ponder hashes a subset of them too). */
-const INDEXER_SOURCES = ["ponder.config.ts", "ponder.schema.ts", "src", "indexer", "abis", "chain/constants.ts"];
+const INDEXER_SOURCES = [
+  "ponder.config.ts",
+  "ponder.schema.ts",
+  "src",
+  "indexer",
+  "abis",
+  "chain/constants.ts",
+];
 
 async function listFiles(root: string, entry: string): Promise<string[]> {
   const full = path.join(root, entry);
@@ -37,7 +44,9 @@ export async function indexerSchemaName(inputs: IndexerBuildInputs): Promise<str
   const hash = createHash("sha256");
   const { root, ...settings } = inputs;
   hash.update(JSON.stringify(settings));
-  const files = (await Promise.all(INDEXER_SOURCES.map((entry) => listFiles(root, entry)))).flat().sort();
+  const files = (await Promise.all(INDEXER_SOURCES.map((entry) => listFiles(root, entry))))
+    .flat()
+    .sort();
   for (const file of files) {
     hash.update(file);
     hash.update(await readFile(path.join(root, file)));

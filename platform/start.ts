@@ -2,12 +2,13 @@ import path from "node:path";
 import { rpcRequest } from "../chain/anvil.ts";
 import { startLocalChain } from "../chain/localChain.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
-import { migrate } from "../db/migrate.ts";
-import { type Env, EnvError, parseEnv } from "./env.ts";
-import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
+import { migrate } from "../db/migrate.ts";
+import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
+import { type Env, EnvError, parseEnv } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { createLogger } from "./logger.ts";
+import { releasePonderLock } from "./ponderLock.ts";
 import { waitFor } from "./process.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -65,11 +66,15 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const [databaseUrl, rpcUrl] = await Promise.all([startDatabase(env), startChain(env)]);
   const chainId = Number(await rpcRequest<string>(rpcUrl, "eth_chainId", []));
-  if (chainId !== 8453) throw new EnvError(`the chain at ${rpcUrl} has chain id ${chainId}, not Base (8453)`);
+  if (chainId !== 8453)
+    throw new EnvError(`the chain at ${rpcUrl} has chain id ${chainId}, not Base (8453)`);
   const applied = await migrate(databaseUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
 
-  const genesis = await rpcRequest<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", ["0x0", false]);
+  const genesis = await rpcRequest<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", [
+    "0x0",
+    false,
+  ]);
   const indexerSchema =
     env.INDEXER_SCHEMA ??
     (await indexerSchemaName({
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
     startBlock: env.START_BLOCK ?? 0,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });
+  indexer.beforeRestart = () => releasePonderLock(databaseUrl, indexerSchema);
   const children = [indexer, apiSpec(settings), workerSpec(settings)].map(
     (spec) => new SupervisedChild(spec, log.child(spec.name)),
   );

@@ -9,6 +9,8 @@ export type ChildSpec = {
   env: NodeJS.ProcessEnv;
   /** Grace period on stop before SIGKILL. */
   stopTimeoutMs?: number;
+  /** Runs after the child died and before it is started again (e.g. to release its locks). */
+  beforeRestart?: () => Promise<void>;
 };
 
 /** Delay before the nth consecutive restart: 0.5 s doubling to 30 s. */
@@ -53,8 +55,12 @@ export class SupervisedChild {
       this.failures = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : this.failures + 1;
       const delayMs = restartDelay(this.failures);
       this.log.error("exited unexpectedly, restarting", { code, signal, restart_in_ms: delayMs });
-      this.restartTimer = setTimeout(() => {
+      this.restartTimer = setTimeout(async () => {
         this.restartTimer = null;
+        await this.spec
+          .beforeRestart?.()
+          .catch((error) => this.log.warn("clean-up before restart failed", { error }));
+        if (this.stopping) return;
         this.restarts++;
         this.start();
       }, delayMs);

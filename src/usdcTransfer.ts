@@ -1,9 +1,9 @@
 // Ponder fixes this folder: it loads indexing functions from src/. The logic lives in indexer/.
 import { ponder } from "ponder:registry";
 import { usdcTransfer } from "ponder:schema";
+import { startHeartbeat } from "../db/heartbeat.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { transferRow } from "../indexer/transferRow.ts";
-import { startHeartbeat } from "../db/heartbeat.ts";
 
 ponder.on("USDC:Transfer", async ({ event, context }) => {
   const row = transferRow(event, await depositAddresses.current());

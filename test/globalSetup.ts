@@ -44,7 +44,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     anvils.push(await startAnvil({ port: await freePort(), blockTime: 0, loadState: genesis }));
   }
   project.provide("postgresAdminUrl", postgres.url("postgres"));
-  project.provide("anvilUrls", anvils.map((anvil) => anvil.url));
+  project.provide(
+    "anvilUrls",
+    anvils.map((anvil) => anvil.url),
+  );
   project.provide("usdcGenesisFile", genesis);
 
   return async () => {

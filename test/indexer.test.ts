@@ -2,11 +2,18 @@ import { sql } from "kysely";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../platform/process.ts";
-import { devAccounts, useChain } from "./helpers/chain.ts";
+import { devAccount, useChain } from "./helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.ts";
 import { startIndexer } from "./helpers/processes.ts";
 
-type Row = { tx_hash: string; block_hash: string; block_number: string; from: string; to: string; value: string };
+type Row = {
+  tx_hash: string;
+  block_hash: string;
+  block_number: string;
+  from: string;
+  to: string;
+  value: string;
+};
 
 describe("indexer", () => {
   const chain = useChain();
@@ -32,13 +39,16 @@ describe("indexer", () => {
     ).rows;
 
   const register = (address: string) =>
-    database.db.insertInto("app.deposit_addresses").values({ address: address.toLowerCase() }).execute();
+    database.db
+      .insertInto("app.deposit_addresses")
+      .values({ address: address.toLowerCase() })
+      .execute();
 
   test("stores a USDC transfer to a deposit address registered after the indexer started", async () => {
     const deposit = privateKeyToAccount(generatePrivateKey()).address;
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
     await register(deposit);
-    const payer = devAccounts[1]!;
+    const payer = devAccount(1);
 
     // Paid first, to an address that is not ours: by the time the deposit's row shows up,
     // the indexer has processed this block too.
@@ -67,13 +77,25 @@ describe("indexer", () => {
     const depositAccount = privateKeyToAccount(generatePrivateKey());
     const deposit = depositAccount.address;
     await register(deposit);
-    const payer = devAccounts[2]!;
-    const relayer = devAccounts[3]!;
+    const payer = devAccount(2);
+    const relayer = devAccount(3);
 
-    const inbound = await chain.payWithAuthorization(payer, deposit, 7_000_000n, relayer, `0x${"11".repeat(32)}`);
+    const inbound = await chain.payWithAuthorization(
+      payer,
+      deposit,
+      7_000_000n,
+      relayer,
+      `0x${"11".repeat(32)}`,
+    );
     // The deposit key authorises a transfer out (a sweep); the relayer pays the gas.
-    const sweepTo = devAccounts[4]!.address;
-    const outbound = await chain.payWithAuthorization(depositAccount, sweepTo, 7_000_000n, relayer, `0x${"22".repeat(32)}`);
+    const sweepTo = devAccount(4).address;
+    const outbound = await chain.payWithAuthorization(
+      depositAccount,
+      sweepTo,
+      7_000_000n,
+      relayer,
+      `0x${"22".repeat(32)}`,
+    );
 
     const rows = await waitFor("both transfers to be indexed", async () => {
       const found = await transfersTouching(deposit);

@@ -11,11 +11,24 @@ if (!env.DATABASE_URL) throw new Error("worker/main.ts needs DATABASE_URL (set b
 const runner = await run({
   connectionString: env.DATABASE_URL,
   concurrency: 5,
-  // Migrations ran in `npm start` before the children started.
-  noPreparedStatements: false,
+  // We stop on signals ourselves, so the heartbeat is withdrawn after the last job finished.
+  noHandleSignals: true,
   taskList,
 });
 const stopHeartbeat = startHeartbeat("worker", env.DATABASE_URL);
 log.info("running", { tasks: Object.keys(taskList).join(",") || "(none yet)" });
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info("stopping", { signal });
+  // graphile-worker finishes the jobs in flight; one that outlives the supervisor's grace
+  // period is killed and retried later (jobs are idempotent).
+  await runner.stop();
+  await stopHeartbeat();
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));
 await runner.promise;
-await stopHeartbeat();

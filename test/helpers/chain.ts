@@ -13,9 +13,9 @@ import { base } from "viem/chains";
 import { afterEach, beforeEach, inject } from "vitest";
 import { usdcAbi } from "../../abis/usdc.ts";
 import { USDC_ADDRESS } from "../../chain/constants.ts";
-import { devAccounts } from "../../chain/deployUsdc.ts";
+import { devAccount } from "../../chain/deployUsdc.ts";
 
-export { devAccounts };
+export { devAccount };
 
 /** This worker's anvil (chain 8453 with USDC), from test/globalSetup.ts. */
 export function chainUrl(): string {
@@ -43,7 +43,12 @@ export function createChain(url: string) {
     url,
     client,
     usdcBalance: (address: Address) =>
-      client.readContract({ address: USDC_ADDRESS, abi: usdcAbi, functionName: "balanceOf", args: [address] }),
+      client.readContract({
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "balanceOf",
+        args: [address],
+      }),
 
     /** A plain USDC `transfer` from `from`, mined; resolves with the receipt. */
     payUsdc: async (from: Account, to: Address, value: bigint) =>
@@ -61,12 +66,23 @@ export function createChain(url: string) {
      * An EIP-3009 `transferWithAuthorization`: `from` signs, `relayer` submits and pays gas
      * (how wallets pay gaslessly, and how Remit sweeps).
      */
-    payWithAuthorization: async (from: Account, to: Address, value: bigint, relayer: Account, nonce: Hex) => {
+    payWithAuthorization: async (
+      from: Account,
+      to: Address,
+      value: bigint,
+      relayer: Account,
+      nonce: Hex,
+    ) => {
       if (!from.signTypedData) throw new Error("the payer must be a local account that can sign");
       const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
       const message = { from: from.address, to, value, validAfter: 0n, validBefore, nonce };
       const signature = await from.signTypedData({
-        domain: { name: "USD Coin", version: "2", chainId: base.id, verifyingContract: USDC_ADDRESS },
+        domain: {
+          name: "USD Coin",
+          version: "2",
+          chainId: base.id,
+          verifyingContract: USDC_ADDRESS,
+        },
         types: {
           TransferWithAuthorization: [
             { name: "from", type: "address" },
@@ -94,7 +110,8 @@ export function createChain(url: string) {
     mine: (blocks = 1) => client.mine({ blocks }),
 
     /** Replaces the last `depth` blocks with empty ones (anvil_reorg): their transfers vanish. */
-    reorg: (depth: number) => client.request({ method: "anvil_reorg" as never, params: [depth, []] as never }),
+    reorg: (depth: number) =>
+      client.request({ method: "anvil_reorg" as never, params: [depth, []] as never }),
   };
 }
 

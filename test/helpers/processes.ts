@@ -3,6 +3,7 @@ import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../plat
 import { freePort } from "../../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../../platform/process.ts";
 import type { ChildSpec } from "../../platform/supervisor.ts";
+import { childEnv } from "./env.ts";
 
 export type TestProcess = {
   process: ChildProcess;
@@ -21,19 +22,27 @@ export function startProcess(spec: ChildSpec): TestProcess {
       if (lines.length > 500) lines.shift();
     },
   });
-  return { process: child, output: () => lines.join("\n"), stop: () => stopProcess(child, "SIGTERM", 10_000) };
+  return {
+    process: child,
+    output: () => lines.join("\n"),
+    stop: () => stopProcess(child, "SIGTERM", 10_000),
+  };
 }
 
-export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema"> & { indexerSchema?: string };
+export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema"> & {
+  indexerSchema?: string;
+};
 
 const childSettings = (settings: Settings): ChildSettings => ({
-  baseEnv: { ...process.env, NODE_ENV: "test" },
+  baseEnv: childEnv(),
   indexerSchema: "idx_test",
   ...settings,
 });
 
 /** Starts the Ponder indexer on a database and chain; resolves once it has caught up. */
-export async function startIndexer(settings: Settings): Promise<TestProcess & { port: number; schema: string }> {
+export async function startIndexer(
+  settings: Settings,
+): Promise<TestProcess & { port: number; schema: string }> {
   const port = await freePort();
   const resolved = childSettings(settings);
   const indexer = startProcess(
@@ -61,7 +70,12 @@ export async function startApi(settings: Settings): Promise<TestProcess & { url:
   const url = `http://127.0.0.1:${port}`;
   const api = startProcess({
     ...apiSpec(childSettings(settings)),
-    env: { ...apiSpec(childSettings(settings)).env, PORT: String(port), BASE_URL: url, PAY_URL: url },
+    env: {
+      ...apiSpec(childSettings(settings)).env,
+      PORT: String(port),
+      BASE_URL: url,
+      PAY_URL: url,
+    },
   });
   await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
     timeoutMs: 30_000,

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, test } from "vitest";
+import type { Logger } from "./logger.ts";
+import { isAlive, waitFor } from "./process.ts";
+import { restartDelay, SupervisedChild } from "./supervisor.ts";
+
+const quietLogger = (): Logger & { lines: string[] } => {
+  const lines: string[] = [];
+  const write = (message: string) => void lines.push(message);
+  const logger = { debug: write, info: write, warn: write, error: write, lines } as Logger & {
+    lines: string[];
+  };
+  logger.child = () => logger;
+  return logger;
+};
+
+describe("restartDelay", () => {
+  test("doubles from half a second and caps at 30 s", () => {
+    expect([1, 2, 3, 4, 7, 8, 20].map(restartDelay)).toEqual([
+      500, 1_000, 2_000, 4_000, 30_000, 30_000, 30_000,
+    ]);
+  });
+});
+
+describe("SupervisedChild", () => {
+  let child: SupervisedChild | undefined;
+  afterEach(async () => {
+    await child?.stop();
+  });
+
+  test("restarts a child that was killed, and logs its death", async () => {
+    const log = quietLogger();
+    child = new SupervisedChild(
+      { name: "sleeper", command: "sleep", args: ["60"], env: process.env },
+      log,
+    );
+    child.start();
+    const first = child.pid;
+    expect(first).toBeTypeOf("number");
+    process.kill(first as number, "SIGKILL");
+    const second = await waitFor(
+      "a restarted child",
+      async () => child?.pid !== first && child?.pid,
+    );
+    expect(second).not.toBe(first);
+    expect(child.restarts).toBe(1);
+    expect(log.lines).toContain("exited unexpectedly, restarting");
+  });
+
+  test("stop() ends the child for good", async () => {
+    child = new SupervisedChild(
+      { name: "sleeper", command: "sleep", args: ["60"], env: process.env },
+      quietLogger(),
+    );
+    child.start();
+    const pid = child.pid as number;
+    await child.stop();
+    expect(isAlive(pid)).toBe(false);
+    expect(child.pid).toBeUndefined();
+  });
+});
