@@ -1,0 +1,112 @@
+// Time from a USDC transfer being mined to its row in Postgres, through the real Ponder indexer
+// at a 100 ms polling interval. Baseline, measured in the same run: the floor any indexer has
+// to pay here, one eth_getLogs round trip plus one INSERT.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { rpcRequest, startAnvil } from "../chain/anvil.ts";
+import { USDC_ADDRESS } from "../chain/constants.ts";
+import { devAccount } from "../chain/deployUsdc.ts";
+import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
+import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
+import { migrate } from "../db/migrate.ts";
+import { indexerSpec } from "../platform/children.ts";
+import { freePort } from "../platform/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { createChain } from "../test/helpers/chain.ts";
+import { printSummary } from "./stats.ts";
+
+const transfers = Number(process.env.BENCH_TRANSFERS ?? 100);
+const pollingInterval = 100;
+
+export async function benchIndexLatency(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), "remit-bench-index-"));
+  const postgres = await startEmbeddedPostgres({
+    dataDir: path.join(dir, "pg"),
+    port: await freePort(),
+    ephemeral: true,
+  });
+  const genesis = await ensureUsdcGenesis(path.join(dir, "genesis.json"));
+  const anvil = await startAnvil({ port: await freePort(), blockTime: 0, loadState: genesis });
+  await ensureDatabase(postgres.url("postgres"), "bench");
+  const url = postgres.url("bench");
+  await migrate(url);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const port = await freePort();
+  const spec = indexerSpec({
+    baseEnv: process.env,
+    databaseUrl: url,
+    rpcUrl: anvil.url,
+    indexerSchema: "idx_bench",
+    port,
+    host: "127.0.0.1",
+    pollingInterval,
+    startBlock: 0,
+  });
+  const indexer = spawnLogged(spec.command, spec.args, { env: spec.env });
+  try {
+    await waitFor("the indexer", async () => (await fetch(`http://127.0.0.1:${port}/ready`)).ok, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
+    const chain = createChain(anvil.url);
+    const payer = devAccount(1);
+    const deposits = Array.from(
+      { length: transfers },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+    for (const address of deposits) {
+      await db.query("insert into app.deposit_addresses (address) values ($1)", [
+        address.toLowerCase(),
+      ]);
+    }
+
+    const latencies: number[] = [];
+    const floor: number[] = [];
+    for (const deposit of deposits) {
+      // Anvil automines: the call returns once the transfer is in a block.
+      const receipt = await chain.payUsdc(payer, deposit, 1_000_000n);
+      const mined = performance.now();
+      await waitFor(
+        "the row",
+        async () =>
+          (
+            await db.query(`select 1 from idx_bench.usdc_transfer where tx_hash = $1`, [
+              receipt.transactionHash,
+            ])
+          ).rowCount,
+        { timeoutMs: 10_000, intervalMs: 2 },
+      );
+      latencies.push(performance.now() - mined);
+
+      const t0 = performance.now();
+      const block = `0x${receipt.blockNumber.toString(16)}`;
+      await rpcRequest(anvil.url, "eth_getLogs", [
+        { address: USDC_ADDRESS, fromBlock: block, toBlock: block },
+      ]);
+      await db.query(
+        "insert into app.heartbeats (component, pid) values ('bench', 0) on conflict (component) do update set beat_at = now()",
+      );
+      floor.push(performance.now() - t0);
+    }
+    console.log(
+      `\n# USDC transfer mined → row in Postgres (Ponder, pollingInterval ${pollingInterval} ms, ${transfers} transfers)`,
+    );
+    const l = printSummary("mined → indexed row", latencies);
+    const f = printSummary("baseline: eth_getLogs + INSERT", floor);
+    console.log(
+      `ratio p50 / baseline p50             ${(l.p50 / f.p50).toFixed(1)}×   goal: p50 < 150 ms, p95 < 300 ms`,
+    );
+  } finally {
+    await stopProcess(indexer);
+    await db.end();
+    await anvil.stop();
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchIndexLatency();

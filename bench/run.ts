@@ -1,0 +1,7 @@
+// `npm run bench`: every benchmark, each printing its figures.
+import { benchIndexLatency } from "./indexLatency.ts";
+import { benchStartup } from "./startup.ts";
+
+console.log(`node ${process.version}, ${new Date().toISOString()}`);
+await benchIndexLatency();
+await benchStartup();
