@@ -25,6 +25,17 @@ function startService(env: NodeJS.ProcessEnv) {
   return { child, output: () => output };
 }
 
+/** Waits for `pattern` in the service's output; on timeout the error carries the output. */
+async function waitForLine(service: ReturnType<typeof startService>, pattern: RegExp): Promise<void> {
+  try {
+    await waitFor(`${pattern} in the output`, async () => pattern.test(service.output()), {
+      timeoutMs: 90_000,
+    });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- output ---\n${service.output()}`);
+  }
+}
+
 const pidsOf = (output: string, component: string) =>
   [...output.matchAll(new RegExp(`remit/${component} started pid=(\\d+)`, "g"))].map((m) =>
     Number(m[1]),
@@ -57,9 +68,7 @@ describe("npm start", () => {
   test("reaches ready, survives kill -9 of the indexer, stops cleanly and starts again", async () => {
     service = startService(env);
     const first = service;
-    await waitFor("the ready line", async () => /ready in/.test(first.output()), {
-      timeoutMs: 90_000,
-    });
+    await waitForLine(first, /ready in/);
     expect(first.output()).toMatch(
       new RegExp(`ready in [\\d.]+s api=http://localhost:${env.PORT}`),
     );
@@ -95,9 +104,7 @@ describe("npm start", () => {
 
     service = startService(env);
     const second = service;
-    await waitFor("the second ready line", async () => /ready in/.test(second.output()), {
-      timeoutMs: 90_000,
-    });
+    await waitForLine(second, /ready in/);
     expect(second.output()).toMatch(/resuming the local chain/);
     expect(second.output()).not.toMatch(/migrations applied/);
     second.child.kill("SIGINT");

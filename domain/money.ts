@@ -1,0 +1,68 @@
+import { USDC_DECIMALS } from "../chain/constants.ts";
+
+const SCALE = 10n ** BigInt(USDC_DECIMALS);
+
+/** A USDC amount as a decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
+export const USDC_DECIMAL_PATTERN = /^(0|[1-9]\d{0,11})\.\d{1,6}$/;
+
+/**
+ * Converts a USDC decimal string (see USDC_DECIMAL_PATTERN) to base units.
+ *
+ * @example usdcToBaseUnits("1.5") // 1_500_000n
+ */
+export function usdcToBaseUnits(amount: string): bigint {
+  if (!USDC_DECIMAL_PATTERN.test(amount)) throw new RangeError(`not a USDC decimal amount: ${amount}`);
+  const [whole = "0", fraction = ""] = amount.split(".");
+  return BigInt(whole) * SCALE + BigInt(fraction.padEnd(USDC_DECIMALS, "0"));
+}
+
+/**
+ * Renders base units as a decimal string with at least two decimals and no trailing zeros
+ * beyond them.
+ *
+ * @example formatUsdc(150_000_000n) // "150.00"
+ * @example formatUsdc(125_000n) // "0.125"
+ */
+export function formatUsdc(baseUnits: bigint): string {
+  const sign = baseUnits < 0n ? "-" : "";
+  const abs = baseUnits < 0n ? -baseUnits : baseUnits;
+  const whole = abs / SCALE;
+  let fraction = (abs % SCALE).toString().padStart(USDC_DECIMALS, "0").replace(/0+$/, "");
+  if (fraction.length < 2) fraction = fraction.padEnd(2, "0");
+  return `${sign}${whole}.${fraction}`;
+}
+
+/** An exact decimal: value = digits × 10^-scale. */
+type Decimal = { digits: bigint; scale: number };
+
+/**
+ * The exact decimal a JS number denotes in its shortest round-trip form (what JSON carried):
+ * 1.5 → 15×10⁻¹, 1e-7 → 1×10⁻⁷, 2e21 → 2×10²¹.
+ */
+export function numberToDecimal(value: number): Decimal {
+  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  const [mantissa = "0", exponentText = "0"] = String(value).toLowerCase().split("e");
+  const [whole = "0", fraction = ""] = mantissa.split(".");
+  const exponent = Number(exponentText);
+  const digits = BigInt(`${whole}${fraction}`);
+  const scale = fraction.length - exponent;
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** a / b rounded half away from zero (half-up for the positive amounts money uses). */
+function divideRoundHalfUp(a: bigint, b: bigint): bigint {
+  const quotient = a / b;
+  const remainder = a % b;
+  return 2n * (remainder < 0n ? -remainder : remainder) >= b ? quotient + (a < 0n ? -1n : 1n) : quotient;
+}
+
+/**
+ * quantity × unit price, rounded half-up to USDC's 6 decimals, in base units.
+ *
+ * @example lineTotal(3, 333_333n) // 999_999n  (3 × 0.333333)
+ * @example lineTotal(0.5, 1n) // 1n  (0.0000005 rounds up)
+ */
+export function lineTotal(quantity: number, unitPrice: bigint): bigint {
+  const { digits, scale } = numberToDecimal(quantity);
+  return divideRoundHalfUp(digits * unitPrice, 10n ** BigInt(scale));
+}
