@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { formatUsdc, lineTotal, numberToDecimal, usdcToBaseUnits } from "./money.ts";
+import {
+  formatUsdc,
+  formatUsdcForDisplay,
+  lineTotal,
+  numberToDecimal,
+  usdcToBaseUnits,
+} from "./money.ts";
 
 describe("usdcToBaseUnits", () => {
   test.each([
@@ -87,5 +93,17 @@ describe("lineTotal", () => {
         },
       ),
     );
+  });
+});
+
+describe("formatUsdcForDisplay", () => {
+  test.each([
+    [1_234_567_500_000n, "1,234,567.50"],
+    [999_000_000n, "999.00"],
+    [1_000_000_000n, "1,000.00"],
+    [-1_000_000_000n, "-1,000.00"],
+    [125_000n, "0.125"],
+  ])("%s → %s", (input, expected) => {
+    expect(formatUsdcForDisplay(input)).toBe(expected);
   });
 });

@@ -66,3 +66,13 @@ export function lineTotal(quantity: number, unitPrice: bigint): bigint {
   const { digits, scale } = numberToDecimal(quantity);
   return divideRoundHalfUp(digits * unitPrice, 10n ** BigInt(scale));
 }
+
+/**
+ * formatUsdc with thousands separators, for people (PDFs, emails, pages); APIs use formatUsdc.
+ *
+ * @example formatUsdcForDisplay(1_234_567_500_000n) // "1,234,567.50"
+ */
+export function formatUsdcForDisplay(baseUnits: bigint): string {
+  const [whole = "0", fraction = "00"] = formatUsdc(baseUnits).split(".");
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
+}

@@ -1,0 +1,128 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+
+export const FieldErrorSchema = z.object({
+  path: z.string().openapi({ example: "line_items[0].unit_price" }),
+  message: z.string(),
+  code: z.string().openapi({ example: "invalid_decimal" }),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+/** Every error body: `{ "error": { code, message, request_id, fields? } }`. */
+export const ErrorResponseSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      request_id: z.string().optional(),
+      fields: z.array(FieldErrorSchema).optional(),
+    }),
+  })
+  .openapi("Error");
+
+/** An error a client caused or may see; anything else is a 500 with a request id. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldError[],
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
+
+/** `["line_items", 0, "unit_price"]` → `"line_items[0].unit_price"`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === "number") return `${out}[${key}]`;
+    return out ? `${out}.${String(key)}` : String(key);
+  }, "");
+}
+
+function closest(key: string, candidates: readonly string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let previous = row[0] ?? 0;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const current = row[j] ?? 0;
+        row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        previous = current;
+      }
+    }
+    return row[b.length] ?? Number.POSITIVE_INFINITY;
+  };
+  const best = candidates
+    .map((candidate) => ({ candidate, d: distance(key, candidate) }))
+    .sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 2 ? best.candidate : undefined;
+}
+
+/**
+ * One entry per failing field, all of them at once, with stable codes: the rule's own code
+ * where the schema gives one, otherwise one derived from zod's issue.
+ *
+ * @param knownKeys for each object path, the keys it accepts (to suggest a fix for a typo)
+ */
+export function fieldErrors(error: ZodError, knownKeys: (path: string) => readonly string[] = () => []): FieldError[] {
+  const fields: FieldError[] = [];
+  for (const issue of error.issues) {
+    const path = formatPath(issue.path);
+    const input = (issue as { input?: unknown }).input;
+    switch (issue.code) {
+      case "unrecognized_keys":
+        for (const key of issue.keys) {
+          const suggestion = closest(key, knownKeys(path));
+          fields.push({
+            path: formatPath([...issue.path, key]),
+            code: "unknown_field",
+            message: suggestion ? `is not a known field; did you mean "${suggestion}"?` : "is not a known field",
+          });
+        }
+        break;
+      case "invalid_type":
+        fields.push(
+          input === undefined
+            ? { path, code: "required", message: "is required" }
+            : { path, code: "invalid_type", message: issue.message.replace(/^Invalid input: /, "") },
+        );
+        break;
+      default: {
+        const code = (issue as { params?: { code?: string } }).params?.code;
+        fields.push({ path, code: code ?? issue.code, message: issue.message });
+      }
+    }
+  }
+  return fields;
+}
+
+export const validationError = (fields: FieldError[]) =>
+  new ApiError(
+    400,
+    "validation_failed",
+    `${fields.length} field${fields.length === 1 ? "" : "s"} failed validation`,
+    fields,
+  );
+
+/** Writes an error body; the request id lets an operator find the log line. */
+export function errorResponse(c: Context, error: ApiError) {
+  const requestId = c.get("requestId" as never) as string | undefined;
+  return c.json(
+    {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(requestId ? { request_id: requestId } : {}),
+        ...(error.fields ? { fields: error.fields } : {}),
+      },
+    },
+    error.status,
+  );
+}

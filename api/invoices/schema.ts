@@ -1,0 +1,202 @@
+import { z } from "@hono/zod-openapi";
+import { getAddress, isAddress } from "viem";
+import { USDC_DECIMAL_PATTERN } from "../../domain/money.ts";
+
+/**
+ * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
+ * all validate with these, so they cannot drift apart. Every rule carries a stable `code`
+ * (in `params`) that the 400 body reports per field.
+ */
+
+const rule = (code: string, message: string) => ({ message, params: { code } });
+
+/** A real calendar date written as YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, rule("invalid_date", "must be a date written YYYY-MM-DD"))
+  .refine(isCalendarDate, rule("invalid_date", "is not a real calendar date"));
+
+const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, rule("required", "must not be empty"))
+    .max(max, rule("too_long", `must be at most ${max} characters`));
+
+/** A USDC amount as a quoted decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
+export const usdcAmount = z
+  .string(rule("invalid_decimal", 'must be a quoted decimal string such as "100.00"'))
+  .refine(
+    (value) => USDC_DECIMAL_PATTERN.test(value),
+    rule("invalid_decimal", 'must be a decimal string with 1 to 6 decimals, such as "100.00"'),
+  );
+
+/** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
+export const checksummedAddress = z.string().superRefine((value, ctx) => {
+  if (!isAddress(value, { strict: false })) {
+    ctx.addIssue({ code: "custom", ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address") });
+  } else if (!isAddress(value, { strict: true })) {
+    ctx.addIssue({
+      code: "custom",
+      ...rule("not_checksummed", `must be EIP-55 checksummed: ${getAddress(value)}`),
+    });
+  }
+});
+
+export const LineItemSchema = z
+  .strictObject({
+    description: text(500),
+    quantity: z
+      .number(rule("invalid_number", "must be a positive number"))
+      .positive(rule("not_positive", "must be greater than 0"))
+      .max(1_000_000_000, rule("too_large", "must be at most 1000000000")),
+    unit_price: usdcAmount,
+  })
+  .openapi("LineItem", { example: { description: "Design work", quantity: 2, unit_price: "75.00" } });
+
+/** `POST /api/invoices` — spec §2.1, exactly; unknown fields are refused. */
+export const CreateInvoiceSchema = z
+  .strictObject({
+    merchant_email: email,
+    merchant_name: text(200),
+    merchant_address: text(1000),
+    vendor_email: email,
+    vendor_name: text(200),
+    vendor_address: text(1000).optional(),
+    line_items: z
+      .array(LineItemSchema)
+      .min(1, rule("too_few", "must have at least 1 line item"))
+      .max(30, rule("too_many", "must have at most 30 line items")),
+    issue_date: calendarDate.optional(),
+    due_date: calendarDate,
+    notes: text(2000).optional(),
+    wallet_type: z.enum(["managed", "byo"], rule("invalid_enum", 'must be "managed" or "byo"')),
+    wallet_address: checksummedAddress.optional(),
+    webhook_url: z
+      .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
+      .max(2000)
+      .optional(),
+    send_now: z.boolean(rule("invalid_boolean", "must be true or false")).optional(),
+  })
+  .superRefine(
+    (input, ctx) => {
+      // Runs even when other fields failed (`when` below), so every problem is reported at once;
+      // the fields read here may therefore have any shape.
+      const body = input as Record<string, unknown>;
+      if (body.wallet_type === "byo" && body.wallet_address === undefined) {
+        ctx.addIssue({ code: "custom", path: ["wallet_address"], ...rule("required", 'is required when wallet_type is "byo"') });
+      }
+      if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["wallet_address"],
+          ...rule("not_allowed", 'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)'),
+        });
+      }
+      const { issue_date: issue, due_date: due } = body;
+      if (typeof issue === "string" && typeof due === "string" && isCalendarDate(issue) && isCalendarDate(due) && due < issue) {
+        ctx.addIssue({ code: "custom", path: ["due_date"], ...rule("before_issue_date", "must not be before issue_date") });
+      }
+    },
+    { when: () => true } as never,
+  )
+  .openapi("CreateInvoiceRequest", {
+    example: {
+      merchant_email: "billing@acme.example",
+      merchant_name: "Acme Ltd",
+      merchant_address: "1 Market St, San Francisco",
+      vendor_email: "ap@globex.example",
+      vendor_name: "Globex",
+      line_items: [{ description: "Design work", quantity: 2, unit_price: "75.00" }],
+      due_date: "2026-12-31",
+      wallet_type: "managed",
+    },
+  });
+
+export type CreateInvoiceInput = z.infer<typeof CreateInvoiceSchema>;
+
+export const CreateInvoiceResponseSchema = z
+  .object({
+    invoice_id: z.uuid(),
+    invoice_number: z.string().openapi({ example: "INV-0001" }),
+    slug: z.string(),
+    invoice_url: z.url(),
+    pdf_url: z.url(),
+    deposit_address: z.string(),
+    total_amount: z.string().openapi({ example: "150.00" }),
+    sent_at: z.string().nullable(),
+    status: z.enum(["draft", "sent"]),
+    webhook_secret: z.string().optional(),
+  })
+  .openapi("CreateInvoiceResponse");
+
+export const InvoiceStatusSchema = z.enum(["draft", "sent", "paid", "partial", "excess", "overdue"]);
+
+export const InvoiceStatusResponseSchema = z
+  .object({
+    status: InvoiceStatusSchema,
+    paid_amount: z.string().optional(),
+    tx_hash: z.string().optional(),
+    paid_at: z.string().optional(),
+  })
+  .openapi("InvoiceStatusResponse");
+
+export const InvoiceSchema = z
+  .object({
+    invoice_id: z.uuid(),
+    invoice_number: z.string(),
+    slug: z.string(),
+    status: InvoiceStatusSchema,
+    stored_status: z.enum(["draft", "sent", "paid", "partial", "excess"]),
+    merchant_email: z.string(),
+    merchant_name_snapshot: z.string(),
+    merchant_address_snapshot: z.string(),
+    vendor_email: z.string(),
+    vendor_name: z.string(),
+    vendor_address: z.string().nullable(),
+    line_items: z.array(
+      z.object({ description: z.string(), quantity: z.number(), unit_price: z.string(), line_total: z.string() }),
+    ),
+    total_amount: z.string(),
+    currency: z.literal("USDC"),
+    chain_id: z.literal(8453),
+    issue_date: z.string(),
+    due_date: z.string(),
+    notes: z.string().nullable(),
+    wallet_type: z.enum(["managed", "byo"]),
+    wallet_address: z.string(),
+    deposit_address: z.string(),
+    payment_uri: z.string(),
+    webhook_url: z.string().nullable(),
+    sent_at: z.string().nullable(),
+    created_at: z.string(),
+    invoice_url: z.url(),
+    pdf_url: z.url(),
+    pdf_sha256: z.string(),
+    paid_amount: z.string(),
+    amount_due: z.string(),
+    payments: z.array(
+      z.object({ tx_hash: z.string(), log_index: z.number(), from: z.string(), amount: z.string(), block_number: z.number(), paid_at: z.string() }),
+    ),
+  })
+  .openapi("Invoice");
+
+export const InvoiceIdParamSchema = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11" }),
+});
+
+/** The keys accepted at a path of the create request, for "did you mean" hints. */
+export function createInvoiceKnownKeys(path: string): readonly string[] {
+  if (path === "") return Object.keys(CreateInvoiceSchema.shape);
+  if (/^line_items\[\d+\]$/.test(path)) return Object.keys(LineItemSchema.shape);
+  return [];
+}

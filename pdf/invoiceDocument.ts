@@ -1,0 +1,238 @@
+import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
+import { BASE_CHAIN_ID, USDC_ADDRESS } from "../chain/constants.ts";
+import { formatUsdcForDisplay as formatUsdc } from "../domain/money.ts";
+import { fontRuns } from "./fonts.ts";
+
+export type InvoicePdfData = {
+  invoiceNumber: string;
+  issueDate: string;
+  dueDate: string;
+  /** Fixes the PDF's creation and modification dates, so the bytes are reproducible. */
+  createdAt: Date;
+  merchant: { name: string; address: string; email: string };
+  vendor: { name: string; email: string; address: string | null };
+  lineItems: { description: string; quantity: string; unitPrice: bigint; lineTotal: bigint }[];
+  totalAmount: bigint;
+  notes: string | null;
+  depositAddress: string;
+  paymentUri: string;
+  invoiceUrl: string;
+};
+
+const INK = "#1f2933";
+const MUTED = "#616e7c";
+const RULE = "#d9e2ec";
+const ACCENT = "#1652f0";
+
+/** User-supplied text, in a font that has its glyphs. */
+const text = (value: string, style: Record<string, unknown> = {}): Content => ({
+  text: fontRuns(value),
+  ...style,
+});
+
+const label = (value: string): Content => ({ text: value.toUpperCase(), style: "label" });
+
+/**
+ * The invoice as a pdfmake document: pure data from the stored record, no I/O. Rendered once
+ * at creation (pdf/renderPdf.ts) and kept.
+ */
+export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
+  const total = `${formatUsdc(invoice.totalAmount)} USDC`;
+  const itemRows = invoice.lineItems.map((item, index) => [
+    { text: String(index + 1), color: MUTED },
+    text(item.description),
+    { text: item.quantity, alignment: "right" },
+    { text: formatUsdc(item.unitPrice), alignment: "right" },
+    { text: formatUsdc(item.lineTotal), alignment: "right" },
+  ]);
+
+  const content: Content[] = [
+    {
+      columns: [
+        {
+          width: "*",
+          stack: [
+            text(invoice.merchant.name, { style: "merchantName" }),
+            text(invoice.merchant.address, { color: MUTED, margin: [0, 4, 0, 0] }),
+            text(invoice.merchant.email, { color: MUTED }),
+          ],
+        },
+        {
+          width: 200,
+          stack: [
+            { text: "INVOICE", style: "title", alignment: "right" },
+            {
+              alignment: "right",
+              margin: [0, 6, 0, 0],
+              table: {
+                widths: ["*", "auto"],
+                body: [
+                  [{ text: "Number", color: MUTED }, { text: invoice.invoiceNumber, bold: true }],
+                  [{ text: "Issued", color: MUTED }, invoice.issueDate],
+                  [{ text: "Due", color: MUTED }, { text: invoice.dueDate, bold: true }],
+                ],
+              },
+              layout: "noBorders",
+            },
+          ],
+        },
+      ],
+    },
+    {
+      margin: [0, 28, 0, 0],
+      columns: [
+        {
+          width: "*",
+          stack: [
+            label("Bill to"),
+            text(invoice.vendor.name, { bold: true, margin: [0, 4, 0, 0] }),
+            ...(invoice.vendor.address ? [text(invoice.vendor.address, { color: MUTED })] : []),
+            text(invoice.vendor.email, { color: MUTED }),
+          ],
+        },
+        {
+          width: 200,
+          stack: [
+            label("Amount due"),
+            { text: total, style: "amountDue", margin: [0, 4, 0, 0] },
+            { text: `by ${invoice.dueDate}`, color: MUTED },
+          ],
+          alignment: "right",
+        },
+      ],
+    },
+    {
+      margin: [0, 24, 0, 0],
+      table: {
+        headerRows: 1,
+        widths: [18, "*", 50, 90, 90],
+        body: [
+          [
+            { text: "#", style: "tableHeader" },
+            { text: "Description", style: "tableHeader" },
+            { text: "Qty", style: "tableHeader", alignment: "right" },
+            { text: "Unit price", style: "tableHeader", alignment: "right" },
+            { text: "Amount", style: "tableHeader", alignment: "right" },
+          ],
+          ...itemRows,
+        ],
+      },
+      layout: {
+        hLineWidth: (i: number, node: { table: { body: unknown[] } }) =>
+          i === 0 || i === node.table.body.length ? 0 : i === 1 ? 1 : 0.5,
+        vLineWidth: () => 0,
+        hLineColor: (i: number) => (i === 1 ? INK : RULE),
+        paddingTop: () => 6,
+        paddingBottom: () => 6,
+      },
+    },
+    {
+      margin: [0, 8, 0, 0],
+      columns: [
+        { width: "*", text: "" },
+        {
+          width: 230,
+          table: {
+            widths: ["*", "auto"],
+            body: [
+              [
+                { text: "Total (USDC)", bold: true, margin: [0, 4, 0, 4] },
+                { text: formatUsdc(invoice.totalAmount), bold: true, alignment: "right", margin: [0, 4, 0, 4] },
+              ],
+            ],
+          },
+          layout: {
+            hLineWidth: (i: number) => (i === 0 ? 1 : 0),
+            vLineWidth: () => 0,
+            hLineColor: () => INK,
+          },
+        },
+      ],
+    },
+    {
+      margin: [0, 28, 0, 0],
+      table: {
+        widths: ["*", 120],
+        body: [
+          [
+            {
+              stack: [
+                { text: "Pay with USDC on Base", style: "payTitle" },
+                {
+                  text: [
+                    "Send exactly ",
+                    { text: total, bold: true },
+                    ` to this invoice's own deposit address on Base (chain ${BASE_CHAIN_ID}):`,
+                  ],
+                  margin: [0, 6, 0, 4],
+                },
+                { text: invoice.depositAddress, font: "Courier", fontSize: 9.5, bold: true },
+                {
+                  text: [
+                    { text: "USDC contract ", color: MUTED },
+                    { text: USDC_ADDRESS, font: "Courier", fontSize: 8, color: MUTED },
+                  ],
+                  margin: [0, 6, 0, 0],
+                },
+                {
+                  text: "USDC on Base only. Other tokens, or USDC on any other network, sent to this address will not be credited.",
+                  style: "warning",
+                  margin: [0, 8, 0, 0],
+                },
+                {
+                  text: [{ text: "Pay online: ", color: MUTED }, { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT }],
+                  margin: [0, 8, 0, 0],
+                },
+              ],
+              margin: [10, 10, 10, 10],
+            },
+            { qr: invoice.paymentUri, fit: 110, alignment: "center", margin: [0, 10, 0, 10] },
+          ],
+        ],
+      },
+      layout: {
+        hLineColor: () => RULE,
+        vLineColor: () => RULE,
+        fillColor: () => "#f5f7fa",
+      },
+    },
+  ];
+
+  if (invoice.notes) {
+    content.push({ stack: [label("Notes"), text(invoice.notes, { margin: [0, 4, 0, 0] })], margin: [0, 24, 0, 0] });
+  }
+
+  return {
+    pageSize: "A4",
+    pageMargins: [48, 48, 48, 56],
+    info: {
+      title: `Invoice ${invoice.invoiceNumber}`,
+      author: invoice.merchant.name,
+      subject: `Invoice ${invoice.invoiceNumber} for ${invoice.vendor.name}`,
+      creator: "Remit",
+      producer: "Remit",
+      creationDate: invoice.createdAt,
+      modDate: invoice.createdAt,
+    },
+    content,
+    footer: (currentPage: number, pageCount: number) => ({
+      columns: [
+        { text: fontRuns(`${invoice.invoiceNumber} · ${invoice.merchant.name}`) },
+        { text: `Page ${currentPage} of ${pageCount}`, alignment: "right" },
+      ],
+      margin: [48, 20, 48, 0],
+      fontSize: 8,
+      color: MUTED,
+    }),
+    defaultStyle: { font: "Roboto", fontSize: 10, color: INK, lineHeight: 1.2 },
+    styles: {
+      merchantName: { fontSize: 18, bold: true },
+      title: { fontSize: 24, bold: true, color: ACCENT, characterSpacing: 2 },
+      label: { fontSize: 8, bold: true, color: MUTED, characterSpacing: 1 },
+      amountDue: { fontSize: 16, bold: true },
+      tableHeader: { bold: true, fontSize: 9, color: MUTED },
+      payTitle: { fontSize: 12, bold: true },
+      warning: { fontSize: 8.5, color: "#b44d12" },
+    },
+  };
+}
