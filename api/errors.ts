@@ -53,7 +53,11 @@ function closest(key: string, candidates: readonly string[]): string | undefined
       row[0] = i;
       for (let j = 1; j <= b.length; j++) {
         const current = row[j] ?? 0;
-        row[j] = Math.min(current + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row[j] = Math.min(
+          current + 1,
+          (row[j - 1] ?? 0) + 1,
+          previous + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
         previous = current;
       }
     }
@@ -71,7 +75,10 @@ function closest(key: string, candidates: readonly string[]): string | undefined
  *
  * @param knownKeys for each object path, the keys it accepts (to suggest a fix for a typo)
  */
-export function fieldErrors(error: ZodError, knownKeys: (path: string) => readonly string[] = () => []): FieldError[] {
+export function fieldErrors(
+  error: ZodError,
+  knownKeys: (path: string) => readonly string[] = () => [],
+): FieldError[] {
   const fields: FieldError[] = [];
   for (const issue of error.issues) {
     const path = formatPath(issue.path);
@@ -83,7 +90,9 @@ export function fieldErrors(error: ZodError, knownKeys: (path: string) => readon
           fields.push({
             path: formatPath([...issue.path, key]),
             code: "unknown_field",
-            message: suggestion ? `is not a known field; did you mean "${suggestion}"?` : "is not a known field",
+            message: suggestion
+              ? `is not a known field; did you mean "${suggestion}"?`
+              : "is not a known field",
           });
         }
         break;
@@ -91,7 +100,11 @@ export function fieldErrors(error: ZodError, knownKeys: (path: string) => readon
         fields.push(
           input === undefined
             ? { path, code: "required", message: "is required" }
-            : { path, code: "invalid_type", message: issue.message.replace(/^Invalid input: /, "") },
+            : {
+                path,
+                code: "invalid_type",
+                message: issue.message.replace(/^Invalid input: /, ""),
+              },
         );
         break;
       default: {

@@ -6,13 +6,24 @@ import { createApp } from "./app.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
-if (!env.DATABASE_URL || !env.CHAIN_RPC_URL || !env.INDEXER_SCHEMA) {
+const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB } = env;
+if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !MANAGED_WALLET_XPUB) {
   throw new Error(
-    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL and INDEXER_SCHEMA",
+    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and MANAGED_WALLET_XPUB",
   );
 }
-const db = createDb(env.DATABASE_URL);
-const app = createApp({ db, rpcUrl: env.CHAIN_RPC_URL, indexerSchema: env.INDEXER_SCHEMA });
+const db = createDb(DATABASE_URL);
+const app = createApp({
+  db,
+  rpcUrl: CHAIN_RPC_URL,
+  indexerSchema: INDEXER_SCHEMA,
+  baseUrl: env.BASE_URL,
+  payUrl: env.PAY_URL,
+  depositXpub: DEPOSIT_XPUB,
+  managedWalletXpub: MANAGED_WALLET_XPUB,
+  outboxDir: env.outboxDir,
+  log,
+});
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
   log.info("listening", { address: `${info.address}:${info.port}` }),
 );

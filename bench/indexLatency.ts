@@ -12,6 +12,7 @@ import { devAccount } from "../chain/deployUsdc.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { migrate } from "../db/migrate.ts";
+import { newMnemonic } from "../keys/hdWallet.ts";
 import { indexerSpec } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
@@ -41,6 +42,7 @@ export async function benchIndexLatency(): Promise<void> {
     databaseUrl: url,
     rpcUrl: anvil.url,
     indexerSchema: "idx_bench",
+    mnemonic: newMnemonic(),
     port,
     host: "127.0.0.1",
     pollingInterval,

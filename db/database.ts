@@ -1,7 +1,7 @@
-import { type Generated, Kysely, PostgresDialect } from "kysely";
+import { type ColumnType, type Generated, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 
-/** Remit's tables (schema `app`), as kysely sees them. Grows with the migrations. */
+/** Remit's tables (schema `app`), as kysely sees them. Amounts are USDC base units. */
 export interface Database {
   "app.deposit_addresses": {
     address: string;
@@ -13,17 +13,88 @@ export interface Database {
     pid: number;
     beat_at: Generated<Date>;
   };
+  "app.merchants": {
+    id: Generated<string>;
+    email: string;
+    last_invoice_number: Generated<number>;
+    managed_wallet_index: number | null;
+    managed_wallet_address: string | null;
+    created_at: Generated<Date>;
+  };
+  "app.invoices": {
+    id: Generated<string>;
+    merchant_id: string;
+    invoice_number: string;
+    slug: string;
+    merchant_email: string;
+    merchant_name_snapshot: string;
+    merchant_address_snapshot: string;
+    vendor_email: string;
+    vendor_name: string;
+    vendor_address: string | null;
+    // `date` columns travel as YYYY-MM-DD strings (see the type parser below).
+    issue_date: string;
+    due_date: string;
+    notes: string | null;
+    wallet_type: "managed" | "byo";
+    wallet_address: string;
+    deposit_address: string;
+    total_amount: bigint;
+    webhook_url: string | null;
+    webhook_secret: string | null;
+    status: "draft" | "sent" | "paid" | "partial" | "excess";
+    sent_at: Date | null;
+    created_at: ColumnType<Date, Date | undefined, never>;
+  };
+  "app.invoice_line_items": {
+    invoice_id: string;
+    position: number;
+    description: string;
+    // numeric arrives as a string: the quantity exactly as it was sent.
+    quantity: ColumnType<string, string, never>;
+    unit_price: bigint;
+    line_total: bigint;
+  };
+  "app.invoice_pdfs": {
+    invoice_id: string;
+    pdf: Buffer;
+    sha256: string;
+  };
+  "app.idempotency_keys": {
+    key: string;
+    operation: string;
+    request_hash: string;
+    response_status: number;
+    response_body: unknown;
+    invoice_id: string | null;
+    created_at: Generated<Date>;
+  };
+  "app.emails": {
+    id: Generated<string>;
+    kind: string;
+    invoice_id: string | null;
+    recipient: string;
+    status: Generated<"queued" | "sent" | "failed">;
+    attempts: Generated<number>;
+    last_error: string | null;
+    sent_at: Date | null;
+    created_at: Generated<Date>;
+  };
 }
 
 export type Db = Kysely<Database>;
 
-// Postgres bigint (int8) and numeric arrive as strings by default; money must never pass
-// through a JS number, so int8 becomes a bigint.
+// Postgres bigint (int8) arrives as a string by default; money must never pass through a JS
+// number, so it becomes a bigint. A `date` stays the YYYY-MM-DD string it is: turning it into
+// a JS Date would shift it by the process's time zone.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 /** A kysely instance over a pg pool; the caller destroys it. */
 export function createDb(connectionString: string, max = 10): Db {
-  return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max }) }),
-  });
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client's error (the server restarted) must not crash the process; the pool
+  // replaces the client and the next query reconnects.
+  pool.on("error", () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -11,7 +11,8 @@ export const USDC_DECIMAL_PATTERN = /^(0|[1-9]\d{0,11})\.\d{1,6}$/;
  * @example usdcToBaseUnits("1.5") // 1_500_000n
  */
 export function usdcToBaseUnits(amount: string): bigint {
-  if (!USDC_DECIMAL_PATTERN.test(amount)) throw new RangeError(`not a USDC decimal amount: ${amount}`);
+  if (!USDC_DECIMAL_PATTERN.test(amount))
+    throw new RangeError(`not a USDC decimal amount: ${amount}`);
   const [whole = "0", fraction = ""] = amount.split(".");
   return BigInt(whole) * SCALE + BigInt(fraction.padEnd(USDC_DECIMALS, "0"));
 }
@@ -53,7 +54,9 @@ export function numberToDecimal(value: number): Decimal {
 function divideRoundHalfUp(a: bigint, b: bigint): bigint {
   const quotient = a / b;
   const remainder = a % b;
-  return 2n * (remainder < 0n ? -remainder : remainder) >= b ? quotient + (a < 0n ? -1n : 1n) : quotient;
+  return 2n * (remainder < 0n ? -remainder : remainder) >= b
+    ? quotient + (a < 0n ? -1n : 1n)
+    : quotient;
 }
 
 /**

@@ -16,7 +16,9 @@ describe("key derivation", () => {
       const xpub = extendedPublicKey(DEV_MNEMONIC, account);
       expect(xpub).toMatch(/^xpub/);
       for (const index of [0, 1, 7, 1000]) {
-        expect(deriveAddress(xpub, index)).toBe(deriveAccount(DEV_MNEMONIC, account, index).address);
+        expect(deriveAddress(xpub, index)).toBe(
+          deriveAccount(DEV_MNEMONIC, account, index).address,
+        );
       }
     }
   });
@@ -29,7 +31,9 @@ describe("key derivation", () => {
 
   test("deposit addresses and managed wallets never coincide", () => {
     const deposits = new Set(
-      Array.from({ length: 50 }, (_, i) => deriveAddress(extendedPublicKey(DEV_MNEMONIC, DEPOSIT_ACCOUNT), i)),
+      Array.from({ length: 50 }, (_, i) =>
+        deriveAddress(extendedPublicKey(DEV_MNEMONIC, DEPOSIT_ACCOUNT), i),
+      ),
     );
     const managed = Array.from({ length: 50 }, (_, i) =>
       deriveAddress(extendedPublicKey(DEV_MNEMONIC, MANAGED_WALLET_ACCOUNT), i),

@@ -15,7 +15,8 @@ import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 export const DEPOSIT_ACCOUNT = 0;
 export const MANAGED_WALLET_ACCOUNT = 1;
 
-export const isValidMnemonic = (mnemonic: string): boolean => validateMnemonic(mnemonic.trim(), wordlist);
+export const isValidMnemonic = (mnemonic: string): boolean =>
+  validateMnemonic(mnemonic.trim(), wordlist);
 
 export const newMnemonic = (): string => generateMnemonic(wordlist, 256);
 

@@ -20,8 +20,14 @@ for (const face of readFileSync(path.join(notoDir, "400.css"), "utf8").matchAll(
 )) {
   const [, subset = "", ranges = ""] = face;
   const family = `NotoSansSC${subset}`;
-  const file = (weight: number) => path.join(notoDir, `files/noto-sans-sc-${subset}-${weight}-normal.woff`);
-  cjkFamilies[family] = { normal: file(400), bold: file(700), italics: file(400), bolditalics: file(700) };
+  const file = (weight: number) =>
+    path.join(notoDir, `files/noto-sans-sc-${subset}-${weight}-normal.woff`);
+  cjkFamilies[family] = {
+    normal: file(400),
+    bold: file(700),
+    italics: file(400),
+    bolditalics: file(700),
+  };
   for (const range of ranges.split(",")) {
     const [lo = "", hi] = range.trim().replace(/^U\+/i, "").split("-");
     cjkSubsets.push({ lo: Number.parseInt(lo, 16), hi: Number.parseInt(hi ?? lo, 16), family });
@@ -40,7 +46,12 @@ export const pdfFonts: Record<string, FontVariants> = {
     italics: path.join(pdfmakeDir, "fonts/Roboto/Roboto-Italic.ttf"),
     bolditalics: path.join(pdfmakeDir, "fonts/Roboto/Roboto-MediumItalic.ttf"),
   },
-  Courier: { normal: "Courier", bold: "Courier-Bold", italics: "Courier-Oblique", bolditalics: "Courier-BoldOblique" },
+  Courier: {
+    normal: "Courier",
+    bold: "Courier-Bold",
+    italics: "Courier-Oblique",
+    bolditalics: "Courier-BoldOblique",
+  },
   ...cjkFamilies,
 };
 
@@ -50,7 +61,8 @@ export const fontFiles: ReadonlySet<string> = new Set(
 );
 
 // CJK ideographs and symbols, kana, bopomofo, hangul, full-width forms.
-const CJK = /[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+const CJK =
+  /[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
 
 function familyOf(char: string): string {
   if (!CJK.test(char)) return "Roboto";

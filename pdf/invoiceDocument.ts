@@ -38,12 +38,13 @@ const label = (value: string): Content => ({ text: value.toUpperCase(), style: "
  */
 export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
   const total = `${formatUsdc(invoice.totalAmount)} USDC`;
-  const itemRows = invoice.lineItems.map((item, index) => [
+  const right = (value: string): Content => ({ text: value, alignment: "right" });
+  const itemRows: Content[][] = invoice.lineItems.map((item, index) => [
     { text: String(index + 1), color: MUTED },
     text(item.description),
-    { text: item.quantity, alignment: "right" },
-    { text: formatUsdc(item.unitPrice), alignment: "right" },
-    { text: formatUsdc(item.lineTotal), alignment: "right" },
+    right(item.quantity),
+    right(formatUsdc(item.unitPrice)),
+    right(formatUsdc(item.lineTotal)),
   ]);
 
   const content: Content[] = [
@@ -67,9 +68,15 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
               table: {
                 widths: ["*", "auto"],
                 body: [
-                  [{ text: "Number", color: MUTED }, { text: invoice.invoiceNumber, bold: true }],
+                  [
+                    { text: "Number", color: MUTED },
+                    { text: invoice.invoiceNumber, bold: true },
+                  ],
                   [{ text: "Issued", color: MUTED }, invoice.issueDate],
-                  [{ text: "Due", color: MUTED }, { text: invoice.dueDate, bold: true }],
+                  [
+                    { text: "Due", color: MUTED },
+                    { text: invoice.dueDate, bold: true },
+                  ],
                 ],
               },
               layout: "noBorders",
@@ -137,7 +144,12 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
             body: [
               [
                 { text: "Total (USDC)", bold: true, margin: [0, 4, 0, 4] },
-                { text: formatUsdc(invoice.totalAmount), bold: true, alignment: "right", margin: [0, 4, 0, 4] },
+                {
+                  text: formatUsdc(invoice.totalAmount),
+                  bold: true,
+                  alignment: "right",
+                  margin: [0, 4, 0, 4],
+                },
               ],
             ],
           },
@@ -180,7 +192,10 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
                   margin: [0, 8, 0, 0],
                 },
                 {
-                  text: [{ text: "Pay online: ", color: MUTED }, { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT }],
+                  text: [
+                    { text: "Pay online: ", color: MUTED },
+                    { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT },
+                  ],
                   margin: [0, 8, 0, 0],
                 },
               ],
@@ -199,7 +214,10 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
   ];
 
   if (invoice.notes) {
-    content.push({ stack: [label("Notes"), text(invoice.notes, { margin: [0, 4, 0, 0] })], margin: [0, 24, 0, 0] });
+    content.push({
+      stack: [label("Notes"), text(invoice.notes, { margin: [0, 4, 0, 0] })],
+      margin: [0, 24, 0, 0],
+    });
   }
 
   return {

@@ -14,4 +14,5 @@ export async function renderPdf(document: TDocumentDefinitions): Promise<Buffer>
 }
 
 /** Hex SHA-256 of the bytes, stored beside the PDF. */
-export const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+export const sha256 = (bytes: Uint8Array): string =>
+  createHash("sha256").update(bytes).digest("hex");

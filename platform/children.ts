@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEPOSIT_ACCOUNT, extendedPublicKey, MANAGED_WALLET_ACCOUNT } from "../keys/hdWallet.ts";
 import type { ChildSpec } from "./supervisor.ts";
 
 /** The project's root directory. */
@@ -29,14 +30,23 @@ export type ChildSettings = {
   databaseUrl: string;
   rpcUrl: string;
   indexerSchema: string;
+  /** The service seed: only the worker, which moves funds, receives it. */
+  mnemonic: string;
 };
 
-const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => ({
-  ...settings.baseEnv,
-  DATABASE_URL: settings.databaseUrl,
-  CHAIN_RPC_URL: settings.rpcUrl,
-  INDEXER_SCHEMA: settings.indexerSchema,
-});
+/**
+ * What every child gets. The seed is taken out: the API receives only the extended public
+ * keys (apiSpec), the indexer nothing.
+ */
+const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => {
+  const { DEPOSIT_MNEMONIC: _seed, ...env } = settings.baseEnv;
+  return {
+    ...env,
+    DATABASE_URL: settings.databaseUrl,
+    CHAIN_RPC_URL: settings.rpcUrl,
+    INDEXER_SCHEMA: settings.indexerSchema,
+  };
+};
 
 export type IndexerSettings = ChildSettings & {
   port: number;
@@ -86,7 +96,11 @@ export function apiSpec(settings: ChildSettings): ChildSpec {
     name: "api",
     command: process.execPath,
     args: [...watchdog, "--import", "tsx", path.join(projectRoot, "api/main.ts")],
-    env: sharedEnv(settings),
+    env: {
+      ...sharedEnv(settings),
+      DEPOSIT_XPUB: extendedPublicKey(settings.mnemonic, DEPOSIT_ACCOUNT),
+      MANAGED_WALLET_XPUB: extendedPublicKey(settings.mnemonic, MANAGED_WALLET_ACCOUNT),
+    },
   };
 }
 
@@ -96,6 +110,6 @@ export function workerSpec(settings: ChildSettings): ChildSpec {
     name: "worker",
     command: process.execPath,
     args: [...watchdog, "--import", "tsx", path.join(projectRoot, "worker/main.ts")],
-    env: sharedEnv(settings),
+    env: { ...sharedEnv(settings), DEPOSIT_MNEMONIC: settings.mnemonic },
   };
 }

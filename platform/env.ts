@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { isValidMnemonic } from "../keys/hdWallet.ts";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 // parseEnv drops empty variables first, so `NAME=` means "not set".
@@ -31,6 +32,18 @@ export const envSchema = z
     START_BLOCK: z.coerce.number().int().min(0).optional(),
     /** Set by `npm start` for its children: the JSON-RPC URL of the chain in use. */
     CHAIN_RPC_URL: optionalUrl,
+    /** The BIP-39 seed every deposit address and managed wallet derives from. */
+    DEPOSIT_MNEMONIC: z
+      .string()
+      .refine(isValidMnemonic, "must be a valid BIP-39 mnemonic (12–24 English words)")
+      .optional(),
+    /** Set by `npm start` for the API: extended public keys, so the API can never sign. */
+    DEPOSIT_XPUB: z.string().startsWith("xpub").optional(),
+    MANAGED_WALLET_XPUB: z.string().startsWith("xpub").optional(),
+    /** Real SendGrid when set; otherwise emails go to the local capture outbox. */
+    SENDGRID_API_KEY: z.string().min(1).optional(),
+    SENDGRID_API_URL: z.url().optional(),
+    EMAIL_FROM: z.string().min(3).default("Remit <invoices@remit.localhost>"),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")
@@ -48,6 +61,13 @@ export const envSchema = z
       localChain,
       // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
       PONDER_POLLING_INTERVAL: env.PONDER_POLLING_INTERVAL ?? (localChain ? 100 : 250),
+      /** Where captured emails go when SendGrid is not configured; null with SendGrid. */
+      outboxDir: env.SENDGRID_API_KEY ? null : path.join(path.resolve(env.DATA_DIR), "outbox"),
+      SENDGRID_API_URL:
+        env.SENDGRID_API_URL ??
+        (env.SENDGRID_API_KEY
+          ? "https://api.sendgrid.com"
+          : `http://127.0.0.1:${env.PORT}/dev/sendgrid`),
     };
   });
 

@@ -4,6 +4,7 @@ import { startLocalChain } from "../chain/localChain.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
+import { resolveMnemonic } from "../keys/seed.ts";
 import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
 import { type Env, EnvError, parseEnv } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     databaseUrl,
     rpcUrl,
     indexerSchema,
+    mnemonic: await resolveMnemonic(env, log),
   };
   const indexer = indexerSpec({
     ...settings,

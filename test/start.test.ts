@@ -26,7 +26,10 @@ function startService(env: NodeJS.ProcessEnv) {
 }
 
 /** Waits for `pattern` in the service's output; on timeout the error carries the output. */
-async function waitForLine(service: ReturnType<typeof startService>, pattern: RegExp): Promise<void> {
+async function waitForLine(
+  service: ReturnType<typeof startService>,
+  pattern: RegExp,
+): Promise<void> {
   try {
     await waitFor(`${pattern} in the output`, async () => pattern.test(service.output()), {
       timeoutMs: 90_000,

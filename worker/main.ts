@@ -1,13 +1,27 @@
 import { run } from "graphile-worker";
+import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
+import { createMailer } from "../email/mailer.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
-import { taskList } from "./tasks/index.ts";
+import { createTaskList } from "./tasks/index.ts";
 
 const log = createLogger("worker");
 const env = parseEnv();
 if (!env.DATABASE_URL) throw new Error("worker/main.ts needs DATABASE_URL (set by `npm start`)");
 
+const db = createDb(env.DATABASE_URL);
+const taskList = createTaskList({
+  db,
+  // Without a key the capture endpoint accepts any bearer token.
+  mailer: createMailer({
+    apiKey: env.SENDGRID_API_KEY ?? "SG.local-capture",
+    baseUrl: env.SENDGRID_API_URL,
+  }),
+  emailFrom: env.EMAIL_FROM,
+  baseUrl: env.BASE_URL,
+  payUrl: env.PAY_URL,
+});
 const runner = await run({
   connectionString: env.DATABASE_URL,
   concurrency: 5,
@@ -16,7 +30,10 @@ const runner = await run({
   taskList,
 });
 const stopHeartbeat = startHeartbeat("worker", env.DATABASE_URL);
-log.info("running", { tasks: Object.keys(taskList).join(",") || "(none yet)" });
+log.info("running", {
+  tasks: Object.keys(taskList).join(","),
+  email: env.outboxDir ? `outbox ${env.outboxDir}` : "SendGrid",
+});
 
 let stopping = false;
 const stop = async (signal: string) => {
@@ -27,6 +44,7 @@ const stop = async (signal: string) => {
   // period is killed and retried later (jobs are idempotent).
   await runner.stop();
   await stopHeartbeat();
+  await db.destroy();
   process.exit(0);
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));

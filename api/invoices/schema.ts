@@ -43,7 +43,10 @@ export const usdcAmount = z
 /** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
 export const checksummedAddress = z.string().superRefine((value, ctx) => {
   if (!isAddress(value, { strict: false })) {
-    ctx.addIssue({ code: "custom", ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address") });
+    ctx.addIssue({
+      code: "custom",
+      ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address"),
+    });
   } else if (!isAddress(value, { strict: true })) {
     ctx.addIssue({
       code: "custom",
@@ -61,7 +64,9 @@ export const LineItemSchema = z
       .max(1_000_000_000, rule("too_large", "must be at most 1000000000")),
     unit_price: usdcAmount,
   })
-  .openapi("LineItem", { example: { description: "Design work", quantity: 2, unit_price: "75.00" } });
+  .openapi("LineItem", {
+    example: { description: "Design work", quantity: 2, unit_price: "75.00" },
+  });
 
 /** `POST /api/invoices` — spec §2.1, exactly; unknown fields are refused. */
 export const CreateInvoiceSchema = z
@@ -93,18 +98,35 @@ export const CreateInvoiceSchema = z
       // the fields read here may therefore have any shape.
       const body = input as Record<string, unknown>;
       if (body.wallet_type === "byo" && body.wallet_address === undefined) {
-        ctx.addIssue({ code: "custom", path: ["wallet_address"], ...rule("required", 'is required when wallet_type is "byo"') });
+        ctx.addIssue({
+          code: "custom",
+          path: ["wallet_address"],
+          ...rule("required", 'is required when wallet_type is "byo"'),
+        });
       }
       if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
         ctx.addIssue({
           code: "custom",
           path: ["wallet_address"],
-          ...rule("not_allowed", 'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)'),
+          ...rule(
+            "not_allowed",
+            'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
+          ),
         });
       }
       const { issue_date: issue, due_date: due } = body;
-      if (typeof issue === "string" && typeof due === "string" && isCalendarDate(issue) && isCalendarDate(due) && due < issue) {
-        ctx.addIssue({ code: "custom", path: ["due_date"], ...rule("before_issue_date", "must not be before issue_date") });
+      if (
+        typeof issue === "string" &&
+        typeof due === "string" &&
+        isCalendarDate(issue) &&
+        isCalendarDate(due) &&
+        due < issue
+      ) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["due_date"],
+          ...rule("before_issue_date", "must not be before issue_date"),
+        });
       }
     },
     { when: () => true } as never,
@@ -139,7 +161,14 @@ export const CreateInvoiceResponseSchema = z
   })
   .openapi("CreateInvoiceResponse");
 
-export const InvoiceStatusSchema = z.enum(["draft", "sent", "paid", "partial", "excess", "overdue"]);
+export const InvoiceStatusSchema = z.enum([
+  "draft",
+  "sent",
+  "paid",
+  "partial",
+  "excess",
+  "overdue",
+]);
 
 export const InvoiceStatusResponseSchema = z
   .object({
@@ -164,7 +193,12 @@ export const InvoiceSchema = z
     vendor_name: z.string(),
     vendor_address: z.string().nullable(),
     line_items: z.array(
-      z.object({ description: z.string(), quantity: z.number(), unit_price: z.string(), line_total: z.string() }),
+      z.object({
+        description: z.string(),
+        quantity: z.number(),
+        unit_price: z.string(),
+        line_total: z.string(),
+      }),
     ),
     total_amount: z.string(),
     currency: z.literal("USDC"),
@@ -185,13 +219,23 @@ export const InvoiceSchema = z
     paid_amount: z.string(),
     amount_due: z.string(),
     payments: z.array(
-      z.object({ tx_hash: z.string(), log_index: z.number(), from: z.string(), amount: z.string(), block_number: z.number(), paid_at: z.string() }),
+      z.object({
+        tx_hash: z.string(),
+        log_index: z.number(),
+        from: z.string(),
+        amount: z.string(),
+        block_number: z.number(),
+        paid_at: z.string(),
+      }),
     ),
   })
   .openapi("Invoice");
 
 export const InvoiceIdParamSchema = z.object({
-  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11" }),
+  id: z.string().openapi({
+    param: { name: "id", in: "path" },
+    example: "4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11",
+  }),
 });
 
 /** The keys accepted at a path of the create request, for "did you mean" hints. */

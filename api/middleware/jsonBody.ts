@@ -21,18 +21,31 @@ function locate(text: string, message: string): string {
  */
 export const jsonBody: MiddlewareHandler = async (c, next) => {
   const length = c.req.header("content-length");
-  const hasBody = (length !== undefined && length !== "0") || c.req.header("transfer-encoding") !== undefined;
+  const hasBody =
+    (length !== undefined && length !== "0") || c.req.header("transfer-encoding") !== undefined;
   if (!hasBody) return next();
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw new ApiError(415, "unsupported_media_type", "the request body must be JSON (Content-Type: application/json)");
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "the request body must be JSON (Content-Type: application/json)",
+    );
   }
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
-    throw new ApiError(413, "payload_too_large", `the request body must be at most ${MAX_BODY_BYTES} bytes`);
+    throw new ApiError(
+      413,
+      "payload_too_large",
+      `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+    );
   }
   const raw = await c.req.arrayBuffer();
   if (raw.byteLength > MAX_BODY_BYTES) {
-    throw new ApiError(413, "payload_too_large", `the request body must be at most ${MAX_BODY_BYTES} bytes`);
+    throw new ApiError(
+      413,
+      "payload_too_large",
+      `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+    );
   }
   let text: string;
   try {
@@ -44,7 +57,11 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
-    throw new ApiError(400, "invalid_json", `the request body is not valid JSON${locate(text, message)}: ${message}`);
+    throw new ApiError(
+      400,
+      "invalid_json",
+      `the request body is not valid JSON${locate(text, message)}: ${message}`,
+    );
   }
   return next();
 };

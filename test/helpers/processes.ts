@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { newMnemonic } from "../../keys/hdWallet.ts";
 import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
 import { freePort } from "../../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../../platform/process.ts";
@@ -29,14 +30,19 @@ export function startProcess(spec: ChildSpec): TestProcess {
   };
 }
 
-export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema"> & {
+export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema" | "mnemonic"> & {
   indexerSchema?: string;
+  /** The service seed; a fresh one unless given (processes sharing a database share it). */
+  mnemonic?: string;
+  /** Extra environment for the process. */
+  env?: NodeJS.ProcessEnv;
 };
 
-const childSettings = (settings: Settings): ChildSettings => ({
-  baseEnv: childEnv(),
+const childSettings = ({ env, ...settings }: Settings): ChildSettings => ({
+  baseEnv: childEnv(env),
   indexerSchema: "idx_test",
   ...settings,
+  mnemonic: settings.mnemonic ?? newMnemonic(),
 });
 
 /** Starts the Ponder indexer on a database and chain; resolves once it has caught up. */
@@ -65,22 +71,25 @@ export async function startIndexer(
 }
 
 /** Starts the API on a free port; resolves once it answers. */
-export async function startApi(settings: Settings): Promise<TestProcess & { url: string }> {
+export async function startApi(
+  settings: Settings,
+): Promise<TestProcess & { url: string; port: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const spec = apiSpec(childSettings(settings));
   const api = startProcess({
-    ...apiSpec(childSettings(settings)),
-    env: {
-      ...apiSpec(childSettings(settings)).env,
-      PORT: String(port),
-      BASE_URL: url,
-      PAY_URL: url,
-    },
+    ...spec,
+    env: { ...spec.env, PORT: String(port), BASE_URL: url, PAY_URL: url },
   });
-  await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
-    timeoutMs: 30_000,
-  });
-  return { ...api, url };
+  try {
+    await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
+      timeoutMs: 30_000,
+    });
+  } catch (error) {
+    await api.stop();
+    throw new Error(`${(error as Error).message}\n--- api output ---\n${api.output()}`);
+  }
+  return { ...api, url, port };
 }
 
 /** Starts the worker; resolves once it has announced itself in app.heartbeats. */

@@ -1,4 +1,10 @@
 import type { TaskList } from "graphile-worker";
+import type { WorkerDeps } from "../deps.ts";
+import { sendEmail } from "./send_email.ts";
 
 /** Every task the worker runs, by name; each lives in its own file in this folder. */
-export const taskList: TaskList = {};
+export function createTaskList(deps: WorkerDeps): TaskList {
+  return {
+    send_email: sendEmail(deps),
+  };
+}

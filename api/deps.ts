@@ -1,0 +1,18 @@
+import type { Db } from "../db/database.ts";
+import type { Logger } from "../platform/logger.ts";
+
+/** What the HTTP application needs from its process: connections and settings, no secrets. */
+export type AppDeps = {
+  db: Db;
+  rpcUrl: string;
+  indexerSchema: string;
+  /** Public origins used in every URL handed out. */
+  baseUrl: string;
+  payUrl: string;
+  /** Extended public keys: the API derives addresses but can never sign. */
+  depositXpub: string;
+  managedWalletXpub: string;
+  /** Where the local email capture writes messages; null when real SendGrid is used. */
+  outboxDir: string | null;
+  log: Logger;
+};

@@ -1,0 +1,128 @@
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Hono } from "hono";
+import { z } from "zod";
+
+/**
+ * Development stand-in for SendGrid's v3 mail API, so the real @sendgrid/mail client runs
+ * end to end without the internet: `POST /dev/sendgrid/v3/mail/send` writes each message to
+ * `<outboxDir>/<id>.json`, and `/dev/outbox` lists them. Mounted only when no
+ * SENDGRID_API_KEY is configured. A message is keyed by Remit's email id, so a retried send
+ * is recorded once (with its delivery count) rather than twice.
+ */
+const SendGridMail = z.object({
+  personalizations: z
+    .array(z.object({ to: z.array(z.object({ email: z.string(), name: z.string().optional() })) }))
+    .min(1),
+  from: z.object({ email: z.string(), name: z.string().optional() }),
+  subject: z.string(),
+  content: z.array(z.object({ type: z.string(), value: z.string() })).min(1),
+  attachments: z
+    .array(z.object({ filename: z.string(), type: z.string().optional(), content: z.string() }))
+    .optional(),
+  custom_args: z.record(z.string(), z.string()).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+export type CapturedEmail = {
+  id: string;
+  received_at: string;
+  deliveries: number;
+  to: string[];
+  from: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  attachments: {
+    filename: string;
+    type: string | null;
+    size: number;
+    sha256: string;
+    content: string;
+  }[];
+};
+
+const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+export function outboxRoutes(outboxDir: string): Hono {
+  const app = new Hono();
+  const file = (id: string) => path.join(outboxDir, `${id}.json`);
+
+  app.post("/dev/sendgrid/v3/mail/send", async (c) => {
+    if (!c.req.header("authorization")?.startsWith("Bearer ")) {
+      return c.json({ errors: [{ message: "missing API key" }] }, 401);
+    }
+    const parsed = SendGridMail.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success)
+      return c.json(
+        {
+          errors: parsed.error.issues.map((i) => ({ message: i.message, field: i.path.join(".") })),
+        },
+        400,
+      );
+    const mail = parsed.data;
+    const requested = mail.custom_args?.remit_email_id ?? mail.headers?.["X-Remit-Email-Id"];
+    const id = requested && SAFE_ID.test(requested) ? requested : randomUUID();
+    await mkdir(outboxDir, { recursive: true });
+    const previous = await readFile(file(id), "utf8").then(
+      (text) => JSON.parse(text) as CapturedEmail,
+      () => null,
+    );
+    const captured: CapturedEmail = {
+      id,
+      received_at: previous?.received_at ?? new Date().toISOString(),
+      deliveries: (previous?.deliveries ?? 0) + 1,
+      to: mail.personalizations.flatMap((p) => p.to.map((t) => t.email)),
+      from: mail.from.email,
+      subject: mail.subject,
+      text: mail.content.find((part) => part.type === "text/plain")?.value ?? null,
+      html: mail.content.find((part) => part.type === "text/html")?.value ?? null,
+      attachments: (mail.attachments ?? []).map((a) => {
+        const bytes = Buffer.from(a.content, "base64");
+        return {
+          filename: a.filename,
+          type: a.type ?? null,
+          size: bytes.length,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+          content: a.content,
+        };
+      }),
+    };
+    // Written aside and renamed, so a reader never sees half a message.
+    const partial = `${file(id)}.${process.pid}.tmp`;
+    await writeFile(partial, JSON.stringify(captured, null, 2));
+    await rename(partial, file(id));
+    return c.body(null, 202);
+  });
+
+  app.get("/dev/outbox", async (c) => {
+    const names = (await readdir(outboxDir).catch(() => [])).filter((name) =>
+      name.endsWith(".json"),
+    );
+    const messages = await Promise.all(
+      names.map(
+        async (name) =>
+          JSON.parse(await readFile(path.join(outboxDir, name), "utf8")) as CapturedEmail,
+      ),
+    );
+    messages.sort((a, b) => b.received_at.localeCompare(a.received_at));
+    return c.json({
+      messages: messages.map(({ attachments, html: _html, text: _text, ...summary }) => ({
+        ...summary,
+        attachments: attachments.map(({ content: _content, ...meta }) => meta),
+      })),
+    });
+  });
+
+  app.get("/dev/outbox/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!SAFE_ID.test(id))
+      return c.json({ error: { code: "not_found", message: "no such message" } }, 404);
+    const text = await readFile(file(id), "utf8").catch(() => null);
+    if (!text) return c.json({ error: { code: "not_found", message: "no such message" } }, 404);
+    return c.json(JSON.parse(text) as CapturedEmail);
+  });
+
+  return app;
+}

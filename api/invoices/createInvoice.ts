@@ -1,0 +1,201 @@
+import { createHash } from "node:crypto";
+import type { Transaction } from "kysely";
+import type { Address } from "viem";
+import type { Database } from "../../db/database.ts";
+import { allocateDepositAddress } from "../../db/queries/depositAddresses.ts";
+import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
+import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
+import { provisionManagedWallet, takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
+import { priceLineItems } from "../../domain/invoiceTotals.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
+import { deriveAddress } from "../../keys/hdWallet.ts";
+import { invoiceDocument } from "../../pdf/invoiceDocument.ts";
+import { renderPdf, sha256 } from "../../pdf/renderPdf.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, validationError } from "../errors.ts";
+import type { CreateInvoiceInput } from "./schema.ts";
+import { invoiceUrls } from "./urls.ts";
+
+export type CreateInvoiceResponse = {
+  invoice_id: string;
+  invoice_number: string;
+  slug: string;
+  invoice_url: string;
+  pdf_url: string;
+  deposit_address: string;
+  total_amount: string;
+  sent_at: string | null;
+  status: "draft" | "sent";
+  webhook_secret?: string;
+};
+
+/**
+ * A replay answers exactly as the first response did, the webhook secret included: the client
+ * retrying may never have received the first answer.
+ */
+async function withWebhookSecret(
+  trx: Transaction<Database>,
+  body: CreateInvoiceResponse,
+): Promise<CreateInvoiceResponse> {
+  const secret = await findWebhookSecret(trx, body.invoice_id);
+  return secret ? { ...body, webhook_secret: secret } : body;
+}
+
+export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
+
+/** A stable hash of a request body: the same JSON, whatever its key order or spacing. */
+export function requestHash(body: unknown): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value && typeof value === "object"
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
+        : value;
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex");
+}
+
+/**
+ * Creates an invoice in one transaction: number, managed wallet, deposit address, PDF, the
+ * invoice rows and (unless send_now is false) the vendor email. Everything commits or nothing
+ * does. With an idempotency key, a replay returns the first response and a different body
+ * under the same key is a 409.
+ */
+export async function createInvoice(
+  deps: AppDeps,
+  input: CreateInvoiceInput,
+  idempotencyKey: string | undefined,
+): Promise<{ status: 200 | 201; body: CreateInvoiceResponse }> {
+  const { lines, total } = priceLineItems(input.line_items);
+  if (total <= 0n) {
+    throw validationError([
+      {
+        path: "line_items",
+        code: "zero_total",
+        message: "the invoice total must be greater than 0",
+      },
+    ]);
+  }
+  const sendNow = input.send_now ?? true;
+  const merchantEmail = input.merchant_email.toLowerCase();
+  const hash = requestHash(input);
+
+  return deps.db.transaction().execute(async (trx) => {
+    if (idempotencyKey) {
+      const previous = await claimIdempotencyKey(trx, "create_invoice", idempotencyKey, hash);
+      if (previous === "conflict") {
+        throw new ApiError(
+          409,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with a different request body",
+        );
+      }
+      if (previous)
+        return {
+          status: 201,
+          body: await withWebhookSecret(trx, previous as CreateInvoiceResponse),
+        };
+    }
+
+    const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
+    const walletAddress =
+      input.wallet_type === "byo"
+        ? (input.wallet_address as string)
+        : (merchant.managedWalletAddress ??
+          (await provisionManagedWallet(trx, merchant.id, (i) =>
+            deriveAddress(deps.managedWalletXpub, i),
+          )));
+    const depositAddress: Address = await allocateDepositAddress(trx, (i) =>
+      deriveAddress(deps.depositXpub, i),
+    );
+
+    const invoiceId = crypto.randomUUID();
+    const slug = newSlug();
+    const invoiceNumber = formatInvoiceNumber(merchant.invoiceNumber);
+    const urls = invoiceUrls(deps, invoiceId, slug);
+    // Millisecond precision: the value stored is exactly the one printed into the PDF.
+    const createdAt = new Date();
+    const issueDate = input.issue_date ?? createdAt.toISOString().slice(0, 10);
+    const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
+
+    const pdf = await renderPdf(
+      invoiceDocument({
+        invoiceNumber,
+        issueDate,
+        dueDate: input.due_date,
+        createdAt,
+        merchant: {
+          name: input.merchant_name,
+          address: input.merchant_address,
+          email: merchantEmail,
+        },
+        vendor: {
+          name: input.vendor_name,
+          email: input.vendor_email,
+          address: input.vendor_address ?? null,
+        },
+        lineItems: lines,
+        totalAmount: total,
+        notes: input.notes ?? null,
+        depositAddress,
+        paymentUri: usdcPaymentUri(depositAddress, total),
+        invoiceUrl: urls.invoice_url,
+      }),
+    );
+
+    await insertInvoice(trx, {
+      invoice: {
+        id: invoiceId,
+        merchant_id: merchant.id,
+        invoice_number: invoiceNumber,
+        slug,
+        merchant_email: merchantEmail,
+        merchant_name_snapshot: input.merchant_name,
+        merchant_address_snapshot: input.merchant_address,
+        vendor_email: input.vendor_email,
+        vendor_name: input.vendor_name,
+        vendor_address: input.vendor_address ?? null,
+        issue_date: issueDate,
+        due_date: input.due_date,
+        notes: input.notes ?? null,
+        wallet_type: input.wallet_type,
+        wallet_address: walletAddress,
+        deposit_address: depositAddress.toLowerCase(),
+        total_amount: total,
+        webhook_url: input.webhook_url ?? null,
+        webhook_secret: webhookSecret,
+        status: sendNow ? "sent" : "draft",
+        sent_at: sendNow ? createdAt : null,
+        created_at: createdAt,
+      },
+      lines,
+      pdf: { pdf, sha256: sha256(pdf) },
+      sendToVendor: sendNow,
+    });
+
+    const body: CreateInvoiceResponse = {
+      invoice_id: invoiceId,
+      invoice_number: invoiceNumber,
+      slug,
+      ...urls,
+      deposit_address: depositAddress,
+      total_amount: formatUsdc(total),
+      sent_at: sendNow ? createdAt.toISOString() : null,
+      status: sendNow ? "sent" : "draft",
+      ...(webhookSecret ? { webhook_secret: webhookSecret } : {}),
+    };
+    if (idempotencyKey) {
+      // The secret lives in one place only; a replay takes it from the invoice.
+      const { webhook_secret: _secret, ...stored } = body;
+      await saveIdempotentResponse(trx, "create_invoice", idempotencyKey, 201, stored, invoiceId);
+    }
+    return { status: 201, body };
+  });
+}

@@ -1,0 +1,49 @@
+import { createRoute } from "@hono/zod-openapi";
+import { findInvoice, findLineItems, findPdf, markSent } from "../../db/queries/invoices.ts";
+import { indexedPaymentsTo } from "../../db/queries/payments.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+import { presentInvoice } from "./present.ts";
+import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/api/invoices/{id}/send",
+  tags: ["Invoices"],
+  summary: "Send a draft invoice to the vendor",
+  description:
+    "Emails the vendor (hosted-invoice link, PDF attached) and moves a `draft` to `sent`. " +
+    "Only drafts can be sent: any other status is a 409 (an invoice is emailed once; share `invoice_url` to remind).",
+  request: { params: InvoiceIdParamSchema },
+  responses: {
+    200: {
+      description: "The updated invoice",
+      content: { "application/json": { schema: InvoiceSchema } },
+    },
+    ...errorResponses(404, 409),
+  },
+});
+
+export function registerSendInvoice(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const id = c.req.valid("param").id;
+    const invoice = await findInvoice(deps.db, id);
+    if (!invoice) throw notFound("invoice");
+    const sent = await deps.db.transaction().execute((trx) => markSent(trx, invoice.id));
+    if (!sent) {
+      const current = (await findInvoice(deps.db, id))?.status ?? invoice.status;
+      throw new ApiError(
+        409,
+        "invoice_not_draft",
+        `only a draft can be sent; this invoice is ${current}`,
+      );
+    }
+    const [lines, pdf, payments] = await Promise.all([
+      findLineItems(deps.db, sent.id),
+      findPdf(deps.db, sent.id),
+      indexedPaymentsTo(deps.db, sent.deposit_address),
+    ]);
+    return c.json(presentInvoice(deps, sent, lines, pdf?.sha256 ?? "", payments), 200);
+  });
+}

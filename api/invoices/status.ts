@@ -1,0 +1,35 @@
+import { createRoute } from "@hono/zod-openapi";
+import { findInvoice } from "../../db/queries/invoices.ts";
+import { indexedPaymentsTo } from "../../db/queries/payments.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+import { presentStatus } from "./present.ts";
+import { InvoiceIdParamSchema, InvoiceStatusResponseSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/api/invoices/{id}/status",
+  tags: ["Invoices"],
+  summary: "Poll an invoice's status (no authentication)",
+  description:
+    "`overdue` is derived: reported while the stored status is `draft` or `sent` and `due_date` is before today (UTC). " +
+    "`paid_amount` (total received), `tx_hash` and `paid_at` (the latest payment's) appear once anything was received: in `paid`, `partial` and `excess`.",
+  request: { params: InvoiceIdParamSchema },
+  responses: {
+    200: {
+      description: "The status",
+      content: { "application/json": { schema: InvoiceStatusResponseSchema } },
+    },
+    ...errorResponses(404),
+  },
+});
+
+export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
+    if (!invoice) throw notFound("invoice");
+    const payments = await indexedPaymentsTo(deps.db, invoice.deposit_address);
+    return c.json(presentStatus(invoice, payments), 200);
+  });
+}

@@ -1,0 +1,116 @@
+import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
+import type { Database } from "../database.ts";
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type InvoiceRow = Selectable<Database["app.invoices"]>;
+export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
+
+/**
+ * Inserts an invoice with its line items and PDF, and queues the vendor email when it is sent
+ * at creation (the email row's trigger adds the send_email job in this same transaction).
+ */
+export async function insertInvoice(
+  trx: Transaction<Database>,
+  data: {
+    invoice: Insertable<Database["app.invoices"]> & { id: string };
+    lines: PricedLineItem[];
+    pdf: { pdf: Buffer; sha256: string };
+    sendToVendor: boolean;
+  },
+): Promise<void> {
+  await trx.insertInto("app.invoices").values(data.invoice).execute();
+  await trx
+    .insertInto("app.invoice_line_items")
+    .values(
+      data.lines.map((line, position) => ({
+        invoice_id: data.invoice.id,
+        position,
+        description: line.description,
+        quantity: line.quantity,
+        unit_price: line.unitPrice,
+        line_total: line.lineTotal,
+      })),
+    )
+    .execute();
+  await trx
+    .insertInto("app.invoice_pdfs")
+    .values({ invoice_id: data.invoice.id, ...data.pdf })
+    .execute();
+  if (data.sendToVendor) await queueVendorEmail(trx, data.invoice.id, data.invoice.vendor_email);
+}
+
+/** Queues the vendor's invoice email; at most one per invoice (a unique index). */
+export async function queueVendorEmail(
+  trx: Transaction<Database>,
+  invoiceId: string,
+  recipient: string,
+): Promise<void> {
+  await trx
+    .insertInto("app.emails")
+    .values({ kind: "vendor_invoice", invoice_id: invoiceId, recipient })
+    .execute();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
+export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function findInvoiceBySlug(
+  db: Executor,
+  slug: string,
+): Promise<InvoiceRow | undefined> {
+  return db.selectFrom("app.invoices").selectAll().where("slug", "=", slug).executeTakeFirst();
+}
+
+export async function findLineItems(db: Executor, invoiceId: string): Promise<LineItemRow[]> {
+  return db
+    .selectFrom("app.invoice_line_items")
+    .selectAll()
+    .where("invoice_id", "=", invoiceId)
+    .orderBy("position")
+    .execute();
+}
+
+export async function findPdf(
+  db: Executor,
+  invoiceId: string,
+): Promise<{ pdf: Buffer; sha256: string } | undefined> {
+  return db
+    .selectFrom("app.invoice_pdfs")
+    .select(["pdf", "sha256"])
+    .where("invoice_id", "=", invoiceId)
+    .executeTakeFirst();
+}
+
+export async function findWebhookSecret(db: Executor, invoiceId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("app.invoices")
+    .select("webhook_secret")
+    .where("id", "=", invoiceId)
+    .executeTakeFirst();
+  return row?.webhook_secret ?? null;
+}
+
+/**
+ * Moves a draft to `sent` and queues the vendor email, atomically. Returns the updated row, or
+ * undefined when the invoice was not a draft (a concurrent send got there first).
+ */
+export async function markSent(
+  trx: Transaction<Database>,
+  invoiceId: string,
+): Promise<InvoiceRow | undefined> {
+  const row = await trx
+    .updateTable("app.invoices")
+    .set({ status: "sent", sent_at: new Date() })
+    .where("id", "=", invoiceId)
+    .where("status", "=", "draft")
+    .returningAll()
+    .executeTakeFirst();
+  if (row) await queueVendorEmail(trx, row.id, row.vendor_email);
+  return row;
+}

@@ -1,0 +1,57 @@
+import { sql, type Transaction } from "kysely";
+import type { Database } from "../database.ts";
+
+export type MerchantForInvoice = {
+  id: string;
+  invoiceNumber: number;
+  managedWalletAddress: string | null;
+};
+
+/**
+ * Finds or creates the merchant for `email` and takes its next invoice number. The row lock
+ * this upsert holds until commit serialises concurrent creations for one merchant, so numbers
+ * are unique and gap-free (a rolled-back creation gives its number back).
+ */
+export async function takeNextInvoiceNumber(
+  trx: Transaction<Database>,
+  email: string,
+): Promise<MerchantForInvoice> {
+  const row = await trx
+    .insertInto("app.merchants")
+    .values({ email, last_invoice_number: 1 })
+    .onConflict((oc) =>
+      oc
+        .column("email")
+        .doUpdateSet({ last_invoice_number: sql`app.merchants.last_invoice_number + 1` }),
+    )
+    .returning(["id", "last_invoice_number", "managed_wallet_address"])
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    invoiceNumber: row.last_invoice_number,
+    managedWalletAddress: row.managed_wallet_address,
+  };
+}
+
+/**
+ * The merchant's managed wallet, provisioned on first use: an index from a sequence, the
+ * address derived by `derive`. Must run while the merchant row is locked (see above).
+ */
+export async function provisionManagedWallet(
+  trx: Transaction<Database>,
+  merchantId: string,
+  derive: (index: number) => string,
+): Promise<string> {
+  const { index } = await sql<{
+    index: number;
+  }>`select nextval('app.managed_wallet_index_seq')::int as index`
+    .execute(trx)
+    .then((result) => result.rows[0] ?? { index: -1 });
+  const address = derive(index);
+  await trx
+    .updateTable("app.merchants")
+    .set({ managed_wallet_index: index, managed_wallet_address: address })
+    .where("id", "=", merchantId)
+    .execute();
+  return address;
+}

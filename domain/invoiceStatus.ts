@@ -1,0 +1,20 @@
+export type StoredInvoiceStatus = "draft" | "sent" | "paid" | "partial" | "excess";
+export type ReportedInvoiceStatus = StoredInvoiceStatus | "overdue";
+
+/**
+ * The status an invoice reports: its stored status, or `overdue` when it is still `draft` or
+ * `sent` and its due date is before `today` (both YYYY-MM-DD, UTC). A `partial` invoice past
+ * its due date stays `partial`: the money received is the more useful fact.
+ *
+ * @example reportedStatus("sent", "2026-01-31", "2026-02-01") // "overdue"
+ */
+export function reportedStatus(
+  stored: StoredInvoiceStatus,
+  dueDate: string,
+  today: string,
+): ReportedInvoiceStatus {
+  return (stored === "draft" || stored === "sent") && dueDate < today ? "overdue" : stored;
+}
+
+/** Today's date in UTC as YYYY-MM-DD. */
+export const utcToday = (now: Date = new Date()): string => now.toISOString().slice(0, 10);

@@ -1,0 +1,39 @@
+import { formatUsdcForDisplay } from "../domain/money.ts";
+import { escapeHtml } from "../platform/escapeHtml.ts";
+
+export type VendorInvoiceEmailData = {
+  invoiceNumber: string;
+  merchantName: string;
+  vendorName: string;
+  totalAmount: bigint;
+  dueDate: string;
+  invoiceUrl: string;
+  depositAddress: string;
+};
+
+/** The email a vendor receives with an invoice: subject, plain text and HTML (PDF attached). */
+export function vendorInvoiceEmail(data: VendorInvoiceEmailData) {
+  const amount = `${formatUsdcForDisplay(data.totalAmount)} USDC`;
+  const subject = `Invoice ${data.invoiceNumber} from ${data.merchantName}: ${amount} due ${data.dueDate}`;
+  const text = [
+    `Hello ${data.vendorName},`,
+    "",
+    `${data.merchantName} has sent you invoice ${data.invoiceNumber} for ${amount}, due ${data.dueDate}.`,
+    "",
+    `View and pay it online: ${data.invoiceUrl}`,
+    "",
+    `Pay in USDC on Base (chain 8453) to the invoice's own deposit address:`,
+    data.depositAddress,
+    "Only USDC on Base is credited. The PDF is attached.",
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+<p>Hello ${escapeHtml(data.vendorName)},</p>
+<p><strong>${escapeHtml(data.merchantName)}</strong> has sent you invoice <strong>${escapeHtml(data.invoiceNumber)}</strong>
+for <strong>${escapeHtml(amount)}</strong>, due ${escapeHtml(data.dueDate)}.</p>
+<p><a href="${escapeHtml(data.invoiceUrl)}" style="display:inline-block;background:#1652f0;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">View and pay invoice</a></p>
+<p>Pay in USDC on Base (chain 8453) to the invoice's own deposit address:<br>
+<code style="font-size:14px">${escapeHtml(data.depositAddress)}</code></p>
+<p style="color:#616e7c;font-size:13px">Only USDC on Base is credited. The PDF is attached.</p>
+</body></html>`;
+  return { subject, text, html };
+}

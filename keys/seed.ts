@@ -1,0 +1,37 @@
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Env } from "../platform/env.ts";
+import { EnvError } from "../platform/env.ts";
+import type { Logger } from "../platform/logger.ts";
+import { isValidMnemonic, newMnemonic } from "./hdWallet.ts";
+
+/**
+ * The service seed: DEPOSIT_MNEMONIC when set. On the local simulated chain only, one is
+ * generated once into `<DATA_DIR>/deposit-mnemonic.txt` (mode 0600), with a warning: it is for
+ * development, where no real funds exist. Against a real chain Remit refuses to start without
+ * one, rather than invent a seed nobody has backed up.
+ */
+export async function resolveMnemonic(env: Env, log: Logger): Promise<string> {
+  if (env.DEPOSIT_MNEMONIC) return env.DEPOSIT_MNEMONIC.trim();
+  if (!env.localChain) {
+    throw new EnvError(
+      "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address",
+    );
+  }
+  const file = path.join(env.DATA_DIR, "deposit-mnemonic.txt");
+  const existing = await readFile(file, "utf8").catch(() => null);
+  if (existing !== null) {
+    if (!isValidMnemonic(existing))
+      throw new EnvError(`${file} does not hold a valid BIP-39 mnemonic`);
+    return existing.trim();
+  }
+  const mnemonic = newMnemonic();
+  await mkdir(env.DATA_DIR, { recursive: true });
+  await writeFile(file, `${mnemonic}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  log.warn(
+    `generated a DEVELOPMENT seed in ${file}: every deposit address derives from it. ` +
+      "Never use it with real funds; set DEPOSIT_MNEMONIC (and back it up) in production.",
+  );
+  return mnemonic;
+}

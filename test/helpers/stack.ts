@@ -1,0 +1,99 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { CapturedEmail } from "../../api/dev/outbox.ts";
+import { newMnemonic } from "../../keys/hdWallet.ts";
+import { waitFor } from "../../platform/process.ts";
+import { chainUrl } from "./chain.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+import { startApi, startIndexer, startWorker, type TestProcess } from "./processes.ts";
+
+export type TestStack = {
+  database: TestDatabase;
+  db: TestDatabase["db"];
+  api: TestProcess & { url: string };
+  worker?: TestProcess;
+  indexer?: TestProcess & { schema: string };
+  mnemonic: string;
+  dataDir: string;
+  /** fetch against the API: `request("/api/invoices", { method: "POST", json: {...} })`. */
+  request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>;
+  /** The captured email with this id, once it has arrived in the outbox. */
+  waitForEmail: (predicate: (email: CapturedEmail) => boolean) => Promise<CapturedEmail>;
+  outbox: () => Promise<CapturedEmail[]>;
+  stop: () => Promise<void>;
+};
+
+/**
+ * The service's processes on a database of their own: the API, and the worker and indexer
+ * when asked for, sharing one seed and one DATA_DIR (emails land in its outbox).
+ */
+export async function startStack(
+  options: { worker?: boolean; indexer?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<TestStack> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), "remit-stack-"));
+  const mnemonic = newMnemonic();
+  const base = {
+    databaseUrl: database.url,
+    rpcUrl: chainUrl(),
+    mnemonic,
+    env: { DATA_DIR: dataDir, ...options.env },
+  };
+  const [api, indexer] = await Promise.all([
+    startApi(base),
+    options.indexer ? startIndexer(base) : undefined,
+  ]);
+  const worker = options.worker
+    ? startWorker({
+        ...base,
+        env: { ...base.env, PORT: String(api.port), SENDGRID_API_URL: `${api.url}/dev/sendgrid` },
+      })
+    : undefined;
+
+  const outbox = async () => {
+    const response = await fetch(`${api.url}/dev/outbox`);
+    const { messages } = (await response.json()) as { messages: { id: string }[] };
+    return Promise.all(
+      messages.map(
+        async ({ id }) =>
+          JSON.parse(
+            await readFile(path.join(dataDir, "outbox", `${id}.json`), "utf8"),
+          ) as CapturedEmail,
+      ),
+    );
+  };
+
+  return {
+    database,
+    db: database.db,
+    api,
+    worker,
+    indexer,
+    mnemonic,
+    dataDir,
+    request: (requestPath, init = {}) => {
+      const { json, ...rest } = init;
+      return fetch(`${api.url}${requestPath}`, {
+        ...rest,
+        ...(json !== undefined
+          ? {
+              body: JSON.stringify(json),
+              headers: { "content-type": "application/json", ...(rest.headers ?? {}) },
+            }
+          : {}),
+      });
+    },
+    outbox,
+    waitForEmail: (predicate) =>
+      waitFor("the email in the outbox", async () => (await outbox()).find(predicate), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      }),
+    stop: async () => {
+      await Promise.all([api.stop(), worker?.stop(), indexer?.stop()]);
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

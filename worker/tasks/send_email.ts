@@ -1,0 +1,75 @@
+import type { Task } from "graphile-worker";
+import { getAddress } from "viem";
+import { z } from "zod";
+import { invoiceUrls } from "../../api/invoices/urls.ts";
+import {
+  type EmailRow,
+  findEmail,
+  markEmailSent,
+  recordEmailFailure,
+} from "../../db/queries/emails.ts";
+import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
+import type { OutgoingEmail } from "../../email/mailer.ts";
+import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
+import type { WorkerDeps } from "../deps.ts";
+
+const Payload = z.object({ email_id: z.uuid() });
+
+/** graphile-worker's default: the 25th attempt is the last. */
+const MAX_ATTEMPTS = 25;
+
+async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  if (email.kind !== "vendor_invoice" || !email.invoice_id)
+    throw new Error(`unknown email kind ${email.kind}`);
+  const invoice = await findInvoice(deps.db, email.invoice_id);
+  const pdf = invoice && (await findPdf(deps.db, invoice.id));
+  if (!invoice || !pdf) throw new Error(`email ${email.id}: invoice ${email.invoice_id} not found`);
+  const content = vendorInvoiceEmail({
+    invoiceNumber: invoice.invoice_number,
+    merchantName: invoice.merchant_name_snapshot,
+    vendorName: invoice.vendor_name,
+    totalAmount: invoice.total_amount,
+    dueDate: invoice.due_date,
+    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+    depositAddress: getAddress(invoice.deposit_address),
+  });
+  return {
+    id: email.id,
+    to: email.recipient,
+    from: deps.emailFrom,
+    ...content,
+    // The stored bytes: the attachment is byte-identical to the PDF the API serves.
+    attachments: [
+      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
+    ],
+  };
+}
+
+/**
+ * Delivers one queued email (app.emails). The row is written in the same transaction as the
+ * change that causes it, so no email is lost; a delivered email is marked sent and never sent
+ * again. A crash between SendGrid's 202 and that mark is the one window where a retry repeats
+ * a delivery; the message carries its id (X-Remit-Email-Id) so receivers and the local outbox
+ * can tell.
+ */
+export function sendEmail(deps: WorkerDeps): Task {
+  return async (payload, helpers) => {
+    const parsed = Payload.safeParse(payload);
+    if (!parsed.success) {
+      helpers.logger.error(
+        `send_email: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
+      );
+      return;
+    }
+    const email = await findEmail(deps.db, parsed.data.email_id);
+    if (email?.status !== "queued") return;
+    try {
+      await deps.mailer.send(await compose(deps, email));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await recordEmailFailure(deps.db, email.id, message, helpers.job.attempts >= MAX_ATTEMPTS);
+      throw error;
+    }
+    await markEmailSent(deps.db, email.id);
+  };
+}
