@@ -69,48 +69,63 @@ function closest(key: string, candidates: readonly string[]): string | undefined
   return best && best.d <= 2 ? best.candidate : undefined;
 }
 
+/** The value at `path` inside `input`, or undefined when any step is missing. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** A stable code for zod's own checks (custom rules carry theirs in `params.code`). */
+function codeFor(issue: ZodError["issues"][number]): string {
+  const origin = (issue as { origin?: string }).origin;
+  const format = (issue as { format?: string }).format;
+  switch (issue.code) {
+    case "too_small":
+      return origin === "array" ? "too_few" : origin === "string" ? "required" : "not_positive";
+    case "too_big":
+      return origin === "array" ? "too_many" : origin === "string" ? "too_long" : "too_large";
+    case "invalid_format":
+      return format === "email" ? "invalid_email" : format === "url" ? "invalid_url" : "invalid_format";
+    case "invalid_value":
+      return "invalid_enum";
+    default:
+      return (issue as { params?: { code?: string } }).params?.code ?? issue.code;
+  }
+}
+
 /**
- * One entry per failing field, all of them at once, with stable codes: the rule's own code
- * where the schema gives one, otherwise one derived from zod's issue.
+ * One entry per failing field, all of them at once, each with a stable `code`.
  *
+ * @param input the body as received, to tell a missing field from a mistyped one
  * @param knownKeys for each object path, the keys it accepts (to suggest a fix for a typo)
  */
 export function fieldErrors(
   error: ZodError,
+  input: unknown,
   knownKeys: (path: string) => readonly string[] = () => [],
 ): FieldError[] {
   const fields: FieldError[] = [];
   for (const issue of error.issues) {
     const path = formatPath(issue.path);
-    const input = (issue as { input?: unknown }).input;
-    switch (issue.code) {
-      case "unrecognized_keys":
-        for (const key of issue.keys) {
-          const suggestion = closest(key, knownKeys(path));
-          fields.push({
-            path: formatPath([...issue.path, key]),
-            code: "unknown_field",
-            message: suggestion
-              ? `is not a known field; did you mean "${suggestion}"?`
-              : "is not a known field",
-          });
-        }
-        break;
-      case "invalid_type":
-        fields.push(
-          input === undefined
-            ? { path, code: "required", message: "is required" }
-            : {
-                path,
-                code: "invalid_type",
-                message: issue.message.replace(/^Invalid input: /, ""),
-              },
-        );
-        break;
-      default: {
-        const code = (issue as { params?: { code?: string } }).params?.code;
-        fields.push({ path, code: code ?? issue.code, message: issue.message });
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const suggestion = closest(key, knownKeys(path));
+        fields.push({
+          path: formatPath([...issue.path, key]),
+          code: "unknown_field",
+          message: suggestion ? `is not a known field; did you mean "${suggestion}"?` : "is not a known field",
+        });
       }
+    } else if (valueAt(input, issue.path) === undefined) {
+      fields.push({ path, code: "required", message: "is required" });
+    } else if (issue.code === "invalid_type") {
+      fields.push({ path, code: "invalid_type", message: issue.message.replace(/^Invalid input: /, "") });
+    } else {
+      fields.push({ path, code: codeFor(issue), message: issue.message });
     }
   }
   return fields;

@@ -8,7 +8,10 @@ import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 export function createRouter(knownKeys?: (path: string) => readonly string[]) {
   return new OpenAPIHono({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(fieldErrors(result.error, knownKeys));
+      if (!result.success) {
+        const input = (result as { data?: unknown }).data;
+        throw validationError(fieldErrors(result.error, input, knownKeys));
+      }
     },
   });
 }

@@ -20,8 +20,11 @@ export function isCalendarDate(value: string): boolean {
 }
 
 const calendarDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, rule("invalid_date", "must be a date written YYYY-MM-DD"))
+  .string(rule("invalid_date", "must be a date written YYYY-MM-DD"))
+  .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), {
+    ...rule("invalid_date", "must be a date written YYYY-MM-DD"),
+    abort: true,
+  })
   .refine(isCalendarDate, rule("invalid_date", "is not a real calendar date"));
 
 const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
@@ -34,11 +37,11 @@ const text = (max: number) =>
 
 /** A USDC amount as a quoted decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
 export const usdcAmount = z
-  .string(rule("invalid_decimal", 'must be a quoted decimal string such as "100.00"'))
-  .refine(
-    (value) => USDC_DECIMAL_PATTERN.test(value),
-    rule("invalid_decimal", 'must be a decimal string with 1 to 6 decimals, such as "100.00"'),
-  );
+  .custom<string>(
+    (value) => typeof value === "string" && USDC_DECIMAL_PATTERN.test(value),
+    rule("invalid_decimal", 'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"'),
+  )
+  .openapi({ type: "string", pattern: USDC_DECIMAL_PATTERN.source, example: "100.00" });
 
 /** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
 export const checksummedAddress = z.string().superRefine((value, ctx) => {
@@ -47,7 +50,8 @@ export const checksummedAddress = z.string().superRefine((value, ctx) => {
       code: "custom",
       ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address"),
     });
-  } else if (!isAddress(value, { strict: true })) {
+  } else if (value !== getAddress(value)) {
+    // viem's strict check lets an all-lowercase address through; a checksum is required here.
     ctx.addIssue({
       code: "custom",
       ...rule("not_checksummed", `must be EIP-55 checksummed: ${getAddress(value)}`),
@@ -95,7 +99,8 @@ export const CreateInvoiceSchema = z
   .superRefine(
     (input, ctx) => {
       // Runs even when other fields failed (`when` below), so every problem is reported at once;
-      // the fields read here may therefore have any shape.
+      // the fields read here may therefore have any shape, and the body may not be an object.
+      if (typeof input !== "object" || input === null || Array.isArray(input)) return;
       const body = input as Record<string, unknown>;
       if (body.wallet_type === "byo" && body.wallet_address === undefined) {
         ctx.addIssue({

@@ -1,0 +1,94 @@
+/**
+ * Where JSON text first goes wrong, as a character offset, or -1 if it is valid. V8's
+ * JSON.parse messages often carry no position, and a client fixing a payload by hand needs
+ * one. A small recursive-descent scan of the JSON grammar (RFC 8259).
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i] as string)) i++;
+  };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) return void i++;
+      if (c < 0x20) fail();
+      if (c === 0x5c) {
+        i++;
+        const e = text[i];
+        if (e === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else fail();
+      } else i++;
+    }
+    fail();
+  };
+  const number = () => {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!match || match[0] === "" || match[0] === "-") fail();
+    i += (match as RegExpExecArray)[0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (text[i] === "}") return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ":") fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") return void i++;
+        else fail();
+      }
+    }
+    if (c === "[") {
+      i++;
+      ws();
+      if (text[i] === "]") return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    if (c === "t") return literal("true");
+    if (c === "f") return literal("false");
+    if (c === "n") return literal("null");
+    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return number();
+    fail();
+  };
+  try {
+    value();
+    ws();
+    return i === text.length ? -1 : i;
+  } catch (offset) {
+    return offset as number;
+  }
+}
+
+/** Line and column (both from 1) of a character offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
+}
