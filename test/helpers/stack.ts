@@ -47,7 +47,7 @@ export async function startStack(
   const worker = options.worker
     ? startWorker({
         ...base,
-        env: { ...base.env, PORT: String(api.port), SENDGRID_API_URL: `${api.url}/dev/sendgrid` },
+        env: { ...base.env, PORT: String(api.port), BASE_URL: api.url, PAY_URL: api.url },
       })
     : undefined;
 
