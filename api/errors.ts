@@ -89,7 +89,11 @@ function codeFor(issue: ZodError["issues"][number]): string {
     case "too_big":
       return origin === "array" ? "too_many" : origin === "string" ? "too_long" : "too_large";
     case "invalid_format":
-      return format === "email" ? "invalid_email" : format === "url" ? "invalid_url" : "invalid_format";
+      return format === "email"
+        ? "invalid_email"
+        : format === "url"
+          ? "invalid_url"
+          : "invalid_format";
     case "invalid_value":
       return "invalid_enum";
     default:
@@ -117,13 +121,19 @@ export function fieldErrors(
         fields.push({
           path: formatPath([...issue.path, key]),
           code: "unknown_field",
-          message: suggestion ? `is not a known field; did you mean "${suggestion}"?` : "is not a known field",
+          message: suggestion
+            ? `is not a known field; did you mean "${suggestion}"?`
+            : "is not a known field",
         });
       }
     } else if (valueAt(input, issue.path) === undefined) {
       fields.push({ path, code: "required", message: "is required" });
     } else if (issue.code === "invalid_type") {
-      fields.push({ path, code: "invalid_type", message: issue.message.replace(/^Invalid input: /, "") });
+      fields.push({
+        path,
+        code: "invalid_type",
+        message: issue.message.replace(/^Invalid input: /, ""),
+      });
     } else {
       fields.push({ path, code: codeFor(issue), message: issue.message });
     }

@@ -1,12 +1,26 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import * as fontkit from "fontkit";
 
 const require = createRequire(import.meta.url);
 const pdfmakeDir = path.dirname(require.resolve("pdfmake/package.json"));
 const notoDir = path.dirname(require.resolve("@fontsource/noto-sans-sc/package.json"));
 
 type FontVariants = { normal: string; bold: string; italics: string; bolditalics: string };
+
+/** Whether fontkit (pdfkit's font engine) can map characters with this font file. */
+function usable(file: string): boolean {
+  try {
+    const font = fontkit.create(readFileSync(file)) as unknown as {
+      glyphForCodePoint: (c: number) => unknown;
+    };
+    font.glyphForCodePoint(0x4e00);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Noto Sans SC, as @fontsource ships it: ~100 small files, each covering a unicode range

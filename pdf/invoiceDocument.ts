@@ -2,6 +2,7 @@ import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../chain/constants.ts";
 import { formatUsdcForDisplay as formatUsdc } from "../domain/money.ts";
 import { fontRuns } from "./fonts.ts";
+import { renderPdf } from "./renderPdf.ts";
 
 export type InvoicePdfData = {
   invoiceNumber: string;
@@ -24,19 +25,23 @@ const MUTED = "#616e7c";
 const RULE = "#d9e2ec";
 const ACCENT = "#1652f0";
 
-/** User-supplied text, in a font that has its glyphs. */
-const text = (value: string, style: Record<string, unknown> = {}): Content => ({
-  text: fontRuns(value),
-  ...style,
-});
-
 const label = (value: string): Content => ({ text: value.toUpperCase(), style: "label" });
 
 /**
  * The invoice as a pdfmake document: pure data from the stored record, no I/O. Rendered once
- * at creation (pdf/renderPdf.ts) and kept.
+ * at creation (renderInvoicePdf) and kept.
  */
-export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
+export function invoiceDocument(
+  invoice: InvoicePdfData,
+  options: { scriptFonts: boolean } = { scriptFonts: true },
+): TDocumentDefinitions {
+  /** User-supplied text, in fonts that have its glyphs (or all Roboto, the fallback). */
+  const runs = (value: string) => (options.scriptFonts ? fontRuns(value) : value);
+  const text = (value: string, style: Record<string, unknown> = {}): Content => ({
+    text: runs(value),
+    ...style,
+  });
+
   const total = `${formatUsdc(invoice.totalAmount)} USDC`;
   const right = (value: string): Content => ({ text: value, alignment: "right" });
   const itemRows: Content[][] = invoice.lineItems.map((item, index) => [
@@ -235,7 +240,7 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
     content,
     footer: (currentPage: number, pageCount: number) => ({
       columns: [
-        { text: fontRuns(`${invoice.invoiceNumber} · ${invoice.merchant.name}`) },
+        { text: runs(`${invoice.invoiceNumber} · ${invoice.merchant.name}`) },
         { text: `Page ${currentPage} of ${pageCount}`, alignment: "right" },
       ],
       margin: [48, 20, 48, 0],
@@ -253,4 +258,16 @@ export function invoiceDocument(invoice: InvoicePdfData): TDocumentDefinitions {
       warning: { fontSize: 8.5, color: "#b44d12" },
     },
   };
+}
+
+/**
+ * Renders an invoice. Should a font fail on some character, the invoice is rendered again with
+ * Roboto alone (missing glyphs show as boxes) rather than the creation failing.
+ */
+export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+  try {
+    return await renderPdf(invoiceDocument(invoice));
+  } catch {
+    return renderPdf(invoiceDocument(invoice, { scriptFonts: false }));
+  }
 }

@@ -11,8 +11,8 @@ import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { deriveAddress } from "../../keys/hdWallet.ts";
-import { invoiceDocument } from "../../pdf/invoiceDocument.ts";
-import { renderPdf, sha256 } from "../../pdf/renderPdf.ts";
+import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
+import { sha256 } from "../../pdf/renderPdf.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, validationError } from "../errors.ts";
 import type { CreateInvoiceInput } from "./schema.ts";
@@ -125,30 +125,28 @@ export async function createInvoice(
     const issueDate = input.issue_date ?? createdAt.toISOString().slice(0, 10);
     const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
 
-    const pdf = await renderPdf(
-      invoiceDocument({
-        invoiceNumber,
-        issueDate,
-        dueDate: input.due_date,
-        createdAt,
-        merchant: {
-          name: input.merchant_name,
-          address: input.merchant_address,
-          email: merchantEmail,
-        },
-        vendor: {
-          name: input.vendor_name,
-          email: input.vendor_email,
-          address: input.vendor_address ?? null,
-        },
-        lineItems: lines,
-        totalAmount: total,
-        notes: input.notes ?? null,
-        depositAddress,
-        paymentUri: usdcPaymentUri(depositAddress, total),
-        invoiceUrl: urls.invoice_url,
-      }),
-    );
+    const pdf = await renderInvoicePdf({
+      invoiceNumber,
+      issueDate,
+      dueDate: input.due_date,
+      createdAt,
+      merchant: {
+        name: input.merchant_name,
+        address: input.merchant_address,
+        email: merchantEmail,
+      },
+      vendor: {
+        name: input.vendor_name,
+        email: input.vendor_email,
+        address: input.vendor_address ?? null,
+      },
+      lineItems: lines,
+      totalAmount: total,
+      notes: input.notes ?? null,
+      depositAddress,
+      paymentUri: usdcPaymentUri(depositAddress, total),
+      invoiceUrl: urls.invoice_url,
+    });
 
     await insertInvoice(trx, {
       invoice: {

@@ -39,7 +39,10 @@ const text = (max: number) =>
 export const usdcAmount = z
   .custom<string>(
     (value) => typeof value === "string" && USDC_DECIMAL_PATTERN.test(value),
-    rule("invalid_decimal", 'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"'),
+    rule(
+      "invalid_decimal",
+      'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
+    ),
   )
   .openapi({ type: "string", pattern: USDC_DECIMAL_PATTERN.source, example: "100.00" });
 

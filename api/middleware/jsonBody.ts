@@ -6,7 +6,11 @@ import { jsonErrorOffset, lineAndColumn } from "./jsonErrorPosition.ts";
 export const MAX_BODY_BYTES = 256 * 1024;
 
 const tooLarge = () =>
-  new ApiError(413, "payload_too_large", `the request body must be at most ${MAX_BODY_BYTES} bytes`);
+  new ApiError(
+    413,
+    "payload_too_large",
+    `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+  );
 
 /**
  * For routes that take a JSON body: it must be present, JSON (415 otherwise), at most
@@ -16,7 +20,11 @@ const tooLarge = () =>
 export const jsonBody: MiddlewareHandler = async (c, next) => {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw new ApiError(415, "unsupported_media_type", "the request body must be JSON (Content-Type: application/json)");
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "the request body must be JSON (Content-Type: application/json)",
+    );
   }
   const length = c.req.header("content-length");
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) throw tooLarge();
@@ -28,12 +36,17 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   } catch {
     throw new ApiError(400, "invalid_json", "the request body is not valid UTF-8");
   }
-  if (text.trim() === "") throw new ApiError(400, "invalid_json", "the request body is empty; expected a JSON object");
+  if (text.trim() === "")
+    throw new ApiError(400, "invalid_json", "the request body is empty; expected a JSON object");
   const offset = jsonErrorOffset(text);
   if (offset >= 0) {
     const { line, column } = lineAndColumn(text, offset);
     const near = JSON.stringify(text.slice(offset, offset + 20));
-    throw new ApiError(400, "invalid_json", `the request body is not valid JSON: unexpected input at line ${line}, column ${column} (near ${near})`);
+    throw new ApiError(
+      400,
+      "invalid_json",
+      `the request body is not valid JSON: unexpected input at line ${line}, column ${column} (near ${near})`,
+    );
   }
   return next();
 };

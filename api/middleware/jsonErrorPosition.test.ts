@@ -2,7 +2,14 @@ import { describe, expect, test } from "vitest";
 import { jsonErrorOffset, lineAndColumn } from "./jsonErrorPosition.ts";
 
 describe("jsonErrorOffset", () => {
-  test.each(['{"a":1}', "[]", '"x"', "-0.5e+3", 'true', ' {"a": [1, {"b": null}], "c": "\\u00e9\\n"} '])("accepts %s", (text) => {
+  test.each([
+    '{"a":1}',
+    "[]",
+    '"x"',
+    "-0.5e+3",
+    "true",
+    ' {"a": [1, {"b": null}], "c": "\\u00e9\\n"} ',
+  ])("accepts %s", (text) => {
     expect(jsonErrorOffset(text)).toBe(-1);
     expect(() => JSON.parse(text)).not.toThrow();
   });

@@ -20,15 +20,28 @@ describe("POST /api/invoices", () => {
     const response = await stack.request("/api/invoices", { method: "POST", json: body, headers });
     return { status: response.status, body: (await response.json()) as Json };
   };
-  const get = async (id: unknown) => (await (await stack.request(`/api/invoices/${id}`)).json()) as Json;
+  const get = async (id: unknown) =>
+    (await (await stack.request(`/api/invoices/${id}`)).json()) as Json;
 
   test("answers 201 with exactly the fields of spec §2.2 (plus status)", async () => {
     const { status, body } = await create(invoiceRequest());
     expect(status).toBe(201);
     expect(Object.keys(body).sort()).toEqual(
-      ["deposit_address", "invoice_id", "invoice_number", "invoice_url", "pdf_url", "sent_at", "slug", "status", "total_amount"].sort(),
+      [
+        "deposit_address",
+        "invoice_id",
+        "invoice_number",
+        "invoice_url",
+        "pdf_url",
+        "sent_at",
+        "slug",
+        "status",
+        "total_amount",
+      ].sort(),
     );
-    expect(body.invoice_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(body.invoice_id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(body.invoice_number).toBe("INV-0001");
     expect(body.slug).toMatch(/^[1-9A-HJ-NP-Za-km-z]{12}$/);
     expect(body.invoice_url).toBe(`${stack.api.url}/i/${body.slug}`);
@@ -52,15 +65,28 @@ describe("POST /api/invoices", () => {
     );
     expect(body.total_amount).toBe("1.030002");
     const invoice = await get(body.invoice_id);
-    expect((invoice.line_items as Json[]).map((line) => line.line_total)).toEqual(["0.000001", "0.999999", "0.000002", "0.03"]);
-    const whole = await create(invoiceRequest({ line_items: [{ description: "x", quantity: 1, unit_price: "150.0" }] }));
+    expect((invoice.line_items as Json[]).map((line) => line.line_total)).toEqual([
+      "0.000001",
+      "0.999999",
+      "0.000002",
+      "0.03",
+    ]);
+    const whole = await create(
+      invoiceRequest({ line_items: [{ description: "x", quantity: 1, unit_price: "150.0" }] }),
+    );
     expect(whole.body.total_amount).toBe("150.00");
-    const eighth = await create(invoiceRequest({ line_items: [{ description: "x", quantity: 1, unit_price: "0.125" }] }));
+    const eighth = await create(
+      invoiceRequest({ line_items: [{ description: "x", quantity: 1, unit_price: "0.125" }] }),
+    );
     expect(eighth.body.total_amount).toBe("0.125");
   });
 
   test("accepts 30 line items", async () => {
-    const items = Array.from({ length: 30 }, (_, i) => ({ description: `Item ${i + 1}`, quantity: 1, unit_price: "1.00" }));
+    const items = Array.from({ length: 30 }, (_, i) => ({
+      description: `Item ${i + 1}`,
+      quantity: 1,
+      unit_price: "1.00",
+    }));
     const { status, body } = await create(invoiceRequest({ line_items: items }));
     expect(status).toBe(201);
     expect(body.total_amount).toBe("30.00");
@@ -74,9 +100,19 @@ describe("POST /api/invoices", () => {
       ...Array.from({ length: 5 }, () => create(other)),
     ]);
     expect(results.every((r) => r.status === 201)).toBe(true);
-    const numbers = results.slice(0, 50).map((r) => r.body.invoice_number as string).sort();
-    expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `INV-${String(i + 1).padStart(4, "0")}`));
-    expect(results.slice(50).map((r) => r.body.invoice_number).sort()).toEqual(["INV-0001", "INV-0002", "INV-0003", "INV-0004", "INV-0005"]);
+    const numbers = results
+      .slice(0, 50)
+      .map((r) => r.body.invoice_number as string)
+      .sort();
+    expect(numbers).toEqual(
+      Array.from({ length: 50 }, (_, i) => `INV-${String(i + 1).padStart(4, "0")}`),
+    );
+    expect(
+      results
+        .slice(50)
+        .map((r) => r.body.invoice_number)
+        .sort(),
+    ).toEqual(["INV-0001", "INV-0002", "INV-0003", "INV-0004", "INV-0005"]);
     // Every invoice has its own deposit address and slug.
     expect(new Set(results.map((r) => r.body.deposit_address)).size).toBe(55);
     expect(new Set(results.map((r) => r.body.slug)).size).toBe(55);
@@ -85,7 +121,10 @@ describe("POST /api/invoices", () => {
   test("the merchant's email identifies it case-insensitively", async () => {
     const request = invoiceRequest();
     await create(request);
-    const { body } = await create({ ...request, merchant_email: (request.merchant_email as string).toUpperCase() });
+    const { body } = await create({
+      ...request,
+      merchant_email: (request.merchant_email as string).toUpperCase(),
+    });
     expect(body.invoice_number).toBe("INV-0002");
   });
 
@@ -96,7 +135,9 @@ describe("POST /api/invoices", () => {
       .selectAll()
       .where("address", "=", (body.deposit_address as string).toLowerCase())
       .executeTakeFirstOrThrow();
-    expect(deriveAccount(stack.mnemonic, DEPOSIT_ACCOUNT, row.derivation_index).address).toBe(body.deposit_address);
+    expect(deriveAccount(stack.mnemonic, DEPOSIT_ACCOUNT, row.derivation_index).address).toBe(
+      body.deposit_address,
+    );
   });
 
   test("managed: provisions one managed wallet per merchant, derived from the seed", async () => {
@@ -111,17 +152,24 @@ describe("POST /api/invoices", () => {
       .selectAll()
       .where("email", "=", request.merchant_email as string)
       .executeTakeFirstOrThrow();
-    expect(deriveAccount(stack.mnemonic, MANAGED_WALLET_ACCOUNT, merchant.managed_wallet_index as number).address).toBe(
-      first.wallet_address,
-    );
+    expect(
+      deriveAccount(stack.mnemonic, MANAGED_WALLET_ACCOUNT, merchant.managed_wallet_index as number)
+        .address,
+    ).toBe(first.wallet_address);
   });
 
   test("byo: records the merchant's own wallet", async () => {
-    const { body } = await create(invoiceRequest({ wallet_type: "byo", wallet_address: BYO_WALLET }));
+    const { body } = await create(
+      invoiceRequest({ wallet_type: "byo", wallet_address: BYO_WALLET }),
+    );
     const invoice = await get(body.invoice_id);
     expect(invoice.wallet_type).toBe("byo");
     expect(invoice.wallet_address).toBe(BYO_WALLET);
-    const merchant = await stack.db.selectFrom("app.merchants").select("managed_wallet_address").where("email", "=", invoice.merchant_email as string).executeTakeFirstOrThrow();
+    const merchant = await stack.db
+      .selectFrom("app.merchants")
+      .select("managed_wallet_address")
+      .where("email", "=", invoice.merchant_email as string)
+      .executeTakeFirstOrThrow();
     expect(merchant.managed_wallet_address).toBeNull();
   });
 
@@ -129,15 +177,25 @@ describe("POST /api/invoices", () => {
     const { body } = await create(invoiceRequest({ send_now: false }));
     expect(body.status).toBe("draft");
     expect(body.sent_at).toBeNull();
-    const emails = await stack.db.selectFrom("app.emails").selectAll().where("invoice_id", "=", body.invoice_id as string).execute();
+    const emails = await stack.db
+      .selectFrom("app.emails")
+      .selectAll()
+      .where("invoice_id", "=", body.invoice_id as string)
+      .execute();
     expect(emails).toEqual([]);
   });
 
   test("returns the webhook secret once, in the 201, and never from any other endpoint", async () => {
-    const { body } = await create(invoiceRequest({ webhook_url: "https://hooks.example.com/remit" }));
+    const { body } = await create(
+      invoiceRequest({ webhook_url: "https://hooks.example.com/remit" }),
+    );
     expect(body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const secret = body.webhook_secret as string;
-    for (const path of [`/api/invoices/${body.invoice_id}`, `/api/invoices/${body.invoice_id}/status`, "/openapi.json"]) {
+    for (const path of [
+      `/api/invoices/${body.invoice_id}`,
+      `/api/invoices/${body.invoice_id}/status`,
+      "/openapi.json",
+    ]) {
       const text = await (await stack.request(path)).text();
       expect(text).not.toContain(secret);
     }
@@ -145,7 +203,9 @@ describe("POST /api/invoices", () => {
     expect(invoice.webhook_url).toBe("https://hooks.example.com/remit");
     expect(invoice).not.toHaveProperty("webhook_secret");
     // Stored, for the worker to sign with.
-    const { rows } = await sql<{ webhook_secret: string }>`select webhook_secret from app.invoices where id = ${body.invoice_id}`.execute(stack.db);
+    const { rows } = await sql<{
+      webhook_secret: string;
+    }>`select webhook_secret from app.invoices where id = ${body.invoice_id}`.execute(stack.db);
     expect(rows[0]?.webhook_secret).toBe(secret);
     // Without a webhook_url there is no secret at all.
     expect((await create(invoiceRequest())).body).not.toHaveProperty("webhook_secret");
@@ -162,7 +222,11 @@ describe("POST /api/invoices", () => {
     expect(first.status).toBe(201);
     expect(second).toEqual(first);
     expect(third).toEqual(first);
-    const count = await stack.db.selectFrom("app.invoices").select(stack.db.fn.countAll().as("n")).where("merchant_email", "=", request.merchant_email as string).executeTakeFirstOrThrow();
+    const count = await stack.db
+      .selectFrom("app.invoices")
+      .select(stack.db.fn.countAll().as("n"))
+      .where("merchant_email", "=", request.merchant_email as string)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
 
     const changed = await create({ ...request, notes: "different" }, { "Idempotency-Key": key });

@@ -4,7 +4,9 @@ import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "./fixtures.ts";
 
 type FieldError = { path: string; message: string; code: string };
-type ErrorBody = { error: { code: string; message: string; request_id: string; fields?: FieldError[] } };
+type ErrorBody = {
+  error: { code: string; message: string; request_id: string; fields?: FieldError[] };
+};
 
 describe("POST /api/invoices validation", () => {
   let stack: TestStack;
@@ -39,13 +41,29 @@ describe("POST /api/invoices validation", () => {
     const response = await stack.request("/api/invoices", { method: "POST", json: body });
     expect(response.status, await response.clone().text()).toBe(201);
   };
-  const line = (overrides: Record<string, unknown>) => ({ description: "Work", quantity: 1, unit_price: "10.00", ...overrides });
+  const line = (overrides: Record<string, unknown>) => ({
+    description: "Work",
+    quantity: 1,
+    unit_price: "10.00",
+    ...overrides,
+  });
 
   describe("unit_price: a quoted decimal string with 1–6 decimals", () => {
-    test.each([100, "100", "1e2", "-1.00", "1.1234567", "1.", ".5", "", null])("rejects %j", async (unitPrice) => {
-      const fields = await rejected(invoiceRequest({ line_items: [line({ unit_price: unitPrice })] }));
-      expect(fields).toEqual([{ path: "line_items[0].unit_price", code: "invalid_decimal", message: expect.stringContaining("decimal") }]);
-    });
+    test.each([100, "100", "1e2", "-1.00", "1.1234567", "1.", ".5", "", null])(
+      "rejects %j",
+      async (unitPrice) => {
+        const fields = await rejected(
+          invoiceRequest({ line_items: [line({ unit_price: unitPrice })] }),
+        );
+        expect(fields).toEqual([
+          {
+            path: "line_items[0].unit_price",
+            code: "invalid_decimal",
+            message: expect.stringContaining("decimal"),
+          },
+        ]);
+      },
+    );
     test.each(["100.00", "0.5", "1.123456"])("accepts %j", async (unitPrice) => {
       await accepted(invoiceRequest({ line_items: [line({ unit_price: unitPrice })] }));
     });
@@ -62,42 +80,64 @@ describe("POST /api/invoices validation", () => {
   });
 
   test("line_items: 0 and 31 are refused; 1 is enough", async () => {
-    expect(await rejected(invoiceRequest({ line_items: [] }))).toEqual([expect.objectContaining({ path: "line_items", code: "too_few" })]);
+    expect(await rejected(invoiceRequest({ line_items: [] }))).toEqual([
+      expect.objectContaining({ path: "line_items", code: "too_few" }),
+    ]);
     const many = Array.from({ length: 31 }, () => line({}));
-    expect(await rejected(invoiceRequest({ line_items: many }))).toEqual([expect.objectContaining({ path: "line_items", code: "too_many" })]);
+    expect(await rejected(invoiceRequest({ line_items: many }))).toEqual([
+      expect.objectContaining({ path: "line_items", code: "too_many" }),
+    ]);
     await accepted(invoiceRequest({ line_items: [line({})] }));
   });
 
   test("a line item needs a description", async () => {
-    const fields = await rejected(invoiceRequest({ line_items: [{ quantity: 1, unit_price: "1.00" }, line({ description: "  " })] }));
+    const fields = await rejected(
+      invoiceRequest({
+        line_items: [{ quantity: 1, unit_price: "1.00" }, line({ description: "  " })],
+      }),
+    );
     expect(fields).toEqual([
       expect.objectContaining({ path: "line_items[0].description", code: "required" }),
       expect.objectContaining({ path: "line_items[1].description", code: "required" }),
     ]);
   });
 
-  test.each(["2026-13-01", "2026-02-30", "2025-02-29", "2026/01/01", "20260101", "2026-1-01", 20260101])(
-    "due_date %j is not a calendar date",
-    async (due) => {
-      const fields = await rejected(invoiceRequest({ due_date: due }));
-      expect(fields).toEqual([expect.objectContaining({ path: "due_date", code: due === 20260101 ? "invalid_type" : "invalid_date" })]);
-    },
-  );
+  test.each([
+    "2026-13-01",
+    "2026-02-30",
+    "2025-02-29",
+    "2026/01/01",
+    "20260101",
+    "2026-1-01",
+    20260101,
+  ])("due_date %j is not a calendar date", async (due) => {
+    const fields = await rejected(invoiceRequest({ due_date: due }));
+    expect(fields).toEqual([
+      expect.objectContaining({
+        path: "due_date",
+        code: due === 20260101 ? "invalid_type" : "invalid_date",
+      }),
+    ]);
+  });
 
   test("issue_date must be a date and the due date may not precede it; leap days are dates", async () => {
     expect(await rejected(invoiceRequest({ issue_date: "2026-04-31" }))).toEqual([
       expect.objectContaining({ path: "issue_date", code: "invalid_date" }),
     ]);
-    expect(await rejected(invoiceRequest({ issue_date: "2026-05-02", due_date: "2026-05-01" }))).toEqual([
-      expect.objectContaining({ path: "due_date", code: "before_issue_date" }),
-    ]);
+    expect(
+      await rejected(invoiceRequest({ issue_date: "2026-05-02", due_date: "2026-05-01" })),
+    ).toEqual([expect.objectContaining({ path: "due_date", code: "before_issue_date" })]);
     await accepted(invoiceRequest({ issue_date: "2024-02-29", due_date: "2024-02-29" }));
   });
 
   test("issue_date defaults to today (UTC)", async () => {
     const { issue_date: _omitted, ...request } = invoiceRequest();
-    const created = (await (await stack.request("/api/invoices", { method: "POST", json: request })).json()) as { invoice_id: string };
-    const invoice = (await (await stack.request(`/api/invoices/${created.invoice_id}`)).json()) as { issue_date: string };
+    const created = (await (
+      await stack.request("/api/invoices", { method: "POST", json: request })
+    ).json()) as { invoice_id: string };
+    const invoice = (await (await stack.request(`/api/invoices/${created.invoice_id}`)).json()) as {
+      issue_date: string;
+    };
     expect(invoice.issue_date).toBe(new Date().toISOString().slice(0, 10));
   });
 
@@ -108,22 +148,37 @@ describe("POST /api/invoices validation", () => {
       ]);
     });
     test("must be checksummed: an all-lowercase address is refused with its checksummed form", async () => {
-      const fields = await rejected(invoiceRequest({ wallet_type: "byo", wallet_address: "0x8ba1f109551bd432803012645ac136ddd64dba72" }));
+      const fields = await rejected(
+        invoiceRequest({
+          wallet_type: "byo",
+          wallet_address: "0x8ba1f109551bd432803012645ac136ddd64dba72",
+        }),
+      );
       expect(fields).toEqual([
-        { path: "wallet_address", code: "not_checksummed", message: expect.stringContaining("0x8ba1f109551bD432803012645Ac136ddd64DBA72") },
+        {
+          path: "wallet_address",
+          code: "not_checksummed",
+          message: expect.stringContaining("0x8ba1f109551bD432803012645Ac136ddd64DBA72"),
+        },
       ]);
     });
-    test.each(["0x123", "8ba1f109551bD432803012645Ac136ddd64DBA72", "0xZZa1f109551bD432803012645Ac136ddd64DBA72"])(
-      "must be an address: %j",
-      async (address) => {
-        expect(await rejected(invoiceRequest({ wallet_type: "byo", wallet_address: address }))).toEqual([
-          expect.objectContaining({ path: "wallet_address", code: "invalid_address" }),
-        ]);
-      },
-    );
+    test.each([
+      "0x123",
+      "8ba1f109551bD432803012645Ac136ddd64DBA72",
+      "0xZZa1f109551bD432803012645Ac136ddd64DBA72",
+    ])("must be an address: %j", async (address) => {
+      expect(
+        await rejected(invoiceRequest({ wallet_type: "byo", wallet_address: address })),
+      ).toEqual([expect.objectContaining({ path: "wallet_address", code: "invalid_address" })]);
+    });
     test("is refused with managed, which pays into the managed wallet", async () => {
       expect(
-        await rejected(invoiceRequest({ wallet_type: "managed", wallet_address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72" })),
+        await rejected(
+          invoiceRequest({
+            wallet_type: "managed",
+            wallet_address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+          }),
+        ),
       ).toEqual([expect.objectContaining({ path: "wallet_address", code: "not_allowed" })]);
     });
   });
@@ -140,13 +195,21 @@ describe("POST /api/invoices validation", () => {
     ]);
   });
 
-  test.each(["merchant_email", "merchant_name", "merchant_address", "vendor_email", "vendor_name", "line_items", "due_date", "wallet_type"])(
-    "%s is required",
-    async (field) => {
-      const { [field]: _omitted, ...request } = invoiceRequest();
-      expect(await rejected(request)).toEqual([{ path: field, code: "required", message: "is required" }]);
-    },
-  );
+  test.each([
+    "merchant_email",
+    "merchant_name",
+    "merchant_address",
+    "vendor_email",
+    "vendor_name",
+    "line_items",
+    "due_date",
+    "wallet_type",
+  ])("%s is required", async (field) => {
+    const { [field]: _omitted, ...request } = invoiceRequest();
+    expect(await rejected(request)).toEqual([
+      { path: field, code: "required", message: "is required" },
+    ]);
+  });
 
   test("webhook_url must be an http(s) URL and send_now a boolean", async () => {
     expect(await rejected(invoiceRequest({ webhook_url: "ftp://example.com/hook" }))).toEqual([
@@ -160,11 +223,21 @@ describe("POST /api/invoices validation", () => {
   test("unknown fields are refused, with a hint for a typo", async () => {
     const fields = await rejected({ ...invoiceRequest(), send_nwo: false, color: "blue" });
     expect(fields).toEqual([
-      { path: "send_nwo", code: "unknown_field", message: 'is not a known field; did you mean "send_now"?' },
+      {
+        path: "send_nwo",
+        code: "unknown_field",
+        message: 'is not a known field; did you mean "send_now"?',
+      },
       { path: "color", code: "unknown_field", message: "is not a known field" },
     ]);
-    const nested = await rejected(invoiceRequest({ line_items: [{ ...line({}), unit_prise: "1.00" }] }));
-    expect(nested).toContainEqual({ path: "line_items[0].unit_prise", code: "unknown_field", message: 'is not a known field; did you mean "unit_price"?' });
+    const nested = await rejected(
+      invoiceRequest({ line_items: [{ ...line({}), unit_prise: "1.00" }] }),
+    );
+    expect(nested).toContainEqual({
+      path: "line_items[0].unit_prise",
+      code: "unknown_field",
+      message: 'is not a known field; did you mean "unit_price"?',
+    });
   });
 
   test("a zero total is refused", async () => {
@@ -211,7 +284,9 @@ describe("POST /api/invoices validation", () => {
       stack.request("/api/invoices", { method: "POST", body, headers });
 
     test("malformed JSON is a 400 naming the line and column", async () => {
-      const response = await post('{\n  "merchant_email": "a@b.co",\n  "line_items": [,]\n}', { "content-type": "application/json" });
+      const response = await post('{\n  "merchant_email": "a@b.co",\n  "line_items": [,]\n}', {
+        "content-type": "application/json",
+      });
       const body = (await response.json()) as ErrorBody;
       expect(response.status).toBe(400);
       expect(body.error.code).toBe("invalid_json");
@@ -225,7 +300,9 @@ describe("POST /api/invoices validation", () => {
     });
 
     test("a body that is not JSON is a 415", async () => {
-      const response = await post("merchant_email=a@b.co", { "content-type": "application/x-www-form-urlencoded" });
+      const response = await post("merchant_email=a@b.co", {
+        "content-type": "application/x-www-form-urlencoded",
+      });
       expect(response.status).toBe(415);
       expect(((await response.json()) as ErrorBody).error.code).toBe("unsupported_media_type");
     });
@@ -244,7 +321,9 @@ describe("POST /api/invoices validation", () => {
         headers: { "Idempotency-Key": "x".repeat(300) },
       });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as ErrorBody).error.fields).toEqual([expect.objectContaining({ path: "idempotency-key" })]);
+      expect(((await response.json()) as ErrorBody).error.fields).toEqual([
+        expect.objectContaining({ path: "idempotency-key" }),
+      ]);
     });
   });
 });
