@@ -36,6 +36,9 @@ for (const face of readFileSync(path.join(notoDir, "400.css"), "utf8").matchAll(
   const family = `NotoSansSC${subset}`;
   const file = (weight: number) =>
     path.join(notoDir, `files/noto-sans-sc-${subset}-${weight}-normal.woff`);
+  // A few subset files lack a usable cmap and make fontkit throw mid-render; their
+  // characters fall back to Roboto (a missing-glyph box) rather than failing the PDF.
+  if (!usable(file(400)) || !usable(file(700))) continue;
   cjkFamilies[family] = {
     normal: file(400),
     bold: file(700),

@@ -71,12 +71,12 @@ export function jsonErrorOffset(text: string): number {
         else fail();
       }
     }
-    if (c === '"') return string();
-    if (c === "t") return literal("true");
-    if (c === "f") return literal("false");
-    if (c === "n") return literal("null");
-    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return number();
-    fail();
+    if (c === '"') string();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) number();
+    else fail();
   };
   try {
     value();

@@ -158,7 +158,7 @@ describe("POST /api/invoices under random and malformed bodies", () => {
         ),
         async (bodies) => {
           const answers = await Promise.all(bodies.map(post));
-          answers.forEach((answer, i) => checkAnswer(answer, bodies[i] as string));
+          for (const [i, answer] of answers.entries()) checkAnswer(answer, bodies[i] as string);
         },
       ),
       { numRuns: 250 },
