@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { rpcRequest } from "../chain/anvil.ts";
 import type { Db } from "../db/database.ts";
+import { indexedHead } from "../db/queries/indexer.ts";
 
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 
@@ -34,30 +35,14 @@ const failed = (error: unknown): ComponentState => ({
   error: error instanceof Error ? error.message : String(error),
 });
 
-/**
- * Ponder's checkpoint is a fixed-width decimal string: block timestamp (10 digits), chain id
- * (16), block number (16), then transaction and event positions. The block number is all
- * health needs.
- */
-export function blockNumberFromCheckpoint(checkpoint: string): bigint {
-  return BigInt(checkpoint.slice(26, 42));
-}
-
-async function indexedBlock(db: Db, schema: string): Promise<bigint | null> {
-  const { rows } = await sql<{ latest_checkpoint: string }>`
-    select latest_checkpoint from ${sql.table(`${schema}._ponder_checkpoint`)} where chain_id = 8453
-  `.execute(db);
-  const checkpoint = rows[0]?.latest_checkpoint;
-  return checkpoint ? blockNumberFromCheckpoint(checkpoint) : null;
-}
-
+/** Milliseconds since the freshest heartbeat of any instance of `component`. */
 async function heartbeatAge(db: Db, component: string): Promise<number | null> {
   const row = await db
     .selectFrom("app.heartbeats")
-    .select(sql<number>`extract(epoch from now() - beat_at) * 1000`.as("age_ms"))
+    .select(sql<number | null>`extract(epoch from now() - max(beat_at)) * 1000`.as("age_ms"))
     .where("component", "=", component)
     .executeTakeFirst();
-  return row ? Number(row.age_ms) : null;
+  return row?.age_ms == null ? null : Number(row.age_ms);
 }
 
 /** Every component's state; `ok` only when all of them are. Never throws. */
@@ -76,7 +61,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
 
   const indexer = Promise.all([
     head.catch(() => null),
-    withTimeout(indexedBlock(deps.db, deps.indexerSchema), 2_000),
+    withTimeout(indexedHead(deps.db, deps.indexerSchema), 2_000),
     withTimeout(heartbeatAge(deps.db, "indexer"), 2_000),
   ]).then(([headBlock, indexed, age]): ComponentState => {
     if (indexed === null) return { ok: false, error: "has not indexed a block yet" };

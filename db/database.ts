@@ -10,7 +10,9 @@ export interface Database {
   };
   "app.heartbeats": {
     component: string;
+    instance: Generated<string>;
     pid: number;
+    worker_ids: Generated<string[]>;
     beat_at: Generated<Date>;
   };
   "app.merchants": {
@@ -78,7 +80,46 @@ export interface Database {
     attempts: Generated<number>;
     last_error: string | null;
     sent_at: Date | null;
+    event_id: string | null;
     created_at: Generated<Date>;
+  };
+  "app.invoice_payment_state": {
+    invoice_id: string;
+    received: bigint;
+    counted: string[];
+    latest_tx_hash: string | null;
+    latest_paid_at: Date | null;
+    updated_at: Date;
+  };
+  "app.payment_events": {
+    id: string;
+    invoice_id: string;
+    type: string;
+    status: string;
+    paid_amount: bigint;
+    tx_hash: string | null;
+    paid_at: Date | null;
+    payload: string;
+    created_at: Generated<Date>;
+  };
+  "app.webhook_deliveries": {
+    id: Generated<string>;
+    event_id: string;
+    url: string;
+    status: Generated<"pending" | "delivered" | "failed" | "gone">;
+    attempts: Generated<number>;
+    next_attempt_at: Date | null;
+    delivered_at: Date | null;
+    created_at: Generated<Date>;
+  };
+  "app.webhook_attempts": {
+    id: Generated<string>;
+    delivery_id: string;
+    attempt: number;
+    attempted_at: Generated<Date>;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
   };
 }
 

@@ -1,21 +1,31 @@
+import { hostname } from "node:os";
 import pg from "pg";
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 
+/** This process, as heartbeats name it: `<host>:<pid>`. */
+export const processInstance = (): string => `${hostname()}:${process.pid}`;
+
 /**
- * Records every 5 s that `component` is alive (app.heartbeats), so /health can tell a live
- * process from a dead one without the processes talking to each other. Returns a stop function.
+ * Records every 5 s that this instance of `component` is alive (app.heartbeats), with the
+ * ids of its graphile-worker workers, so /health can tell a live process from a dead one and a
+ * restarted worker can release a crashed one's jobs. Returns a stop function.
  */
-export function startHeartbeat(component: string, connectionString: string): () => Promise<void> {
+export function startHeartbeat(
+  component: string,
+  connectionString: string,
+  workerIds: () => string[] = () => [],
+): () => Promise<void> {
   const pool = new pg.Pool({ connectionString, max: 1 });
   // A lost connection is retried on the next beat; /health reports the gap meanwhile.
   pool.on("error", () => {});
+  const instance = processInstance();
   const beat = () =>
     pool
       .query(
-        `insert into app.heartbeats (component, pid, beat_at) values ($1, $2, now())
-         on conflict (component) do update set pid = excluded.pid, beat_at = excluded.beat_at`,
-        [component, process.pid],
+        `insert into app.heartbeats (component, instance, pid, worker_ids, beat_at) values ($1, $2, $3, $4, now())
+         on conflict (component, instance) do update set pid = excluded.pid, worker_ids = excluded.worker_ids, beat_at = excluded.beat_at`,
+        [component, instance, process.pid, workerIds()],
       )
       .catch(() => {});
   void beat();
@@ -25,21 +35,25 @@ export function startHeartbeat(component: string, connectionString: string): () 
     clearInterval(timer);
     // A clean stop says so at once; a crash shows as a heartbeat that goes stale.
     await pool
-      .query("delete from app.heartbeats where component = $1 and pid = $2", [
+      .query("delete from app.heartbeats where component = $1 and instance = $2", [
         component,
-        process.pid,
+        instance,
       ])
       .catch(() => {});
     await pool.end();
   };
 }
 
-/** Forgets every heartbeat: called by `npm start` before it starts any process. */
-export async function clearHeartbeats(connectionString: string): Promise<void> {
+/** Forgets heartbeats: all of them (npm start, before it starts anything) or one dead process's. */
+export async function clearHeartbeats(connectionString: string, pid?: number): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query("delete from app.heartbeats");
+    if (pid === undefined) await client.query("delete from app.heartbeats");
+    else
+      await client.query("delete from app.heartbeats where instance = $1", [
+        `${hostname()}:${pid}`,
+      ]);
   } finally {
     await client.end();
   }

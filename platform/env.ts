@@ -44,6 +44,16 @@ export const envSchema = z
     SENDGRID_API_KEY: z.string().min(1).optional(),
     SENDGRID_API_URL: z.url().optional(),
     EMAIL_FROM: z.string().min(3).default("Remit <invoices@remit.localhost>"),
+    /** Blocks a transfer needs (its own included) before it counts. Default: 1 locally, 3 on Base. */
+    CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
+    /** Block explorer for transaction links in emails. */
+    EXPLORER_URL: z.url().default("https://basescan.org"),
+    /** Allow webhooks to loopback/private addresses and plain http. Default: only locally. */
+    ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).optional(),
+    /** First webhook retry delay; doubles per attempt (capped at 6 h), ±50 % jitter. */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+    /** How long a webhook receiver has to answer. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")
@@ -61,6 +71,12 @@ export const envSchema = z
       localChain,
       // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
       PONDER_POLLING_INTERVAL: env.PONDER_POLLING_INTERVAL ?? (localChain ? 100 : 250),
+      // Base's sequencer rarely reorgs, but a few blocks (~6 s) of depth cost little.
+      CONFIRMATIONS: env.CONFIRMATIONS ?? (localChain ? 1 : 3),
+      ALLOW_PRIVATE_WEBHOOKS: env.ALLOW_PRIVATE_WEBHOOKS
+        ? env.ALLOW_PRIVATE_WEBHOOKS === "true"
+        : localChain,
+      EXPLORER_URL: trimSlash(env.EXPLORER_URL),
       /** Where captured emails go when SendGrid is not configured; null with SendGrid. */
       outboxDir: env.SENDGRID_API_KEY ? null : path.join(path.resolve(env.DATA_DIR), "outbox"),
       SENDGRID_API_URL:

@@ -105,7 +105,10 @@ async function main(): Promise<void> {
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });
   indexer.beforeRestart = () => releasePonderLock(databaseUrl, indexerSchema);
-  const children = [indexer, apiSpec(settings), workerSpec(settings)].map(
+  const worker = workerSpec(settings);
+  // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
+  worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
+  const children = [indexer, apiSpec(settings), worker].map(
     (spec) => new SupervisedChild(spec, log.child(spec.name)),
   );
   for (const child of children) child.start();

@@ -10,7 +10,7 @@ export type ChildSpec = {
   /** Grace period on stop before SIGKILL. */
   stopTimeoutMs?: number;
   /** Runs after the child died and before it is started again (e.g. to release its locks). */
-  beforeRestart?: () => Promise<void>;
+  beforeRestart?: (deadPid: number | undefined) => Promise<void>;
 };
 
 /** Delay before the nth consecutive restart: 0.5 s doubling to 30 s. */
@@ -49,6 +49,7 @@ export class SupervisedChild {
     });
     this.child = child;
     this.log.info("started", { pid: child.pid });
+    const pid = child.pid;
     child.once("exit", (code, signal) => {
       if (this.child === child) this.child = null;
       if (this.stopping) return;
@@ -58,7 +59,7 @@ export class SupervisedChild {
       this.restartTimer = setTimeout(async () => {
         this.restartTimer = null;
         await this.spec
-          .beforeRestart?.()
+          .beforeRestart?.(pid)
           .catch((error) => this.log.warn("clean-up before restart failed", { error }));
         if (this.stopping) return;
         this.restarts++;

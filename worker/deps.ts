@@ -9,4 +9,9 @@ export type WorkerDeps = {
   emailFrom: string;
   baseUrl: string;
   payUrl: string;
+  /** Ponder's schema for this build: the transfers and the indexed head are read there. */
+  indexerSchema: string;
+  confirmations: number;
+  explorerUrl: string;
+  webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number };
 };

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findInvoice, findLineItems, findPdf } from "../../db/queries/invoices.ts";
-import { indexedPaymentsTo } from "../../db/queries/payments.ts";
+import { findInvoice } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { presentInvoice } from "./present.ts";
+import { loadInvoiceDetails, presentInvoice } from "./present.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -25,11 +24,17 @@ export function registerGetInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const invoice = await findInvoice(deps.db, c.req.valid("param").id);
     if (!invoice) throw notFound("invoice");
-    const [lines, pdf, payments] = await Promise.all([
-      findLineItems(deps.db, invoice.id),
-      findPdf(deps.db, invoice.id),
-      indexedPaymentsTo(deps.db, invoice.deposit_address),
-    ]);
-    return c.json(presentInvoice(deps, invoice, lines, pdf?.sha256 ?? "", payments), 200);
+    const details = await loadInvoiceDetails(deps, invoice);
+    return c.json(
+      presentInvoice(
+        deps,
+        invoice,
+        details.lines,
+        details.pdfSha256,
+        details.state,
+        details.transfers,
+      ),
+      200,
+    );
   });
 }

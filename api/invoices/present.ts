@@ -1,14 +1,19 @@
 import { getAddress } from "viem";
 import { BASE_CHAIN_ID } from "../../chain/constants.ts";
-import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
-import type { IndexedPayment } from "../../db/queries/payments.ts";
+import { indexedTransfersTo } from "../../db/queries/indexer.ts";
+import {
+  findLineItems,
+  findPdf,
+  type InvoiceRow,
+  type LineItemRow,
+} from "../../db/queries/invoices.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import type { AppDeps } from "../deps.ts";
 import { invoiceUrls } from "./urls.ts";
-
-const received = (payments: IndexedPayment[]) => payments.reduce((sum, p) => sum + p.value, 0n);
 
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
 export function presentInvoice(
@@ -16,10 +21,11 @@ export function presentInvoice(
   invoice: InvoiceRow,
   lines: LineItemRow[],
   pdfSha256: string,
-  payments: IndexedPayment[],
+  state: PaymentState,
+  transfers: IndexedTransfer[],
 ) {
   const deposit = getAddress(invoice.deposit_address);
-  const paid = received(payments);
+  const paid = state.received;
   const due = invoice.total_amount - paid;
   return {
     invoice_id: invoice.id,
@@ -56,14 +62,19 @@ export function presentInvoice(
     pdf_sha256: pdfSha256,
     paid_amount: formatUsdc(paid),
     amount_due: formatUsdc(due > 0n ? due : 0n),
-    payments: payments.map((p) => ({
-      tx_hash: p.txHash,
-      log_index: p.logIndex,
-      from: getAddress(p.from),
-      amount: formatUsdc(p.value),
-      block_number: Number(p.blockNumber),
-      paid_at: p.paidAt.toISOString(),
-    })),
+    // Every USDC transfer indexed to the deposit address; `counted` once it has the
+    // confirmations it needs (only counted ones are in paid_amount).
+    payments: transfers
+      .filter((t) => t.from.toLowerCase() !== invoice.deposit_address)
+      .map((t) => ({
+        tx_hash: t.txHash,
+        log_index: Number(t.id.split("-")[1]),
+        from: getAddress(t.from),
+        amount: formatUsdc(t.value),
+        block_number: Number(t.blockNumber),
+        paid_at: t.paidAt.toISOString(),
+        counted: state.counted.includes(t.id),
+      })),
   };
 }
 
@@ -71,14 +82,35 @@ export function presentInvoice(
  * `GET /api/invoices/{id}/status` (§2.4): the status, and once anything was received (paid,
  * partial or excess) the amount received, the latest payment's tx hash and time.
  */
-export function presentStatus(invoice: InvoiceRow, payments: IndexedPayment[]) {
+export function presentStatus(invoice: InvoiceRow, state: PaymentState) {
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  const latest = payments.at(-1);
-  if (!latest || status === "draft" || status === "sent" || status === "overdue") return { status };
+  if (
+    status === "draft" ||
+    status === "sent" ||
+    status === "overdue" ||
+    !state.latestTxHash ||
+    !state.latestPaidAt
+  ) {
+    return { status };
+  }
   return {
     status,
-    paid_amount: formatUsdc(received(payments)),
-    tx_hash: latest.txHash,
-    paid_at: latest.paidAt.toISOString(),
+    paid_amount: formatUsdc(state.received),
+    tx_hash: state.latestTxHash,
+    paid_at: state.latestPaidAt.toISOString(),
   };
+}
+
+/** Everything presentInvoice needs besides the invoice row. */
+export async function loadInvoiceDetails(
+  deps: Pick<AppDeps, "db" | "indexerSchema">,
+  invoice: InvoiceRow,
+) {
+  const [lines, pdf, state, transfers] = await Promise.all([
+    findLineItems(deps.db, invoice.id),
+    findPdf(deps.db, invoice.id),
+    loadPaymentState(deps.db, invoice.id),
+    indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
+  ]);
+  return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers };
 }

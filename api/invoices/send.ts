@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findInvoice, findLineItems, findPdf, markSent } from "../../db/queries/invoices.ts";
-import { indexedPaymentsTo } from "../../db/queries/payments.ts";
+import { findInvoice, markSent } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { presentInvoice } from "./present.ts";
+import { loadInvoiceDetails, presentInvoice } from "./present.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -39,11 +38,17 @@ export function registerSendInvoice(app: Router, deps: AppDeps): void {
         `only a draft can be sent; this invoice is ${current}`,
       );
     }
-    const [lines, pdf, payments] = await Promise.all([
-      findLineItems(deps.db, sent.id),
-      findPdf(deps.db, sent.id),
-      indexedPaymentsTo(deps.db, sent.deposit_address),
-    ]);
-    return c.json(presentInvoice(deps, sent, lines, pdf?.sha256 ?? "", payments), 200);
+    const details = await loadInvoiceDetails(deps, sent);
+    return c.json(
+      presentInvoice(
+        deps,
+        sent,
+        details.lines,
+        details.pdfSha256,
+        details.state,
+        details.transfers,
+      ),
+      200,
+    );
   });
 }

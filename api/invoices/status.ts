@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { findInvoice } from "../../db/queries/invoices.ts";
-import { indexedPaymentsTo } from "../../db/queries/payments.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
@@ -29,7 +29,6 @@ export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const invoice = await findInvoice(deps.db, c.req.valid("param").id);
     if (!invoice) throw notFound("invoice");
-    const payments = await indexedPaymentsTo(deps.db, invoice.deposit_address);
-    return c.json(presentStatus(invoice, payments), 200);
+    return c.json(presentStatus(invoice, await loadPaymentState(deps.db, invoice.id)), 200);
   });
 }

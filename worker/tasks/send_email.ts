@@ -9,7 +9,10 @@ import {
   recordEmailFailure,
 } from "../../db/queries/emails.ts";
 import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
+import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import type { PaymentEventType } from "../../domain/paymentState.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
+import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import type { WorkerDeps } from "../deps.ts";
 
@@ -19,6 +22,7 @@ const Payload = z.object({ email_id: z.uuid() });
 const MAX_ATTEMPTS = 25;
 
 async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  if (email.kind === "payment_event") return composePaymentEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);
@@ -43,6 +47,23 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
       { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
     ],
   };
+}
+
+async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  const event = email.event_id ? await findPaymentEvent(deps.db, email.event_id) : undefined;
+  const invoice = event && (await findInvoice(deps.db, event.invoice_id));
+  if (!event || !invoice) throw new Error(`email ${email.id}: its payment event is missing`);
+  const content = merchantPaymentEmail({
+    type: event.type as PaymentEventType,
+    invoiceNumber: invoice.invoice_number,
+    vendorName: invoice.vendor_name,
+    totalAmount: invoice.total_amount,
+    received: event.paid_amount,
+    txHash: event.tx_hash,
+    explorerUrl: deps.explorerUrl,
+    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+  });
+  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { blockNumberFromCheckpoint } from "./health.ts";
+import { blockNumberFromCheckpoint } from "./indexer.ts";
 
 describe("blockNumberFromCheckpoint", () => {
   test("reads the block number out of Ponder's checkpoint string", () => {

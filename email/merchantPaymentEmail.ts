@@ -1,0 +1,59 @@
+import { formatUsdcForDisplay } from "../domain/money.ts";
+import type { PaymentEventType } from "../domain/paymentState.ts";
+import { escapeHtml } from "../platform/escapeHtml.ts";
+
+export type MerchantPaymentEmailData = {
+  type: PaymentEventType;
+  invoiceNumber: string;
+  vendorName: string;
+  totalAmount: bigint;
+  received: bigint;
+  txHash: string | null;
+  explorerUrl: string;
+  invoiceUrl: string;
+};
+
+const headline: Record<PaymentEventType, (d: MerchantPaymentEmailData) => string> = {
+  "invoice.paid": (d) => `${d.invoiceNumber} is paid in full`,
+  "invoice.partial": (d) => `Partial payment on ${d.invoiceNumber}`,
+  "invoice.excess": (d) => `${d.invoiceNumber} was overpaid`,
+  "invoice.payment_reversed": (d) =>
+    `A payment on ${d.invoiceNumber} was reversed by a chain reorganisation`,
+};
+
+/** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */
+export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
+  const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
+  const due = data.totalAmount - data.received;
+  const balance =
+    due > 0n
+      ? `Still due: ${usdc(due)}`
+      : due < 0n
+        ? `Received in excess: ${usdc(-due)}`
+        : "Nothing is due.";
+  const txUrl = data.txHash ? `${data.explorerUrl}/tx/${data.txHash}` : null;
+  const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
+  const lines = [
+    `${headline[data.type](data)}.`,
+    "",
+    `Invoice: ${data.invoiceNumber} (${data.vendorName})`,
+    `Invoice total: ${usdc(data.totalAmount)}`,
+    `Received so far: ${usdc(data.received)}`,
+    balance,
+    ...(data.txHash ? [`Transaction: ${data.txHash}`, `View on the block explorer: ${txUrl}`] : []),
+    "",
+    `Invoice page: ${data.invoiceUrl}`,
+  ];
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
+<h2 style="font-size:18px">${escapeHtml(headline[data.type](data))}</h2>
+<table style="border-collapse:collapse">
+<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice</td><td>${escapeHtml(data.invoiceNumber)} (${escapeHtml(data.vendorName)})</td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice total</td><td>${escapeHtml(usdc(data.totalAmount))}</td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Received so far</td><td><strong>${escapeHtml(usdc(data.received))}</strong></td></tr>
+<tr><td colspan="2" style="padding-top:4px">${escapeHtml(balance)}</td></tr>
+${data.txHash && txUrl ? `<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Transaction</td><td><a href="${escapeHtml(txUrl)}"><code>${escapeHtml(data.txHash)}</code></a></td></tr>` : ""}
+</table>
+<p><a href="${escapeHtml(data.invoiceUrl)}">Open the invoice</a></p>
+</body></html>`;
+  return { subject, text: lines.join("\n"), html };
+}

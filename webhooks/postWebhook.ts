@@ -1,0 +1,92 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { isPrivateAddress } from "../domain/privateAddress.ts";
+
+export type WebhookResponse = { statusCode: number; latencyMs: number };
+
+export class WebhookRefused extends Error {
+  override name = "WebhookRefused";
+}
+
+/**
+ * A DNS lookup that refuses private addresses. It runs inside the connection itself, so the
+ * address checked is the address connected to: a name that resolves to a public address when
+ * checked and to 127.0.0.1 when connecting (DNS rebinding) cannot slip through.
+ */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 0);
+    const list = addresses as unknown as LookupAddress[];
+    const refused = list.find((a) => isPrivateAddress(a.address));
+    if (refused) {
+      return callback(
+        new WebhookRefused(`${hostname} resolves to ${refused.address}, a private address`),
+        "",
+        0,
+      );
+    }
+    if (options.all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    const first = list[0] as LookupAddress;
+    callback(null, first.address, first.family);
+  });
+};
+
+/**
+ * POSTs a webhook body and resolves with the receiver's status code (any code: the caller
+ * decides what is a success). Rejects on a network error, on a timeout, and — unless
+ * `allowPrivate` — on a URL that is not https or whose host is a private address.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<WebhookResponse> {
+  const target = new URL(url);
+  if (!options.allowPrivate && target.protocol !== "https:") {
+    return Promise.reject(new WebhookRefused("webhook URLs must use https"));
+  }
+  if (
+    !options.allowPrivate &&
+    /^[\d.]+$|^\[/.test(target.hostname) &&
+    isPrivateAddress(target.hostname.replace(/^\[|\]$/g, ""))
+  ) {
+    return Promise.reject(new WebhookRefused(`${target.hostname} is a private address`));
+  }
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = (target.protocol === "https:" ? https : http).request(
+      target,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "user-agent": "Remit-Webhooks/1",
+          ...headers,
+        },
+        timeout: options.timeoutMs,
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+      },
+      (response) => {
+        // The body is not needed, but must be drained so the socket is released.
+        response.resume();
+        response.on("end", () =>
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            latencyMs: Math.round(performance.now() - started),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("timeout", () =>
+      request.destroy(new Error(`no response within ${options.timeoutMs} ms`)),
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}

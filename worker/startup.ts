@@ -1,0 +1,55 @@
+import { hostname } from "node:os";
+import { setTimeout as delay } from "node:timers/promises";
+import { sql } from "kysely";
+import type { Db } from "../db/database.ts";
+import { isAlive } from "../platform/process.ts";
+
+/**
+ * Releases jobs still locked by workers that no longer run. A worker killed mid-job (kill -9)
+ * leaves its job locked, and graphile-worker would wait hours before retrying it. Live workers
+ * list their ids in app.heartbeats (rows of dead processes are removed by the supervisor, on
+ * a clean stop, at `npm start`, or go stale after a minute), so any other locker is dead.
+ */
+export async function unlockCrashedJobs(db: Db): Promise<number> {
+  // Processes of this host that are gone are dead whatever their last beat says.
+  const here = await db
+    .selectFrom("app.heartbeats")
+    .select(["instance", "pid"])
+    .where("instance", "like", `${hostname()}:%`)
+    .execute();
+  const gone = here.filter((row) => !isAlive(row.pid)).map((row) => row.instance);
+  if (gone.length) await db.deleteFrom("app.heartbeats").where("instance", "in", gone).execute();
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct locked_by from graphile_worker._private_jobs
+    where locked_by is not null
+      and locked_by <> all (
+        select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
+      )`.execute(db);
+  const dead = rows.map((row) => row.locked_by);
+  if (dead.length)
+    await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(db);
+  return dead.length;
+}
+
+/**
+ * Waits for the indexer to create its transfer table, then installs the trigger that turns
+ * every indexed transfer into a reconcile job, and reconciles everything once: transfers
+ * indexed before the trigger existed (or while the worker was down) are not missed.
+ */
+export async function watchIndexedTransfers(
+  db: Db,
+  indexerSchema: string,
+  addJob: (task: string, payload: unknown, options: { jobKey: string }) => Promise<unknown>,
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    const { rows } = await sql<{
+      installed: boolean;
+    }>`select app.install_transfer_trigger(${indexerSchema}) as installed`.execute(db);
+    if (rows[0]?.installed) {
+      await addJob("reconcile_all", {}, { jobKey: "reconcile_all" });
+      return;
+    }
+    await delay(250, undefined, { signal }).catch(() => {});
+  }
+}

@@ -1,0 +1,116 @@
+import type { Task } from "graphile-worker";
+import { z } from "zod";
+import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
+import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
+import { postWebhook, WebhookRefused } from "../../webhooks/postWebhook.ts";
+import type { WorkerDeps } from "../deps.ts";
+
+const Payload = z.object({ delivery_id: z.uuid() });
+
+/**
+ * One attempt to deliver a webhook event. The body was fixed when the event was recorded, so
+ * every attempt (and every redelivery) carries the same bytes and the same event id; the
+ * receiver dedupes on it. A 2xx delivers; `410 Gone` stops for good; anything else — another
+ * status, a timeout, a network error — is retried with exponential backoff and jitter for at
+ * least 72 hours. Every attempt is recorded. A URL refused by the SSRF guard fails at once.
+ */
+export function deliverWebhook(deps: WorkerDeps): Task {
+  return async (payload, helpers) => {
+    const parsed = Payload.safeParse(payload);
+    if (!parsed.success) {
+      helpers.logger.error(
+        `deliver_webhook: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
+      );
+      return;
+    }
+    const delivery = await deps.db
+      .selectFrom("app.webhook_deliveries as d")
+      .innerJoin("app.payment_events as e", "e.id", "d.event_id")
+      .innerJoin("app.invoices as i", "i.id", "e.invoice_id")
+      .select([
+        "d.id",
+        "d.url",
+        "d.status",
+        "d.attempts",
+        "d.created_at",
+        "e.id as event_id",
+        "e.payload",
+        "i.webhook_secret",
+      ])
+      .where("d.id", "=", parsed.data.delivery_id)
+      .executeTakeFirst();
+    if (delivery?.status !== "pending" || !delivery.webhook_secret) return;
+
+    const attempt = delivery.attempts + 1;
+    const body = delivery.payload;
+    const headers = {
+      "X-Service-Signature": signBody(body, delivery.webhook_secret),
+      ...standardWebhookHeaders(
+        delivery.event_id,
+        body,
+        delivery.webhook_secret,
+        Math.floor(Date.now() / 1000),
+      ),
+    };
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let refused = false;
+    try {
+      statusCode = (
+        await postWebhook(delivery.url, body, headers, {
+          timeoutMs: deps.webhooks.timeoutMs,
+          allowPrivate: deps.webhooks.allowPrivate,
+        })
+      ).statusCode;
+    } catch (cause) {
+      error = cause instanceof Error ? cause.message : String(cause);
+      refused = cause instanceof WebhookRefused;
+    }
+    const latency = Math.round(performance.now() - started);
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
+    const gone = statusCode === 410;
+    const now = new Date();
+    const retry = !delivered && !gone && !refused && shouldRetry(delivery.created_at, now);
+    const nextAttemptAt = retry
+      ? new Date(now.getTime() + retryDelay(attempt, deps.webhooks.retryBaseMs))
+      : null;
+
+    await deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("app.webhook_attempts")
+        .values({
+          delivery_id: delivery.id,
+          attempt,
+          status_code: statusCode,
+          latency_ms: latency,
+          error,
+        })
+        .execute();
+      await trx
+        .updateTable("app.webhook_deliveries")
+        .set({
+          attempts: attempt,
+          status: delivered ? "delivered" : gone ? "gone" : retry ? "pending" : "failed",
+          delivered_at: delivered ? now : null,
+          next_attempt_at: nextAttemptAt,
+        })
+        .where("id", "=", delivery.id)
+        .execute();
+    });
+    if (nextAttemptAt) {
+      // A key of its own per attempt: this job still holds the delivery's key while it runs.
+      await helpers.addJob(
+        "deliver_webhook",
+        { delivery_id: delivery.id },
+        {
+          jobKey: `webhook:${delivery.id}:${attempt + 1}`,
+          runAt: nextAttemptAt,
+        },
+      );
+    }
+    helpers.logger.info(
+      `webhook ${delivery.event_id} attempt ${attempt} → ${statusCode ?? error}${nextAttemptAt ? `; retry at ${nextAttemptAt.toISOString()}` : ""}`,
+    );
+  };
+}
