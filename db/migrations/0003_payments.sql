@@ -73,13 +73,18 @@ create trigger webhook_deliveries_enqueue after insert on app.webhook_deliveries
 create function app.enqueue_reconcile() returns trigger
 language plpgsql as $$
 declare
-  row record := coalesce(new, old);
-  address text;
+  touched text[];
+  candidate text;
 begin
-  foreach address in array array[row."to", row."from"] loop
-    if exists (select 1 from app.deposit_addresses d where d.address = address) then
+  if tg_op = 'DELETE' then
+    touched := array[old."to", old."from"];
+  else
+    touched := array[new."to", new."from"];
+  end if;
+  foreach candidate in array touched loop
+    if exists (select 1 from app.deposit_addresses d where d.address = candidate) then
       perform graphile_worker.add_job(
-        'reconcile_deposit', json_build_object('address', address), job_key => 'reconcile:' || address
+        'reconcile_deposit', json_build_object('address', candidate), job_key => 'reconcile:' || candidate
       );
     end if;
   end loop;

@@ -4,6 +4,7 @@ import {
   createTestClient,
   createWalletClient,
   type Hash,
+  encodeFunctionData,
   type Hex,
   http,
   publicActions,
@@ -107,6 +108,23 @@ export function createChain(url: string) {
       );
     },
 
+    /** A signed USDC transfer, not yet sent: to resend the very same transaction after a reorg. */
+    signUsdcTransfer: async (from: Account, to: Address, value: bigint): Promise<Hex> => {
+      const request = await wallet.prepareTransactionRequest({
+        account: from,
+        to: USDC_ADDRESS,
+        data: encodeFunctionData({ abi: usdcAbi, functionName: "transfer", args: [to, value] }),
+      });
+      if (!from.signTransaction) throw new Error("the payer must be a local account that can sign");
+      return from.signTransaction(request as never);
+    },
+
+    sendRaw: async (serialized: Hex) => receipt(await client.sendRawTransaction({ serializedTransaction: serialized })),
+
+    /** A transfer of another ERC-20 (see otherToken.ts). */
+    payToken: async (token: Address, from: Account, to: Address, value: bigint) =>
+      receipt(await wallet.writeContract({ account: from, address: token, abi: usdcAbi, functionName: "transfer", args: [to, value] })),
+
     mine: (blocks = 1) => client.mine({ blocks }),
 
     /** Replaces the last `depth` blocks with empty ones (anvil_reorg): their transfers vanish. */
@@ -129,4 +147,23 @@ export function useChain(): Chain {
     if (snapshot) await chain.client.revert({ id: snapshot });
   });
   return chain;
+}
+
+/**
+ * This worker's chain for a whole file, reverted once after all its tests: for files whose
+ * indexer runs across tests (a revert per test would reorg it under their feet). Call the
+ * returned `revert` in afterAll, after stopping the processes that use the chain.
+ */
+export function useChainForFile(): Chain & { snapshot: () => Promise<void>; revert: () => Promise<void> } {
+  const chain = createChain(chainUrl());
+  let id: Hex | undefined;
+  return {
+    ...chain,
+    snapshot: async () => {
+      id = await chain.client.snapshot();
+    },
+    revert: async () => {
+      if (id) await chain.client.revert({ id });
+    },
+  };
 }

@@ -1,0 +1,44 @@
+import http from "node:http";
+import { freePort } from "../../platform/freePort.ts";
+
+export type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: string; receivedAt: number };
+
+/** What the receiver answers next: a status code, or "hang" (never answer until released). */
+export type Reply = number | "hang";
+
+/**
+ * A local webhook receiver: records every request and answers from a script of replies
+ * (then 200). Listens on loopback only.
+ */
+export async function startWebhookReceiver(script: Reply[] = []) {
+  const received: ReceivedWebhook[] = [];
+  const replies = [...script];
+  const hanging: http.ServerResponse[] = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body, receivedAt: Date.now() });
+      const reply = replies.shift() ?? 200;
+      if (reply === "hang") hanging.push(response);
+      else response.writeHead(reply).end();
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}/hooks/remit`,
+    received,
+    /** Answers the requests left hanging, with 200. */
+    release: () => {
+      for (const response of hanging.splice(0)) response.writeHead(200).end();
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const response of hanging.splice(0)) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
