@@ -11,6 +11,7 @@ import { registerInvoicePdf } from "./invoices/pdf.ts";
 import { createInvoiceKnownKeys } from "./invoices/schema.ts";
 import { registerSendInvoice } from "./invoices/send.ts";
 import { registerInvoiceStatus } from "./invoices/status.ts";
+import { registerInvoiceWebhooks } from "./invoices/webhooks.ts";
 import { createRouter } from "./openapi.ts";
 
 export type { AppDeps };
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
   registerInvoicePdf(app, deps);
   registerSendInvoice(app, deps);
   registerInvoiceStatus(app, deps);
+  registerInvoiceWebhooks(app, deps);
 
   const document = {
     openapi: "3.1.0",

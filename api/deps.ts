@@ -14,5 +14,7 @@ export type AppDeps = {
   managedWalletXpub: string;
   /** Where the local email capture writes messages; null when real SendGrid is used. */
   outboxDir: string | null;
+  /** Local development: webhook URLs may be http and point at loopback or private hosts. */
+  allowPrivateWebhooks: boolean;
   log: Logger;
 };

@@ -22,6 +22,7 @@ const app = createApp({
   depositXpub: DEPOSIT_XPUB,
   managedWalletXpub: MANAGED_WALLET_XPUB,
   outboxDir: env.outboxDir,
+  allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   log,
 });
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>

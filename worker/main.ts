@@ -1,5 +1,7 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
+import { createPublicClient, http } from "viem";
+import { base } from "viem/chains";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { createMailer } from "../email/mailer.ts";
@@ -10,8 +12,10 @@ import { createTaskList } from "./tasks/index.ts";
 
 const log = createLogger("worker");
 const env = parseEnv();
-if (!env.DATABASE_URL || !env.INDEXER_SCHEMA) {
-  throw new Error("worker/main.ts needs DATABASE_URL and INDEXER_SCHEMA (set by `npm start`)");
+if (!env.DATABASE_URL || !env.INDEXER_SCHEMA || !env.CHAIN_RPC_URL) {
+  throw new Error(
+    "worker/main.ts needs DATABASE_URL, INDEXER_SCHEMA and CHAIN_RPC_URL (set by `npm start`)",
+  );
 }
 
 const db = createDb(env.DATABASE_URL);
@@ -26,6 +30,7 @@ const taskList = createTaskList({
   baseUrl: env.BASE_URL,
   payUrl: env.PAY_URL,
   indexerSchema: env.INDEXER_SCHEMA,
+  chain: createPublicClient({ chain: base, transport: http(env.CHAIN_RPC_URL, { retryCount: 2 }) }),
   confirmations: env.CONFIRMATIONS,
   explorerUrl: env.EXPLORER_URL,
   webhooks: {
@@ -54,6 +59,8 @@ const runner = await run({
   noHandleSignals: true,
   events,
   taskList,
+  // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
+  pollInterval: 500,
 });
 const watching = new AbortController();
 void watchIndexedTransfers(

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import type { Transaction } from "kysely";
 import type { Address } from "viem";
 import type { Database } from "../../db/database.ts";
@@ -9,6 +10,7 @@ import { provisionManagedWallet, takeNextInvoiceNumber } from "../../db/queries/
 import { priceLineItems } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import { isPrivateAddress } from "../../domain/privateAddress.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { deriveAddress } from "../../keys/hdWallet.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
@@ -43,6 +45,24 @@ async function withWebhookSecret(
   return secret ? { ...body, webhook_secret: secret } : body;
 }
 
+/**
+ * Why a webhook URL is refused in production, or null. Literal hosts are checked here; names
+ * are resolved and checked again at every delivery (webhooks/postWebhook.ts).
+ */
+export function webhookUrlProblem(url: string): string | null {
+  const target = new URL(url);
+  if (target.protocol !== "https:") return "must use https";
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  if (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    (isIP(host) && isPrivateAddress(host))
+  ) {
+    return "must not point at a loopback, private or link-local address";
+  }
+  return null;
+}
+
 export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
 
 /** A stable hash of a request body: the same JSON, whatever its key order or spacing. */
@@ -74,6 +94,13 @@ export async function createInvoice(
   idempotencyKey: string | undefined,
 ): Promise<{ status: 200 | 201; body: CreateInvoiceResponse }> {
   const { lines, total } = priceLineItems(input.line_items);
+  if (input.webhook_url && !deps.allowPrivateWebhooks) {
+    const problem = webhookUrlProblem(input.webhook_url);
+    if (problem)
+      throw validationError([
+        { path: "webhook_url", code: "webhook_url_not_allowed", message: problem },
+      ]);
+  }
   if (total <= 0n) {
     throw validationError([
       {

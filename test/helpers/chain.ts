@@ -3,8 +3,8 @@ import {
   type Address,
   createTestClient,
   createWalletClient,
-  type Hash,
   encodeFunctionData,
+  type Hash,
   type Hex,
   http,
   publicActions,
@@ -119,11 +119,20 @@ export function createChain(url: string) {
       return from.signTransaction(request as never);
     },
 
-    sendRaw: async (serialized: Hex) => receipt(await client.sendRawTransaction({ serializedTransaction: serialized })),
+    sendRaw: async (serialized: Hex) =>
+      receipt(await client.sendRawTransaction({ serializedTransaction: serialized })),
 
     /** A transfer of another ERC-20 (see otherToken.ts). */
     payToken: async (token: Address, from: Account, to: Address, value: bigint) =>
-      receipt(await wallet.writeContract({ account: from, address: token, abi: usdcAbi, functionName: "transfer", args: [to, value] })),
+      receipt(
+        await wallet.writeContract({
+          account: from,
+          address: token,
+          abi: usdcAbi,
+          functionName: "transfer",
+          args: [to, value],
+        }),
+      ),
 
     mine: (blocks = 1) => client.mine({ blocks }),
 
@@ -154,7 +163,10 @@ export function useChain(): Chain {
  * indexer runs across tests (a revert per test would reorg it under their feet). Call the
  * returned `revert` in afterAll, after stopping the processes that use the chain.
  */
-export function useChainForFile(): Chain & { snapshot: () => Promise<void>; revert: () => Promise<void> } {
+export function useChainForFile(): Chain & {
+  snapshot: () => Promise<void>;
+  revert: () => Promise<void>;
+} {
   const chain = createChain(chainUrl());
   let id: Hex | undefined;
   return {

@@ -11,7 +11,7 @@ import { startApi, startIndexer, startWorker, type TestProcess } from "./process
 export type TestStack = {
   database: TestDatabase;
   db: TestDatabase["db"];
-  api: TestProcess & { url: string };
+  api: TestProcess & { url: string; port: number };
   worker?: TestProcess;
   indexer?: TestProcess & { schema: string };
   mnemonic: string;

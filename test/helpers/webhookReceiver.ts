@@ -1,7 +1,11 @@
 import http from "node:http";
 import { freePort } from "../../platform/freePort.ts";
 
-export type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: string; receivedAt: number };
+export type ReceivedWebhook = {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  receivedAt: number;
+};
 
 /** What the receiver answers next: a status code, or "hang" (never answer until released). */
 export type Reply = number | "hang";

@@ -1,5 +1,5 @@
-import { Webhook } from "standardwebhooks";
 import { createHmac } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../platform/process.ts";
@@ -23,7 +23,8 @@ describe("payments to an invoice's deposit address", () => {
     stack = await startStack({ worker: true, indexer: true, env: { WEBHOOK_RETRY_BASE_MS: "50" } });
   });
   afterAll(async () => {
-    if (process.env.DEBUG_STACK) console.log("WORKER\n", stack.worker?.output(), "\nINDEXER\n", stack.indexer?.output());
+    if (process.env.DEBUG_STACK)
+      console.log("WORKER\n", stack.worker?.output(), "\nINDEXER\n", stack.indexer?.output());
     await stack?.stop();
     await receiver?.stop();
     await chain.revert();
@@ -33,18 +34,39 @@ describe("payments to an invoice's deposit address", () => {
   const createInvoice = async (overrides: Json = {}) => {
     const response = await stack.request("/api/invoices", {
       method: "POST",
-      json: invoiceRequest({ line_items: [{ description: "Work", quantity: 2, unit_price: "75.00" }], webhook_url: receiver.url, ...overrides }),
+      json: invoiceRequest({
+        line_items: [{ description: "Work", quantity: 2, unit_price: "75.00" }],
+        webhook_url: receiver.url,
+        ...overrides,
+      }),
     });
-    return (await response.json()) as Json & { invoice_id: string; deposit_address: Address; webhook_secret: string; invoice_number: string };
+    return (await response.json()) as Json & {
+      invoice_id: string;
+      deposit_address: Address;
+      webhook_secret: string;
+      invoice_number: string;
+    };
   };
-  const status = async (id: string) => (await (await stack.request(`/api/invoices/${id}/status`)).json()) as Json;
+  const status = async (id: string) =>
+    (await (await stack.request(`/api/invoices/${id}/status`)).json()) as Json;
   const waitForStatus = (id: string, expected: string) =>
-    waitFor(`invoice status ${expected}`, async () => {
-      const body = await status(id);
-      return body.status === expected && body;
-    }, { timeoutMs: 20_000, intervalMs: 50 });
-  const hooksFor = (id: string) => receiver.received.filter((hook) => (JSON.parse(hook.body) as Json).invoice_id === id);
-  const eventsFor = (id: string) => stack.db.selectFrom("app.payment_events").selectAll().where("invoice_id", "=", id).orderBy("created_at").execute();
+    waitFor(
+      `invoice status ${expected}`,
+      async () => {
+        const body = await status(id);
+        return body.status === expected && body;
+      },
+      { timeoutMs: 20_000, intervalMs: 50 },
+    );
+  const hooksFor = (id: string) =>
+    receiver.received.filter((hook) => (JSON.parse(hook.body) as Json).invoice_id === id);
+  const eventsFor = (id: string) =>
+    stack.db
+      .selectFrom("app.payment_events")
+      .selectAll()
+      .where("invoice_id", "=", id)
+      .orderBy("created_at")
+      .execute();
 
   test("an exact payment: paid, the merchant is emailed, one webhook signed both ways", async () => {
     const invoice = await createInvoice({ merchant_email: "owner@acme.example" });
@@ -58,13 +80,18 @@ describe("payments to an invoice's deposit address", () => {
       paid_at: new Date(Number(block.timestamp) * 1000).toISOString(),
     });
 
-    const email = await stack.waitForEmail((e) => e.to.includes("owner@acme.example") && e.subject.includes(invoice.invoice_number));
+    const email = await stack.waitForEmail(
+      (e) => e.to.includes("owner@acme.example") && e.subject.includes(invoice.invoice_number),
+    );
     expect(email.subject).toContain("is paid in full");
     expect(email.text).toContain("150.00 USDC");
     expect(email.text).toContain(paid.transactionHash);
     expect(email.html).toContain(`https://basescan.org/tx/${paid.transactionHash}`);
 
-    const [hook] = await waitFor("the webhook", async () => hooksFor(invoice.invoice_id).length > 0 && hooksFor(invoice.invoice_id));
+    const [hook] = await waitFor(
+      "the webhook",
+      async () => hooksFor(invoice.invoice_id).length > 0 && hooksFor(invoice.invoice_id),
+    );
     const payload = JSON.parse(hook?.body ?? "{}") as Json;
     expect(payload).toMatchObject({
       invoice_id: invoice.invoice_id,
@@ -76,9 +103,16 @@ describe("payments to an invoice's deposit address", () => {
       type: "invoice.paid",
       event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    const expected = `sha256=${createHmac("sha256", invoice.webhook_secret).update(hook?.body ?? "").digest("hex")}`;
+    const expected = `sha256=${createHmac("sha256", invoice.webhook_secret)
+      .update(hook?.body ?? "")
+      .digest("hex")}`;
     expect(hook?.headers["x-service-signature"]).toBe(expected);
-    expect(new Webhook(invoice.webhook_secret).verify(hook?.body ?? "", hook?.headers as Record<string, string>)).toEqual(payload);
+    expect(
+      new Webhook(invoice.webhook_secret).verify(
+        hook?.body ?? "",
+        hook?.headers as Record<string, string>,
+      ),
+    ).toEqual(payload);
     expect(hook?.headers["webhook-id"]).toBe(payload.event_id);
     expect(hooksFor(invoice.invoice_id)).toHaveLength(1);
   });
@@ -86,11 +120,19 @@ describe("payments to an invoice's deposit address", () => {
   test("an underpayment is partial and a second payment completes it; an overpayment is excess", async () => {
     const invoice = await createInvoice();
     await chain.payUsdc(devAccount(2), invoice.deposit_address, USDC(100));
-    expect(await waitForStatus(invoice.invoice_id, "partial")).toMatchObject({ paid_amount: "100.00" });
+    expect(await waitForStatus(invoice.invoice_id, "partial")).toMatchObject({
+      paid_amount: "100.00",
+    });
     const second = await chain.payUsdc(devAccount(2), invoice.deposit_address, USDC(50));
-    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({ paid_amount: "150.00", tx_hash: second.transactionHash });
+    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({
+      paid_amount: "150.00",
+      tx_hash: second.transactionHash,
+    });
     await waitFor("two webhooks", async () => hooksFor(invoice.invoice_id).length === 2);
-    expect(hooksFor(invoice.invoice_id).map((h) => (JSON.parse(h.body) as Json).status)).toEqual(["partial", "paid"]);
+    expect(hooksFor(invoice.invoice_id).map((h) => (JSON.parse(h.body) as Json).status)).toEqual([
+      "partial",
+      "paid",
+    ]);
 
     const over = await createInvoice();
     await chain.payUsdc(devAccount(2), over.deposit_address, USDC(150.5));
@@ -99,8 +141,16 @@ describe("payments to an invoice's deposit address", () => {
 
   test("a payment by EIP-3009 transferWithAuthorization counts like a transfer", async () => {
     const invoice = await createInvoice();
-    const paid = await chain.payWithAuthorization(devAccount(3), invoice.deposit_address, USDC(150), devAccount(4), `0x${"ab".repeat(32)}`);
-    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({ tx_hash: paid.transactionHash });
+    const paid = await chain.payWithAuthorization(
+      devAccount(3),
+      invoice.deposit_address,
+      USDC(150),
+      devAccount(4),
+      `0x${"ab".repeat(32)}`,
+    );
+    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({
+      tx_hash: paid.transactionHash,
+    });
   });
 
   test("another token sent to the deposit address changes nothing", async () => {
@@ -127,12 +177,21 @@ describe("payments to an invoice's deposit address", () => {
     await waitForStatus(invoice.invoice_id, "sent");
     await waitFor("the reversal webhook", async () => hooksFor(invoice.invoice_id).length === 2);
     const reversal = JSON.parse(hooksFor(invoice.invoice_id)[1]?.body ?? "{}") as Json;
-    expect(reversal).toMatchObject({ type: "invoice.payment_reversed", status: "sent", paid_amount: "0.00", tx_hash: paid.transactionHash });
-    await stack.waitForEmail((e) => e.to.includes("reorg@acme.example") && e.subject.includes("reversed"));
+    expect(reversal).toMatchObject({
+      type: "invoice.payment_reversed",
+      status: "sent",
+      paid_amount: "0.00",
+      tx_hash: paid.transactionHash,
+    });
+    await stack.waitForEmail(
+      (e) => e.to.includes("reorg@acme.example") && e.subject.includes("reversed"),
+    );
 
     const remined = await chain.sendRaw(signed);
     expect(remined.transactionHash).toBe(paid.transactionHash);
-    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({ paid_amount: "150.00" });
+    expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({
+      paid_amount: "150.00",
+    });
     const events = await eventsFor(invoice.invoice_id);
     expect(events.map((e) => [e.type, e.paid_amount])).toEqual([
       ["invoice.paid", 150_000_000n],

@@ -86,6 +86,11 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       const previous = await loadPaymentState(trx, invoice.id);
       const unchanged =
         next.received === previous.received && next.counted.join() === previous.counted.join();
+      // A counted transfer missing from the index is either reorged out, or being replayed by
+      // the indexer (after a restart it deletes and re-inserts its last blocks). The chain
+      // decides: while the transaction is still mined, nothing is reversed; look again soon.
+      const lost = previous.counted.filter((id) => !next.counted.includes(id));
+      if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
       if (!unchanged) {
         const status = invoiceStatusFor(
           invoice.total_amount,
@@ -147,6 +152,16 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       );
     }
   };
+}
+
+/** Whether any of these transfers' transactions is still in the canonical chain. */
+async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<boolean> {
+  for (const id of transferIds) {
+    const hash = id.split("-")[0] as `0x${string}`;
+    const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => null);
+    if (receipt?.status === "success") return true;
+  }
+  return false;
 }
 
 /** Queues a reconcile for every deposit address that has transfers or a recorded payment. */

@@ -1,0 +1,180 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { findInvoice } from "../../db/queries/invoices.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, notFound } from "../errors.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+import { InvoiceIdParamSchema } from "./schema.ts";
+
+const AttemptSchema = z.object({
+  attempt: z.number(),
+  attempted_at: z.string(),
+  status_code: z.number().nullable(),
+  latency_ms: z.number(),
+  error: z.string().nullable(),
+});
+const DeliverySchema = z.object({
+  delivery_id: z.uuid(),
+  url: z.string(),
+  status: z.enum(["pending", "delivered", "failed", "gone"]),
+  attempts: z.number(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  attempt_log: z.array(AttemptSchema),
+});
+const EventSchema = z
+  .object({
+    event_id: z.uuid(),
+    type: z.string(),
+    status: z.string(),
+    paid_amount: z.string(),
+    tx_hash: z.string().nullable(),
+    created_at: z.string(),
+    payload: z
+      .string()
+      .openapi({ description: "The exact body every delivery of this event sends." }),
+    deliveries: z.array(DeliverySchema),
+  })
+  .openapi("WebhookEvent");
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/invoices/{id}/webhooks",
+  tags: ["Webhooks"],
+  summary: "List an invoice's payment events and their webhook deliveries",
+  description:
+    "Every event with every delivery and every attempt (time, status code, latency, error).",
+  request: { params: InvoiceIdParamSchema },
+  responses: {
+    200: {
+      description: "The events",
+      content: { "application/json": { schema: z.object({ events: z.array(EventSchema) }) } },
+    },
+    ...errorResponses(404),
+  },
+});
+
+const redeliverRoute = createRoute({
+  method: "post",
+  path: "/api/invoices/{id}/webhooks/{event_id}/redeliver",
+  tags: ["Webhooks"],
+  summary: "Deliver an event again",
+  description:
+    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries.",
+  request: {
+    params: InvoiceIdParamSchema.extend({
+      event_id: z.string().openapi({ param: { name: "event_id", in: "path" } }),
+    }),
+  },
+  responses: {
+    202: { description: "Queued", content: { "application/json": { schema: DeliverySchema } } },
+    ...errorResponses(404, 409),
+  },
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
+  app.openapi(listRoute, async (c) => {
+    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
+    if (!invoice) throw notFound("invoice");
+    const events = await deps.db
+      .selectFrom("app.payment_events")
+      .selectAll()
+      .where("invoice_id", "=", invoice.id)
+      .orderBy("created_at")
+      .execute();
+    const deliveries = events.length
+      ? await deps.db
+          .selectFrom("app.webhook_deliveries")
+          .selectAll()
+          .where(
+            "event_id",
+            "in",
+            events.map((e) => e.id),
+          )
+          .orderBy("created_at")
+          .execute()
+      : [];
+    const attempts = deliveries.length
+      ? await deps.db
+          .selectFrom("app.webhook_attempts")
+          .selectAll()
+          .where(
+            "delivery_id",
+            "in",
+            deliveries.map((d) => d.id),
+          )
+          .orderBy("attempt")
+          .execute()
+      : [];
+    return c.json(
+      {
+        events: events.map((event) => ({
+          event_id: event.id,
+          type: event.type,
+          status: event.status,
+          paid_amount: formatUsdc(event.paid_amount),
+          tx_hash: event.tx_hash,
+          created_at: event.created_at.toISOString(),
+          payload: event.payload,
+          deliveries: deliveries
+            .filter((d) => d.event_id === event.id)
+            .map((d) => ({
+              delivery_id: d.id,
+              url: d.url,
+              status: d.status,
+              attempts: d.attempts,
+              next_attempt_at: iso(d.next_attempt_at),
+              delivered_at: iso(d.delivered_at),
+              attempt_log: attempts
+                .filter((a) => a.delivery_id === d.id)
+                .map((a) => ({
+                  attempt: a.attempt,
+                  attempted_at: a.attempted_at.toISOString(),
+                  status_code: a.status_code,
+                  latency_ms: a.latency_ms,
+                  error: a.error,
+                })),
+            })),
+        })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(redeliverRoute, async (c) => {
+    const { id, event_id: eventId } = c.req.valid("param");
+    const invoice = await findInvoice(deps.db, id);
+    if (!invoice) throw notFound("invoice");
+    if (!invoice.webhook_url)
+      throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
+    const event = UUID.test(eventId)
+      ? await deps.db
+          .selectFrom("app.payment_events")
+          .select("id")
+          .where("id", "=", eventId)
+          .where("invoice_id", "=", invoice.id)
+          .executeTakeFirst()
+      : undefined;
+    if (!event) throw notFound("event");
+    const delivery = await deps.db
+      .insertInto("app.webhook_deliveries")
+      .values({ event_id: event.id, url: invoice.webhook_url })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return c.json(
+      {
+        delivery_id: delivery.id,
+        url: delivery.url,
+        status: delivery.status,
+        attempts: delivery.attempts,
+        next_attempt_at: null,
+        delivered_at: null,
+        attempt_log: [],
+      },
+      202,
+    );
+  });
+}
