@@ -12,7 +12,10 @@ const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
 export default createConfig({
   database: { kind: "postgres" },
   chains: {
-    base: { id: 8453, rpc, pollingInterval },
+    // Ponder would otherwise keep every USDC log and transaction on Base in ponder_sync
+    // (~1.3 kB a transfer, gigabytes a day) although we keep only our own few: with the cache
+    // off, realtime indexing stores nothing for unrelated transfers (test/indexer.test.ts).
+    base: { id: 8453, rpc, pollingInterval, disableCache: true },
   },
   contracts: {
     // Every USDC Transfer is read; src/usdcTransfer.ts keeps only those that touch one of our

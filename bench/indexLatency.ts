@@ -1,48 +1,28 @@
 // Time from a USDC transfer being mined to its row in Postgres, through the real Ponder indexer
 // at a 100 ms polling interval. Baseline, measured in the same run: the floor any indexer has
 // to pay here, one eth_getLogs round trip plus one INSERT.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { rpcRequest, startAnvil } from "../chain/anvil.ts";
+import { rpcRequest } from "../chain/anvil.ts";
 import { USDC_ADDRESS } from "../chain/constants.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
-import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
-import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
-import { migrate } from "../db/migrate.ts";
-import { newMnemonic } from "../keys/hdWallet.ts";
 import { indexerSpec } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { createChain } from "../test/helpers/chain.ts";
+import { benchEnvironment } from "./environment.ts";
 import { printSummary } from "./stats.ts";
 
 const transfers = Number(process.env.BENCH_TRANSFERS ?? 100);
 const pollingInterval = 100;
 
 export async function benchIndexLatency(): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), "remit-bench-index-"));
-  const postgres = await startEmbeddedPostgres({
-    dataDir: path.join(dir, "pg"),
-    port: await freePort(),
-    ephemeral: true,
-  });
-  const genesis = await ensureUsdcGenesis(path.join(dir, "genesis.json"));
-  const anvil = await startAnvil({ port: await freePort(), blockTime: 0, loadState: genesis });
-  await ensureDatabase(postgres.url("postgres"), "bench");
-  const url = postgres.url("bench");
-  await migrate(url);
-  const db = new pg.Client({ connectionString: url });
+  const env = await benchEnvironment({ blockTime: 0 });
+  const db = new pg.Client({ connectionString: env.databaseUrl });
   await db.connect();
   const port = await freePort();
   const spec = indexerSpec({
-    baseEnv: process.env,
-    databaseUrl: url,
-    rpcUrl: anvil.url,
-    indexerSchema: "idx_bench",
-    mnemonic: newMnemonic(),
+    ...env.settings,
     port,
     host: "127.0.0.1",
     pollingInterval,
@@ -54,7 +34,7 @@ export async function benchIndexLatency(): Promise<void> {
       timeoutMs: 60_000,
       intervalMs: 100,
     });
-    const chain = createChain(anvil.url);
+    const chain = createChain(env.rpcUrl);
     const payer = devAccount(1);
     const deposits = Array.from(
       { length: transfers },
@@ -86,7 +66,7 @@ export async function benchIndexLatency(): Promise<void> {
 
       const t0 = performance.now();
       const block = `0x${receipt.blockNumber.toString(16)}`;
-      await rpcRequest(anvil.url, "eth_getLogs", [
+      await rpcRequest(env.rpcUrl, "eth_getLogs", [
         { address: USDC_ADDRESS, fromBlock: block, toBlock: block },
       ]);
       await db.query(
@@ -105,9 +85,7 @@ export async function benchIndexLatency(): Promise<void> {
   } finally {
     await stopProcess(indexer);
     await db.end();
-    await anvil.stop();
-    await postgres.stop();
-    await rm(dir, { recursive: true, force: true });
+    await env.stop();
   }
 }
 

@@ -1,20 +1,13 @@
 // Invoice creation (POST /api/invoices, PDF included) through the real API process on a real
 // Postgres, with a concurrent client, against the raw pdfmake render rate of the same invoice
 // measured in the same run.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startAnvil } from "../chain/anvil.ts";
-import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
-import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
-import { migrate } from "../db/migrate.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
-import { newMnemonic } from "../keys/hdWallet.ts";
 import { invoiceDocument } from "../pdf/invoiceDocument.ts";
 import { renderPdf } from "../pdf/renderPdf.ts";
 import { apiSpec } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { benchEnvironment } from "./environment.ts";
 import { printSummary, summarize } from "./stats.ts";
 
 const requests = Number(process.env.BENCH_INVOICES ?? 300);
@@ -98,28 +91,13 @@ async function load(url: string, total: number, concurrency: number) {
 }
 
 export async function benchInvoiceCreation(): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), "remit-bench-invoices-"));
-  const postgres = await startEmbeddedPostgres({
-    dataDir: path.join(dir, "pg"),
-    port: await freePort(),
-  });
-  const anvil = await startAnvil({
-    port: await freePort(),
-    blockTime: 0,
-    loadState: await ensureUsdcGenesis(path.join(dir, "genesis.json")),
-  });
-  await ensureDatabase(postgres.url("postgres"), "bench");
-  await migrate(postgres.url("bench"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const { BASE_URL: _vite, ...env } = process.env;
-  const spec = apiSpec({
-    baseEnv: { ...env, PORT: String(port), BASE_URL: url, DATA_DIR: dir, LOG_LEVEL: "warn" },
-    databaseUrl: postgres.url("bench"),
-    rpcUrl: anvil.url,
-    indexerSchema: "idx_bench",
-    mnemonic: newMnemonic(),
+  const env = await benchEnvironment({
+    blockTime: 0,
+    env: { PORT: String(port), BASE_URL: url, PAY_URL: url },
   });
+  const spec = apiSpec(env.settings);
   const api = spawnLogged(spec.command, spec.args, {
     env: spec.env,
     onLine: (line) => console.error(line),
@@ -148,9 +126,7 @@ export async function benchInvoiceCreation(): Promise<void> {
     console.log("goal: ≥ 80 % of the raw render rate with p99 < 250 ms at that load");
   } finally {
     await stopProcess(api);
-    await anvil.stop();
-    await postgres.stop();
-    await rm(dir, { recursive: true, force: true });
+    await env.stop();
   }
 }
 

@@ -108,3 +108,74 @@ describe("indexer", () => {
     expect(await chain.usdcBalance(deposit)).toBe(0n);
   });
 });
+
+describe("indexer storage under unrelated traffic", () => {
+  const chain = useChain();
+  let database: TestDatabase;
+  let indexer: Awaited<ReturnType<typeof startIndexer>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    indexer = await startIndexer({ databaseUrl: database.url, rpcUrl: chain.url });
+  });
+  afterAll(async () => {
+    await indexer?.stop();
+    await database?.drop();
+  });
+
+  /** Rows in every table Ponder writes: its sync cache and our transfer table. */
+  const footprint = async () => {
+    const { rows } = await sql<{ table: string; rows: string }>`
+      select format('%I.%I', schemaname, relname) as table, n_live_tup::text as rows
+      from pg_stat_user_tables where schemaname in ('ponder_sync', ${indexer.schema})`.execute(
+      database.db,
+    );
+    const counts: Record<string, number> = {};
+    for (const row of rows) {
+      const { rows: exact } = await sql<{
+        n: string;
+      }>`select count(*)::text as n from ${sql.raw(row.table)}`.execute(database.db);
+      counts[row.table] = Number(exact[0]?.n);
+    }
+    return counts;
+  };
+
+  test("a burst of USDC transfers between strangers stores nothing", async () => {
+    const before = await footprint();
+    const strangers = Array.from(
+      { length: 10 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+    for (let i = 0; i < 60; i++)
+      await chain.payUsdc(
+        devAccount(i % 10),
+        strangers[i % 10] as `0x${string}`,
+        1_000_000n + BigInt(i),
+      );
+    // Then one to a deposit address: once it is indexed, so is every block before it.
+    const deposit = privateKeyToAccount(generatePrivateKey()).address;
+    await database.db
+      .insertInto("app.deposit_addresses")
+      .values({ address: deposit.toLowerCase() })
+      .execute();
+    await chain.payUsdc(devAccount(1), deposit, 1_000_000n);
+    await waitFor("the deposit's transfer", async () => {
+      const { rows } =
+        await sql`select 1 from ${sql.table(`${indexer.schema}.usdc_transfer`)} where "to" = ${deposit.toLowerCase()}`.execute(
+          database.db,
+        );
+      return rows.length === 1;
+    });
+    const after = await footprint();
+    const grown = Object.fromEntries(
+      Object.entries(after)
+        .map(([table, n]) => [table, n - (before[table] ?? 0)])
+        .filter(([, n]) => n !== 0),
+    );
+    // Only our one transfer (and Ponder's bookkeeping of it) was written.
+    expect(grown).toEqual({
+      [`${indexer.schema}.usdc_transfer`]: 1,
+      [`${indexer.schema}._reorg__usdc_transfer`]: 1,
+    });
+  });
+});

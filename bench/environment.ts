@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startAnvil } from "../chain/anvil.ts";
+import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
+import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
+import { migrate } from "../db/migrate.ts";
+import { newMnemonic } from "../keys/hdWallet.ts";
+import type { ChildSettings } from "../platform/children.ts";
+import { freePort } from "../platform/freePort.ts";
+
+/**
+ * A throwaway Postgres (migrated) and a local chain with USDC, for a benchmark run, plus the
+ * settings to start the service's processes on them.
+ */
+export async function benchEnvironment(options: { blockTime: number; env?: NodeJS.ProcessEnv }) {
+  const dir = await mkdtemp(path.join(tmpdir(), "remit-bench-"));
+  const postgres = await startEmbeddedPostgres({
+    dataDir: path.join(dir, "pg"),
+    port: await freePort(),
+  });
+  const anvil = await startAnvil({
+    port: await freePort(),
+    blockTime: options.blockTime,
+    loadState: await ensureUsdcGenesis(path.join(dir, "genesis.json")),
+  });
+  await ensureDatabase(postgres.url("postgres"), "bench");
+  const databaseUrl = postgres.url("bench");
+  await migrate(databaseUrl);
+  const { BASE_URL: _vite, ...inherited } = process.env;
+  const settings: ChildSettings = {
+    baseEnv: { ...inherited, DATA_DIR: dir, LOG_LEVEL: "warn", ...options.env },
+    databaseUrl,
+    rpcUrl: anvil.url,
+    indexerSchema: "idx_bench",
+    mnemonic: newMnemonic(),
+  };
+  return {
+    dir,
+    databaseUrl,
+    rpcUrl: anvil.url,
+    settings,
+    stop: async () => {
+      await anvil.stop();
+      await postgres.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// From a paying transaction's receipt to (a) the status endpoint answering `paid` and (b) the
+// signed webhook arriving at a local receiver, through the real indexer, worker and API on a
+// chain with 1 s blocks. Baseline, measured in the same run: receipt → the transfer's row in
+// the indexer's table (what indexing alone costs).
+import pg from "pg";
+import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { base } from "viem/chains";
+import { usdcAbi } from "../abis/usdc.ts";
+import { USDC_ADDRESS } from "../chain/constants.ts";
+import { devAccount } from "../chain/deployUsdc.ts";
+import { apiSpec, indexerSpec, workerSpec } from "../platform/children.ts";
+import { freePort } from "../platform/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { startWebhookReceiver } from "../test/helpers/webhookReceiver.ts";
+import { benchEnvironment } from "./environment.ts";
+import { printSummary } from "./stats.ts";
+
+const payments = Number(process.env.BENCH_PAYMENTS ?? 50);
+
+export async function benchPaymentLatency(): Promise<void> {
+  const apiPort = await freePort();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const indexerPort = await freePort();
+  const env = await benchEnvironment({
+    blockTime: 1,
+    env: { PORT: String(apiPort), BASE_URL: apiUrl, PAY_URL: apiUrl },
+  });
+  const receiver = await startWebhookReceiver();
+  const specs = [
+    indexerSpec({
+      ...env.settings,
+      port: indexerPort,
+      host: "127.0.0.1",
+      pollingInterval: 100,
+      startBlock: 0,
+    }),
+    apiSpec(env.settings),
+    workerSpec(env.settings),
+  ];
+  const children = specs.map((spec) =>
+    spawnLogged(spec.command, spec.args, {
+      env: spec.env,
+      onLine: (line) => /error/i.test(line) && console.error(line),
+    }),
+  );
+  const db = new pg.Client({ connectionString: env.databaseUrl });
+  await db.connect();
+  try {
+    await waitFor(
+      "the indexer",
+      async () => (await fetch(`http://127.0.0.1:${indexerPort}/ready`)).ok,
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    await waitFor("the API", async () => (await fetch(`${apiUrl}/health`)).status > 0, {
+      timeoutMs: 30_000,
+    });
+    const client = createPublicClient({ chain: base, transport: http(env.rpcUrl) });
+    const wallet = createWalletClient({
+      chain: base,
+      transport: http(env.rpcUrl),
+      account: devAccount(1),
+    });
+
+    const toRow: number[] = [];
+    const toStatus: number[] = [];
+    const toWebhook: number[] = [];
+    for (let i = 0; i < payments; i++) {
+      const response = await fetch(`${apiUrl}/api/invoices`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          merchant_email: "bench@example.com",
+          merchant_name: "Bench",
+          merchant_address: "1 Road",
+          vendor_email: "v@example.com",
+          vendor_name: "Vendor",
+          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
+          due_date: "2099-01-01",
+          wallet_type: "managed",
+          send_now: false,
+          webhook_url: receiver.url,
+        }),
+      });
+      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
+      const hash = await wallet.writeContract({
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "transfer",
+        args: [invoice.deposit_address, 1_000_000n],
+      });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      const t0 = performance.now();
+      const seen = { row: 0, status: 0 };
+      await Promise.all([
+        waitFor(
+          "the row",
+          async () => {
+            const { rowCount } = await db.query(
+              "select 1 from idx_bench.usdc_transfer where tx_hash = $1",
+              [hash],
+            );
+            if (rowCount) seen.row = performance.now();
+            return rowCount;
+          },
+          { timeoutMs: 20_000, intervalMs: 5 },
+        ),
+        waitFor(
+          "paid",
+          async () => {
+            const body = (await (
+              await fetch(`${apiUrl}/api/invoices/${invoice.invoice_id}/status`)
+            ).json()) as { status: string };
+            if (body.status === "paid") seen.status = performance.now();
+            return body.status === "paid";
+          },
+          { timeoutMs: 20_000, intervalMs: 5 },
+        ),
+      ]);
+      const hook = await waitFor(
+        "the webhook",
+        async () => receiver.received.find((h) => h.body.includes(invoice.invoice_id)),
+        { timeoutMs: 20_000, intervalMs: 5 },
+      );
+      toRow.push(seen.row - t0);
+      toStatus.push(seen.status - t0);
+      // The receiver stamps with Date.now(); convert through the same clock.
+      toWebhook.push(hook.receivedAt - (Date.now() - (performance.now() - t0)));
+    }
+    console.log(
+      `\n# Payment → paid (${payments} payments, 1 s blocks, polling 100 ms, from the receipt)`,
+    );
+    const row = printSummary("baseline: receipt → indexed row", toRow);
+    const status = printSummary("receipt → status endpoint says paid", toStatus);
+    const hook = printSummary("receipt → webhook received", toWebhook);
+    console.log(
+      `ratio p50 status/row ${(status.p50 / row.p50).toFixed(2)}×, webhook/row ${(hook.p50 / row.p50).toFixed(2)}×   goal: p95 < 500 ms for both`,
+    );
+  } finally {
+    await db.end();
+    await Promise.all(children.map((child) => stopProcess(child)));
+    await receiver.stop();
+    await env.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchPaymentLatency();
