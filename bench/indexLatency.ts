@@ -70,7 +70,7 @@ export async function benchIndexLatency(): Promise<void> {
         { address: USDC_ADDRESS, fromBlock: block, toBlock: block },
       ]);
       await db.query(
-        "insert into app.heartbeats (component, pid) values ('bench', 0) on conflict (component) do update set beat_at = now()",
+        "insert into app.heartbeats (component, pid) values ('bench', 0) on conflict (component, instance) do update set beat_at = now()",
       );
       floor.push(performance.now() - t0);
     }

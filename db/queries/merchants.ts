@@ -1,5 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../database.ts";
+import { nextIndex } from "./depositAddresses.ts";
 
 export type MerchantForInvoice = {
   id: string;
@@ -42,11 +43,7 @@ export async function provisionManagedWallet(
   merchantId: string,
   derive: (index: number) => string,
 ): Promise<string> {
-  const { index } = await sql<{
-    index: number;
-  }>`select nextval('app.managed_wallet_index_seq')::int as index`
-    .execute(trx)
-    .then((result) => result.rows[0] ?? { index: -1 });
+  const index = await nextIndex(trx, "app.managed_wallet_index_seq");
   const address = derive(index);
   await trx
     .updateTable("app.merchants")

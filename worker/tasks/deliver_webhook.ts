@@ -4,6 +4,7 @@ import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
 import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
 import { postWebhook, WebhookRefused } from "../../webhooks/postWebhook.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ delivery_id: z.uuid() });
 
@@ -16,13 +17,8 @@ const Payload = z.object({ delivery_id: z.uuid() });
  */
 export function deliverWebhook(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
-    const parsed = Payload.safeParse(payload);
-    if (!parsed.success) {
-      helpers.logger.error(
-        `deliver_webhook: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
-      );
-      return;
-    }
+    const parsed = parsePayload(Payload, payload, helpers);
+    if (!parsed) return;
     const delivery = await deps.db
       .selectFrom("app.webhook_deliveries as d")
       .innerJoin("app.payment_events as e", "e.id", "d.event_id")
@@ -37,7 +33,7 @@ export function deliverWebhook(deps: WorkerDeps): Task {
         "e.payload",
         "i.webhook_secret",
       ])
-      .where("d.id", "=", parsed.data.delivery_id)
+      .where("d.id", "=", parsed.delivery_id)
       .executeTakeFirst();
     if (delivery?.status !== "pending" || !delivery.webhook_secret) return;
 

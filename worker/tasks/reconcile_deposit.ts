@@ -18,6 +18,7 @@ import {
   paymentEventType,
 } from "../../domain/paymentState.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 
@@ -60,14 +61,9 @@ export function webhookPayload(event: {
  */
 export function reconcileDeposit(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
-    const parsed = Payload.safeParse(payload);
-    if (!parsed.success) {
-      helpers.logger.error(
-        `reconcile_deposit: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
-      );
-      return;
-    }
-    const { address } = parsed.data;
+    const parsed = parsePayload(Payload, payload, helpers);
+    if (!parsed) return;
+    const { address } = parsed;
     const waiting = await deps.db.transaction().execute(async (trx) => {
       const invoice = await trx
         .selectFrom("app.invoices")

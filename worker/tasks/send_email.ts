@@ -15,6 +15,7 @@ import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ email_id: z.uuid() });
 
@@ -75,14 +76,9 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
  */
 export function sendEmail(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
-    const parsed = Payload.safeParse(payload);
-    if (!parsed.success) {
-      helpers.logger.error(
-        `send_email: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
-      );
-      return;
-    }
-    const email = await findEmail(deps.db, parsed.data.email_id);
+    const parsed = parsePayload(Payload, payload, helpers);
+    if (!parsed) return;
+    const email = await findEmail(deps.db, parsed.email_id);
     if (email?.status !== "queued") return;
     try {
       await deps.mailer.send(await compose(deps, email));

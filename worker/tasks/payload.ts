@@ -1,0 +1,19 @@
+import type { JobHelpers } from "graphile-worker";
+import type { z } from "zod";
+
+/**
+ * A job's payload, validated (it arrives as `unknown`). An invalid one can never succeed, so
+ * it is logged and dropped rather than retried for days.
+ */
+export function parsePayload<T>(
+  schema: z.ZodType<T>,
+  payload: unknown,
+  helpers: JobHelpers,
+): T | null {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  helpers.logger.error(
+    `${helpers.job.task_identifier}: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
+  );
+  return null;
+}
