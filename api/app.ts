@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { HTTPException } from "hono/http-exception";
+import { pageRoutes } from "../web/routes.tsx";
 import type { AppDeps } from "./deps.ts";
 import { outboxRoutes } from "./dev/outbox.ts";
 import { renderDocs } from "./docs.ts";
@@ -12,7 +13,9 @@ import { createInvoiceKnownKeys } from "./invoices/schema.ts";
 import { registerSendInvoice } from "./invoices/send.ts";
 import { registerInvoiceStatus } from "./invoices/status.ts";
 import { registerInvoiceWebhooks } from "./invoices/webhooks.ts";
+import { registerCreateLink } from "./links/create.ts";
 import { createRouter } from "./openapi.ts";
+import { registerPaymentStatus } from "./payments/status.ts";
 
 export type { AppDeps };
 
@@ -38,6 +41,8 @@ export function createApp(deps: AppDeps) {
   registerSendInvoice(app, deps);
   registerInvoiceStatus(app, deps);
   registerInvoiceWebhooks(app, deps);
+  registerCreateLink(app, deps);
+  registerPaymentStatus(app, deps);
 
   const document = {
     openapi: "3.1.0",
@@ -51,6 +56,7 @@ export function createApp(deps: AppDeps) {
   app.doc31("/openapi.json", document);
   app.get("/docs", (c) => c.html(renderDocs(app.getOpenAPI31Document(document) as never)));
 
+  app.route("/", pageRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>

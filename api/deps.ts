@@ -16,5 +16,7 @@ export type AppDeps = {
   outboxDir: string | null;
   /** Local development: webhook URLs may be http and point at loopback or private hosts. */
   allowPrivateWebhooks: boolean;
+  /** Block explorer for transaction links. */
+  explorerUrl: string;
   log: Logger;
 };

@@ -23,6 +23,7 @@ const app = createApp({
   managedWalletXpub: MANAGED_WALLET_XPUB,
   outboxDir: env.outboxDir,
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
+  explorerUrl: env.EXPLORER_URL,
   log,
 });
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>

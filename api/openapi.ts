@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
 /**
@@ -6,14 +7,16 @@ import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
  * answered 400 with every failing field at once (api/errors.ts).
  */
 export function createRouter(knownKeys?: (path: string) => readonly string[]) {
-  return new OpenAPIHono({
-    defaultHook: (result) => {
-      if (!result.success) {
-        const input = (result as { data?: unknown }).data;
-        throw validationError(fieldErrors(result.error, input, knownKeys));
-      }
-    },
-  });
+  return new OpenAPIHono({ defaultHook: validationHook(knownKeys) });
+}
+
+/** A validation hook answering 400 with every failing field; per route for its own hints. */
+export function validationHook(knownKeys?: (path: string) => readonly string[]) {
+  return (result: { success: boolean; error?: unknown; data?: unknown }): undefined => {
+    if (!result.success)
+      throw validationError(fieldErrors(result.error as ZodError, result.data, knownKeys));
+    return undefined;
+  };
 }
 
 export type Router = ReturnType<typeof createRouter>;

@@ -57,6 +57,23 @@ export interface Database {
     unit_price: bigint;
     line_total: bigint;
   };
+  "app.payment_links": {
+    id: string;
+    slug: string;
+    merchant_id: string;
+    merchant_email: string;
+    amount: bigint;
+    description: string;
+    wallet_type: "managed" | "byo";
+    wallet_address: string;
+    deposit_address: string;
+    webhook_url: string | null;
+    webhook_secret: string | null;
+    metadata: ColumnType<Record<string, string | number | boolean | null>, string, never>;
+    redirect_url: string | null;
+    status: Generated<"pending" | "confirmed" | "partial" | "excess">;
+    created_at: ColumnType<Date, Date | undefined, never>;
+  };
   "app.invoice_pdfs": {
     invoice_id: string;
     pdf: Buffer;
@@ -69,6 +86,7 @@ export interface Database {
     response_status: number;
     response_body: unknown;
     invoice_id: string | null;
+    link_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.emails": {
@@ -83,8 +101,10 @@ export interface Database {
     event_id: string | null;
     created_at: Generated<Date>;
   };
-  "app.invoice_payment_state": {
-    invoice_id: string;
+  "app.payment_state": {
+    deposit_address: string;
+    invoice_id: string | null;
+    link_id: string | null;
     received: bigint;
     counted: string[];
     latest_tx_hash: string | null;
@@ -93,7 +113,8 @@ export interface Database {
   };
   "app.payment_events": {
     id: string;
-    invoice_id: string;
+    invoice_id: string | null;
+    link_id: string | null;
     type: string;
     status: string;
     paid_amount: bigint;

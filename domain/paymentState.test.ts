@@ -5,6 +5,7 @@ import {
   EMPTY_PAYMENT_STATE,
   type IndexedTransfer,
   invoiceStatusFor,
+  linkStatusFor,
   paymentEventType,
 } from "./paymentState.ts";
 
@@ -76,5 +77,23 @@ describe("paymentEventType", () => {
   test("less received is a reversal; the same amount is nothing", () => {
     expect(paymentEventType(state(100n), state(0n), "sent")).toBe("invoice.payment_reversed");
     expect(paymentEventType(state(100n), state(100n), "paid")).toBeNull();
+  });
+});
+
+describe("links", () => {
+  test("linkStatusFor follows spec §3.2", () => {
+    expect([0n, 50n, 100n, 150n].map((received) => linkStatusFor(100n, received))).toEqual([
+      "pending",
+      "partial",
+      "confirmed",
+      "excess",
+    ]);
+  });
+  test("link events are named for links", () => {
+    const state = (received: bigint) => ({ ...EMPTY_PAYMENT_STATE, received });
+    expect(paymentEventType(state(0n), state(100n), "confirmed", "link")).toBe("link.confirmed");
+    expect(paymentEventType(state(100n), state(0n), "pending", "link")).toBe(
+      "link.payment_reversed",
+    );
   });
 });

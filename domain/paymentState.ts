@@ -80,7 +80,20 @@ export type PaymentEventType =
   | "invoice.paid"
   | "invoice.partial"
   | "invoice.excess"
-  | "invoice.payment_reversed";
+  | "invoice.payment_reversed"
+  | "link.confirmed"
+  | "link.partial"
+  | "link.excess"
+  | "link.payment_reversed";
+
+export type LinkStatus = "pending" | "confirmed" | "partial" | "excess";
+
+/** A payment link's status (spec §3.2) for what it has received. */
+export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {
+  if (received === 0n) return "pending";
+  if (received < amount) return "partial";
+  return received === amount ? "confirmed" : "excess";
+}
 
 /**
  * The event a change of payment state produces, or null. More received → `invoice.paid`,
@@ -91,11 +104,11 @@ export type PaymentEventType =
 export function paymentEventType(
   previous: PaymentState,
   next: PaymentState,
-  nextStatus: StoredInvoiceStatus,
+  nextStatus: StoredInvoiceStatus | LinkStatus,
+  owner: "invoice" | "link" = "invoice",
 ): PaymentEventType | null {
   if (next.received === previous.received) return null;
-  if (next.received < previous.received) return "invoice.payment_reversed";
-  if (nextStatus === "paid" || nextStatus === "partial" || nextStatus === "excess")
-    return `invoice.${nextStatus}`;
-  return null;
+  if (next.received < previous.received) return `${owner}.payment_reversed`;
+  if (nextStatus === "draft" || nextStatus === "sent" || nextStatus === "pending") return null;
+  return `${owner}.${nextStatus}` as PaymentEventType;
 }

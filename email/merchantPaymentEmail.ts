@@ -2,8 +2,10 @@ import { formatUsdcForDisplay } from "../domain/money.ts";
 import type { PaymentEventType } from "../domain/paymentState.ts";
 import { escapeHtml } from "../platform/escapeHtml.ts";
 
+type InvoiceEventType = Extract<PaymentEventType, `invoice.${string}`>;
+
 export type MerchantPaymentEmailData = {
-  type: PaymentEventType;
+  type: InvoiceEventType;
   invoiceNumber: string;
   vendorName: string;
   totalAmount: bigint;
@@ -13,7 +15,7 @@ export type MerchantPaymentEmailData = {
   invoiceUrl: string;
 };
 
-const headline: Record<PaymentEventType, (d: MerchantPaymentEmailData) => string> = {
+const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string> = {
   "invoice.paid": (d) => `${d.invoiceNumber} is paid in full`,
   "invoice.partial": (d) => `Partial payment on ${d.invoiceNumber}`,
   "invoice.excess": (d) => `${d.invoiceNumber} was overpaid`,

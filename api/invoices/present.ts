@@ -109,7 +109,7 @@ export async function loadInvoiceDetails(
   const [lines, pdf, state, transfers] = await Promise.all([
     findLineItems(deps.db, invoice.id),
     findPdf(deps.db, invoice.id),
-    loadPaymentState(deps.db, invoice.id),
+    loadPaymentState(deps.db, invoice.deposit_address),
     indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
   ]);
   return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers };

@@ -62,6 +62,36 @@ export const checksummedAddress = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** byo needs a wallet_address; managed must not have one. Shared by invoices and links. */
+export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (body.wallet_type === "byo" && body.wallet_address === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["wallet_address"],
+      ...rule("required", 'is required when wallet_type is "byo"'),
+    });
+  }
+  if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["wallet_address"],
+      ...rule(
+        "not_allowed",
+        'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
+      ),
+    });
+  }
+}
+
+export const walletType = z.enum(
+  ["managed", "byo"],
+  rule("invalid_enum", 'must be "managed" or "byo"'),
+);
+export const webhookUrl = z
+  .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
+  .max(2000);
+export { email as emailAddress, rule, text as nonEmptyText };
+
 export const LineItemSchema = z
   .strictObject({
     description: text(500),
@@ -91,12 +121,9 @@ export const CreateInvoiceSchema = z
     issue_date: calendarDate.optional(),
     due_date: calendarDate,
     notes: text(2000).optional(),
-    wallet_type: z.enum(["managed", "byo"], rule("invalid_enum", 'must be "managed" or "byo"')),
+    wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
-    webhook_url: z
-      .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
-      .max(2000)
-      .optional(),
+    webhook_url: webhookUrl.optional(),
     send_now: z.boolean(rule("invalid_boolean", "must be true or false")).optional(),
   })
   .superRefine(
@@ -105,23 +132,7 @@ export const CreateInvoiceSchema = z
       // the fields read here may therefore have any shape, and the body may not be an object.
       if (typeof input !== "object" || input === null || Array.isArray(input)) return;
       const body = input as Record<string, unknown>;
-      if (body.wallet_type === "byo" && body.wallet_address === undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["wallet_address"],
-          ...rule("required", 'is required when wallet_type is "byo"'),
-        });
-      }
-      if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["wallet_address"],
-          ...rule(
-            "not_allowed",
-            'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
-          ),
-        });
-      }
+      walletRules(body, ctx);
       const { issue_date: issue, due_date: due } = body;
       if (
         typeof issue === "string" &&

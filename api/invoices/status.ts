@@ -29,6 +29,9 @@ export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const invoice = await findInvoice(deps.db, c.req.valid("param").id);
     if (!invoice) throw notFound("invoice");
-    return c.json(presentStatus(invoice, await loadPaymentState(deps.db, invoice.id)), 200);
+    return c.json(
+      presentStatus(invoice, await loadPaymentState(deps.db, invoice.deposit_address)),
+      200,
+    );
   });
 }

@@ -35,6 +35,27 @@ export async function takeNextInvoiceNumber(
 }
 
 /**
+ * Finds or creates the merchant for `email` without taking an invoice number (payment links),
+ * locking its row like takeNextInvoiceNumber so a managed wallet is provisioned once.
+ */
+export async function findOrCreateMerchant(
+  trx: Transaction<Database>,
+  email: string,
+): Promise<MerchantForInvoice> {
+  const row = await trx
+    .insertInto("app.merchants")
+    .values({ email })
+    .onConflict((oc) => oc.column("email").doUpdateSet({ email }))
+    .returning(["id", "last_invoice_number", "managed_wallet_address"])
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    invoiceNumber: row.last_invoice_number,
+    managedWalletAddress: row.managed_wallet_address,
+  };
+}
+
+/**
  * The merchant's managed wallet, provisioned on first use: an index from a sequence, the
  * address derived by `derive`. Must run while the merchant row is locked (see above).
  */

@@ -9,11 +9,20 @@ import type { Database } from "../database.ts";
 type Executor = Kysely<Database> | Transaction<Database>;
 export type PaymentEventRow = Selectable<Database["app.payment_events"]>;
 
-export async function loadPaymentState(db: Executor, invoiceId: string): Promise<PaymentState> {
+/** Whose deposit address it is: an invoice's or a payment link's. */
+export type PaymentOwner =
+  | { invoiceId: string; linkId?: undefined }
+  | { linkId: string; invoiceId?: undefined };
+
+/** What the reconcile job last derived for a deposit address (nothing received: the empty state). */
+export async function loadPaymentState(
+  db: Executor,
+  depositAddress: string,
+): Promise<PaymentState> {
   const row = await db
-    .selectFrom("app.invoice_payment_state")
+    .selectFrom("app.payment_state")
     .selectAll()
-    .where("invoice_id", "=", invoiceId)
+    .where("deposit_address", "=", depositAddress.toLowerCase())
     .executeTakeFirst();
   if (!row) return EMPTY_PAYMENT_STATE;
   return {
@@ -26,7 +35,8 @@ export async function loadPaymentState(db: Executor, invoiceId: string): Promise
 
 export async function savePaymentState(
   trx: Transaction<Database>,
-  invoiceId: string,
+  owner: PaymentOwner,
+  depositAddress: string,
   state: PaymentState,
 ): Promise<void> {
   const values = {
@@ -37,29 +47,34 @@ export async function savePaymentState(
     updated_at: new Date(),
   };
   await trx
-    .insertInto("app.invoice_payment_state")
-    .values({ invoice_id: invoiceId, ...values })
-    .onConflict((oc) => oc.column("invoice_id").doUpdateSet(values))
+    .insertInto("app.payment_state")
+    .values({
+      deposit_address: depositAddress.toLowerCase(),
+      invoice_id: owner.invoiceId ?? null,
+      link_id: owner.linkId ?? null,
+      ...values,
+    })
+    .onConflict((oc) => oc.column("deposit_address").doUpdateSet(values))
     .execute();
 }
 
 /**
  * Records a payment event with the notifications it causes, in the caller's transaction: the
- * merchant's email always, a webhook delivery when the invoice has a webhook_url. Their
- * insert triggers queue the jobs that deliver them.
+ * merchant's email (invoices), a webhook delivery when a webhook_url was given. Their insert
+ * triggers queue the jobs that deliver them.
  */
 export async function recordPaymentEvent(
   trx: Transaction<Database>,
   event: {
     id: string;
-    invoiceId: string;
+    owner: PaymentOwner;
     type: PaymentEventType;
     status: string;
     paidAmount: bigint;
     txHash: string | null;
     paidAt: Date | null;
     payload: string;
-    merchantEmail: string;
+    merchantEmail: string | null;
     webhookUrl: string | null;
   },
 ): Promise<void> {
@@ -67,7 +82,8 @@ export async function recordPaymentEvent(
     .insertInto("app.payment_events")
     .values({
       id: event.id,
-      invoice_id: event.invoiceId,
+      invoice_id: event.owner.invoiceId ?? null,
+      link_id: event.owner.linkId ?? null,
       type: event.type,
       status: event.status,
       paid_amount: event.paidAmount,
@@ -76,15 +92,17 @@ export async function recordPaymentEvent(
       payload: event.payload,
     })
     .execute();
-  await trx
-    .insertInto("app.emails")
-    .values({
-      kind: "payment_event",
-      invoice_id: event.invoiceId,
-      recipient: event.merchantEmail,
-      event_id: event.id,
-    })
-    .execute();
+  if (event.merchantEmail) {
+    await trx
+      .insertInto("app.emails")
+      .values({
+        kind: "payment_event",
+        invoice_id: event.owner.invoiceId ?? null,
+        recipient: event.merchantEmail,
+        event_id: event.id,
+      })
+      .execute();
+  }
   if (event.webhookUrl) {
     await trx
       .insertInto("app.webhook_deliveries")

@@ -1,10 +1,12 @@
 import type { Task } from "graphile-worker";
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { getAddress } from "viem";
 import { z } from "zod";
+import type { Database } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import {
   loadPaymentState,
+  type PaymentOwner,
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
@@ -13,6 +15,7 @@ import {
   confirmedTransfers,
   derivePaymentState,
   invoiceStatusFor,
+  linkStatusFor,
   type PaymentEventType,
   type PaymentState,
   paymentEventType,
@@ -22,41 +25,128 @@ import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 
-/** How soon to look again while a counted-to-be transfer waits for confirmations. */
-const CONFIRMATION_RECHECK_MS = 1_000;
+/** How soon to look again while a transfer waits for confirmations or for the indexer. */
+const RECHECK_MS = 1_000;
 
-/** The webhook body: spec §6.1's fields, plus the event's id and type and the invoice's totals. */
-export function webhookPayload(event: {
+type EventContext = {
   id: string;
   type: PaymentEventType;
   createdAt: Date;
-  invoice: { id: string; invoice_number: string; total_amount: bigint };
   status: string;
   state: PaymentState;
   txHash: string | null;
-}): string {
-  const due = event.invoice.total_amount - event.state.received;
-  return JSON.stringify({
-    event_id: event.id,
-    type: event.type,
-    created_at: event.createdAt.toISOString(),
-    invoice_id: event.invoice.id,
-    invoice_number: event.invoice.invoice_number,
-    status: event.status,
-    tx_hash: event.txHash,
-    paid_amount: formatUsdc(event.state.received),
-    paid_at: event.state.latestPaidAt?.toISOString() ?? null,
-    total_amount: formatUsdc(event.invoice.total_amount),
-    amount_due: formatUsdc(due > 0n ? due : 0n),
-  });
+};
+
+/**
+ * What a deposit address belongs to, seen the same way whether it is an invoice's or a
+ * payment link's: its amount, its current status, how a received amount maps to a status,
+ * and what its webhook body looks like.
+ */
+type Owner = {
+  kind: "invoice" | "link";
+  owner: PaymentOwner;
+  label: string;
+  amount: bigint;
+  status: string;
+  statusFor: (received: bigint) => string;
+  merchantEmail: string | null;
+  webhookUrl: string | null;
+  payload: (event: EventContext) => Record<string, unknown>;
+  setStatus: (trx: Transaction<Database>, status: string) => Promise<void>;
+};
+
+const due = (amount: bigint, received: bigint) =>
+  formatUsdc(amount > received ? amount - received : 0n);
+
+async function findOwner(trx: Transaction<Database>, address: string): Promise<Owner | null> {
+  const invoice = await trx
+    .selectFrom("app.invoices")
+    .selectAll()
+    .where("deposit_address", "=", address)
+    .forUpdate()
+    .executeTakeFirst();
+  if (invoice) {
+    return {
+      kind: "invoice",
+      owner: { invoiceId: invoice.id },
+      label: `invoice ${invoice.invoice_number}`,
+      amount: invoice.total_amount,
+      status: invoice.status,
+      statusFor: (received) =>
+        invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null),
+      merchantEmail: invoice.merchant_email,
+      webhookUrl: invoice.webhook_url,
+      // Spec §6.1's fields, plus the event's id and type and the invoice's totals.
+      payload: (e) => ({
+        event_id: e.id,
+        type: e.type,
+        created_at: e.createdAt.toISOString(),
+        invoice_id: invoice.id,
+        invoice_number: invoice.invoice_number,
+        status: e.status,
+        tx_hash: e.txHash,
+        paid_amount: formatUsdc(e.state.received),
+        paid_at: e.state.latestPaidAt?.toISOString() ?? null,
+        total_amount: formatUsdc(invoice.total_amount),
+        amount_due: due(invoice.total_amount, e.state.received),
+      }),
+      setStatus: async (t, status) => {
+        await t
+          .updateTable("app.invoices")
+          .set({ status: status as "paid" })
+          .where("id", "=", invoice.id)
+          .execute();
+      },
+    };
+  }
+  const link = await trx
+    .selectFrom("app.payment_links")
+    .selectAll()
+    .where("deposit_address", "=", address)
+    .forUpdate()
+    .executeTakeFirst();
+  if (link) {
+    return {
+      kind: "link",
+      owner: { linkId: link.id },
+      label: `link ${link.slug}`,
+      amount: link.amount,
+      status: link.status,
+      statusFor: (received) => linkStatusFor(link.amount, received),
+      merchantEmail: null,
+      webhookUrl: link.webhook_url,
+      // The payment-link status fields (spec §2.5), plus the event's id and type and the metadata.
+      payload: (e) => ({
+        event_id: e.id,
+        type: e.type,
+        created_at: e.createdAt.toISOString(),
+        slug: link.slug,
+        status: e.status,
+        tx_hash: e.txHash,
+        amount_usdc: formatUsdc(e.state.received),
+        confirmed_at: e.state.latestPaidAt?.toISOString() ?? null,
+        amount: formatUsdc(link.amount),
+        amount_due: due(link.amount, e.state.received),
+        metadata: link.metadata,
+      }),
+      setStatus: async (t, status) => {
+        await t
+          .updateTable("app.payment_links")
+          .set({ status: status as "confirmed" })
+          .where("id", "=", link.id)
+          .execute();
+      },
+    };
+  }
+  return null;
 }
 
 /**
  * Recomputes what a deposit address has received from every transfer currently indexed to it
- * (payments are derived, never counted by hand) and records only the difference: the invoice's
- * status, and an event — with its merchant email and webhook — when the amount received
+ * (payments are derived, never counted by hand) and records only the difference: the owner's
+ * status, and an event — with the merchant's email and the webhook — when the amount received
  * changed. Replays, restarts and reorgs therefore neither double-count nor lose a payment, and
- * running it twice does nothing the second time. The invoice row is locked, so concurrent runs
+ * running it twice does nothing the second time. The owner's row is locked, so concurrent runs
  * for one address serialise.
  */
 export function reconcileDeposit(deps: WorkerDeps): Task {
@@ -64,22 +154,16 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
     const { address } = parsed;
-    const waiting = await deps.db.transaction().execute(async (trx) => {
-      const invoice = await trx
-        .selectFrom("app.invoices")
-        .selectAll()
-        .where("deposit_address", "=", address)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!invoice) return false; // not an invoice's address (a payment link's, handled elsewhere)
-
+    const recheck = await deps.db.transaction().execute(async (trx) => {
+      const owner = await findOwner(trx, address);
+      if (!owner) return false;
       const [head, transfers] = await Promise.all([
         indexedHead(trx, deps.indexerSchema),
         indexedTransfersTo(trx, deps.indexerSchema, address),
       ]);
       const confirmed = confirmedTransfers(transfers, head, deps.confirmations);
       const next = derivePaymentState(address, confirmed);
-      const previous = await loadPaymentState(trx, invoice.id);
+      const previous = await loadPaymentState(trx, address);
       const unchanged =
         next.received === previous.received && next.counted.join() === previous.counted.join();
       // A counted transfer missing from the index is either reorged out, or being replayed by
@@ -88,63 +172,49 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       const lost = previous.counted.filter((id) => !next.counted.includes(id));
       if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
       if (!unchanged) {
-        const status = invoiceStatusFor(
-          invoice.total_amount,
-          next.received,
-          invoice.sent_at !== null,
-        );
-        const type = paymentEventType(previous, next, status);
-        await savePaymentState(trx, invoice.id, next);
-        if (status !== invoice.status) {
-          await trx
-            .updateTable("app.invoices")
-            .set({ status })
-            .where("id", "=", invoice.id)
-            .execute();
-        }
+        const status = owner.statusFor(next.received);
+        const type = paymentEventType(previous, next, status as never, owner.kind);
+        await savePaymentState(trx, owner.owner, address, next);
+        if (status !== owner.status) await owner.setStatus(trx, status);
         if (type) {
           const id = crypto.randomUUID();
           // A reversal names the transaction that disappeared; a payment the latest counted one.
-          const removed = previous.counted.find((c) => !next.counted.includes(c));
-          const txHash =
-            type === "invoice.payment_reversed"
-              ? (removed?.split("-")[0] ?? previous.latestTxHash)
-              : next.latestTxHash;
+          const removed = lost[0]?.split("-")[0];
+          const txHash = type.endsWith("payment_reversed")
+            ? (removed ?? previous.latestTxHash)
+            : next.latestTxHash;
+          const body = owner.payload({
+            id,
+            type,
+            createdAt: new Date(),
+            status,
+            state: next,
+            txHash,
+          });
           await recordPaymentEvent(trx, {
             id,
-            invoiceId: invoice.id,
+            owner: owner.owner,
             type,
             status,
             paidAmount: next.received,
             txHash,
             paidAt: next.latestPaidAt,
-            payload: webhookPayload({
-              id,
-              type,
-              createdAt: new Date(),
-              invoice,
-              status,
-              state: next,
-              txHash,
-            }),
-            merchantEmail: invoice.merchant_email,
-            webhookUrl: invoice.webhook_url,
+            payload: JSON.stringify(body),
+            merchantEmail: owner.merchantEmail,
+            webhookUrl: owner.webhookUrl,
           });
           helpers.logger.info(
-            `invoice ${invoice.invoice_number} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(invoice.total_amount)}`,
+            `${owner.label} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}`,
           );
         }
       }
       return transfers.length > confirmed.length;
     });
-    if (waiting) {
+    if (recheck) {
       await helpers.addJob(
         "reconcile_deposit",
         { address },
-        {
-          jobKey: `reconcile:${address}`,
-          runAt: new Date(Date.now() + CONFIRMATION_RECHECK_MS),
-        },
+        { jobKey: `reconcile:${address}`, runAt: new Date(Date.now() + RECHECK_MS) },
       );
     }
   };
@@ -167,7 +237,8 @@ export function reconcileAll(deps: WorkerDeps): Task {
       select graphile_worker.add_job('reconcile_deposit', json_build_object('address', d.address), job_key => 'reconcile:' || d.address)
       from app.deposit_addresses d
       where exists (select 1 from ${sql.table(`${deps.indexerSchema}.usdc_transfer`)} t where t."to" = d.address)
-         or exists (select 1 from app.invoices i join app.invoice_payment_state s on s.invoice_id = i.id
-                    where i.deposit_address = d.address and s.received > 0)`.execute(deps.db);
+         or exists (select 1 from app.payment_state s where s.deposit_address = d.address and s.received > 0)`.execute(
+      deps.db,
+    );
   };
 }

@@ -52,10 +52,10 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
 
 async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
   const event = email.event_id ? await findPaymentEvent(deps.db, email.event_id) : undefined;
-  const invoice = event && (await findInvoice(deps.db, event.invoice_id));
+  const invoice = event?.invoice_id ? await findInvoice(deps.db, event.invoice_id) : undefined;
   if (!event || !invoice) throw new Error(`email ${email.id}: its payment event is missing`);
   const content = merchantPaymentEmail({
-    type: event.type as PaymentEventType,
+    type: event.type as Extract<PaymentEventType, `invoice.${string}`>,
     invoiceNumber: invoice.invoice_number,
     vendorName: invoice.vendor_name,
     totalAmount: invoice.total_amount,

@@ -1,0 +1,94 @@
+import { z } from "@hono/zod-openapi";
+import {
+  checksummedAddress,
+  emailAddress,
+  nonEmptyText,
+  rule,
+  usdcAmount,
+  walletRules,
+  walletType,
+  webhookUrl,
+} from "../invoices/schema.ts";
+
+/** A small flat object echoed back in status responses and webhooks (an order id, say). */
+const metadata = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),
+    z.union(
+      [z.string().max(500), z.number(), z.boolean(), z.null()],
+      rule("invalid_metadata_value", "values are strings (≤ 500 chars), numbers, booleans or null"),
+    ),
+  )
+  .refine(
+    (value) => Object.keys(value).length <= 20,
+    rule("too_many", "must have at most 20 keys"),
+  );
+
+/**
+ * `POST /api/links` (the spec leaves the request to us): one payment of `amount` USDC for
+ * `description`, with the same wallet rules as invoices.
+ */
+export const CreateLinkSchema = z
+  .strictObject({
+    merchant_email: emailAddress,
+    amount: usdcAmount,
+    description: nonEmptyText(500),
+    wallet_type: walletType,
+    wallet_address: checksummedAddress.optional(),
+    webhook_url: webhookUrl.optional(),
+    metadata: metadata.optional(),
+    redirect_url: z
+      .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
+      .max(2000)
+      .optional(),
+  })
+  .superRefine(
+    (input, ctx) => {
+      if (typeof input !== "object" || input === null || Array.isArray(input)) return;
+      walletRules(input as Record<string, unknown>, ctx);
+    },
+    { when: () => true } as never,
+  )
+  .openapi("CreateLinkRequest", {
+    example: {
+      merchant_email: "shop@acme.example",
+      amount: "25.00",
+      description: "Order #1042",
+      wallet_type: "managed",
+      metadata: { order_id: "1042" },
+      redirect_url: "https://shop.acme.example/thanks",
+    },
+  });
+
+export type CreateLinkInput = z.infer<typeof CreateLinkSchema>;
+
+export function createLinkKnownKeys(path: string): readonly string[] {
+  return path === "" ? Object.keys(CreateLinkSchema.shape) : [];
+}
+
+export const CreateLinkResponseSchema = z
+  .object({
+    link_id: z.uuid(),
+    slug: z.string(),
+    payment_link: z.url(),
+    iframe_snippet: z.string(),
+    js_widget_snippet: z.string(),
+    deposit_address: z.string(),
+    amount: z.string(),
+    status: z.literal("pending"),
+    merchant_portal: z.url().nullable(),
+    webhook_secret: z.string().optional(),
+  })
+  .openapi("CreateLinkResponse");
+
+export const PaymentStatusResponseSchema = z
+  .object({
+    status: z.string().openapi({
+      description: "Links: pending, confirmed, partial, excess. Invoices: their status (§2.4).",
+    }),
+    tx_hash: z.string().optional(),
+    amount_usdc: z.string().optional(),
+    confirmed_at: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("PaymentStatusResponse");

@@ -1,0 +1,67 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
+import { findLinkBySlug } from "../../db/queries/links.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { PaymentStatusResponseSchema } from "../links/schema.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/api/payments/status/{slug}",
+  tags: ["Payment links"],
+  summary: "Poll a payment's status (no authentication)",
+  description:
+    "For a payment link (§2.5): `pending` with only `status`; then `confirmed`, `partial` or `excess` with `tx_hash` (the latest payment), " +
+    "`amount_usdc` (total received) and `confirmed_at` (the latest payment's block time), and the link's `metadata`. " +
+    "For an invoice slug (the hosted invoice page polls it too): the invoice's status vocabulary (`draft`, `sent`, `overdue`, `paid`, `partial`, `excess`), " +
+    "with the same three fields once anything was received.",
+  request: {
+    params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" } }) }),
+  },
+  responses: {
+    200: {
+      description: "The status",
+      content: { "application/json": { schema: PaymentStatusResponseSchema } },
+    },
+    ...errorResponses(404),
+  },
+});
+
+const received = (state: PaymentState) =>
+  state.latestTxHash && state.latestPaidAt
+    ? {
+        tx_hash: state.latestTxHash,
+        amount_usdc: formatUsdc(state.received),
+        confirmed_at: state.latestPaidAt.toISOString(),
+      }
+    : {};
+
+/** The status a page or client polls, for a link's or an invoice's slug. */
+export async function paymentStatus(deps: Pick<AppDeps, "db">, slug: string) {
+  const link = await findLinkBySlug(deps.db, slug);
+  if (link) {
+    if (link.status === "pending") return { status: link.status };
+    const state = await loadPaymentState(deps.db, link.deposit_address);
+    return { status: link.status, ...received(state), metadata: link.metadata };
+  }
+  const invoice = await findInvoiceBySlug(deps.db, slug);
+  if (!invoice) return null;
+  const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
+  if (status !== "paid" && status !== "partial" && status !== "excess") return { status };
+  return { status, ...received(await loadPaymentState(deps.db, invoice.deposit_address)) };
+}
+
+export function registerPaymentStatus(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const status = await paymentStatus(deps, c.req.valid("param").slug);
+    if (!status) throw notFound("payment");
+    // Pollers every 5 s: a short private cache is harmless and spares the database.
+    c.header("Cache-Control", "no-store");
+    return c.json(status, 200);
+  });
+}

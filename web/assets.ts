@@ -1,0 +1,97 @@
+/**
+ * The hosted pages' stylesheet and script, served from /assets so a strict
+ * Content-Security-Policy (no inline script or style) holds. Plain, dependency-free code.
+ */
+export const payCss = `
+:root{--ink:#1f2933;--muted:#616e7c;--rule:#d9e2ec;--accent:#1652f0;--ok:#0e7a3e;--warn:#b44d12;--bg:#f5f7fa}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+main{max-width:640px;margin:0 auto;padding:24px 16px}
+.card{background:#fff;border:1px solid var(--rule);border-radius:12px;padding:20px;margin-bottom:16px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 12px}.muted{color:var(--muted)}.small{font-size:14px}
+.badge{display:inline-block;padding:2px 10px;border-radius:999px;font-size:13px;font-weight:600;background:#e4ecff;color:var(--accent);text-transform:capitalize}
+[data-state=paid] .badge,[data-state=confirmed] .badge{background:#dcf5e7;color:var(--ok)}
+[data-state=partial] .badge,[data-state=overdue] .badge,[data-state=excess] .badge{background:#fdecdc;color:var(--warn)}
+table{width:100%;border-collapse:collapse;font-size:15px}th,td{padding:8px 4px;text-align:left;border-bottom:1px solid var(--rule)}
+th{font-size:13px;color:var(--muted);font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.total td{font-weight:700;border-bottom:0}
+.amount{font-size:28px;font-weight:700;font-variant-numeric:tabular-nums}
+.field{margin:12px 0}.field label{display:block;font-size:13px;color:var(--muted);margin-bottom:4px}
+.copyrow{display:flex;gap:8px;align-items:stretch}
+.copyrow code{flex:1;min-width:0;overflow-wrap:anywhere;font:14px/1.4 ui-monospace,Menlo,Consolas,monospace;background:var(--bg);border:1px solid var(--rule);border-radius:8px;padding:10px}
+button{font:inherit;font-size:14px;border:1px solid var(--accent);color:var(--accent);background:#fff;border-radius:8px;padding:8px 14px;cursor:pointer}
+button:focus-visible,a:focus-visible{outline:3px solid #9fb8ff;outline-offset:2px}
+.qr{display:flex;justify-content:center;margin:16px 0}.qr svg{width:200px;height:200px}
+.warning{background:#fff6ec;border:1px solid #f6d3b0;color:#7a3a0e;border-radius:8px;padding:10px 12px;font-size:14px}
+.done{display:none;border-radius:8px;padding:14px;background:#dcf5e7;color:#0b5c2f}
+[data-state=paid] .done,[data-state=confirmed] .done,[data-state=excess] .done{display:block}
+[data-state=paid] .paywith,[data-state=confirmed] .paywith,[data-state=excess] .paywith{display:none}
+.partialnote{display:none}[data-state=partial] .partialnote{display:block}
+footer{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
+a{color:var(--accent)}.prewrap{white-space:pre-line}
+@media (max-width:480px){main{padding:12px 10px}.card{padding:16px}.amount{font-size:24px}}
+`;
+
+export const payJs = `(function () {
+  "use strict";
+  var root = document.getElementById("payment");
+  if (!root) return;
+  var statusUrl = root.getAttribute("data-status-url");
+  var pollMs = Number(root.getAttribute("data-poll-ms")) || 5000;
+  var total = BigInt(root.getAttribute("data-total-units") || "0");
+  var redirect = root.getAttribute("data-redirect");
+  var slug = root.getAttribute("data-slug");
+  var finished = { paid: true, confirmed: true, excess: true };
+  var announced = false;
+
+  function units(decimal) {
+    var parts = String(decimal).split(".");
+    return BigInt(parts[0]) * 1000000n + BigInt(((parts[1] || "") + "000000").slice(0, 6));
+  }
+  function usdc(value) {
+    var whole = value / 1000000n, fraction = (value % 1000000n).toString().padStart(6, "0").replace(/0+$/, "");
+    if (fraction.length < 2) fraction = (fraction + "00").slice(0, 2);
+    return whole.toString().replace(/\\B(?=(\\d{3})+(?!\\d))/g, ",") + "." + fraction;
+  }
+  function set(name, text) {
+    var nodes = root.querySelectorAll('[data-field="' + name + '"]');
+    for (var i = 0; i < nodes.length; i++) nodes[i].textContent = text;
+  }
+  function show(body) {
+    root.setAttribute("data-state", body.status);
+    set("status", body.status);
+    if (body.amount_usdc) {
+      var received = units(body.amount_usdc);
+      set("received", usdc(received));
+      set("due", usdc(total > received ? total - received : 0n));
+      if (received > total) set("excess", usdc(received - total));
+    }
+    if (body.tx_hash) set("tx", body.tx_hash);
+    if (finished[body.status] && !announced) {
+      announced = true;
+      var message = { type: "remit:payment", slug: slug, status: body.status, tx_hash: body.tx_hash, amount_usdc: body.amount_usdc, confirmed_at: body.confirmed_at };
+      if (window.parent !== window) window.parent.postMessage(message, "*");
+      if (redirect) setTimeout(function () {
+        try { window.top.location.href = redirect; } catch (e) { window.location.href = redirect; }
+      }, 2500);
+    }
+  }
+  function poll() {
+    fetch(statusUrl, { headers: { accept: "application/json" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (body) { if (body) show(body); })
+      .catch(function () {})
+      .then(function () { if (!announced) setTimeout(poll, pollMs); });
+  }
+  setTimeout(poll, pollMs);
+
+  var buttons = document.querySelectorAll("button[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    buttons[i].addEventListener("click", function (event) {
+      var button = event.currentTarget, text = button.getAttribute("data-copy"), label = button.textContent;
+      var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = label; }, 1500); };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, done);
+      else done();
+    });
+  }
+})();
+`;

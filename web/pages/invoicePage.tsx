@@ -1,0 +1,99 @@
+import { getAddress } from "viem";
+import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { formatUsdcForDisplay } from "../../domain/money.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
+import { Layout, PayWith } from "../layout.tsx";
+
+/** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
+export function InvoicePage(props: {
+  invoice: InvoiceRow;
+  lines: LineItemRow[];
+  state: PaymentState;
+  pdfUrl: string;
+  qrSvg: string;
+}) {
+  const { invoice, state } = props;
+  const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
+  const due = invoice.total_amount > state.received ? invoice.total_amount - state.received : 0n;
+  return (
+    <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
+      <div
+        id="payment"
+        data-slug={invoice.slug}
+        data-status-url={`/api/payments/status/${invoice.slug}`}
+        data-poll-ms="5000"
+        data-total-units={invoice.total_amount.toString()}
+        data-state={status}
+      >
+        <section class="card">
+          <p class="muted small">Invoice {invoice.invoice_number}</p>
+          <h1>{invoice.merchant_name_snapshot}</h1>
+          <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
+          <p>
+            <span class="badge" data-field="status" aria-live="polite">
+              {status}
+            </span>
+          </p>
+          <p class="small">
+            Billed to <strong>{invoice.vendor_name}</strong>
+            {invoice.vendor_address ? ` · ${invoice.vendor_address}` : ""} · issued{" "}
+            {invoice.issue_date} · due <strong>{invoice.due_date}</strong>
+          </p>
+        </section>
+
+        <section class="card" aria-label="Items">
+          <table>
+            <thead>
+              <tr>
+                <th>Description</th>
+                <th class="num">Qty</th>
+                <th class="num">Unit price</th>
+                <th class="num">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.lines.map((line) => (
+                <tr>
+                  <td>{line.description}</td>
+                  <td class="num">{line.quantity}</td>
+                  <td class="num">{formatUsdcForDisplay(line.unit_price)}</td>
+                  <td class="num">{formatUsdcForDisplay(line.line_total)}</td>
+                </tr>
+              ))}
+              <tr class="total">
+                <td colspan={3}>Total (USDC)</td>
+                <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
+              </tr>
+            </tbody>
+          </table>
+          {invoice.notes ? <p class="small muted">{invoice.notes}</p> : null}
+          <p class="small">
+            <a href={props.pdfUrl}>Download the PDF</a>
+          </p>
+        </section>
+
+        <section class="card done" role="status">
+          <strong>Payment received. Thank you!</strong>
+          <br />
+          <span class="small">
+            Received <span data-field="received">{formatUsdcForDisplay(state.received)}</span> USDC
+            · transaction <code data-field="tx">{state.latestTxHash ?? ""}</code>
+          </span>
+        </section>
+        <section class="card partialnote" role="status">
+          <strong>Partly paid.</strong> Received{" "}
+          <span data-field="received">{formatUsdcForDisplay(state.received)}</span> USDC; still due{" "}
+          <strong data-field="due">{formatUsdcForDisplay(due)}</strong> USDC.
+        </section>
+
+        <PayWith
+          amount={formatUsdcForDisplay(due > 0n ? due : invoice.total_amount).replace(/,/g, "")}
+          amountLabel="Amount (USDC)"
+          depositAddress={getAddress(invoice.deposit_address)}
+          qrSvg={props.qrSvg}
+        />
+      </div>
+    </Layout>
+  );
+}

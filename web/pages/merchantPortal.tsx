@@ -1,0 +1,104 @@
+import { getAddress } from "viem";
+import type { LinkRow } from "../../db/queries/links.ts";
+import { formatUsdcForDisplay } from "../../domain/money.ts";
+import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
+import { Layout } from "../layout.tsx";
+
+/**
+ * `{PAY_URL}/merchant/{slug}`: the merchant's view of a `managed` payment link: status, amount
+ * received, every transaction, and the managed wallet the money goes to. Never embeddable.
+ */
+export function MerchantPortal(props: {
+  link: LinkRow;
+  state: PaymentState;
+  transfers: IndexedTransfer[];
+  explorerUrl: string;
+}) {
+  const { link, state } = props;
+  return (
+    <Layout title={`Payment link ${link.slug}: ${link.description}`}>
+      <div
+        id="payment"
+        data-slug={link.slug}
+        data-status-url={`/api/payments/status/${link.slug}`}
+        data-poll-ms="5000"
+        data-total-units={link.amount.toString()}
+        data-state={link.status}
+      >
+        <section class="card">
+          <p class="muted small">Merchant portal · payment link {link.slug}</p>
+          <h1>{link.description}</h1>
+          <p>
+            <span class="badge" data-field="status" aria-live="polite">
+              {link.status}
+            </span>
+          </p>
+          <table>
+            <tbody>
+              <tr>
+                <th>Amount</th>
+                <td class="num">{formatUsdcForDisplay(link.amount)} USDC</td>
+              </tr>
+              <tr>
+                <th>Received</th>
+                <td class="num">
+                  <span data-field="received">{formatUsdcForDisplay(state.received)}</span> USDC
+                </td>
+              </tr>
+              <tr>
+                <th>Deposit address</th>
+                <td class="num">
+                  <code>{getAddress(link.deposit_address)}</code>
+                </td>
+              </tr>
+              <tr>
+                <th>Managed wallet (funds are swept here)</th>
+                <td class="num">
+                  <code>{getAddress(link.wallet_address)}</code>
+                </td>
+              </tr>
+              <tr>
+                <th>Created</th>
+                <td class="num">{link.created_at.toISOString()}</td>
+              </tr>
+            </tbody>
+          </table>
+        </section>
+        <section class="card" aria-labelledby="tx-heading">
+          <h2 id="tx-heading">Transactions</h2>
+          {props.transfers.length === 0 ? (
+            <p class="muted small">No payment yet.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th>Time (UTC)</th>
+                  <th class="num">Amount (USDC)</th>
+                  <th>Transaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.transfers.map((t) => (
+                  <tr>
+                    <td>{t.paidAt.toISOString().replace("T", " ").slice(0, 19)}</td>
+                    <td class="num">{formatUsdcForDisplay(t.value)}</td>
+                    <td>
+                      <a
+                        href={`${props.explorerUrl}/tx/${t.txHash}`}
+                        rel="noopener noreferrer"
+                        target="_blank"
+                      >
+                        <code>{`${t.txHash.slice(0, 10)}…${t.txHash.slice(-8)}`}</code>
+                      </a>
+                      {state.counted.includes(t.id) ? "" : " (awaiting confirmations)"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,106 @@
+import { type Context, Hono } from "hono";
+import { getAddress } from "viem";
+import type { AppDeps } from "../api/deps.ts";
+import { invoiceUrls } from "../api/invoices/urls.ts";
+import { indexedTransfersTo } from "../db/queries/indexer.ts";
+import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
+import { findLinkBySlug } from "../db/queries/links.ts";
+import { loadPaymentState } from "../db/queries/paymentEvents.ts";
+import { usdcPaymentUri } from "../domain/paymentUri.ts";
+import { payCss, payJs } from "./assets.ts";
+import { NotFoundPage } from "./layout.tsx";
+import { CheckoutPage } from "./pages/checkoutPage.tsx";
+import { InvoicePage } from "./pages/invoicePage.tsx";
+import { MerchantPortal } from "./pages/merchantPortal.tsx";
+import { qrSvg } from "./qrSvg.ts";
+import { widgetJs } from "./widget.ts";
+
+/**
+ * Pages allow only their own script, styles and requests. Only the checkout may be framed
+ * (the iframe snippet and w.js embed it anywhere); every other page refuses to be.
+ */
+const csp = (frameable: boolean) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${frameable ? "*" : "'none'"}`,
+  ].join("; ");
+
+function pageHeaders(c: Context, frameable: boolean): void {
+  c.header("Content-Security-Policy", csp(frameable));
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cache-Control", "no-store");
+  if (!frameable) c.header("X-Frame-Options", "DENY");
+}
+
+/** The hosted pages and their assets. */
+export function pageRoutes(deps: AppDeps): Hono {
+  const app = new Hono();
+  const asset = (body: string, type: string) => (c: Context) => {
+    c.header("Content-Type", type);
+    c.header("Cache-Control", "public, max-age=300");
+    c.header("X-Content-Type-Options", "nosniff");
+    // Loaded from merchants' pages on other origins.
+    c.header("Cross-Origin-Resource-Policy", "cross-origin");
+    return c.body(body);
+  };
+  app.get("/assets/pay.css", asset(payCss, "text/css; charset=utf-8"));
+  app.get("/assets/pay.js", asset(payJs, "text/javascript; charset=utf-8"));
+  app.get("/w.js", asset(widgetJs, "text/javascript; charset=utf-8"));
+
+  app.get("/i/:slug", async (c) => {
+    pageHeaders(c, false);
+    const invoice = await findInvoiceBySlug(deps.db, c.req.param("slug"));
+    if (!invoice) return c.html(<NotFoundPage what="invoice" />, 404);
+    const [lines, state] = await Promise.all([
+      findLineItems(deps.db, invoice.id),
+      loadPaymentState(deps.db, invoice.deposit_address),
+    ]);
+    const due =
+      invoice.total_amount > state.received
+        ? invoice.total_amount - state.received
+        : invoice.total_amount;
+    const qr = await qrSvg(usdcPaymentUri(getAddress(invoice.deposit_address), due));
+    const { pdf_url } = invoiceUrls(deps, invoice.id, invoice.slug);
+    return c.html(
+      <InvoicePage invoice={invoice} lines={lines} state={state} pdfUrl={pdf_url} qrSvg={qr} />,
+    );
+  });
+
+  app.get("/pay/:slug", async (c) => {
+    pageHeaders(c, true);
+    const link = await findLinkBySlug(deps.db, c.req.param("slug"));
+    if (!link) return c.html(<NotFoundPage what="payment link" />, 404);
+    const state = await loadPaymentState(deps.db, link.deposit_address);
+    const due = link.amount > state.received ? link.amount - state.received : link.amount;
+    const qr = await qrSvg(usdcPaymentUri(getAddress(link.deposit_address), due));
+    return c.html(<CheckoutPage link={link} state={state} qrSvg={qr} />);
+  });
+
+  app.get("/merchant/:slug", async (c) => {
+    pageHeaders(c, false);
+    const link = await findLinkBySlug(deps.db, c.req.param("slug"));
+    // The portal exists for links paid into a managed wallet (spec §4.8).
+    if (!link || link.wallet_type !== "managed")
+      return c.html(<NotFoundPage what="merchant portal" />, 404);
+    const [state, transfers] = await Promise.all([
+      loadPaymentState(deps.db, link.deposit_address),
+      indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
+    ]);
+    return c.html(
+      <MerchantPortal
+        link={link}
+        state={state}
+        transfers={transfers}
+        explorerUrl={deps.explorerUrl}
+      />,
+    );
+  });
+  return app;
+}
