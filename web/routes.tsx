@@ -87,7 +87,7 @@ export function pageRoutes(deps: AppDeps): Hono {
     pageHeaders(c, false);
     const link = await findLinkBySlug(deps.db, c.req.param("slug"));
     // The portal exists for links paid into a managed wallet (spec §4.8).
-    if (!link || link.wallet_type !== "managed")
+    if (link?.wallet_type !== "managed")
       return c.html(<NotFoundPage what="merchant portal" />, 404);
     const [state, transfers] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
