@@ -22,7 +22,8 @@ export function deliverWebhook(deps: WorkerDeps): Task {
     const delivery = await deps.db
       .selectFrom("app.webhook_deliveries as d")
       .innerJoin("app.payment_events as e", "e.id", "d.event_id")
-      .innerJoin("app.invoices as i", "i.id", "e.invoice_id")
+      .leftJoin("app.invoices as i", "i.id", "e.invoice_id")
+      .leftJoin("app.payment_links as l", "l.id", "e.link_id")
       .select([
         "d.id",
         "d.url",
@@ -31,7 +32,7 @@ export function deliverWebhook(deps: WorkerDeps): Task {
         "d.created_at",
         "e.id as event_id",
         "e.payload",
-        "i.webhook_secret",
+        (eb) => eb.fn.coalesce("i.webhook_secret", "l.webhook_secret").as("webhook_secret"),
       ])
       .where("d.id", "=", parsed.delivery_id)
       .executeTakeFirst();

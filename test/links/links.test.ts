@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { waitFor } from "../../platform/process.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+
+type Json = Record<string, unknown>;
+
+const linkRequest = (overrides: Json = {}): Json => ({
+  merchant_email: `shop-${randomUUID()}@example.com`,
+  amount: "25.00",
+  description: "Order #1042",
+  wallet_type: "managed",
+  metadata: { order_id: "1042", gift: false },
+  redirect_url: "https://shop.example.com/thanks",
+  ...overrides,
+});
+
+describe("payment links", () => {
+  const chain = useChainForFile();
+  let stack: TestStack;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+  beforeAll(async () => {
+    await chain.snapshot();
+    receiver = await startWebhookReceiver();
+    stack = await startStack({ worker: true, indexer: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.stop();
+    await chain.revert();
+  });
+
+  const create = async (body: Json, headers: Record<string, string> = {}) => {
+    const response = await stack.request("/api/links", { method: "POST", json: body, headers });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+  const status = async (slug: unknown) => {
+    const response = await stack.request(`/api/payments/status/${slug}`);
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+
+  test("POST /api/links answers 201 with the link, its snippets and its own deposit address", async () => {
+    const { status: code, body } = await create(linkRequest());
+    expect(code).toBe(201);
+    const slug = body.slug as string;
+    expect(body).toEqual({
+      link_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      slug: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{12}$/),
+      payment_link: `${stack.api.url}/pay/${slug}`,
+      iframe_snippet: `<iframe src="${stack.api.url}/pay/${slug}" width="400" height="600" frameborder="0" title="Pay with USDC" allow="clipboard-write"></iframe>`,
+      js_widget_snippet: `<script src="${stack.api.url}/w.js" data-slug="${slug}" async></script>`,
+      deposit_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      amount: "25.00",
+      status: "pending",
+      merchant_portal: `${stack.api.url}/merchant/${slug}`,
+    });
+    expect((await status(slug)).body).toEqual({ status: "pending" });
+    const other = await create(linkRequest());
+    expect(other.body.deposit_address).not.toBe(body.deposit_address);
+  });
+
+  test("validation: the same rules and error shape as invoices", async () => {
+    const cases: [Json, string, string][] = [
+      [{ amount: "25" }, "amount", "invalid_decimal"],
+      [{ amount: 25 }, "amount", "invalid_decimal"],
+      [{ amount: "0.00" }, "amount", "not_positive"],
+      [{ description: "" }, "description", "required"],
+      [{ merchant_email: "nope" }, "merchant_email", "invalid_email"],
+      [{ wallet_type: "byo" }, "wallet_address", "required"],
+      [{ wallet_type: "byo", wallet_address: "0x8ba1f109551bd432803012645ac136ddd64dba72" }, "wallet_address", "not_checksummed"],
+      [{ metadata: { order: { nested: true } } }, "metadata.order", "invalid_metadata_value"],
+      [{ redirect_url: "javascript:alert(1)" }, "redirect_url", "invalid_url"],
+      [{ amout: "1.00" }, "amout", "unknown_field"],
+    ];
+    for (const [overrides, path, code] of cases) {
+      const { status: httpStatus, body } = await create(linkRequest(overrides));
+      expect(httpStatus, JSON.stringify(overrides)).toBe(400);
+      expect((body.error as { fields: Json[] }).fields, JSON.stringify(overrides)).toContainEqual(expect.objectContaining({ path, code }));
+    }
+    const typo = await create(linkRequest({ amout: "1.00" }));
+    expect((typo.body.error as { fields: Json[] }).fields).toContainEqual(expect.objectContaining({ message: 'is not a known field; did you mean "amount"?' }));
+    expect(await stack.db.selectFrom("app.payment_links").select("slug").where("description", "=", "").execute()).toEqual([]);
+  });
+
+  test("unknown slugs are 404 JSON", async () => {
+    for (const slug of ["zzzzzzzzzzzz", "0OIl", "x".repeat(80)]) {
+      const { status: code, body } = await status(slug);
+      expect(code).toBe(404);
+      expect((body.error as Json).code).toBe("not_found");
+    }
+  });
+
+  test("Idempotency-Key replays the 201 and refuses a different body", async () => {
+    const key = randomUUID();
+    const request = linkRequest({ webhook_url: receiver.url });
+    const first = await create(request, { "Idempotency-Key": key });
+    expect(await create(request, { "Idempotency-Key": key })).toEqual(first);
+    expect((await create({ ...request, amount: "26.00" }, { "Idempotency-Key": key })).status).toBe(409);
+  });
+
+  test("payments move a link pending → confirmed, partial, excess, with webhooks carrying the metadata", async () => {
+    const pay = async (amount: string, value: bigint) => {
+      const { body } = await create(linkRequest({ amount, webhook_url: receiver.url }));
+      const paid = await chain.payUsdc(devAccount(8), body.deposit_address as Address, value);
+      return { slug: body.slug as string, paid, secret: body.webhook_secret };
+    };
+    const until = (slug: string, expected: string) =>
+      waitFor(`link ${expected}`, async () => {
+        const { body } = await status(slug);
+        return body.status === expected && body;
+      }, { timeoutMs: 20_000, intervalMs: 50 });
+
+    const exact = await pay("25.00", 25_000_000n);
+    const block = await chain.client.getBlock({ blockNumber: exact.paid.blockNumber });
+    expect(await until(exact.slug, "confirmed")).toEqual({
+      status: "confirmed",
+      tx_hash: exact.paid.transactionHash,
+      amount_usdc: "25.00",
+      confirmed_at: new Date(Number(block.timestamp) * 1000).toISOString(),
+      metadata: { order_id: "1042", gift: false },
+    });
+    const hook = await waitFor("the link webhook", async () => receiver.received.find((h) => h.body.includes(exact.slug)));
+    expect(JSON.parse(hook.body)).toMatchObject({ type: "link.confirmed", slug: exact.slug, status: "confirmed", amount_usdc: "25.00", metadata: { order_id: "1042" } });
+
+    const under = await pay("25.00", 10_000_000n);
+    expect(await until(under.slug, "partial")).toMatchObject({ amount_usdc: "10.00" });
+    const over = await pay("25.00", 30_000_000n);
+    expect(await until(over.slug, "excess")).toMatchObject({ amount_usdc: "30.00" });
+  });
+});
