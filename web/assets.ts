@@ -28,6 +28,7 @@ button:focus-visible,a:focus-visible{outline:3px solid #9fb8ff;outline-offset:2p
 .partialnote{display:none}[data-state=partial] .partialnote{display:block}
 footer{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
 a{color:var(--accent)}.prewrap{white-space:pre-line}
+td code{overflow-wrap:anywhere;word-break:break-all;font-size:13px}
 @media (max-width:480px){main{padding:12px 10px}.card{padding:16px}.amount{font-size:24px}}
 `;
 
@@ -64,6 +65,14 @@ export const payJs = `(function () {
       set("received", usdc(received));
       set("due", usdc(total > received ? total - received : 0n));
       if (received > total) set("excess", usdc(received - total));
+      // What is left to pay is what the copy field should hold.
+      var amountNode = document.getElementById("pay-amount");
+      if (amountNode && total > received) {
+        var plain = usdc(total - received).replace(/,/g, "");
+        amountNode.textContent = plain;
+        var copy = amountNode.parentNode.querySelector("button[data-copy]");
+        if (copy) copy.setAttribute("data-copy", plain);
+      }
     }
     if (body.tx_hash) set("tx", body.tx_hash);
     if (finished[body.status] && !announced) {

@@ -17,11 +17,20 @@ const metadataValue = z.custom<string | number | boolean | null>(
     typeof value === "boolean" ||
     (typeof value === "number" && Number.isFinite(value)) ||
     (typeof value === "string" && value.length <= 500),
-  rule("invalid_metadata_value", "values are strings (at most 500 characters), numbers, booleans or null"),
+  rule(
+    "invalid_metadata_value",
+    "values are strings (at most 500 characters), numbers, booleans or null",
+  ),
 );
 const metadata = z
-  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"), metadataValue)
-  .refine((value) => Object.keys(value).length <= 20, rule("too_many", "must have at most 20 keys"));
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),
+    metadataValue,
+  )
+  .refine(
+    (value) => Object.keys(value).length <= 20,
+    rule("too_many", "must have at most 20 keys"),
+  );
 
 /**
  * `POST /api/links` (the spec leaves the request to us): one payment of `amount` USDC for

@@ -71,7 +71,11 @@ describe("payment links", () => {
       [{ description: "" }, "description", "required"],
       [{ merchant_email: "nope" }, "merchant_email", "invalid_email"],
       [{ wallet_type: "byo" }, "wallet_address", "required"],
-      [{ wallet_type: "byo", wallet_address: "0x8ba1f109551bd432803012645ac136ddd64dba72" }, "wallet_address", "not_checksummed"],
+      [
+        { wallet_type: "byo", wallet_address: "0x8ba1f109551bd432803012645ac136ddd64dba72" },
+        "wallet_address",
+        "not_checksummed",
+      ],
       [{ metadata: { order: { nested: true } } }, "metadata.order", "invalid_metadata_value"],
       [{ redirect_url: "javascript:alert(1)" }, "redirect_url", "invalid_url"],
       [{ amout: "1.00" }, "amout", "unknown_field"],
@@ -79,11 +83,21 @@ describe("payment links", () => {
     for (const [overrides, path, code] of cases) {
       const { status: httpStatus, body } = await create(linkRequest(overrides));
       expect(httpStatus, JSON.stringify(overrides)).toBe(400);
-      expect((body.error as { fields: Json[] }).fields, JSON.stringify(overrides)).toContainEqual(expect.objectContaining({ path, code }));
+      expect((body.error as { fields: Json[] }).fields, JSON.stringify(overrides)).toContainEqual(
+        expect.objectContaining({ path, code }),
+      );
     }
     const typo = await create(linkRequest({ amout: "1.00" }));
-    expect((typo.body.error as { fields: Json[] }).fields).toContainEqual(expect.objectContaining({ message: 'is not a known field; did you mean "amount"?' }));
-    expect(await stack.db.selectFrom("app.payment_links").select("slug").where("description", "=", "").execute()).toEqual([]);
+    expect((typo.body.error as { fields: Json[] }).fields).toContainEqual(
+      expect.objectContaining({ message: 'is not a known field; did you mean "amount"?' }),
+    );
+    expect(
+      await stack.db
+        .selectFrom("app.payment_links")
+        .select("slug")
+        .where("description", "=", "")
+        .execute(),
+    ).toEqual([]);
   });
 
   test("unknown slugs are 404 JSON", async () => {
@@ -99,7 +113,9 @@ describe("payment links", () => {
     const request = linkRequest({ webhook_url: receiver.url });
     const first = await create(request, { "Idempotency-Key": key });
     expect(await create(request, { "Idempotency-Key": key })).toEqual(first);
-    expect((await create({ ...request, amount: "26.00" }, { "Idempotency-Key": key })).status).toBe(409);
+    expect((await create({ ...request, amount: "26.00" }, { "Idempotency-Key": key })).status).toBe(
+      409,
+    );
   });
 
   test("payments move a link pending → confirmed, partial, excess, with webhooks carrying the metadata", async () => {
@@ -109,10 +125,14 @@ describe("payment links", () => {
       return { slug: body.slug as string, paid, secret: body.webhook_secret };
     };
     const until = (slug: string, expected: string) =>
-      waitFor(`link ${expected}`, async () => {
-        const { body } = await status(slug);
-        return body.status === expected && body;
-      }, { timeoutMs: 20_000, intervalMs: 50 });
+      waitFor(
+        `link ${expected}`,
+        async () => {
+          const { body } = await status(slug);
+          return body.status === expected && body;
+        },
+        { timeoutMs: 20_000, intervalMs: 50 },
+      );
 
     const exact = await pay("25.00", 25_000_000n);
     const block = await chain.client.getBlock({ blockNumber: exact.paid.blockNumber });
@@ -123,8 +143,16 @@ describe("payment links", () => {
       confirmed_at: new Date(Number(block.timestamp) * 1000).toISOString(),
       metadata: { order_id: "1042", gift: false },
     });
-    const hook = await waitFor("the link webhook", async () => receiver.received.find((h) => h.body.includes(exact.slug)));
-    expect(JSON.parse(hook.body)).toMatchObject({ type: "link.confirmed", slug: exact.slug, status: "confirmed", amount_usdc: "25.00", metadata: { order_id: "1042" } });
+    const hook = await waitFor("the link webhook", async () =>
+      receiver.received.find((h) => h.body.includes(exact.slug)),
+    );
+    expect(JSON.parse(hook.body)).toMatchObject({
+      type: "link.confirmed",
+      slug: exact.slug,
+      status: "confirmed",
+      amount_usdc: "25.00",
+      metadata: { order_id: "1042" },
+    });
 
     const under = await pay("25.00", 10_000_000n);
     expect(await until(under.slug, "partial")).toMatchObject({ amount_usdc: "10.00" });

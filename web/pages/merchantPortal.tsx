@@ -52,7 +52,7 @@ export function MerchantPortal(props: {
                 </td>
               </tr>
               <tr>
-                <th>Managed wallet (funds are swept here)</th>
+                <th>Managed wallet</th>
                 <td class="num">
                   <code>{getAddress(link.wallet_address)}</code>
                 </td>

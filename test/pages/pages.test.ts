@@ -1,0 +1,215 @@
+import http from "node:http";
+import type { Browser, Page } from "playwright-core";
+import type { Address } from "viem";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freePort } from "../../platform/freePort.ts";
+import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+
+type Json = Record<string, unknown>;
+
+/** A page on another origin (its own port), as a merchant's shop would be. */
+async function startHostSite(html: string) {
+  const port = await freePort();
+  const server = http.createServer((_, response) =>
+    response.writeHead(200, { "content-type": "text/html" }).end(html),
+  );
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("hosted pages in a real browser", () => {
+  const chain = useChainForFile();
+  let stack: TestStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await chain.snapshot();
+    [stack, browser] = await Promise.all([
+      startStack({ worker: true, indexer: true }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await chain.revert();
+  });
+
+  const createLink = async (overrides: Json = {}) =>
+    (await (
+      await stack.request("/api/links", {
+        method: "POST",
+        json: {
+          merchant_email: "shop@example.com",
+          amount: "12.50",
+          description: "Order #77 — 2 coffees",
+          wallet_type: "managed",
+          ...overrides,
+        },
+      })
+    ).json()) as Json & {
+      slug: string;
+      deposit_address: Address;
+      payment_link: string;
+      iframe_snippet: string;
+      js_widget_snippet: string;
+    };
+  const newPage = async (): Promise<Page> => {
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    page.on("dialog", () => {
+      throw new Error("a dialog opened: injected script ran");
+    });
+    return page;
+  };
+
+  test("checkout: shows amount and address, then switches to confirmed without a reload", async () => {
+    const link = await createLink();
+    const page = await newPage();
+    await page.goto(link.payment_link);
+    await expect.poll(() => page.textContent("h1")).toBe("Order #77 — 2 coffees");
+    expect(await page.textContent("#pay-amount")).toBe("12.50");
+    expect(await page.textContent("#pay-address")).toBe(link.deposit_address);
+    expect(await page.locator(".qr svg").count()).toBe(1);
+    expect(await page.textContent(".warning")).toContain("USDC on Base (chain 8453) only");
+    await screenshot(page, "checkout-pending");
+
+    let navigations = 0;
+    page.on("framenavigated", () => navigations++);
+    await chain.payUsdc(devAccount(1), link.deposit_address, 12_500_000n);
+    // One polling period (5 s) plus indexing.
+    await page.waitForSelector("#payment[data-state=confirmed]", { timeout: 8_000 });
+    expect(await page.isVisible(".done")).toBe(true);
+    expect(await page.isVisible(".paywith")).toBe(false);
+    expect(navigations).toBe(0);
+    await screenshot(page, "checkout-confirmed");
+    await page.close();
+  });
+
+  test("invoice page: items, total, pay block; paid in place; user strings rendered as text", async () => {
+    const response = await stack.request("/api/invoices", {
+      method: "POST",
+      json: invoiceRequest({
+        merchant_name: "<script>alert(1)</script> Bakery",
+        vendor_name: '"><img src=x onerror=alert(2)>',
+        line_items: [
+          { description: "<b>bold</b> & <i>croissants</i>", quantity: 3, unit_price: "2.50" },
+        ],
+        notes: "</p><script>alert(3)</script>",
+      }),
+    });
+    const invoice = (await response.json()) as { invoice_url: string; deposit_address: Address };
+    const page = await newPage();
+    await page.goto(invoice.invoice_url);
+    expect(await page.textContent("h1")).toBe("<script>alert(1)</script> Bakery");
+    expect(await page.textContent("tbody tr td")).toBe("<b>bold</b> & <i>croissants</i>");
+    expect(await page.locator("main script, main img").count()).toBe(0);
+    expect(await page.textContent(".total")).toContain("7.50");
+    expect(await page.textContent("#pay-amount")).toBe("7.50");
+    expect(await page.getAttribute("a[href$='/pdf']", "href")).toContain("/api/invoices/");
+    await screenshot(page, "invoice-sent");
+
+    await chain.payUsdc(devAccount(2), invoice.deposit_address, 5_000_000n);
+    await page.waitForSelector("#payment[data-state=partial]", { timeout: 8_000 });
+    expect(await page.textContent(".partialnote [data-field=due]")).toBe("2.50");
+    expect(await page.textContent("#pay-amount")).toBe("2.50");
+    await screenshot(page, "invoice-partial");
+    await chain.payUsdc(devAccount(2), invoice.deposit_address, 2_500_000n);
+    await page.waitForSelector("#payment[data-state=paid]", { timeout: 8_000 });
+    await screenshot(page, "invoice-paid");
+    await page.close();
+  });
+
+  test("the JS widget on another origin opens the checkout and tells the page when it is paid", async () => {
+    const link = await createLink({ amount: "3.00", description: "Widget order" });
+    const site = await startHostSite(`<!doctype html><html><body><h1>Merchant shop</h1>
+      <script>window.payments = []; document.addEventListener("remit:payment", function (e) { window.payments.push(e.detail); });</script>
+      ${link.js_widget_snippet}</body></html>`);
+    try {
+      const page = await newPage();
+      await page.goto(site.url);
+      const button = page.locator("button[data-remit-button]");
+      await button.waitFor();
+      expect(await button.textContent()).toBe("Pay with USDC");
+      await screenshot(page, "widget-button");
+      await button.click();
+      const frame = page.frameLocator("iframe[title='Pay with USDC']");
+      await expect.poll(() => frame.locator("h1").textContent()).toBe("Widget order");
+      await screenshot(page, "widget-open");
+      await chain.payUsdc(devAccount(3), link.deposit_address, 3_000_000n);
+      await page.waitForFunction(
+        () => (window as unknown as { payments: unknown[] }).payments.length > 0,
+        undefined,
+        { timeout: 8_000 },
+      );
+      const [detail] = await page.evaluate(
+        () => (window as unknown as { payments: Json[] }).payments,
+      );
+      expect(detail).toMatchObject({
+        type: "remit:payment",
+        slug: link.slug,
+        status: "confirmed",
+        amount_usdc: "3.00",
+      });
+      await screenshot(page, "widget-confirmed");
+      await page.close();
+    } finally {
+      await site.stop();
+    }
+  });
+
+  test("the iframe snippet renders the checkout on another origin", async () => {
+    const link = await createLink({ description: "Framed order" });
+    const site = await startHostSite(
+      `<!doctype html><html><body>${link.iframe_snippet}</body></html>`,
+    );
+    try {
+      const page = await newPage();
+      await page.goto(site.url);
+      const frame = page.frameLocator("iframe");
+      await expect.poll(() => frame.locator("h1").textContent()).toBe("Framed order");
+      expect(await frame.locator("#pay-address").textContent()).toBe(link.deposit_address);
+      await screenshot(page, "iframe-snippet");
+      await page.close();
+    } finally {
+      await site.stop();
+    }
+  });
+
+  test("the merchant portal shows the payment with its transaction; it refuses to be framed", async () => {
+    const link = await createLink({ description: "Portal order" });
+    const paid = await chain.payUsdc(devAccount(4), link.deposit_address, 12_500_000n);
+    await expect
+      .poll(
+        async () =>
+          ((await (await stack.request(`/api/payments/status/${link.slug}`)).json()) as Json)
+            .status,
+        { timeout: 10_000 },
+      )
+      .toBe("confirmed");
+    const page = await newPage();
+    const response = await page.goto(link.merchant_portal as string);
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(await page.textContent("[data-field=received]")).toBe("12.50");
+    expect(await page.getAttribute(`a[href$="${paid.transactionHash}"]`, "href")).toBe(
+      `https://basescan.org/tx/${paid.transactionHash}`,
+    );
+    await screenshot(page, "merchant-portal");
+    await page.close();
+  });
+
+  test("unknown slugs get a 404 page", async () => {
+    const page = await newPage();
+    for (const path of ["/pay/nosuchslug1", "/i/nosuchslug1", "/merchant/nosuchslug1"]) {
+      const response = await page.goto(`${stack.api.url}${path}`);
+      expect(response?.status()).toBe(404);
+      expect(await page.textContent("h1")).toBe("Not found");
+    }
+    await page.close();
+  });
+});
