@@ -1,5 +1,6 @@
 import type { Db } from "../db/database.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { StatusCache } from "./payments/statusCache.ts";
 
 /** What the HTTP application needs from its process: connections and settings, no secrets. */
 export type AppDeps = {
@@ -19,4 +20,6 @@ export type AppDeps = {
   /** Block explorer for transaction links. */
   explorerUrl: string;
   log: Logger;
+  /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
+  statusCache?: StatusCache;
 };

@@ -3,6 +3,7 @@ import { createDb } from "../db/database.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
 import { createApp } from "./app.ts";
+import { StatusCache } from "./payments/statusCache.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
@@ -13,6 +14,8 @@ if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !MANA
   );
 }
 const db = createDb(DATABASE_URL);
+const statusCache = new StatusCache(DATABASE_URL);
+await statusCache.start();
 const app = createApp({
   db,
   rpcUrl: CHAIN_RPC_URL,
@@ -24,6 +27,7 @@ const app = createApp({
   outboxDir: env.outboxDir,
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,
+  statusCache,
   log,
 });
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
@@ -31,7 +35,9 @@ const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (
 );
 
 const stop = () => {
-  server.close(() => void db.destroy().then(() => process.exit(0)));
+  server.close(
+    () => void Promise.all([db.destroy(), statusCache.stop()]).then(() => process.exit(0)),
+  );
   // Keep-alive connections would hold close() open; the supervisor's grace period is the cap.
   setTimeout(() => process.exit(0), 5_000).unref();
 };

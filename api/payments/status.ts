@@ -58,9 +58,15 @@ export async function paymentStatus(deps: Pick<AppDeps, "db">, slug: string) {
 
 export function registerPaymentStatus(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const status = await paymentStatus(deps, c.req.valid("param").slug);
-    if (!status) throw notFound("payment");
-    // Pollers every 5 s: a short private cache is harmless and spares the database.
+    const slug = c.req.valid("param").slug;
+    let status = deps.statusCache?.get(slug) as
+      | Awaited<ReturnType<typeof paymentStatus>>
+      | undefined;
+    if (!status) {
+      status = await paymentStatus(deps, slug);
+      if (!status) throw notFound("payment");
+      deps.statusCache?.set(slug, status);
+    }
     c.header("Cache-Control", "no-store");
     return c.json(status, 200);
   });

@@ -1,0 +1,101 @@
+// GET /api/payments/status/{slug} under a concurrent load generator (autocannon, loopback),
+// rotating over many links as thousands of open checkout pages would, against a bare Hono JSON
+// route served by the same process kind in the same run.
+import path from "node:path";
+import autocannon from "autocannon";
+import { apiSpec, projectRoot } from "../platform/children.ts";
+import { freePort } from "../platform/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { benchEnvironment } from "./environment.ts";
+
+const links = Number(process.env.BENCH_LINKS ?? 500);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+async function load(url: string, paths: string[]) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "GET",
+        setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] as string }),
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+export async function benchStatusEndpoint(): Promise<void> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = await benchEnvironment({
+    blockTime: 0,
+    env: { PORT: String(port), BASE_URL: url, PAY_URL: url },
+  });
+  const spec = apiSpec(env.settings);
+  const api = spawnLogged(spec.command, spec.args, { env: spec.env });
+  const barePort = await freePort();
+  const bare = spawnLogged(
+    process.execPath,
+    ["--import", "tsx", path.join(projectRoot, "bench/bareServer.ts")],
+    {
+      env: { ...process.env, PORT: String(barePort) },
+    },
+  );
+  try {
+    await waitFor("the API", async () => (await fetch(`${url}/health`)).status > 0, {
+      timeoutMs: 30_000,
+    });
+    await waitFor(
+      "the bare server",
+      async () => (await fetch(`http://127.0.0.1:${barePort}/bare/x`)).ok,
+      { timeoutMs: 30_000 },
+    );
+    const slugs: string[] = [];
+    for (let i = 0; i < links; i++) {
+      const response = await fetch(`${url}/api/links`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          merchant_email: `bench-${i % 10}@example.com`,
+          amount: "5.00",
+          description: `Order ${i}`,
+          wallet_type: "managed",
+        }),
+      });
+      slugs.push(((await response.json()) as { slug: string }).slug);
+    }
+    const statusPaths = slugs.map((slug) => `/api/payments/status/${slug}`);
+    await load(url, statusPaths); // warm-up (JIT, connection pool)
+    const baseline = await load(
+      `http://127.0.0.1:${barePort}`,
+      slugs.map((slug) => `/bare/${slug}`),
+    );
+    const status = await load(url, statusPaths);
+    console.log(
+      `\n# GET /api/payments/status/{slug} (${links} links, ${connections} connections, ${seconds} s, autocannon on loopback)`,
+    );
+    const line = (label: string, r: typeof status) =>
+      console.log(
+        `${label.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}`,
+      );
+    line("baseline: bare Hono JSON route", baseline);
+    line("status endpoint", status);
+    console.log(
+      `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 60 % with p99 < 20 ms`,
+    );
+  } finally {
+    await Promise.all([stopProcess(api), stopProcess(bare)]);
+    await env.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchStatusEndpoint();
