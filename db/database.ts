@@ -84,7 +84,8 @@ export interface Database {
     operation: string;
     request_hash: string;
     response_status: number;
-    response_body: unknown;
+    /** The response exactly as first sent (JSON text). */
+    response_body: string;
     invoice_id: string | null;
     link_id: Generated<string | null>;
     created_at: Generated<Date>;

@@ -21,11 +21,15 @@ export function isCalendarDate(value: string): boolean {
 
 const calendarDate = z
   .string(rule("invalid_date", "must be a date written YYYY-MM-DD"))
-  .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value), {
-    ...rule("invalid_date", "must be a date written YYYY-MM-DD"),
-    abort: true,
-  })
-  .refine(isCalendarDate, rule("invalid_date", "is not a real calendar date"));
+  // One message per problem, and neither aborting: zod would then skip the rules across fields.
+  .refine(
+    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value),
+    rule("invalid_date", "must be a date written YYYY-MM-DD"),
+  )
+  .refine(
+    (value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value),
+    rule("invalid_date", "is not a real calendar date"),
+  );
 
 const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
 const text = (max: number) =>
@@ -39,10 +43,14 @@ const text = (max: number) =>
 export const usdcAmount = z
   .custom<string>(
     (value) => typeof value === "string" && USDC_DECIMAL_PATTERN.test(value),
-    rule(
-      "invalid_decimal",
-      'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
-    ),
+    // z.custom aborts by default, which would make zod skip the rules across fields.
+    {
+      ...rule(
+        "invalid_decimal",
+        'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
+      ),
+      abort: false,
+    },
   )
   .openapi({ type: "string", pattern: USDC_DECIMAL_PATTERN.source, example: "100.00" });
 

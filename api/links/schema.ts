@@ -17,10 +17,13 @@ const metadataValue = z.custom<string | number | boolean | null>(
     typeof value === "boolean" ||
     (typeof value === "number" && Number.isFinite(value)) ||
     (typeof value === "string" && value.length <= 500),
-  rule(
-    "invalid_metadata_value",
-    "values are strings (at most 500 characters), numbers, booleans or null",
-  ),
+  {
+    ...rule(
+      "invalid_metadata_value",
+      "values are strings (at most 500 characters), numbers, booleans or null",
+    ),
+    abort: false,
+  },
 );
 const metadata = z
   .record(

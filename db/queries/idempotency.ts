@@ -32,7 +32,7 @@ export async function claimIdempotencyKey(
     .where("operation", "=", operation)
     .where("key", "=", key)
     .executeTakeFirstOrThrow();
-  return existing.request_hash === requestHash ? existing.response_body : "conflict";
+  return existing.request_hash === requestHash ? JSON.parse(existing.response_body) : "conflict";
 }
 
 /** Stores the response a later replay of the same key gets. */

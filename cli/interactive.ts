@@ -1,0 +1,131 @@
+import * as p from "@clack/prompts";
+import type { z } from "zod";
+import { CreateInvoiceSchema, LineItemSchema } from "../api/invoices/schema.ts";
+import { utcToday } from "../domain/invoiceStatus.ts";
+import { callApi } from "./api.ts";
+import { CliError, EXIT } from "./io.ts";
+import { invoicePreview, validateInvoice } from "./validate.ts";
+
+const fields = CreateInvoiceSchema.shape;
+
+/** A prompt validator from a field's own zod schema: the API's message, as you type. */
+const check =
+  (schema: z.ZodType, transform: (value: string) => unknown = (value) => value, optional = false) =>
+  (value: string | undefined): string | undefined => {
+    if (optional && !value) return undefined;
+    const result = schema.safeParse(transform(value ?? ""));
+    return result.success ? undefined : result.error.issues[0]?.message;
+  };
+
+/** Ctrl-C (or Escape) at any prompt ends the flow before anything is created. */
+function answered<T>(value: T | symbol): T {
+  if (p.isCancel(value)) {
+    p.cancel("Cancelled: nothing was created.");
+    throw new CliError("cancelled", EXIT.cancelled);
+  }
+  return value as T;
+}
+
+const ask = async (
+  message: string,
+  schema: z.ZodType,
+  options: { optional?: boolean; placeholder?: string; initial?: string } = {},
+) => {
+  const value = answered(
+    await p.text({
+      message,
+      placeholder: options.placeholder,
+      initialValue: options.initial,
+      validate: check(schema, undefined, options.optional),
+    }),
+  );
+  return value === "" ? undefined : value;
+};
+
+/**
+ * `remit invoices create` on a terminal: every field prompted and checked with the API's own
+ * rules as it is typed, 1–30 line items, a summary with the totals, a confirmation; then the
+ * invoice is created and its hosted page and PDF URLs are printed.
+ */
+export async function createInvoiceInteractively(api: string): Promise<void> {
+  p.intro("New USDC invoice");
+  const body: Record<string, unknown> = {
+    merchant_email: await ask("Your email (the merchant)", fields.merchant_email, {
+      placeholder: "billing@acme.example",
+    }),
+    merchant_name: await ask("Your business name", fields.merchant_name),
+    merchant_address: await ask("Your business address", fields.merchant_address),
+    vendor_email: await ask("Vendor's email (who pays)", fields.vendor_email),
+    vendor_name: await ask("Vendor's name", fields.vendor_name),
+    vendor_address: await ask("Vendor's address (optional)", fields.merchant_address, {
+      optional: true,
+    }),
+  };
+  const items: Record<string, unknown>[] = [];
+  do {
+    p.log.step(`Line item ${items.length + 1}`);
+    const description = await ask("Description", LineItemSchema.shape.description);
+    const quantity = answered(
+      await p.text({
+        message: "Quantity",
+        initialValue: "1",
+        validate: check(LineItemSchema.shape.quantity, (v) =>
+          v.trim() === "" ? Number.NaN : Number(v),
+        ),
+      }),
+    );
+    const unitPrice = await ask("Unit price in USDC", LineItemSchema.shape.unit_price, {
+      placeholder: "100.00",
+    });
+    items.push({ description, quantity: Number(quantity), unit_price: unitPrice });
+  } while (
+    items.length < 30 &&
+    answered(await p.confirm({ message: "Add another line item?", initialValue: false }))
+  );
+  body.line_items = items;
+  body.due_date = await ask("Due date (YYYY-MM-DD)", fields.due_date, { placeholder: utcToday() });
+  body.notes = await ask("Notes (optional)", fields.merchant_address, { optional: true });
+  body.wallet_type = answered(
+    await p.select({
+      message: "Where should the money go?",
+      options: [
+        { value: "managed", label: "A wallet Remit manages for me" },
+        { value: "byo", label: "My own wallet address" },
+      ],
+    }),
+  );
+  if (body.wallet_type === "byo")
+    body.wallet_address = await ask("Your wallet address (checksummed)", fields.wallet_address);
+  body.webhook_url = await ask("Webhook URL (optional)", fields.webhook_url, { optional: true });
+  body.send_now = answered(
+    await p.confirm({ message: "Email the invoice to the vendor now?", initialValue: true }),
+  );
+  for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+
+  const result = validateInvoice(body);
+  if (!result.ok) throw new CliError("the invoice is not valid", EXIT.invalid, result.fields);
+  const preview = invoicePreview(result.value);
+  p.note(
+    [
+      ...preview.line_items.map(
+        (line) =>
+          `${line.description}: ${line.quantity} × ${line.unit_price} = ${line.line_total} USDC`,
+      ),
+      `Total: ${preview.total_amount} USDC, due ${preview.request.due_date}`,
+      `To: ${preview.request.vendor_name} <${preview.request.vendor_email}>${preview.request.send_now ? " (emailed now)" : " (draft)"}`,
+    ].join("\n"),
+    "Summary",
+  );
+  if (!answered(await p.confirm({ message: "Create this invoice?" }))) {
+    p.cancel("Not created.");
+    throw new CliError("not created", EXIT.cancelled);
+  }
+  const answer = await callApi(api, "/api/invoices", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(result.value),
+  });
+  const created = answer.body as { invoice_number: string; invoice_url: string; pdf_url: string };
+  p.outro(`Created ${created.invoice_number}`);
+  process.stdout.write(`${created.invoice_url}\n${created.pdf_url}\n`);
+}

@@ -1,0 +1,173 @@
+import { writeFile } from "node:fs/promises";
+import { Command, CommanderError, Option } from "commander";
+import packageJson from "../package.json" with { type: "json" };
+import { callApi } from "./api.ts";
+import { createInvoiceInteractively } from "./interactive.ts";
+import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
+import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
+
+type CreateOptions = {
+  stdin?: boolean;
+  dryRun?: boolean;
+  json?: boolean;
+  api: string;
+  idempotencyKey?: string;
+};
+
+const apiOption = () =>
+  new Option("--api <url>", "the Remit API").env("REMIT_API_URL").default("http://localhost:3000");
+const jsonOption = () => new Option("--json", "errors as JSON on stderr (the API's error shape)");
+
+/** Reads a request from stdin and validates it with the API's own schema. */
+async function readRequest<T>(validate: (body: unknown) => Validation<T>): Promise<T> {
+  const result = validate(parseJson(await readStdin(), "stdin"));
+  if (!result.ok) {
+    throw new CliError(
+      `${result.fields.length} field${result.fields.length === 1 ? "" : "s"} failed validation`,
+      EXIT.invalid,
+      result.fields,
+    );
+  }
+  return result.value;
+}
+
+async function post(options: CreateOptions, path: string, body: unknown): Promise<void> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
+  const answer = await callApi(options.api, path, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  // The API's response, unchanged.
+  printJson(answer.text);
+}
+
+const program = new Command()
+  .name("remit")
+  .description("USDC invoices and payment links on Base, from the command line.")
+  .version(packageJson.version)
+  .showHelpAfterError()
+  .exitOverride();
+
+const invoices = program.command("invoices").description("create and read invoices");
+
+invoices
+  .command("create")
+  .description(
+    "create an invoice: JSON on stdin with --stdin (the body of POST /api/invoices), or interactively",
+  )
+  .option("--stdin", "read the request JSON from standard input")
+  .option("--dry-run", "validate and show the totals; create nothing, call nothing")
+  .option(
+    "--idempotency-key <key>",
+    "sent as the Idempotency-Key header: a retry creates nothing twice",
+  )
+  .addOption(jsonOption())
+  .addOption(apiOption())
+  .action(async (options: CreateOptions) => {
+    if (!options.stdin) {
+      if (!process.stdin.isTTY) {
+        throw new CliError(
+          "standard input is not a terminal: pass --stdin to read the invoice JSON from it",
+          EXIT.usage,
+        );
+      }
+      if (options.dryRun) throw new CliError("--dry-run needs --stdin", EXIT.usage);
+      await createInvoiceInteractively(options.api);
+      return;
+    }
+    const input = await readRequest(validateInvoice);
+    if (options.dryRun) return printJson(invoicePreview(input));
+    await post(options, "/api/invoices", input);
+  });
+
+for (const [name, description, path] of [
+  ["get", "show an invoice (GET /api/invoices/{id})", ""],
+  ["status", "show an invoice's status (GET /api/invoices/{id}/status)", "/status"],
+] as const) {
+  invoices
+    .command(`${name} <id>`)
+    .description(description)
+    .addOption(jsonOption())
+    .addOption(apiOption())
+    .action(async (id: string, options: CreateOptions) => {
+      printJson(
+        (await callApi(options.api, `/api/invoices/${encodeURIComponent(id)}${path}`)).text,
+      );
+    });
+}
+
+invoices
+  .command("send <id>")
+  .description("email a draft invoice to its vendor (POST /api/invoices/{id}/send)")
+  .addOption(jsonOption())
+  .addOption(apiOption())
+  .action(async (id: string, options: CreateOptions) => {
+    printJson(
+      (
+        await callApi(options.api, `/api/invoices/${encodeURIComponent(id)}/send`, {
+          method: "POST",
+        })
+      ).text,
+    );
+  });
+
+invoices
+  .command("pdf <id>")
+  .description("download an invoice's PDF")
+  .option("-o, --output <file>", "where to write it (default: <invoice number>.pdf)")
+  .addOption(jsonOption())
+  .addOption(apiOption())
+  .action(async (id: string, options: CreateOptions & { output?: string }) => {
+    const url = `${options.api.replace(/\/+$/, "")}/api/invoices/${encodeURIComponent(id)}/pdf`;
+    const response = await fetch(url).catch((error: Error) => {
+      throw new CliError(
+        `cannot reach the Remit API at ${url}: ${(error.cause as { code?: string })?.code ?? error.message}`,
+        EXIT.unavailable,
+      );
+    });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+      throw new CliError(
+        body.error?.message ?? `HTTP ${response.status}`,
+        response.status >= 500 ? EXIT.unavailable : EXIT.invalid,
+      );
+    }
+    const name =
+      /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ??
+      `${id}.pdf`;
+    const file = options.output ?? name;
+    const bytes = Buffer.from(await response.arrayBuffer());
+    await writeFile(file, bytes);
+    process.stderr.write(`wrote ${file} (${bytes.length} bytes)\n`);
+  });
+
+program
+  .command("links")
+  .description("create payment links")
+  .command("create")
+  .description("create a payment link from JSON on stdin (the body of POST /api/links)")
+  .requiredOption("--stdin", "read the request JSON from standard input")
+  .option("--dry-run", "validate only; create nothing, call nothing")
+  .option("--idempotency-key <key>", "sent as the Idempotency-Key header")
+  .addOption(jsonOption())
+  .addOption(apiOption())
+  .action(async (options: CreateOptions) => {
+    const input = await readRequest(validateLink);
+    if (options.dryRun) return printJson({ valid: true, request: input });
+    await post(options, "/api/links", input);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, successfully.
+    process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
+  }
+  const cliError =
+    error instanceof CliError ? error : new CliError((error as Error).message, EXIT.unavailable);
+  printError(cliError, process.argv.includes("--json"));
+  process.exit(cliError.exitCode);
+}

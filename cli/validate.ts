@@ -1,0 +1,72 @@
+import { type FieldError, fieldErrors } from "../api/errors.ts";
+import {
+  type CreateInvoiceInput,
+  CreateInvoiceSchema,
+  createInvoiceKnownKeys,
+} from "../api/invoices/schema.ts";
+import {
+  type CreateLinkInput,
+  CreateLinkSchema,
+  createLinkKnownKeys,
+} from "../api/links/schema.ts";
+import { utcToday } from "../domain/invoiceStatus.ts";
+import { priceLineItems } from "../domain/invoiceTotals.ts";
+import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; fields: FieldError[] };
+
+/**
+ * The API's rules for `POST /api/invoices`, run locally with the very same schema: the fields,
+ * then the total (> 0), which the API checks after the schema too.
+ */
+export function validateInvoice(body: unknown): Validation<CreateInvoiceInput> {
+  const parsed = CreateInvoiceSchema.safeParse(body);
+  if (!parsed.success)
+    return { ok: false, fields: fieldErrors(parsed.error, body, createInvoiceKnownKeys) };
+  if (priceLineItems(parsed.data.line_items).total <= 0n) {
+    return {
+      ok: false,
+      fields: [
+        {
+          path: "line_items",
+          code: "zero_total",
+          message: "the invoice total must be greater than 0",
+        },
+      ],
+    };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+export function validateLink(body: unknown): Validation<CreateLinkInput> {
+  const parsed = CreateLinkSchema.safeParse(body);
+  if (!parsed.success)
+    return { ok: false, fields: fieldErrors(parsed.error, body, createLinkKnownKeys) };
+  if (usdcToBaseUnits(parsed.data.amount) <= 0n) {
+    return {
+      ok: false,
+      fields: [{ path: "amount", code: "not_positive", message: "must be greater than 0" }],
+    };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** What --dry-run prints for an invoice: the request as the API would see it, and its totals. */
+export function invoicePreview(input: CreateInvoiceInput) {
+  const { lines, total } = priceLineItems(input.line_items);
+  return {
+    valid: true,
+    request: {
+      ...input,
+      issue_date: input.issue_date ?? utcToday(),
+      send_now: input.send_now ?? true,
+    },
+    line_items: lines.map((line) => ({
+      description: line.description,
+      quantity: line.quantity,
+      unit_price: formatUsdc(line.unitPrice),
+      line_total: formatUsdc(line.lineTotal),
+    })),
+    total_amount: formatUsdc(total),
+  };
+}

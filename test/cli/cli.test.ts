@@ -1,0 +1,315 @@
+import { randomUUID } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { freePort } from "../../platform/freePort.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+import { runCli, startTerminal } from "./run.ts";
+
+type Json = Record<string, unknown>;
+
+/** A local HTTP server that counts requests and answers `status`. */
+async function countingServer(status = 200) {
+  let requests = 0;
+  const port = await freePort();
+  const server = http.createServer((_, response) => {
+    requests++;
+    response.writeHead(status, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => requests,
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe("the remit command", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+  const api = () => ["--api", stack.api.url];
+
+  test("--stdin creates the invoice and prints exactly what the API returns", async () => {
+    const body = invoiceRequest();
+    const key = randomUUID();
+    const cli = await runCli(
+      ["invoices", "create", "--stdin", "--idempotency-key", key, ...api()],
+      { stdin: JSON.stringify(body) },
+    );
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toBe("");
+    // The same body under the same key: the API replays its original answer, byte for byte.
+    const direct = await stack.request("/api/invoices", {
+      method: "POST",
+      json: body,
+      headers: { "Idempotency-Key": key },
+    });
+    expect(cli.stdout).toBe(`${await direct.text()}\n`);
+    const created = JSON.parse(cli.stdout) as Json;
+    expect(created.invoice_number).toBe("INV-0001");
+  });
+
+  test("--dry-run validates, prints the totals and calls nothing", async () => {
+    const counter = await countingServer();
+    try {
+      const body = invoiceRequest({
+        line_items: [
+          { description: "a", quantity: 3, unit_price: "0.333333" },
+          { description: "b", quantity: 0.5, unit_price: "0.000001" },
+        ],
+      });
+      const valid = await runCli(
+        ["invoices", "create", "--stdin", "--dry-run", "--api", counter.url],
+        { stdin: JSON.stringify(body) },
+      );
+      expect(valid.code).toBe(0);
+      const preview = JSON.parse(valid.stdout) as Json;
+      expect(preview).toMatchObject({
+        valid: true,
+        total_amount: "1.00",
+        request: { send_now: true },
+      });
+      expect((preview.line_items as Json[]).map((l) => l.line_total)).toEqual([
+        "0.999999",
+        "0.000001",
+      ]);
+      // Nothing listens on this port: a dry run must not notice.
+      const unreachable = await runCli(
+        ["invoices", "create", "--stdin", "--dry-run", "--api", "http://127.0.0.1:9"],
+        { stdin: JSON.stringify(body) },
+      );
+      expect(unreachable.code).toBe(0);
+      const invalid = await runCli(
+        ["invoices", "create", "--stdin", "--dry-run", "--api", counter.url],
+        { stdin: JSON.stringify({ ...body, send_nwo: true }) },
+      );
+      expect(invalid.code).toBe(1);
+      expect(invalid.stderr).toContain(
+        'send_nwo: is not a known field; did you mean "send_now"? [unknown_field]',
+      );
+      expect(counter.count()).toBe(0);
+    } finally {
+      await counter.stop();
+    }
+  });
+
+  test("validation errors are the API's own, field for field (--json)", async () => {
+    const body = {
+      ...invoiceRequest(),
+      merchant_email: "nope",
+      line_items: [{ description: "x", quantity: -1, unit_price: "1e2" }],
+      wallet_type: "byo",
+    };
+    const cli = await runCli(["invoices", "create", "--stdin", "--json", ...api()], {
+      stdin: JSON.stringify(body),
+    });
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toBe("");
+    const fromCli = (JSON.parse(cli.stderr) as { error: { fields: Json[] } }).error.fields;
+    const fromApi = (
+      (await (await stack.request("/api/invoices", { method: "POST", json: body })).json()) as {
+        error: { fields: Json[] };
+      }
+    ).error.fields;
+    expect(fromCli).toEqual(fromApi);
+    expect(fromCli.length).toBe(4);
+  });
+
+  test("malformed JSON on stdin names the line and column", async () => {
+    const cli = await runCli(["invoices", "create", "--stdin", ...api()], {
+      stdin: '{\n  "merchant_email": "a@b.co",\n  "line_items": [,]\n}',
+    });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain("stdin is not valid JSON: unexpected input at line 3, column 18");
+  });
+
+  test("the API unreachable or failing: exit 2 naming the URL", async () => {
+    const port = await freePort();
+    const down = await runCli(
+      ["invoices", "create", "--stdin", "--api", `http://127.0.0.1:${port}`],
+      { stdin: JSON.stringify(invoiceRequest()) },
+    );
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain(
+      `cannot reach the Remit API at http://127.0.0.1:${port}/api/invoices`,
+    );
+    const failing = await countingServer(503);
+    try {
+      const broken = await runCli(["invoices", "status", "x", "--api", failing.url]);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain(`${failing.url}/api/invoices/x/status failed with HTTP 503`);
+    } finally {
+      await failing.stop();
+    }
+  });
+
+  test("usage errors exit 64; --help and --version exit 0; a pipe without --stdin is refused", async () => {
+    expect((await runCli(["invoices", "nonsense"])).code).toBe(64);
+    expect((await runCli(["invoices", "create", "--bogus"])).code).toBe(64);
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("invoices");
+    expect((await runCli(["--version"])).stdout.trim()).toBe("0.1.0");
+    const piped = await runCli(["invoices", "create", ...api()], { stdin: "{}" });
+    expect(piped.code).toBe(64);
+    expect(piped.stderr).toContain("pass --stdin");
+  });
+
+  test("get, status, send and pdf", async () => {
+    const created = JSON.parse(
+      (
+        await runCli(["invoices", "create", "--stdin", ...api()], {
+          stdin: JSON.stringify(invoiceRequest({ send_now: false })),
+        })
+      ).stdout,
+    ) as Json;
+    const id = created.invoice_id as string;
+    expect(JSON.parse((await runCli(["invoices", "status", id, ...api()])).stdout)).toEqual({
+      status: "draft",
+    });
+    expect(JSON.parse((await runCli(["invoices", "send", id, ...api()])).stdout)).toMatchObject({
+      status: "sent",
+    });
+    const again = await runCli(["invoices", "send", id, ...api()]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("only a draft can be sent");
+    expect(JSON.parse((await runCli(["invoices", "get", id, ...api()])).stdout)).toMatchObject({
+      invoice_id: id,
+      stored_status: "sent",
+    });
+    const file = path.join(tmpdir(), `remit-${randomUUID()}.pdf`);
+    const pdf = await runCli(["invoices", "pdf", id, "-o", file, ...api()]);
+    expect(pdf.code).toBe(0);
+    const downloaded = await readFile(file);
+    await rm(file);
+    expect(
+      downloaded.equals(
+        Buffer.from(await (await stack.request(`/api/invoices/${id}/pdf`)).arrayBuffer()),
+      ),
+    ).toBe(true);
+    expect(
+      (await runCli(["invoices", "get", "00000000-0000-4000-8000-000000000000", ...api()])).code,
+    ).toBe(1);
+  });
+
+  test("links create --stdin, with --dry-run", async () => {
+    const link = {
+      merchant_email: "shop@example.com",
+      amount: "9.99",
+      description: "Mug",
+      wallet_type: "managed",
+    };
+    const dry = await runCli(
+      ["links", "create", "--stdin", "--dry-run", "--api", "http://127.0.0.1:9"],
+      { stdin: JSON.stringify(link) },
+    );
+    expect(dry.code).toBe(0);
+    const created = await runCli(["links", "create", "--stdin", ...api()], {
+      stdin: JSON.stringify(link),
+    });
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ amount: "9.99", status: "pending" });
+  });
+
+  test("interactive: a real terminal creates an invoice with two line items", async () => {
+    const merchant = `tty-${randomUUID()}@example.com`;
+    const terminal = await startTerminal(
+      `${process.execPath} ${path.join(process.cwd(), "cli/remit.mjs")} invoices create`,
+      { REMIT_API_URL: stack.api.url },
+    );
+    try {
+      const answer = async (prompt: RegExp, text: string) => {
+        await terminal.waitFor(prompt);
+        if (text) await terminal.type(text);
+        await terminal.press("Enter");
+      };
+      await answer(/Your email/, "not-an-email");
+      await terminal.waitFor(/valid email/); // checked as typed, with the API's message
+      await terminal.press("C-u");
+      await answer(/Your email/, merchant);
+      await answer(/business name/, "Tty Traders");
+      await answer(/business address/, "2 Terminal Road");
+      await answer(/Vendor's email/, "vendor@example.com");
+      await answer(/Vendor's name/, "Vendor Co");
+      await answer(/Vendor's address/, "");
+      await answer(/Line item 1[\s\S]*Description/, "Consulting");
+      await answer(/Quantity/, "");
+      await answer(/Unit price/, "120.00");
+      await terminal.waitFor(/Add another line item/);
+      await terminal.press("y");
+      await answer(/Line item 2[\s\S]*Description/, "Travel");
+      await terminal.waitFor(/Line item 2[\s\S]*Quantity/);
+      await terminal.press("BSpace");
+      await terminal.type("2");
+      await terminal.press("Enter");
+      await answer(/Line item 2[\s\S]*Unit price/, "15.50");
+      await terminal.waitFor(/Line item 2[\s\S]*Add another line item/);
+      await terminal.press("n");
+      await answer(/Due date/, "2099-06-30");
+      await answer(/Notes/, "");
+      await answer(/Where should the money go/, "");
+      await answer(/Webhook URL/, "");
+      await terminal.waitFor(/Email the invoice to the vendor now/);
+      await terminal.press("n");
+      await terminal.waitFor(/Total: 151\.00 USDC/);
+      await terminal.waitFor(/Create this invoice/);
+      await terminal.press("y");
+      await terminal.waitFor(/Created INV-0001[\s\S]*\/i\/[1-9A-HJ-NP-Za-km-z]{12}[\s\S]*\/pdf/);
+    } finally {
+      await terminal.stop();
+    }
+    const invoice = await stack.db
+      .selectFrom("app.invoices")
+      .selectAll()
+      .where("merchant_email", "=", merchant)
+      .executeTakeFirstOrThrow();
+    expect(invoice).toMatchObject({
+      vendor_name: "Vendor Co",
+      total_amount: 151_000_000n,
+      status: "draft",
+    });
+    const lines = await stack.db
+      .selectFrom("app.invoice_line_items")
+      .select(["description", "quantity"])
+      .where("invoice_id", "=", invoice.id)
+      .orderBy("position")
+      .execute();
+    expect(lines).toEqual([
+      { description: "Consulting", quantity: "1" },
+      { description: "Travel", quantity: "2" },
+    ]);
+  });
+
+  test("interactive: Ctrl-C leaves nothing created", async () => {
+    const merchant = `ctrlc-${randomUUID()}@example.com`;
+    const terminal = await startTerminal(
+      `${process.execPath} ${path.join(process.cwd(), "cli/remit.mjs")} invoices create`,
+      { REMIT_API_URL: stack.api.url },
+    );
+    try {
+      await terminal.waitFor(/Your email/);
+      await terminal.type(merchant);
+      await terminal.press("Enter");
+      await terminal.waitFor(/business name/);
+      await terminal.press("C-c");
+      await terminal.waitFor(/Cancelled: nothing was created/);
+    } finally {
+      await terminal.stop();
+    }
+    expect(
+      await stack.db
+        .selectFrom("app.merchants")
+        .select("id")
+        .where("email", "=", merchant)
+        .execute(),
+    ).toEqual([]);
+  });
+});

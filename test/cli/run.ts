@@ -1,0 +1,66 @@
+import { execFile, spawn } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { projectRoot } from "../../platform/children.ts";
+import { waitFor } from "../../platform/process.ts";
+import { childEnv } from "../helpers/env.ts";
+
+export const remitBin = path.join(projectRoot, "cli/remit.mjs");
+
+/** Runs the real `remit` binary as a child process. */
+export function runCli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [remitBin, ...args], {
+      env: childEnv({ NO_COLOR: "1", ...options.env }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+const run = promisify(execFile);
+
+/** A real terminal: the command runs in a detached tmux session we type into and read. */
+export async function startTerminal(command: string, env: Record<string, string>) {
+  const session = `remit-${process.pid}-${Date.now()}`;
+  const exports = Object.entries(env)
+    .map(([key, value]) => `${key}='${value}'`)
+    .join(" ");
+  await run("tmux", [
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    "120",
+    "-y",
+    "50",
+    `env ${exports} ${command}; sleep 30`,
+  ]);
+  const screen = async () =>
+    (await run("tmux", ["capture-pane", "-p", "-t", session, "-S", "-200"])).stdout;
+  return {
+    screen,
+    /** Waits until `pattern` is on screen (after `occurrence - 1` earlier matches). */
+    waitFor: (pattern: RegExp, timeoutMs = 15_000) =>
+      waitFor(`${pattern} on the terminal`, async () => pattern.test(await screen()), {
+        timeoutMs,
+        intervalMs: 50,
+      }).catch(async (error) => {
+        throw new Error(`${(error as Error).message}\n--- screen ---\n${await screen()}`);
+      }),
+    type: async (text: string) => {
+      await run("tmux", ["send-keys", "-t", session, "-l", text]);
+    },
+    press: async (...keys: string[]) => {
+      await run("tmux", ["send-keys", "-t", session, ...keys]);
+    },
+    stop: () => run("tmux", ["kill-session", "-t", session]).catch(() => {}),
+  };
+}
