@@ -11,20 +11,23 @@ import {
 } from "../invoices/schema.ts";
 
 /** A small flat object echoed back in status responses and webhooks (an order id, say). */
-const metadataValue = z.custom<string | number | boolean | null>(
-  (value) =>
-    value === null ||
-    typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value)) ||
-    (typeof value === "string" && value.length <= 500),
-  {
-    ...rule(
-      "invalid_metadata_value",
-      "values are strings (at most 500 characters), numbers, booleans or null",
-    ),
-    abort: false,
-  },
-);
+const metadataValue = z
+  .custom<string | number | boolean | null>(
+    (value) =>
+      value === null ||
+      typeof value === "boolean" ||
+      (typeof value === "number" && Number.isFinite(value)) ||
+      (typeof value === "string" && value.length <= 500),
+    {
+      ...rule(
+        "invalid_metadata_value",
+        "values are strings (at most 500 characters), numbers, booleans or null",
+      ),
+      abort: false,
+    },
+  )
+  // A custom schema tells the OpenAPI generator nothing: describe it (OpenAPI 3.1 type list).
+  .openapi({ type: ["string", "number", "boolean", "null"] as never, maxLength: 500 });
 const metadata = z
   .record(
     z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),

@@ -10,6 +10,9 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Json = Record<string, unknown>;
 
+/** The hosted pages poll every 5 s (spec §4.6). */
+const POLL_PERIOD_MS = 5_000;
+
 /** A page on another origin (its own port), as a merchant's shop would be. */
 async function startHostSite(html: string) {
   const port = await freePort();
@@ -60,6 +63,18 @@ describe("hosted pages in a real browser", () => {
       iframe_snippet: string;
       js_widget_snippet: string;
     };
+  /** Waits until the service itself reports `expected` for the slug (indexing takes its time). */
+  const untilStatus = (slug: string, expected: string) =>
+    expect
+      .poll(
+        async () =>
+          ((await (await stack.request(`/api/payments/status/${slug}`)).json()) as Json).status,
+        {
+          timeout: 20_000,
+          interval: 50,
+        },
+      )
+      .toBe(expected);
   const newPage = async (): Promise<Page> => {
     const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
     page.on("dialog", () => {
@@ -82,8 +97,11 @@ describe("hosted pages in a real browser", () => {
     let navigations = 0;
     page.on("framenavigated", () => navigations++);
     await chain.payUsdc(devAccount(1), link.deposit_address, 12_500_000n);
-    // One polling period (5 s) plus indexing.
-    await page.waitForSelector("#payment[data-state=confirmed]", { timeout: 8_000 });
+    // Once the service knows, the open page shows it within one polling period (5 s).
+    await untilStatus(link.slug, "confirmed");
+    await page.waitForSelector("#payment[data-state=confirmed]", {
+      timeout: POLL_PERIOD_MS + 1_000,
+    });
     expect(await page.isVisible(".done")).toBe(true);
     expect(await page.isVisible(".paywith")).toBe(false);
     expect(navigations).toBe(0);
@@ -103,7 +121,11 @@ describe("hosted pages in a real browser", () => {
         notes: "</p><script>alert(3)</script>",
       }),
     });
-    const invoice = (await response.json()) as { invoice_url: string; deposit_address: Address };
+    const invoice = (await response.json()) as {
+      invoice_url: string;
+      deposit_address: Address;
+      slug: string;
+    };
     const page = await newPage();
     await page.goto(invoice.invoice_url);
     expect(await page.textContent("h1")).toBe("<script>alert(1)</script> Bakery");
@@ -115,12 +137,14 @@ describe("hosted pages in a real browser", () => {
     await screenshot(page, "invoice-sent");
 
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 5_000_000n);
-    await page.waitForSelector("#payment[data-state=partial]", { timeout: 8_000 });
+    await untilStatus(invoice.slug, "partial");
+    await page.waitForSelector("#payment[data-state=partial]", { timeout: POLL_PERIOD_MS + 1_000 });
     expect(await page.textContent(".partialnote [data-field=due]")).toBe("2.50");
     expect(await page.textContent("#pay-amount")).toBe("2.50");
     await screenshot(page, "invoice-partial");
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 2_500_000n);
-    await page.waitForSelector("#payment[data-state=paid]", { timeout: 8_000 });
+    await untilStatus(invoice.slug, "paid");
+    await page.waitForSelector("#payment[data-state=paid]", { timeout: POLL_PERIOD_MS + 1_000 });
     await screenshot(page, "invoice-paid");
     await page.close();
   });

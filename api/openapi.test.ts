@@ -1,0 +1,45 @@
+import { describe, expect, test } from "vitest";
+import { createApp } from "./app.ts";
+import type { AppDeps } from "./deps.ts";
+
+// The document is generated from the route schemas alone: no database is touched.
+const app = createApp({
+  baseUrl: "http://localhost:3000",
+  payUrl: "http://localhost:3000",
+  outboxDir: null,
+  allowPrivateWebhooks: true,
+  log: { error: () => {} },
+} as unknown as AppDeps);
+
+describe("GET /openapi.json", () => {
+  test("documents every API route, each schema included", async () => {
+    const response = await app.request("/openapi.json");
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as {
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        "/api/invoices",
+        "/api/invoices/{id}",
+        "/api/invoices/{id}/pdf",
+        "/api/invoices/{id}/send",
+        "/api/invoices/{id}/status",
+        "/api/invoices/{id}/webhooks",
+        "/api/invoices/{id}/webhooks/{event_id}/redeliver",
+        "/api/links",
+        "/api/payments/status/{slug}",
+      ].sort(),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining([
+        "CreateInvoiceRequest",
+        "CreateLinkRequest",
+        "Invoice",
+        "Error",
+        "PaymentStatusResponse",
+      ]),
+    );
+  });
+});
