@@ -19,6 +19,8 @@ export type AppDeps = {
   allowPrivateWebhooks: boolean;
   /** Block explorer for transaction links. */
   explorerUrl: string;
+  /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
+  relayerAddress?: string;
   log: Logger;
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;

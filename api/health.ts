@@ -12,10 +12,14 @@ export type HealthReport = {
     chain: ComponentState;
     indexer: ComponentState;
     worker: ComponentState;
+    relayer?: ComponentState;
   };
 };
 
-export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string };
+export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string; relayerAddress?: string };
+
+/** Below this much ETH the relayer is reported low: sweeps would start failing. */
+export const MIN_RELAYER_WEI = 10n ** 14n; // 0.0001 ETH, a few hundred sweeps on Base
 
 /** A heartbeat older than this means the process is gone (they beat every 5 s). */
 export const HEARTBEAT_STALE_MS = 15_000;
@@ -84,11 +88,41 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     return { ok: true, last_beat_ms_ago: Math.round(age) };
   }, failed);
 
+  const relayer = deps.relayerAddress
+    ? Promise.all([
+        withTimeout(
+          rpcRequest<string>(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]),
+          2_000,
+        ).then(BigInt),
+        withTimeout(
+          deps.db
+            .selectFrom("app.sweeps")
+            .select((eb) => eb.fn.countAll<string>().as("n"))
+            .where("status", "!=", "confirmed")
+            .where("error", "is not", null)
+            .executeTakeFirst(),
+          2_000,
+        ),
+      ]).then(([wei, failing]): ComponentState => {
+        const failingSweeps = Number(failing?.n ?? 0);
+        const low = wei < MIN_RELAYER_WEI;
+        return {
+          ok: !low && failingSweeps === 0,
+          address: deps.relayerAddress,
+          eth_wei: wei.toString(),
+          failing_sweeps: failingSweeps,
+          ...(low ? { error: "the relayer is low on ETH: sweeps cannot pay for gas" } : {}),
+          ...(!low && failingSweeps ? { error: "sweeps are failing: see app.sweeps" } : {}),
+        };
+      }, failed)
+    : undefined;
+
   const components = {
     database: await database,
     chain: await chain,
     indexer: await indexer,
     worker: await worker,
+    ...(relayer ? { relayer: await relayer } : {}),
   };
   const ok = Object.values(components).every((component) => component.ok);
   return { status: ok ? "ok" : "degraded", components };

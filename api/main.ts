@@ -27,6 +27,7 @@ const app = createApp({
   outboxDir: env.outboxDir,
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,
+  relayerAddress: env.RELAYER_ADDRESS,
   statusCache,
   log,
 });

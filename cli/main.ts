@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { callApi } from "./api.ts";
+import { depositsWithFunds, queueSweeps } from "./deposits.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
@@ -157,6 +158,49 @@ program
     const input = await readRequest(validateLink);
     if (options.dryRun) return printJson({ valid: true, request: input });
     await post(options, "/api/links", input);
+  });
+
+const deposits = program
+  .command("deposits")
+  .description("operator commands, run where the service runs: funds left on deposit addresses");
+const depositOptions = (command: Command) =>
+  command
+    .addOption(
+      new Option("--database-url <url>", "the service's Postgres")
+        .env("DATABASE_URL")
+        .default("postgres://postgres:postgres@127.0.0.1:54320/remit"),
+    )
+    .addOption(
+      new Option("--rpc-url <url>", "the chain's JSON-RPC")
+        .env("BASE_RPC_URL")
+        .default("http://127.0.0.1:8545"),
+    )
+    .addOption(jsonOption());
+
+depositOptions(deposits.command("list").description("deposit addresses still holding USDC")).action(
+  async (options: { databaseUrl: string; rpcUrl: string }) => {
+    printJson(await depositsWithFunds(options));
+  },
+);
+
+depositOptions(
+  deposits
+    .command("sweep")
+    .description(
+      "queue a sweep of every deposit address holding USDC (or of --address) to its merchant's wallet",
+    ),
+)
+  .option("--address <address>", "only this deposit address")
+  .action(async (options: { databaseUrl: string; rpcUrl: string; address?: string }) => {
+    const funded = await depositsWithFunds(options);
+    const chosen = options.address
+      ? funded.filter((d) => d.deposit_address.toLowerCase() === options.address?.toLowerCase())
+      : funded;
+    await queueSweeps(
+      options,
+      chosen.map((d) => d.deposit_address),
+    );
+    printJson({ queued: chosen });
   });
 
 try {

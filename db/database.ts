@@ -134,6 +134,20 @@ export interface Database {
     delivered_at: Date | null;
     created_at: Generated<Date>;
   };
+  "app.sweeps": {
+    id: Generated<string>;
+    deposit_address: string;
+    sequence: number;
+    nonce: string;
+    destination: string;
+    amount: bigint;
+    status: Generated<"signed" | "submitted" | "confirmed" | "failed">;
+    tx_hash: string | null;
+    error: string | null;
+    attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
   "app.webhook_attempts": {
     id: Generated<string>;
     delivery_id: string;
@@ -148,14 +162,20 @@ export interface Database {
 export type Db = Kysely<Database>;
 
 // Postgres bigint (int8) arrives as a string by default; money must never pass through a JS
-// number, so it becomes a bigint. A `date` stays the YYYY-MM-DD string it is: turning it into
-// a JS Date would shift it by the process's time zone.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
-pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+// number, so int8 becomes a bigint. A `date` stays the YYYY-MM-DD string it is: turning it into
+// a JS Date would shift it by the process's time zone. Scoped to our own pools: set globally,
+// it would reach graphile-worker's queries too, whose job ids it cannot serialise.
+const types = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === pg.types.builtins.INT8) return (value: string) => BigInt(value);
+    if (oid === pg.types.builtins.DATE) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as typeof pg.types.getTypeParser,
+};
 
 /** A kysely instance over a pg pool; the caller destroys it. */
 export function createDb(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({ connectionString, max, types });
   // An idle client's error (the server restarted) must not crash the process; the pool
   // replaces the client and the next query reconnects.
   pool.on("error", () => {});

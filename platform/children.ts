@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEPOSIT_ACCOUNT, extendedPublicKey, MANAGED_WALLET_ACCOUNT } from "../keys/hdWallet.ts";
+import { relayerAccount } from "../keys/relayer.ts";
 import type { ChildSpec } from "./supervisor.ts";
 
 /** The project's root directory. */
@@ -35,11 +36,19 @@ export type ChildSettings = {
 };
 
 /**
- * What every child gets. The seed is taken out: the API receives only the extended public
- * keys (apiSpec), the indexer nothing.
+ * What every child gets. The seed and the relayer's key are taken out: only the worker, which
+ * moves funds, receives them; the API gets the extended public keys (apiSpec).
  */
+function relayerAddressEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const relayer = relayerAccount({
+    RELAYER_PRIVATE_KEY: env.RELAYER_PRIVATE_KEY,
+    localChain: !env.BASE_RPC_URL,
+  });
+  return relayer && env.SWEEP !== "off" ? { RELAYER_ADDRESS: relayer.address } : {};
+}
+
 const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => {
-  const { DEPOSIT_MNEMONIC: _seed, ...env } = settings.baseEnv;
+  const { DEPOSIT_MNEMONIC: _seed, RELAYER_PRIVATE_KEY: _relayer, ...env } = settings.baseEnv;
   return {
     ...env,
     DATABASE_URL: settings.databaseUrl,
@@ -100,6 +109,8 @@ export function apiSpec(settings: ChildSettings): ChildSpec {
       ...sharedEnv(settings),
       DEPOSIT_XPUB: extendedPublicKey(settings.mnemonic, DEPOSIT_ACCOUNT),
       MANAGED_WALLET_XPUB: extendedPublicKey(settings.mnemonic, MANAGED_WALLET_ACCOUNT),
+      // For /health's relayer balance: the address, never the key.
+      ...relayerAddressEnv(settings.baseEnv),
     },
   };
 }
@@ -110,6 +121,12 @@ export function workerSpec(settings: ChildSettings): ChildSpec {
     name: "worker",
     command: process.execPath,
     args: [...watchdog, "--import", "tsx", path.join(projectRoot, "worker/main.ts")],
-    env: { ...sharedEnv(settings), DEPOSIT_MNEMONIC: settings.mnemonic },
+    env: {
+      ...sharedEnv(settings),
+      DEPOSIT_MNEMONIC: settings.mnemonic,
+      ...(settings.baseEnv.RELAYER_PRIVATE_KEY
+        ? { RELAYER_PRIVATE_KEY: settings.baseEnv.RELAYER_PRIVATE_KEY }
+        : {}),
+    },
   };
 }

@@ -54,6 +54,18 @@ export const envSchema = z
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
     /** How long a webhook receiver has to answer. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
+    /** `off`: leave funds on the deposit addresses (see `remit deposits`). */
+    SWEEP: z.enum(["on", "off"]).default("on"),
+    /** Pays the gas of sweeps. Locally: anvil's account 9. Required with BASE_RPC_URL. */
+    RELAYER_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+      .optional(),
+    /** Set by `npm start` for the API (health shows its ETH): the relayer's address only. */
+    RELAYER_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .optional(),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")

@@ -64,6 +64,11 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => void shutdown(signal, 0));
   }
+  if (!env.localChain && env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY) {
+    throw new EnvError(
+      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
+    );
+  }
   const startedAt = performance.now();
   const [databaseUrl, rpcUrl] = await Promise.all([startDatabase(env), startChain(env)]);
   const chainId = Number(await rpcRequest<string>(rpcUrl, "eth_chainId", []));

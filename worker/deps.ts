@@ -1,4 +1,4 @@
-import type { PublicClient } from "viem";
+import type { Account, PublicClient, WalletClient } from "viem";
 import type { Db } from "../db/database.ts";
 import type { Mailer } from "../email/mailer.ts";
 
@@ -15,6 +15,15 @@ export type WorkerDeps = {
   /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
   chain: Pick<PublicClient, "getTransactionReceipt">;
   confirmations: number;
+  /** Sweep every counted payment automatically (SWEEP=on); otherwise only on request. */
+  autoSweep: boolean;
+  /** Sweeping funds to merchants' wallets; absent without a relayer. */
+  sweep?: {
+    mnemonic: string;
+    relayer: Account;
+    wallet: Pick<WalletClient, "writeContract">;
+    chain: Pick<PublicClient, "readContract" | "simulateContract" | "waitForTransactionReceipt">;
+  };
   explorerUrl: string;
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number };
 };

@@ -1,10 +1,11 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { createMailer } from "../email/mailer.ts";
+import { relayerAccount } from "../keys/relayer.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
 import { unlockCrashedJobs, watchIndexedTransfers } from "./startup.ts";
@@ -19,6 +20,13 @@ if (!env.DATABASE_URL || !env.INDEXER_SCHEMA || !env.CHAIN_RPC_URL) {
 }
 
 const db = createDb(env.DATABASE_URL);
+const chain = createPublicClient({
+  chain: base,
+  transport: http(env.CHAIN_RPC_URL, { retryCount: 2 }),
+});
+const seed = env.DEPOSIT_MNEMONIC;
+if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
+const relayer = relayerAccount(env);
 const taskList = createTaskList({
   db,
   // Without a key the capture endpoint accepts any bearer token.
@@ -30,7 +38,16 @@ const taskList = createTaskList({
   baseUrl: env.BASE_URL,
   payUrl: env.PAY_URL,
   indexerSchema: env.INDEXER_SCHEMA,
-  chain: createPublicClient({ chain: base, transport: http(env.CHAIN_RPC_URL, { retryCount: 2 }) }),
+  chain,
+  autoSweep: env.SWEEP === "on",
+  sweep: relayer
+    ? {
+        mnemonic: seed,
+        relayer,
+        wallet: createWalletClient({ chain: base, transport: http(env.CHAIN_RPC_URL) }),
+        chain,
+      }
+    : undefined,
   confirmations: env.CONFIRMATIONS,
   explorerUrl: env.EXPLORER_URL,
   webhooks: {
@@ -73,6 +90,8 @@ log.info("running", {
   tasks: Object.keys(taskList).join(","),
   email: env.outboxDir ? `outbox ${env.outboxDir}` : "SendGrid",
   confirmations: env.CONFIRMATIONS,
+  sweep: env.SWEEP,
+  relayer: relayer?.address,
 });
 
 let stopping = false;

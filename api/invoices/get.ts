@@ -33,6 +33,7 @@ export function registerGetInvoice(app: Router, deps: AppDeps): void {
         details.pdfSha256,
         details.state,
         details.transfers,
+        details.sweeps,
       ),
       200,
     );

@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 import { BASE_CHAIN_ID } from "../../chain/constants.ts";
-import { indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { indexedTransfersFrom, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import {
   findLineItems,
   findPdf,
@@ -23,6 +23,7 @@ export function presentInvoice(
   pdfSha256: string,
   state: PaymentState,
   transfers: IndexedTransfer[],
+  sweeps: SweepView[] = [],
 ) {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
@@ -75,6 +76,8 @@ export function presentInvoice(
         paid_at: t.paidAt.toISOString(),
         counted: state.counted.includes(t.id),
       })),
+    // Settlement: each sweep of the deposit address to wallet_address.
+    sweeps,
   };
 }
 
@@ -101,16 +104,55 @@ export function presentStatus(invoice: InvoiceRow, state: PaymentState) {
   };
 }
 
+export type SweepView = {
+  sequence: number;
+  amount: string;
+  destination: string;
+  status: string;
+  tx_hash: string | null;
+  error: string | null;
+  /** Whether the sweep's transfer out of the deposit address is in the indexed ledger. */
+  indexed: boolean;
+  created_at: string;
+};
+
+/** The sweeps of a deposit address: Remit's records, checked against the indexed transfers out. */
+export async function loadSweeps(
+  deps: Pick<AppDeps, "db" | "indexerSchema">,
+  depositAddress: string,
+): Promise<SweepView[]> {
+  const [rows, out] = await Promise.all([
+    deps.db
+      .selectFrom("app.sweeps")
+      .selectAll()
+      .where("deposit_address", "=", depositAddress)
+      .orderBy("sequence")
+      .execute(),
+    indexedTransfersFrom(deps.db, deps.indexerSchema, depositAddress),
+  ]);
+  return rows.map((row) => ({
+    sequence: row.sequence,
+    amount: formatUsdc(row.amount),
+    destination: getAddress(row.destination),
+    status: row.status,
+    tx_hash: row.tx_hash,
+    error: row.error,
+    indexed: out.some((t) => t.txHash === row.tx_hash),
+    created_at: row.created_at.toISOString(),
+  }));
+}
+
 /** Everything presentInvoice needs besides the invoice row. */
 export async function loadInvoiceDetails(
   deps: Pick<AppDeps, "db" | "indexerSchema">,
   invoice: InvoiceRow,
 ) {
-  const [lines, pdf, state, transfers] = await Promise.all([
+  const [lines, pdf, state, transfers, sweeps] = await Promise.all([
     findLineItems(deps.db, invoice.id),
     findPdf(deps.db, invoice.id),
     loadPaymentState(deps.db, invoice.deposit_address),
     indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
+    loadSweeps(deps, invoice.deposit_address),
   ]);
-  return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers };
+  return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers, sweeps };
 }

@@ -47,6 +47,7 @@ export function registerSendInvoice(app: Router, deps: AppDeps): void {
         details.pdfSha256,
         details.state,
         details.transfers,
+        details.sweeps,
       ),
       200,
     );

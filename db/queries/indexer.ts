@@ -27,10 +27,28 @@ export async function indexedHead(db: Executor, schema: string): Promise<bigint 
 }
 
 /** Every indexed USDC transfer to `address`, oldest first; none before the indexer's table exists. */
-export async function indexedTransfersTo(
+export function indexedTransfersTo(
   db: Executor,
   schema: string,
   address: string,
+): Promise<IndexedTransfer[]> {
+  return indexedTransfers(db, schema, address, "to");
+}
+
+/** Every indexed USDC transfer out of `address` (its sweeps), oldest first. */
+export function indexedTransfersFrom(
+  db: Executor,
+  schema: string,
+  address: string,
+): Promise<IndexedTransfer[]> {
+  return indexedTransfers(db, schema, address, "from");
+}
+
+async function indexedTransfers(
+  db: Executor,
+  schema: string,
+  address: string,
+  side: "to" | "from",
 ): Promise<IndexedTransfer[]> {
   const exists = await sql<{
     ok: boolean;
@@ -46,7 +64,7 @@ export async function indexedTransfersTo(
   }>`
     select id, tx_hash, "from", value::text, block_number::text, timestamp::text
     from ${sql.table(`${schema}.usdc_transfer`)}
-    where "to" = ${address.toLowerCase()}
+    where ${sql.ref(side)} = ${address.toLowerCase()}
     order by block_number, log_index`.execute(db);
   return rows.map((row) => ({
     id: row.id,

@@ -154,6 +154,7 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
     const { address } = parsed;
+    let sweep = false;
     const recheck = await deps.db.transaction().execute(async (trx) => {
       const owner = await findOwner(trx, address);
       if (!owner) return false;
@@ -172,6 +173,8 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       const lost = previous.counted.filter((id) => !next.counted.includes(id));
       if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
       if (!unchanged) {
+        // Counted money is on the address: move it to the merchant (sweep_deposit).
+        sweep = next.received > previous.received;
         const status = owner.statusFor(next.received);
         const type = paymentEventType(previous, next, status as never, owner.kind);
         await savePaymentState(trx, owner.owner, address, next);
@@ -210,6 +213,9 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       }
       return transfers.length > confirmed.length;
     });
+    if (sweep && deps.sweep && deps.autoSweep) {
+      await helpers.addJob("sweep_deposit", { address }, { jobKey: `sweep:${address}` });
+    }
     if (recheck) {
       await helpers.addJob(
         "reconcile_deposit",

@@ -1,0 +1,66 @@
+import { createPublicClient, getAddress, http } from "viem";
+import { base } from "viem/chains";
+import { usdcAbi } from "../abis/usdc.ts";
+import { USDC_ADDRESS } from "../chain/constants.ts";
+import { createDb } from "../db/database.ts";
+import { formatUsdc } from "../domain/money.ts";
+
+export type DepositsOptions = { databaseUrl: string; rpcUrl: string };
+
+/**
+ * Deposit addresses that still hold USDC, read from the chain: what `SWEEP=off` (or a sweep
+ * that failed) leaves behind. Runs where the service runs: it reads the database directly.
+ */
+export async function depositsWithFunds(options: DepositsOptions) {
+  const db = createDb(options.databaseUrl, 2);
+  const chain = createPublicClient({ chain: base, transport: http(options.rpcUrl) });
+  try {
+    const owners = [
+      ...(await db
+        .selectFrom("app.invoices")
+        .select(["deposit_address", "wallet_address", "invoice_number as owner"])
+        .execute()),
+      ...(await db
+        .selectFrom("app.payment_links")
+        .select(["deposit_address", "wallet_address", "slug as owner"])
+        .execute()),
+    ];
+    const funded = [];
+    for (const row of owners) {
+      const balance = await chain.readContract({
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "balanceOf",
+        args: [getAddress(row.deposit_address)],
+      });
+      if (balance > 0n) {
+        funded.push({
+          deposit_address: getAddress(row.deposit_address),
+          owner: row.owner,
+          destination: getAddress(row.wallet_address),
+          balance: formatUsdc(balance),
+        });
+      }
+    }
+    return funded;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Queues a sweep of each given deposit address; the worker moves the funds. */
+export async function queueSweeps(options: DepositsOptions, addresses: string[]): Promise<void> {
+  const db = createDb(options.databaseUrl, 2);
+  try {
+    for (const address of addresses) {
+      const lower = address.toLowerCase();
+      await db.executeQuery({
+        sql: "select graphile_worker.add_job('sweep_deposit', json_build_object('address', $1::text), job_key => 'sweep:' || $1::text)",
+        parameters: [lower],
+        query: { kind: "RawNode" },
+      } as never);
+    }
+  } finally {
+    await db.destroy();
+  }
+}

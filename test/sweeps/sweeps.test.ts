@@ -1,0 +1,346 @@
+import { randomUUID } from "node:crypto";
+import { type Address, createWalletClient, http, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { base } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { USDC_ADDRESS } from "../../chain/constants.ts";
+import { usdcOwner } from "../../chain/deployUsdc.ts";
+import { waitFor } from "../../platform/process.ts";
+import { runCli } from "../cli/run.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+
+type Json = Record<string, unknown>;
+type Sweep = {
+  sequence: number;
+  amount: string;
+  destination: string;
+  status: string;
+  tx_hash: string | null;
+  error: string | null;
+  indexed: boolean;
+};
+
+describe("settlement: deposits are swept to the merchant's wallet", () => {
+  const chain = useChainForFile();
+  let stack: TestStack;
+  // A relayer of its own, so the "no ETH" test can starve it without touching anyone else.
+  const relayerPrivateKey = generatePrivateKey();
+  const relayer = privateKeyToAccount(relayerPrivateKey);
+
+  beforeAll(async () => {
+    await chain.snapshot();
+    await chain.client.setBalance({ address: relayer.address, value: parseEther("1") });
+    stack = await startStack({
+      worker: true,
+      indexer: true,
+      env: { RELAYER_PRIVATE_KEY: relayerPrivateKey },
+    });
+  });
+  afterAll(async () => {
+    if (process.env.DEBUG_STACK) console.log(stack?.worker?.output());
+    await stack?.stop();
+    await chain.revert();
+  });
+
+  const create = async (overrides: Json) =>
+    (await (
+      await stack.request("/api/invoices", { method: "POST", json: invoiceRequest(overrides) })
+    ).json()) as Json & {
+      invoice_id: string;
+      deposit_address: Address;
+    };
+  const sweepsOf = async (id: string) =>
+    (await (await stack.request(`/api/invoices/${id}`)).json()) as {
+      sweeps: Sweep[];
+      wallet_address: Address;
+    };
+  const until = (what: string, probe: () => Promise<unknown>) =>
+    waitFor(what, probe as never, { timeoutMs: 30_000, intervalMs: 100 });
+  const oneItem = (price: string) => ({
+    line_items: [{ description: "Work", quantity: 1, unit_price: price }],
+  });
+
+  test("byo: the merchant's wallet receives the amount, the deposit is emptied, the invoice shows the sweep", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("40.00"),
+    });
+    await chain.payUsdc(devAccount(1), invoice.deposit_address, 40_000_000n);
+    await until(
+      "the wallet to be paid",
+      async () => (await chain.usdcBalance(wallet)) === 40_000_000n,
+    );
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
+    const { sweeps } = (await until("the indexed sweep", async () => {
+      const details = await sweepsOf(invoice.invoice_id);
+      return details.sweeps[0]?.indexed && details;
+    })) as { sweeps: Sweep[] };
+    expect(sweeps).toEqual([
+      expect.objectContaining({
+        sequence: 1,
+        amount: "40.00",
+        destination: wallet,
+        status: "confirmed",
+        tx_hash: expect.stringMatching(/^0x/),
+        error: null,
+        indexed: true,
+      }),
+    ]);
+    // A sweep is not a payment: the invoice stays paid with 40.00 received.
+    expect(
+      ((await (await stack.request(`/api/invoices/${invoice.invoice_id}/status`)).json()) as Json)
+        .paid_amount,
+    ).toBe("40.00");
+  });
+
+  test("managed: the merchant's managed wallet receives both invoices' funds", async () => {
+    const merchant = `m-${randomUUID()}@example.com`;
+    const first = await create({ merchant_email: merchant, ...oneItem("10.00") });
+    const second = await create({ merchant_email: merchant, ...oneItem("15.00") });
+    const wallet = (await sweepsOf(first.invoice_id)).wallet_address;
+    expect((await sweepsOf(second.invoice_id)).wallet_address).toBe(wallet);
+    await chain.payUsdc(devAccount(2), first.deposit_address, 10_000_000n);
+    await chain.payUsdc(devAccount(2), second.deposit_address, 15_000_000n);
+    await until(
+      "the managed wallet to hold both",
+      async () => (await chain.usdcBalance(wallet)) === 25_000_000n,
+    );
+  });
+
+  test("partial then completing payment: everything received is swept, never more", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("30.00"),
+    });
+    await chain.payUsdc(devAccount(3), invoice.deposit_address, 12_000_000n);
+    await until(
+      "the first part swept",
+      async () => (await chain.usdcBalance(wallet)) === 12_000_000n,
+    );
+    await chain.payUsdc(devAccount(3), invoice.deposit_address, 18_000_000n);
+    await until("all of it swept", async () => (await chain.usdcBalance(wallet)) === 30_000_000n);
+    const { sweeps } = await sweepsOf(invoice.invoice_id);
+    expect(sweeps.length).toBeGreaterThanOrEqual(1);
+    expect(sweeps.length).toBeLessThanOrEqual(2);
+    expect(sweeps.reduce((sum, s) => sum + Number(s.amount), 0)).toBe(30);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
+  });
+
+  test("the sweep job run twice at once and again afterwards moves the funds exactly once", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("7.00"),
+    });
+    await chain.payUsdc(devAccount(4), invoice.deposit_address, 7_000_000n);
+    const address = invoice.deposit_address.toLowerCase();
+    // Duplicates of the job the payment queued, under other keys so none collapses.
+    for (const suffix of ["a", "b"]) {
+      await stack.db.executeQuery({
+        sql: "select graphile_worker.add_job('sweep_deposit', json_build_object('address', $1::text), job_key => $2)",
+        parameters: [address, `dup-${suffix}-${address}`],
+        query: { kind: "RawNode" } as never,
+      } as never);
+    }
+    await until("swept", async () => (await chain.usdcBalance(wallet)) === 7_000_000n);
+    await until("every job done", async () => {
+      const rows = await stack.db
+        .selectFrom("graphile_worker.jobs" as never)
+        .selectAll()
+        .execute()
+        .catch(() => []);
+      return rows.length === 0;
+    });
+    await stack.db.executeQuery({
+      sql: "select graphile_worker.add_job('sweep_deposit', json_build_object('address', $1::text))",
+      parameters: [address],
+      query: { kind: "RawNode" } as never,
+    } as never);
+    await until(
+      "every job done again",
+      async () =>
+        (
+          await stack.db
+            .selectFrom("graphile_worker.jobs" as never)
+            .selectAll()
+            .execute()
+        ).length === 0,
+    );
+    expect(await chain.usdcBalance(wallet)).toBe(7_000_000n);
+    const rows = await stack.db
+      .selectFrom("app.sweeps")
+      .selectAll()
+      .where("deposit_address", "=", address)
+      .execute();
+    expect(rows.map((r) => [r.sequence, r.status, r.amount])).toEqual([
+      [1, "confirmed", 7_000_000n],
+    ]);
+  });
+
+  test("a destination USDC blacklists fails the sweep for good, surfaced", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    await chain.client.setBalance({ address: usdcOwner.address, value: parseEther("1") });
+    const owner = createWalletClient({
+      transport: http(chain.url),
+      account: usdcOwner,
+      chain: base,
+    });
+    const hash = await owner.writeContract({
+      address: USDC_ADDRESS,
+      abi: [
+        {
+          type: "function",
+          name: "blacklist",
+          stateMutability: "nonpayable",
+          inputs: [{ name: "a", type: "address" }],
+          outputs: [],
+        },
+      ] as const,
+      functionName: "blacklist",
+      args: [wallet],
+    });
+    await chain.client.waitForTransactionReceipt({ hash });
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("5.00"),
+    });
+    await chain.payUsdc(devAccount(5), invoice.deposit_address, 5_000_000n);
+    const { sweeps } = (await until("the failed sweep", async () => {
+      const details = await sweepsOf(invoice.invoice_id);
+      return details.sweeps[0]?.status === "failed" && details;
+    })) as { sweeps: Sweep[] };
+    expect(sweeps[0]?.error).toMatch(/blacklisted/);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(5_000_000n);
+    const health = (await (await stack.request("/health")).json()) as {
+      components: { relayer: Json };
+    };
+    expect(health.components.relayer).toMatchObject({ ok: false, failing_sweeps: 1 });
+  });
+
+  test("a relayer without ETH: the failure is surfaced; once funded, the sweep completes", async () => {
+    await chain.client.setBalance({ address: relayer.address, value: 0n });
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("9.00"),
+    });
+    await chain.payUsdc(devAccount(6), invoice.deposit_address, 9_000_000n);
+    const failing = (await until("the sweep to fail", async () => {
+      const details = await sweepsOf(invoice.invoice_id);
+      return details.sweeps[0]?.error && details;
+    })) as { sweeps: Sweep[] };
+    expect(failing.sweeps[0]?.error).toMatch(/too little ETH/);
+    const health = (await (await stack.request("/health")).json()) as {
+      status: string;
+      components: { relayer: Json };
+    };
+    expect(health.components.relayer).toMatchObject({ ok: false, eth_wei: "0" });
+    expect(await chain.usdcBalance(wallet)).toBe(0n);
+
+    await chain.client.setBalance({ address: relayer.address, value: parseEther("1") });
+    await until("the retried sweep", async () => (await chain.usdcBalance(wallet)) === 9_000_000n);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
+  }, 120_000);
+
+  test("SWEEP=off leaves funds on the deposit address; `remit deposits` lists and sweeps them", async () => {
+    const manual = await startStack({
+      worker: true,
+      indexer: true,
+      env: { SWEEP: "off", RELAYER_PRIVATE_KEY: relayerPrivateKey },
+    });
+    try {
+      const wallet = privateKeyToAccount(generatePrivateKey()).address;
+      const response = await manual.request("/api/invoices", {
+        method: "POST",
+        json: invoiceRequest({ wallet_type: "byo", wallet_address: wallet, ...oneItem("3.00") }),
+      });
+      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
+      await chain.payUsdc(devAccount(7), invoice.deposit_address, 3_000_000n);
+      await until(
+        "paid",
+        async () =>
+          (
+            (await (
+              await manual.request(`/api/invoices/${invoice.invoice_id}/status`)
+            ).json()) as Json
+          ).status === "paid",
+      );
+      await until(
+        "the worker idle",
+        async () =>
+          (
+            await manual.db
+              .selectFrom("graphile_worker.jobs" as never)
+              .selectAll()
+              .execute()
+          ).length === 0,
+      );
+      expect(await manual.db.selectFrom("app.sweeps").selectAll().execute()).toEqual([]);
+      expect(await chain.usdcBalance(invoice.deposit_address)).toBe(3_000_000n);
+
+      const options = ["--database-url", manual.database.url, "--rpc-url", chain.url];
+      const listed = await runCli(["deposits", "list", ...options]);
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([
+        {
+          deposit_address: invoice.deposit_address,
+          owner: "INV-0001",
+          destination: wallet,
+          balance: "3.00",
+        },
+      ]);
+      const swept = await runCli(["deposits", "sweep", ...options]);
+      expect(swept.code).toBe(0);
+      await until(
+        "the recovered funds",
+        async () => (await chain.usdcBalance(wallet)) === 3_000_000n,
+      );
+      expect(JSON.parse((await runCli(["deposits", "list", ...options])).stdout)).toEqual([]);
+    } finally {
+      await manual.stop();
+    }
+  });
+
+  test("nothing the service prints or answers contains the seed or a private key", async () => {
+    // The whole seed, any four of its words in a row, and the relayer's key with or without 0x.
+    const words = stack.mnemonic.split(" ");
+    const secrets = [
+      stack.mnemonic,
+      words.slice(0, 4).join(" "),
+      words.slice(10, 14).join(" "),
+      relayerPrivateKey,
+      relayerPrivateKey.slice(2),
+    ];
+    const outputs = [
+      stack.api.output(),
+      stack.worker?.output() ?? "",
+      stack.indexer?.output() ?? "",
+    ].join("\n");
+    const answers = await Promise.all(
+      ["/health", "/openapi.json", "/dev/outbox"].map(async (path) =>
+        (await stack.request(path)).text(),
+      ),
+    );
+    const text = (value: unknown) =>
+      JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+    const rows = text(await stack.db.selectFrom("app.sweeps").selectAll().execute());
+    const jobs = text(
+      await stack.db
+        .selectFrom("graphile_worker._private_jobs" as never)
+        .selectAll()
+        .execute(),
+    );
+    for (const haystack of [outputs, ...answers, rows, jobs]) {
+      for (const secret of secrets) expect(haystack.includes(secret)).toBe(false);
+    }
+  });
+});

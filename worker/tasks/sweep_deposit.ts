@@ -1,0 +1,240 @@
+import type { Task } from "graphile-worker";
+import type { Kysely, Selectable } from "kysely";
+import { sql } from "kysely";
+import { type Address, getAddress, type Hex } from "viem";
+import { z } from "zod";
+import { usdcAbi } from "../../abis/usdc.ts";
+import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../chain/constants.ts";
+import type { Database } from "../../db/database.ts";
+import { sweepNonce } from "../../domain/sweepNonce.ts";
+import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
+import type { WorkerDeps } from "../deps.ts";
+import { parsePayload } from "./payload.ts";
+
+const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
+type SweepRow = Selectable<Database["app.sweeps"]>;
+
+/** A sweep that can never succeed (the destination is blacklisted by USDC, say). */
+class PermanentSweepFailure extends Error {}
+
+const authorizationTypes = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
+async function destinationOf(db: Kysely<Database>, address: string): Promise<string | null> {
+  const invoice = await db
+    .selectFrom("app.invoices")
+    .select("wallet_address")
+    .where("deposit_address", "=", address)
+    .executeTakeFirst();
+  if (invoice) return invoice.wallet_address;
+  const link = await db
+    .selectFrom("app.payment_links")
+    .select("wallet_address")
+    .where("deposit_address", "=", address)
+    .executeTakeFirst();
+  return link?.wallet_address ?? null;
+}
+
+const update = (
+  db: Kysely<Database>,
+  id: string,
+  values: Partial<Pick<SweepRow, "status" | "tx_hash" | "error">> & { attempt?: boolean },
+) =>
+  db
+    .updateTable("app.sweeps")
+    .set((eb) => ({
+      ...(values.status ? { status: values.status } : {}),
+      ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
+      ...(values.error !== undefined ? { error: values.error } : {}),
+      ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
+      updated_at: new Date(),
+    }))
+    .where("id", "=", id)
+    .execute();
+
+/**
+ * Moves a deposit address's whole USDC balance to the merchant's wallet (the byo address or
+ * the managed wallet): the deposit key signs an EIP-3009 transferWithAuthorization whose
+ * nonce is derived from the address and the sweep's sequence number, and the relayer submits
+ * it and pays the gas. A retried, duplicated or concurrent job signs the same authorization,
+ * which USDC executes once; a session advisory lock keeps two runs from even trying at once.
+ * A sweep that can never succeed is marked failed and surfaced, not retried; any other
+ * failure (no ETH for gas, an RPC error) is retried with graphile-worker's backoff.
+ */
+export function sweepDeposit(deps: WorkerDeps): Task {
+  return async (payload, helpers) => {
+    const parsed = parsePayload(Payload, payload, helpers);
+    if (!parsed || !deps.sweep) return;
+    const sweep = deps.sweep;
+    const deposit = getAddress(parsed.address);
+    await deps.db.connection().execute(async (connection) => {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_lock(hashtext(${`sweep:${parsed.address}`})) as locked`.execute(
+        connection,
+      );
+      if (!rows[0]?.locked) return; // another run is sweeping this address right now
+      try {
+        const destination = await destinationOf(connection, parsed.address);
+        const key = await connection
+          .selectFrom("app.deposit_addresses")
+          .select("derivation_index")
+          .where("address", "=", parsed.address)
+          .executeTakeFirst();
+        if (!destination || !key) return;
+        const signer = deriveAccount(sweep.mnemonic, DEPOSIT_ACCOUNT, key.derivation_index);
+
+        const submit = async (row: SweepRow): Promise<void> => {
+          const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
+          const message = {
+            from: deposit,
+            to: getAddress(row.destination),
+            value: row.amount,
+            validAfter: 0n,
+            validBefore,
+            nonce: row.nonce as Hex,
+          };
+          const signature = await signer.signTypedData({
+            domain: {
+              name: "USD Coin",
+              version: "2",
+              chainId: BASE_CHAIN_ID,
+              verifyingContract: USDC_ADDRESS,
+            },
+            types: authorizationTypes,
+            primaryType: "TransferWithAuthorization",
+            message,
+          });
+          const args = [
+            message.from,
+            message.to,
+            message.value,
+            message.validAfter,
+            message.validBefore,
+            message.nonce,
+            signature,
+          ] as const;
+          try {
+            await sweep.chain.simulateContract({
+              account: sweep.relayer,
+              address: USDC_ADDRESS,
+              abi: usdcAbi,
+              functionName: "transferWithAuthorization",
+              args,
+            });
+          } catch (error) {
+            // USDC's own revert reason ("Blacklistable: account is blacklisted") is the verdict.
+            const reason = (error as Error).message
+              .split("\n")
+              .find((line) => /blacklisted/i.test(line));
+            if (reason)
+              throw new PermanentSweepFailure(`USDC refuses the transfer: ${reason.trim()}`);
+            throw error;
+          }
+          const hash = await sweep.wallet.writeContract({
+            account: sweep.relayer,
+            chain: null,
+            address: USDC_ADDRESS,
+            abi: usdcAbi,
+            functionName: "transferWithAuthorization",
+            args,
+          });
+          await update(connection, row.id, {
+            status: "submitted",
+            tx_hash: hash,
+            attempt: true,
+            error: null,
+          });
+          const receipt = await sweep.chain.waitForTransactionReceipt({
+            hash,
+            timeout: 60_000,
+            pollingInterval: 250,
+          });
+          if (receipt.status !== "success") throw new Error(`sweep transaction ${hash} reverted`);
+          await update(connection, row.id, { status: "confirmed" });
+          helpers.logger.info(
+            `swept ${row.amount} USDC units from ${deposit} to ${row.destination} in ${hash}`,
+          );
+        };
+
+        // At most a few rounds: a payment that lands while sweeping is swept in the next one.
+        for (let round = 0; round < 3; round++) {
+          const last = await connection
+            .selectFrom("app.sweeps")
+            .selectAll()
+            .where("deposit_address", "=", parsed.address)
+            .orderBy("sequence", "desc")
+            .executeTakeFirst();
+          if (last?.status === "failed") return; // surfaced; needs a person
+          if (last && last.status !== "confirmed") {
+            const used = await sweep.chain.readContract({
+              address: USDC_ADDRESS,
+              abi: usdcAbi,
+              functionName: "authorizationState",
+              args: [deposit, last.nonce as Hex],
+            });
+            if (used) await update(connection, last.id, { status: "confirmed" });
+            else await runRecorded(connection, last, submit);
+            continue;
+          }
+          const balance = await sweep.chain.readContract({
+            address: USDC_ADDRESS,
+            abi: usdcAbi,
+            functionName: "balanceOf",
+            args: [deposit],
+          });
+          if (balance === 0n) return;
+          const sequence = (last?.sequence ?? 0) + 1;
+          const row = await connection
+            .insertInto("app.sweeps")
+            .values({
+              deposit_address: parsed.address,
+              sequence,
+              nonce: sweepNonce(deposit, sequence),
+              destination,
+              amount: balance,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await runRecorded(connection, row, submit);
+        }
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${`sweep:${parsed.address}`}))`.execute(
+          connection,
+        );
+      }
+    });
+  };
+}
+
+/** Runs a submission, recording its failure on the sweep row before the job retries. */
+async function runRecorded(
+  db: Kysely<Database>,
+  row: SweepRow,
+  submit: (row: SweepRow) => Promise<void>,
+): Promise<void> {
+  try {
+    await submit(row);
+  } catch (error) {
+    const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+    if (error instanceof PermanentSweepFailure) {
+      await update(db, row.id, { status: "failed", error: message, attempt: true });
+      return;
+    }
+    const explained = /insufficient funds|exceeds the balance|gas required exceeds/i.test(message)
+      ? `the relayer has too little ETH for gas: ${message}`
+      : message;
+    await update(db, row.id, { error: explained.slice(0, 2000), attempt: true });
+    throw error;
+  }
+}
+
+export type { Address };
