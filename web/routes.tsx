@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { getAddress } from "viem";
 import type { AppDeps } from "../api/deps.ts";
+import { loadSweeps } from "../api/invoices/present.ts";
 import { invoiceUrls } from "../api/invoices/urls.ts";
 import { indexedTransfersTo } from "../db/queries/indexer.ts";
 import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
@@ -89,12 +90,14 @@ export function pageRoutes(deps: AppDeps): Hono {
     // The portal exists for links paid into a managed wallet (spec §4.8).
     if (link?.wallet_type !== "managed")
       return c.html(<NotFoundPage what="merchant portal" />, 404);
-    const [state, transfers] = await Promise.all([
+    const [state, transfers, sweeps] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
       indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
+      loadSweeps(deps, link.deposit_address),
     ]);
     return c.html(
       <MerchantPortal
+        sweeps={sweeps}
         link={link}
         state={state}
         transfers={transfers}

@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import type { SweepView } from "../../api/invoices/present.ts";
 import type { LinkRow } from "../../db/queries/links.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
@@ -9,6 +10,7 @@ import { Layout } from "../layout.tsx";
  * received, every transaction, and the managed wallet the money goes to. Never embeddable.
  */
 export function MerchantPortal(props: {
+  sweeps: SweepView[];
   link: LinkRow;
   state: PaymentState;
   transfers: IndexedTransfer[];
@@ -91,6 +93,45 @@ export function MerchantPortal(props: {
                         <code>{`${t.txHash.slice(0, 10)}…${t.txHash.slice(-8)}`}</code>
                       </a>
                       {state.counted.includes(t.id) ? "" : " (awaiting confirmations)"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+        <section class="card" aria-labelledby="sweep-heading">
+          <h2 id="sweep-heading">Sweeps to your managed wallet</h2>
+          {props.sweeps.length === 0 ? (
+            <p class="muted small">Nothing swept yet.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th class="num">Amount (USDC)</th>
+                  <th>Status</th>
+                  <th>Transaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.sweeps.map((sweep) => (
+                  <tr>
+                    <td>{sweep.sequence}</td>
+                    <td class="num">{sweep.amount}</td>
+                    <td>{sweep.status}</td>
+                    <td>
+                      {sweep.tx_hash ? (
+                        <a
+                          href={`${props.explorerUrl}/tx/${sweep.tx_hash}`}
+                          rel="noopener noreferrer"
+                          target="_blank"
+                        >
+                          <code>{`${sweep.tx_hash.slice(0, 10)}…${sweep.tx_hash.slice(-8)}`}</code>
+                        </a>
+                      ) : (
+                        (sweep.error ?? "")
+                      )}
                     </td>
                   </tr>
                 ))}
