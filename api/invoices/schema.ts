@@ -32,12 +32,21 @@ const calendarDate = z
   );
 
 const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
+/** C0 control characters other than tab, line feed and carriage return, and DEL: Postgres
+ * refuses NUL in text, and none of them belongs on an invoice. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 const text = (max: number) =>
   z
     .string()
     .trim()
     .min(1, rule("required", "must not be empty"))
-    .max(max, rule("too_long", `must be at most ${max} characters`));
+    .max(max, rule("too_long", `must be at most ${max} characters`))
+    .refine(
+      (value) => !CONTROL_CHARACTERS.test(value),
+      rule("invalid_characters", "must not contain control characters"),
+    );
 
 /** A USDC amount as a quoted decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
 export const usdcAmount = z

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import {
+  CONTROL_CHARACTERS,
   checksummedAddress,
   emailAddress,
   nonEmptyText,
@@ -17,7 +18,7 @@ const metadataValue = z
       value === null ||
       typeof value === "boolean" ||
       (typeof value === "number" && Number.isFinite(value)) ||
-      (typeof value === "string" && value.length <= 500),
+      (typeof value === "string" && value.length <= 500 && !CONTROL_CHARACTERS.test(value)),
     {
       ...rule(
         "invalid_metadata_value",

@@ -90,6 +90,19 @@ describe("POST /api/invoices validation", () => {
     await accepted(invoiceRequest({ line_items: [line({})] }));
   });
 
+  test.each(["\u0000", "a\u0007b", "x\u001b[31m"])(
+    "text with control characters (%j) is refused",
+    async (description) => {
+      const fields = await rejected(
+        invoiceRequest({ vendor_name: description, line_items: [line({ description })] }),
+      );
+      expect(fields).toEqual([
+        expect.objectContaining({ path: "vendor_name", code: "invalid_characters" }),
+        expect.objectContaining({ path: "line_items[0].description", code: "invalid_characters" }),
+      ]);
+    },
+  );
+
   test("a line item needs a description", async () => {
     const fields = await rejected(
       invoiceRequest({
