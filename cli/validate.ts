@@ -10,7 +10,7 @@ import {
   createLinkKnownKeys,
 } from "../api/links/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
-import { priceLineItems } from "../domain/invoiceTotals.ts";
+import { MAX_TOTAL, priceLineItems } from "../domain/invoiceTotals.ts";
 import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; fields: FieldError[] };
@@ -23,7 +23,20 @@ export function validateInvoice(body: unknown): Validation<CreateInvoiceInput> {
   const parsed = CreateInvoiceSchema.safeParse(body);
   if (!parsed.success)
     return { ok: false, fields: fieldErrors(parsed.error, body, createInvoiceKnownKeys) };
-  if (priceLineItems(parsed.data.line_items).total <= 0n) {
+  const { total } = priceLineItems(parsed.data.line_items);
+  if (total > MAX_TOTAL) {
+    return {
+      ok: false,
+      fields: [
+        {
+          path: "line_items",
+          code: "too_large",
+          message: "the invoice total must be at most 100000000000.00 USDC",
+        },
+      ],
+    };
+  }
+  if (total <= 0n) {
     return {
       ok: false,
       fields: [

@@ -37,3 +37,9 @@ export function priceLineItems(items: readonly LineItemInput[]): {
   });
   return { lines, total: lines.reduce((sum, line) => sum + line.lineTotal, 0n) };
 }
+
+/**
+ * The largest invoice total accepted: 100 billion USDC in base units, more than all USDC in
+ * existence, and far inside Postgres's bigint.
+ */
+export const MAX_TOTAL = 100_000_000_000n * 1_000_000n;

@@ -7,7 +7,7 @@ import { allocateDepositAddress } from "../../db/queries/depositAddresses.ts";
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
 import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
 import { provisionManagedWallet, takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
-import { priceLineItems } from "../../domain/invoiceTotals.ts";
+import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { isPrivateAddress } from "../../domain/privateAddress.ts";
@@ -100,6 +100,15 @@ export async function createInvoice(
       throw validationError([
         { path: "webhook_url", code: "webhook_url_not_allowed", message: problem },
       ]);
+  }
+  if (total > MAX_TOTAL) {
+    throw validationError([
+      {
+        path: "line_items",
+        code: "too_large",
+        message: "the invoice total must be at most 100000000000.00 USDC",
+      },
+    ]);
   }
   if (total <= 0n) {
     throw validationError([

@@ -253,6 +253,16 @@ describe("POST /api/invoices validation", () => {
     });
   });
 
+  test("a total beyond 100 billion USDC is refused (it would not fit the ledger)", async () => {
+    expect(
+      await rejected(
+        invoiceRequest({
+          line_items: [line({ quantity: 1_000_000_000, unit_price: "999999999999.999999" })],
+        }),
+      ),
+    ).toEqual([expect.objectContaining({ path: "line_items", code: "too_large" })]);
+  });
+
   test("a zero total is refused", async () => {
     expect(await rejected(invoiceRequest({ line_items: [line({ unit_price: "0.00" })] }))).toEqual([
       expect.objectContaining({ path: "line_items", code: "zero_total" }),
