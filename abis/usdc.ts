@@ -77,3 +77,15 @@ export const usdcAbi = [
     outputs: [{ name: "", type: "bool" }],
   },
 ] as const;
+
+/** EIP-712 types of an EIP-3009 `transferWithAuthorization` (domain: "USD Coin", version "2"). */
+export const transferWithAuthorizationTypes = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;

@@ -1,22 +1,20 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import type { Transaction } from "kysely";
-import type { Address } from "viem";
 import type { Database } from "../../db/database.ts";
-import { allocateDepositAddress } from "../../db/queries/depositAddresses.ts";
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
 import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
-import { provisionManagedWallet, takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
+import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { isPrivateAddress } from "../../domain/privateAddress.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
-import { deriveAddress } from "../../keys/hdWallet.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { sha256 } from "../../pdf/renderPdf.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, validationError } from "../errors.ts";
+import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateInvoiceInput } from "./schema.ts";
 import { invoiceUrls } from "./urls.ts";
 
@@ -141,16 +139,7 @@ export async function createInvoice(
     }
 
     const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
-    const walletAddress =
-      input.wallet_type === "byo"
-        ? (input.wallet_address as string)
-        : (merchant.managedWalletAddress ??
-          (await provisionManagedWallet(trx, merchant.id, (i) =>
-            deriveAddress(deps.managedWalletXpub, i),
-          )));
-    const depositAddress: Address = await allocateDepositAddress(trx, (i) =>
-      deriveAddress(deps.depositXpub, i),
-    );
+    const { walletAddress, depositAddress } = await provisionAddresses(trx, deps, merchant, input);
 
     const invoiceId = crypto.randomUUID();
     const slug = newSlug();

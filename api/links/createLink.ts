@@ -1,14 +1,12 @@
-import type { Address } from "viem";
-import { allocateDepositAddress } from "../../db/queries/depositAddresses.ts";
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
-import { findOrCreateMerchant, provisionManagedWallet } from "../../db/queries/merchants.ts";
+import { findOrCreateMerchant } from "../../db/queries/merchants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
-import { deriveAddress } from "../../keys/hdWallet.ts";
 import { escapeHtml } from "../../platform/escapeHtml.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { requestHash, webhookUrlProblem } from "../invoices/createInvoice.ts";
+import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateLinkInput } from "./schema.ts";
 
 export type CreateLinkResponse = {
@@ -79,16 +77,7 @@ export async function createLink(
       }
     }
     const merchant = await findOrCreateMerchant(trx, merchantEmail);
-    const walletAddress =
-      input.wallet_type === "byo"
-        ? (input.wallet_address as string)
-        : (merchant.managedWalletAddress ??
-          (await provisionManagedWallet(trx, merchant.id, (i) =>
-            deriveAddress(deps.managedWalletXpub, i),
-          )));
-    const depositAddress: Address = await allocateDepositAddress(trx, (i) =>
-      deriveAddress(deps.depositXpub, i),
-    );
+    const { walletAddress, depositAddress } = await provisionAddresses(trx, deps, merchant, input);
     const id = crypto.randomUUID();
     const slug = newSlug();
     const webhookSecret = input.webhook_url ? newWebhookSecret() : null;

@@ -12,7 +12,7 @@ import {
 } from "viem";
 import { base } from "viem/chains";
 import { afterEach, beforeEach, inject } from "vitest";
-import { usdcAbi } from "../../abis/usdc.ts";
+import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
 import { USDC_ADDRESS } from "../../chain/constants.ts";
 import { devAccount } from "../../chain/deployUsdc.ts";
 
@@ -84,16 +84,7 @@ export function createChain(url: string) {
           chainId: base.id,
           verifyingContract: USDC_ADDRESS,
         },
-        types: {
-          TransferWithAuthorization: [
-            { name: "from", type: "address" },
-            { name: "to", type: "address" },
-            { name: "value", type: "uint256" },
-            { name: "validAfter", type: "uint256" },
-            { name: "validBefore", type: "uint256" },
-            { name: "nonce", type: "bytes32" },
-          ],
-        },
+        types: transferWithAuthorizationTypes,
         primaryType: "TransferWithAuthorization",
         message,
       });

@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from "kysely";
 import { sql } from "kysely";
 import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
-import { usdcAbi } from "../../abis/usdc.ts";
+import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../chain/constants.ts";
 import type { Database } from "../../db/database.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
@@ -16,17 +16,6 @@ type SweepRow = Selectable<Database["app.sweeps"]>;
 
 /** A sweep that can never succeed (the destination is blacklisted by USDC, say). */
 class PermanentSweepFailure extends Error {}
-
-const authorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 async function destinationOf(db: Kysely<Database>, address: string): Promise<string | null> {
   const invoice = await db
@@ -109,7 +98,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
               chainId: BASE_CHAIN_ID,
               verifyingContract: USDC_ADDRESS,
             },
-            types: authorizationTypes,
+            types: transferWithAuthorizationTypes,
             primaryType: "TransferWithAuthorization",
             message,
           });

@@ -1,0 +1,32 @@
+import type { Transaction } from "kysely";
+import type { Address } from "viem";
+import type { Database } from "../db/database.ts";
+import { allocateDepositAddress } from "../db/queries/depositAddresses.ts";
+import type { MerchantForInvoice } from "../db/queries/merchants.ts";
+import { provisionManagedWallet } from "../db/queries/merchants.ts";
+import { deriveAddress } from "../keys/hdWallet.ts";
+import type { AppDeps } from "./deps.ts";
+
+/**
+ * The two addresses every invoice and link needs, in the creating transaction: where the
+ * money ends up (the byo address, or the merchant's managed wallet, provisioned on first use)
+ * and a fresh deposit address of its own.
+ */
+export async function provisionAddresses(
+  trx: Transaction<Database>,
+  deps: Pick<AppDeps, "depositXpub" | "managedWalletXpub">,
+  merchant: MerchantForInvoice,
+  wallet: { wallet_type: "managed" | "byo"; wallet_address?: string },
+): Promise<{ walletAddress: string; depositAddress: Address }> {
+  const walletAddress =
+    wallet.wallet_type === "byo"
+      ? (wallet.wallet_address as string)
+      : (merchant.managedWalletAddress ??
+        (await provisionManagedWallet(trx, merchant.id, (i) =>
+          deriveAddress(deps.managedWalletXpub, i),
+        )));
+  const depositAddress = await allocateDepositAddress(trx, (i) =>
+    deriveAddress(deps.depositXpub, i),
+  );
+  return { walletAddress, depositAddress };
+}
