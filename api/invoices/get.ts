@@ -3,7 +3,7 @@ import { findInvoice } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { loadInvoiceDetails, presentInvoice } from "./present.ts";
+import { invoiceBody } from "./present.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -24,18 +24,6 @@ export function registerGetInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const invoice = await findInvoice(deps.db, c.req.valid("param").id);
     if (!invoice) throw notFound("invoice");
-    const details = await loadInvoiceDetails(deps, invoice);
-    return c.json(
-      presentInvoice(
-        deps,
-        invoice,
-        details.lines,
-        details.pdfSha256,
-        details.state,
-        details.transfers,
-        details.sweeps,
-      ),
-      200,
-    );
+    return c.json(await invoiceBody(deps, invoice), 200);
   });
 }

@@ -156,3 +156,20 @@ export async function loadInvoiceDetails(
   ]);
   return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers, sweeps };
 }
+
+/** The full invoice body (GET /api/invoices/{id}, POST …/send): details loaded, then presented. */
+export async function invoiceBody(
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
+  invoice: InvoiceRow,
+) {
+  const details = await loadInvoiceDetails(deps, invoice);
+  return presentInvoice(
+    deps,
+    invoice,
+    details.lines,
+    details.pdfSha256,
+    details.state,
+    details.transfers,
+    details.sweeps,
+  );
+}

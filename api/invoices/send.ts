@@ -3,7 +3,7 @@ import { findInvoice, markSent } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { loadInvoiceDetails, presentInvoice } from "./present.ts";
+import { invoiceBody } from "./present.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -38,18 +38,6 @@ export function registerSendInvoice(app: Router, deps: AppDeps): void {
         `only a draft can be sent; this invoice is ${current}`,
       );
     }
-    const details = await loadInvoiceDetails(deps, sent);
-    return c.json(
-      presentInvoice(
-        deps,
-        sent,
-        details.lines,
-        details.pdfSha256,
-        details.state,
-        details.transfers,
-        details.sweeps,
-      ),
-      200,
-    );
+    return c.json(await invoiceBody(deps, sent), 200);
   });
 }
