@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { HTTPException } from "hono/http-exception";
+import { isTransientDatabaseError } from "../db/transientError.ts";
 import { pageRoutes } from "../web/routes.tsx";
 import type { AppDeps } from "./deps.ts";
 import { outboxRoutes } from "./dev/outbox.ts";
@@ -18,6 +19,9 @@ import { createRouter } from "./openapi.ts";
 import { registerPaymentStatus } from "./payments/status.ts";
 
 export type { AppDeps };
+
+/** What a 503 for an unavailable database tells clients to wait before retrying. */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** The HTTP application: JSON API, hosted pages and health. Pure wiring; no I/O at import. */
 export function createApp(deps: AppDeps) {
@@ -66,6 +70,23 @@ export function createApp(deps: AppDeps) {
     if (error instanceof ApiError) return errorResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {
       return errorResponse(c, new ApiError(error.status as 400, "bad_request", error.message));
+    }
+    if (isTransientDatabaseError(error)) {
+      // Down, restarting, out of connections or too slow: a retry soon may well succeed.
+      deps.log.warn("database unavailable", {
+        request_id: c.get("requestId" as never),
+        path: c.req.path,
+        error,
+      });
+      c.header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+      return errorResponse(
+        c,
+        new ApiError(
+          503,
+          "database_unavailable",
+          "the database is unavailable or overloaded; retry shortly (see Retry-After)",
+        ),
+      );
     }
     deps.log.error("unhandled error", {
       request_id: c.get("requestId" as never),

@@ -13,7 +13,11 @@ if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !MANA
     "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and MANAGED_WALLET_XPUB",
   );
 }
-const db = createDb(DATABASE_URL);
+const db = createDb(DATABASE_URL, {
+  max: env.DATABASE_POOL_MAX,
+  connectionTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+  statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+});
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();
 const app = createApp({

@@ -12,7 +12,7 @@ export type DepositsOptions = { databaseUrl: string; rpcUrl: string };
  * that failed) leaves behind. Runs where the service runs: it reads the database directly.
  */
 export async function depositsWithFunds(options: DepositsOptions) {
-  const db = createDb(options.databaseUrl, 2);
+  const db = createDb(options.databaseUrl, { max: 2 });
   const chain = createPublicClient({ chain: base, transport: http(options.rpcUrl) });
   try {
     const owners = [
@@ -50,7 +50,7 @@ export async function depositsWithFunds(options: DepositsOptions) {
 
 /** Queues a sweep of each given deposit address; the worker moves the funds. */
 export async function queueSweeps(options: DepositsOptions, addresses: string[]): Promise<void> {
-  const db = createDb(options.databaseUrl, 2);
+  const db = createDb(options.databaseUrl, { max: 2 });
   try {
     for (const address of addresses) {
       const lower = address.toLowerCase();

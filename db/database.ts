@@ -173,9 +173,23 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+export type PoolOptions = {
+  max?: number;
+  /** How long a query waits for a free connection before failing (never forever). */
+  connectionTimeoutMs?: number;
+  /** Server-side cap on one statement (a lock wait included); unset: none. */
+  statementTimeoutMs?: number;
+};
+
 /** A kysely instance over a pg pool; the caller destroys it. */
-export function createDb(connectionString: string, max = 10): Db {
-  const pool = new pg.Pool({ connectionString, max, types });
+export function createDb(connectionString: string, options: PoolOptions = {}): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    types,
+  });
   // An idle client's error (the server restarted) must not crash the process; the pool
   // replaces the client and the next query reconnects.
   pool.on("error", () => {});

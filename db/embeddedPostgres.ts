@@ -21,6 +21,8 @@ export type RunningPostgres = {
   pid: number | undefined;
   url: (database: string) => string;
   stop: () => Promise<void>;
+  /** Settles when the server exits, for whatever reason (its owner may restart it). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
 const USER = "postgres";
@@ -76,11 +78,12 @@ export async function startEmbeddedPostgres(
   if (options.ephemeral)
     flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   const server = spawnLogged(postgres, flags, { ...owner, detached: true, onLine: log });
-  const exited = new Promise<never>((_, reject) =>
-    server.once("exit", (code) =>
-      reject(new Error(`postgres exited during start-up (code ${code})`)),
-    ),
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    server.once("exit", (code, signal) => resolve({ code, signal })),
   );
+  const exited = ended.then(({ code }): never => {
+    throw new Error(`postgres exited during start-up (code ${code})`);
+  });
   exited.catch(() => {});
   const url = (database: string) =>
     `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
@@ -89,7 +92,12 @@ export async function startEmbeddedPostgres(
     waitFor("postgres to accept connections", () => canConnect(url("postgres"))),
   ]);
   // SIGINT is Postgres's "fast shutdown": roll back open transactions, checkpoint, exit.
-  return { pid: server.pid, url, stop: () => stopProcess(server, "SIGINT", 30_000) };
+  return {
+    pid: server.pid,
+    url,
+    stop: () => stopProcess(server, "SIGINT", 30_000),
+    exited: ended,
+  };
 }
 
 /** Creates `database` if it does not exist yet. */

@@ -66,6 +66,11 @@ export const envSchema = z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/)
       .optional(),
+    /** The API's database pool: connections per process, and how long a request may wait for one. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+    /** Cap on one API statement (lock waits included): past it the request gets a 503. */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")

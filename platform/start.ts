@@ -1,7 +1,7 @@
 import path from "node:path";
 import { rpcRequest } from "../chain/anvil.ts";
 import { startLocalChain } from "../chain/localChain.ts";
-import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
+import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
@@ -10,6 +10,7 @@ import { type Env, EnvError, parseEnv } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
+import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { waitFor } from "./process.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -34,14 +35,20 @@ async function shutdown(reason: string, exitCode: number): Promise<never> {
 async function startDatabase(env: Env): Promise<string> {
   if (env.DATABASE_URL) return env.DATABASE_URL;
   const pgLog = createLogger("postgres");
-  const postgres = await startEmbeddedPostgres({
-    dataDir: path.join(env.DATA_DIR, "postgres"),
-    port: env.EMBEDDED_PG_PORT,
-    onLog: (line) => pgLog.debug(line),
-  });
+  const postgres = await superviseEmbeddedPostgres(
+    {
+      dataDir: path.join(env.DATA_DIR, "postgres"),
+      port: env.EMBEDDED_PG_PORT,
+      onLog: (line) => pgLog.debug(line),
+    },
+    pgLog,
+  );
   cleanups.push(postgres.stop);
   await ensureDatabase(postgres.url("postgres"), "remit");
-  log.info("embedded postgres running", { data: path.join(env.DATA_DIR, "postgres") });
+  log.info("embedded postgres running", {
+    pid: postgres.pid,
+    data: path.join(env.DATA_DIR, "postgres"),
+  });
   return postgres.url("remit");
 }
 

@@ -14,7 +14,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `test_${randomBytes(6).toString("hex")}`;
   await adminQuery(adminUrl, `create database ${name} template remit_template`);
   const url = adminUrl.replace(/\/postgres$/, `/${name}`);
-  const db = createDb(url, 5);
+  const db = createDb(url, { max: 5 });
   return {
     name,
     url,

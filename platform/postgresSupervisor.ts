@@ -1,0 +1,63 @@
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  type EmbeddedPostgresOptions,
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from "../db/embeddedPostgres.ts";
+import type { Logger } from "./logger.ts";
+import { restartDelay } from "./supervisor.ts";
+
+export type SupervisedPostgres = Pick<RunningPostgres, "url"> & {
+  readonly pid: number | undefined;
+  restarts: number;
+  stop: () => Promise<void>;
+};
+
+/**
+ * The embedded Postgres, restarted when it dies (a crash, an OOM kill) like the other
+ * components: Postgres replays its WAL on start, so committed data survives, and the services
+ * reconnect on their own (their pools drop broken connections; the API answers 503 meanwhile).
+ * A restart can fail while the dead postmaster's backends still hold its shared memory; it is
+ * retried with the same backoff as the other children.
+ */
+export async function superviseEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+  log: Logger,
+): Promise<SupervisedPostgres> {
+  let current = await startEmbeddedPostgres(options);
+  let stopping = false;
+  const supervised: SupervisedPostgres = {
+    url: current.url,
+    get pid() {
+      return current.pid;
+    },
+    restarts: 0,
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
+
+  const watch = (running: RunningPostgres) =>
+    void running.exited.then(async ({ code, signal }) => {
+      if (stopping) return;
+      log.error("postgres exited unexpectedly, restarting", { code, signal });
+      for (let attempt = 1; !stopping; attempt++) {
+        await delay(restartDelay(attempt));
+        if (stopping) return;
+        try {
+          const restarted = await startEmbeddedPostgres(options);
+          current = restarted;
+          supervised.restarts++;
+          if (stopping) return void (await restarted.stop());
+          log.info("postgres restarted", { pid: restarted.pid, attempt });
+          watch(restarted);
+          return;
+        } catch (error) {
+          log.warn("postgres restart failed; retrying", { attempt, error });
+        }
+      }
+    });
+  watch(current);
+  return supervised;
+}
