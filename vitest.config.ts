@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     globalSetup: ["./test/globalSetup.ts"],
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".data/**"],
+    exclude: ["node_modules/**", ".data/**", "faults/**"],
     // One anvil per worker (test/globalSetup.ts): the count must match.
     maxWorkers: 2,
     pool: "forks",

@@ -95,10 +95,11 @@ export interface Database {
     kind: string;
     invoice_id: string | null;
     recipient: string;
-    status: Generated<"queued" | "sent" | "failed">;
+    status: Generated<"queued" | "sending" | "sent" | "failed">;
     attempts: Generated<number>;
     last_error: string | null;
     sent_at: Date | null;
+    handed_over_at: Generated<Date | null>;
     event_id: string | null;
     created_at: Generated<Date>;
   };

@@ -12,7 +12,14 @@ export type OutgoingEmail = {
   attachments?: { filename: string; type: string; content: Buffer }[];
 };
 
-export type Mailer = { send: (email: OutgoingEmail) => Promise<void> };
+export type Mailer = {
+  send: (email: OutgoingEmail) => Promise<void>;
+  /**
+   * Whether the provider has a message with this id: true, false, or null when it cannot tell
+   * (SendGrid's Email Activity API needs its add-on; without it this answers null).
+   */
+  wasAccepted: (id: string) => Promise<boolean | null>;
+};
 
 /**
  * The real SendGrid client (@sendgrid/mail), pointed at `baseUrl`: SendGrid itself in
@@ -27,6 +34,20 @@ export function createMailer(options: { apiKey: string; baseUrl: string }): Mail
   const mail = new MailService();
   mail.setClient(client);
   return {
+    wasAccepted: async (id) => {
+      try {
+        const [response, body] = await client.request({
+          method: "GET",
+          url: "/v3/messages",
+          qs: { query: `unique_args['remit_email_id']="${id}"`, limit: 1 },
+        });
+        if (response.statusCode !== 200) return null;
+        const messages = (body as { messages?: unknown[] } | null)?.messages;
+        return Array.isArray(messages) ? messages.length > 0 : null;
+      } catch {
+        return null;
+      }
+    },
     send: async (email) => {
       await mail.send({
         to: email.to,

@@ -96,6 +96,22 @@ export function outboxRoutes(outboxDir: string): Hono {
     return c.body(null, 202);
   });
 
+  // SendGrid's Email Activity API, as far as the worker uses it: is there a message with this
+  // remit_email_id? (worker/tasks/send_email.ts asks after a crash mid-send.)
+  app.get("/dev/sendgrid/v3/messages", async (c) => {
+    const id = c.req.query("query")?.match(/remit_email_id'\]\s*=\s*"([A-Za-z0-9-]{1,64})"/)?.[1];
+    if (!id) return c.json({ errors: [{ message: "unsupported query" }] }, 400);
+    const found = await readFile(file(id), "utf8").then(
+      (text) => JSON.parse(text) as CapturedEmail,
+      () => null,
+    );
+    return c.json({
+      messages: found
+        ? [{ msg_id: found.id, status: "delivered", to_email: found.to[0], subject: found.subject }]
+        : [],
+    });
+  });
+
   app.get("/dev/outbox", async (c) => {
     const names = (await readdir(outboxDir).catch(() => [])).filter((name) =>
       name.endsWith(".json"),

@@ -20,18 +20,36 @@ export async function markEmailSent(db: Kysely<Database>, id: string): Promise<v
     .execute();
 }
 
+/** Recorded (committed) just before the message is handed to the provider. */
+export async function markEmailSending(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable("app.emails")
+    .set({ status: "sending", handed_over_at: new Date() })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * A failed attempt. `refused`: the provider answered and did not take the message, so it is
+ * queued again; otherwise (a timeout, a dropped connection) it stays `sending`: it may have
+ * arrived, and the next attempt asks before sending again.
+ */
 export async function recordEmailFailure(
   db: Kysely<Database>,
   id: string,
   error: string,
-  final: boolean,
+  outcome: { final: boolean; refused: boolean },
 ): Promise<void> {
   await db
     .updateTable("app.emails")
     .set((eb) => ({
       attempts: eb("attempts", "+", 1),
       last_error: error.slice(0, 2000),
-      ...(final ? { status: "failed" } : {}),
+      ...(outcome.final
+        ? { status: "failed" as const }
+        : outcome.refused
+          ? { status: "queued" as const }
+          : {}),
     }))
     .where("id", "=", id)
     .execute();

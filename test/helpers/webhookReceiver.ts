@@ -5,6 +5,8 @@ export type ReceivedWebhook = {
   headers: http.IncomingHttpHeaders;
   body: string;
   receivedAt: number;
+  /** What the receiver answered. */
+  reply: Reply;
 };
 
 /** What the receiver answers next: a status code, or "hang" (never answer until released). */
@@ -12,19 +14,20 @@ export type Reply = number | "hang";
 
 /**
  * A local webhook receiver: records every request and answers from a script of replies
- * (then 200). Listens on loopback only.
+ * (then 200, or what `answerWith` says). Listens on loopback only.
  */
 export async function startWebhookReceiver(script: Reply[] = []) {
   const received: ReceivedWebhook[] = [];
   const replies = [...script];
+  let fallback: Reply = 200;
   const hanging: http.ServerResponse[] = [];
   const server = http.createServer((request, response) => {
     let body = "";
     request.setEncoding("utf8");
     request.on("data", (chunk) => (body += chunk));
     request.on("end", () => {
-      received.push({ headers: request.headers, body, receivedAt: Date.now() });
-      const reply = replies.shift() ?? 200;
+      const reply = replies.shift() ?? fallback;
+      received.push({ headers: request.headers, body, receivedAt: Date.now(), reply });
       if (reply === "hang") hanging.push(response);
       else response.writeHead(reply).end();
     });
@@ -34,6 +37,10 @@ export async function startWebhookReceiver(script: Reply[] = []) {
   return {
     url: `http://127.0.0.1:${port}/hooks/remit`,
     received,
+    /** What to answer once the script is used up (200 unless changed): a receiver going down. */
+    answerWith: (reply: Reply) => {
+      fallback = reply;
+    },
     /** Answers the requests left hanging, with 200. */
     release: () => {
       for (const response of hanging.splice(0)) response.writeHead(200).end();

@@ -5,6 +5,7 @@ import { invoiceUrls } from "../../api/invoices/urls.ts";
 import {
   type EmailRow,
   findEmail,
+  markEmailSending,
   markEmailSent,
   recordEmailFailure,
 } from "../../db/queries/emails.ts";
@@ -70,23 +71,47 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
 /**
  * Delivers one queued email (app.emails). The row is written in the same transaction as the
  * change that causes it, so no email is lost; a delivered email is marked sent and never sent
- * again. A crash between SendGrid's 202 and that mark is the one window where a retry repeats
- * a delivery; the message carries its id (X-Remit-Email-Id) so receivers and the local outbox
- * can tell.
+ * again. The hand-over is recorded first (`sending`): a job that finds an email in that state
+ * follows one that died between SendGrid's 202 and the mark, so it asks SendGrid's activity
+ * feed whether the message (tagged with its id) arrived, and only sends when it did not, or
+ * when the feed cannot tell (then, as documented, at least once).
  */
 export function sendEmail(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
     const email = await findEmail(deps.db, parsed.email_id);
-    if (email?.status !== "queued") return;
+    if (email?.status !== "queued" && email?.status !== "sending") return;
+    if (email.status === "sending") {
+      const accepted = await deps.mailer.wasAccepted(email.id);
+      if (accepted) {
+        helpers.logger.info(`email ${email.id} had already reached SendGrid; not sending it again`);
+        await markEmailSent(deps.db, email.id);
+        return;
+      }
+      if (accepted === null)
+        helpers.logger.warn(
+          `email ${email.id} may have reached SendGrid before a crash and its activity feed cannot tell; sending again`,
+        );
+    }
+    const message = await compose(deps, email);
+    await markEmailSending(deps.db, email.id);
     try {
-      await deps.mailer.send(await compose(deps, email));
+      await deps.mailer.send(message);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await recordEmailFailure(deps.db, email.id, message, helpers.job.attempts >= MAX_ATTEMPTS);
+      const text = error instanceof Error ? error.message : String(error);
+      await recordEmailFailure(deps.db, email.id, text, {
+        final: helpers.job.attempts >= MAX_ATTEMPTS,
+        refused: isRefusal(error),
+      });
       throw error;
     }
     await markEmailSent(deps.db, email.id);
   };
 }
+
+/** SendGrid answered with an error status: it did not take the message. */
+const isRefusal = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "number" && code >= 400;
+};

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { appendFile } from "node:fs/promises";
+import { mnemonicToAccount } from "viem/accounts";
+import { inject } from "vitest";
+import { startAnvil } from "../chain/anvil.ts";
+import { DEV_MNEMONIC } from "../chain/constants.ts";
+import { devAccount } from "../chain/deployUsdc.ts";
+import { newMnemonic } from "../keys/hdWallet.ts";
+import { freePort } from "../platform/freePort.ts";
+import { waitFor } from "../platform/process.ts";
+import { createChain } from "../test/helpers/chain.ts";
+import { type Reply, startWebhookReceiver } from "../test/helpers/webhookReceiver.ts";
+import { audit, type Figures } from "./audit.ts";
+import { startLoad } from "./load.ts";
+import { type Component, type Service, startService } from "./service.ts";
+import { startTcpProxy } from "./tcpProxy.ts";
+
+export type ScenarioContext = {
+  service: Service;
+  rpc: Awaited<ReturnType<typeof startTcpProxy>>;
+  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  chain: ReturnType<typeof createChain>;
+  /** Resolves once the load has created this many invoices in all. */
+  created: (count: number) => Promise<void>;
+};
+
+export type ScenarioOptions = {
+  /** Extra settings for the service. */
+  env?: NodeJS.ProcessEnv;
+  /** Invoices created before the fault and after it. */
+  before?: number;
+  after?: number;
+  /** What the webhook receiver answers at first. */
+  receiverReplies?: Reply[];
+  /** Runs after the load has stopped and before the audit (e.g. the receiver recovering). */
+  beforeAudit?: (context: ScenarioContext) => Promise<void>;
+};
+
+const relayerKey = (): `0x${string}` => {
+  const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey;
+  if (!key) throw new Error("no relayer key");
+  return `0x${Buffer.from(key).toString("hex")}`;
+};
+
+/**
+ * One fault scenario end to end: a chain of its own (anvil with Circle's USDC, reached through
+ * a proxy that can be cut), `npm start` following it as it would follow Base, a webhook
+ * receiver, and a client creating and paying invoices while `fault` hurts the service. Then
+ * the audit, whose figures go to the suite's report.
+ */
+export async function runScenario(
+  name: string,
+  fault: (context: ScenarioContext) => Promise<void>,
+  options: ScenarioOptions = {},
+): Promise<Figures> {
+  const anvilPort = await freePort();
+  const anvil = await startAnvil({
+    port: anvilPort,
+    blockTime: 0,
+    loadState: inject("faultGenesisFile"),
+  });
+  const cleanups: (() => Promise<unknown>)[] = [anvil.stop];
+  try {
+    const rpc = await startTcpProxy({ host: "127.0.0.1", port: anvilPort });
+    cleanups.unshift(rpc.stop);
+    const receiver = await startWebhookReceiver(options.receiverReplies);
+    cleanups.unshift(receiver.stop);
+    const service = await startService({
+      BASE_RPC_URL: rpc.url,
+      START_BLOCK: "0",
+      CONFIRMATIONS: "1",
+      DEPOSIT_MNEMONIC: newMnemonic(),
+      RELAYER_PRIVATE_KEY: relayerKey(),
+      ALLOW_PRIVATE_WEBHOOKS: "true",
+      WEBHOOK_RETRY_BASE_MS: "500",
+      PONDER_POLLING_INTERVAL: "100",
+      ...options.env,
+    });
+    cleanups.unshift(service.stop);
+
+    const chain = createChain(anvil.url);
+    const merchantEmail = `faults-${randomUUID()}@example.com`;
+    const load = startLoad({
+      apiUrl: service.apiUrl,
+      chain,
+      merchantEmail,
+      webhookUrl: receiver.url,
+      payers: [devAccount(1), devAccount(2), devAccount(3)],
+    });
+    const context: ScenarioContext = { service, rpc, receiver, chain, created: load.created };
+    const before = options.before ?? 6;
+    await load.created(before);
+    await fault(context);
+    await load.created(before + (options.after ?? 8));
+    const result = await load.stop();
+    await options.beforeAudit?.(context);
+    const figures = await audit({
+      scenario: name,
+      databaseUrl: service.databaseUrl,
+      dataDir: service.dataDir,
+      merchantEmail,
+      load: result,
+      webhooks: receiver.received,
+    });
+    await appendFile(inject("faultResultsFile"), `${JSON.stringify(figures)}\n`);
+    if (figures.problems.length)
+      process.stdout.write(
+        `--- ${name}: service output (tail) ---\n${service.output().slice(-15_000)}\n`,
+      );
+    return figures;
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+  }
+}
+
+/** SIGKILL of one component; resolves once the supervisor has it running and healthy again. */
+export async function killAndAwaitRestart(
+  service: Service,
+  component: Component | "postgres",
+): Promise<void> {
+  const pid = await service.pidOf(component);
+  process.kill(pid, "SIGKILL");
+  await waitFor(
+    `${component} to be restarted`,
+    async () => {
+      const next = await service.pidOf(component).catch(() => 0);
+      return next !== 0 && next !== pid;
+    },
+    { timeoutMs: 90_000, intervalMs: 100 },
+  );
+  await waitFor(
+    "the service to report healthy again",
+    async () => (await fetch(`${service.apiUrl}/health`)).ok,
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
+}
