@@ -194,5 +194,8 @@ export function createDb(connectionString: string, options: PoolOptions = {}): D
   // An idle client's error (the server restarted) must not crash the process; the pool
   // replaces the client and the next query reconnects.
   pool.on("error", () => {});
+  // The same for a client checked out between two queries of a transaction (the server
+  // terminated it): its next query fails and the pool discards it; no process crash.
+  pool.on("connect", (client) => client.on("error", () => {}));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -47,6 +47,8 @@ export function startHeartbeat(
 /** Forgets heartbeats: all of them (npm start, before it starts anything) or one dead process's. */
 export async function clearHeartbeats(connectionString: string, pid?: number): Promise<void> {
   const client = new pg.Client({ connectionString });
+  // A dropped connection rejects the query in flight; unhandled, the event would crash us.
+  client.on("error", () => {});
   await client.connect();
   try {
     if (pid === undefined) await client.query("delete from app.heartbeats");

@@ -5,6 +5,9 @@ import { usdcToBaseUnits } from "../domain/money.ts";
 import type { Chain } from "../test/helpers/chain.ts";
 import { invoiceRequest } from "../test/invoices/fixtures.ts";
 
+/** Each creator's pause between invoices. */
+const CREATION_PAUSE_MS = 400;
+
 export type CreatedInvoice = {
   invoiceId: string;
   number: string;
@@ -113,6 +116,8 @@ export function startLoad(options: LoadOptions) {
       const invoice = await createOne();
       result.invoices.push(invoice);
       queue.push(invoice);
+      // A steady few invoices a second: enough to overlap every fault, few enough to audit.
+      await delay(CREATION_PAUSE_MS);
     }
   };
 

@@ -22,6 +22,8 @@ export type ScenarioContext = {
   chain: ReturnType<typeof createChain>;
   /** Resolves once the load has created this many invoices in all. */
   created: (count: number) => Promise<void>;
+  /** How many payments the load has made so far. */
+  paymentsMade: () => number;
 };
 
 export type ScenarioOptions = {
@@ -87,10 +89,20 @@ export async function runScenario(
       webhookUrl: receiver.url,
       payers: [devAccount(1), devAccount(2), devAccount(3)],
     });
-    const context: ScenarioContext = { service, rpc, receiver, chain, created: load.created };
+    const context: ScenarioContext = {
+      service,
+      rpc,
+      receiver,
+      chain,
+      created: load.created,
+      paymentsMade: () => load.result.payments.length,
+    };
     const before = options.before ?? 6;
     await load.created(before);
-    await fault(context);
+    await fault(context).catch((error: Error) => {
+      error.message += `\n--- service output (tail) ---\n${service.output().slice(-15_000)}`;
+      throw error;
+    });
     await load.created(before + (options.after ?? 8));
     const result = await load.stop();
     await options.beforeAudit?.(context);
@@ -128,9 +140,20 @@ export async function killAndAwaitRestart(
     },
     { timeoutMs: 90_000, intervalMs: 100 },
   );
-  await waitFor(
-    "the service to report healthy again",
-    async () => (await fetch(`${service.apiUrl}/health`)).ok,
-    { timeoutMs: 120_000, intervalMs: 200 },
-  );
+  let report = "";
+  try {
+    await waitFor(
+      "the service to report healthy again",
+      async () => {
+        const response = await fetch(`${service.apiUrl}/health`);
+        report = await response.text();
+        return response.ok;
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}\n--- last /health ---\n${report}\n--- output (tail) ---\n${service.output().slice(-15_000)}`,
+    );
+  }
 }

@@ -8,6 +8,8 @@ import pg from "pg";
  */
 export async function releasePonderLock(connectionString: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString });
+  // A dropped connection rejects the query in flight; unhandled, the event would crash us.
+  client.on("error", () => {});
   await client.connect();
   try {
     await client.query(
