@@ -30,7 +30,8 @@ export type LoadResult = {
 };
 
 export type LoadOptions = {
-  apiUrl: string;
+  /** Requests go round-robin over these (several API replicas, or one). */
+  apiUrls: string[];
   chain: Chain;
   merchantEmail: string;
   webhookUrl: string;
@@ -52,6 +53,9 @@ export function startLoad(options: LoadOptions) {
   let stopping = false;
   const note = (what: string) => (result.errors[what] = (result.errors[what] ?? 0) + 1);
 
+  let nextApi = 0;
+  const apiUrl = () => options.apiUrls[nextApi++ % options.apiUrls.length];
+
   const createOne = async (): Promise<CreatedInvoice> => {
     const idempotencyKey = randomUUID();
     const body = JSON.stringify(
@@ -66,7 +70,7 @@ export function startLoad(options: LoadOptions) {
       if (Date.now() > deadline)
         throw new Error(`invoice creation kept failing (${idempotencyKey})`);
       try {
-        const response = await fetch(`${options.apiUrl}/api/invoices`, {
+        const response = await fetch(`${apiUrl()}/api/invoices`, {
           method: "POST",
           headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
           body,

@@ -83,7 +83,7 @@ export async function runScenario(
     const chain = createChain(anvil.url);
     const merchantEmail = `faults-${randomUUID()}@example.com`;
     const load = startLoad({
-      apiUrl: service.apiUrl,
+      apiUrls: [service.apiUrl],
       chain,
       merchantEmail,
       webhookUrl: receiver.url,
