@@ -12,6 +12,7 @@ import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { createChain } from "../test/helpers/chain.ts";
 import { benchEnvironment } from "./environment.ts";
 import { printSummary } from "./stats.ts";
+import { fmtMs, record } from "./summary.ts";
 
 const transfers = Number(process.env.BENCH_TRANSFERS ?? 100);
 const pollingInterval = 100;
@@ -82,6 +83,13 @@ export async function benchIndexLatency(): Promise<void> {
     console.log(
       `ratio p50 / baseline p50             ${(l.p50 / f.p50).toFixed(1)}×   goal: p50 < 150 ms, p95 < 300 ms`,
     );
+    record({
+      measure: "detection: transfer mined → indexed row",
+      result: `p50 ${fmtMs(l.p50)}, p95 ${fmtMs(l.p95)}, p99 ${fmtMs(l.p99)}`,
+      baseline: `eth_getLogs + INSERT p50 ${fmtMs(f.p50)}`,
+      ratio: `${(l.p50 / f.p50).toFixed(1)}×`,
+      goal: "p50 < 150 ms, p95 < 300 ms",
+    });
   } finally {
     await stopProcess(indexer);
     await db.end();

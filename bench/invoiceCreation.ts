@@ -9,6 +9,7 @@ import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { benchEnvironment } from "./environment.ts";
 import { printSummary, summarize } from "./stats.ts";
+import { fmtMs, record } from "./summary.ts";
 
 const requests = Number(process.env.BENCH_INVOICES ?? 300);
 
@@ -126,6 +127,13 @@ export async function benchInvoiceCreation(): Promise<void> {
       console.log(
         `  throughput ${run.perSecond.toFixed(1)} invoices/s = ${((100 * run.perSecond) / raw.perSecond).toFixed(0)} % of raw render rate; p99 ${s.p99.toFixed(0)} ms; non-201: ${run.failures}`,
       );
+      record({
+        measure: `invoice creation with PDF, ${concurrency} client${concurrency > 1 ? "s" : ""}`,
+        result: `${run.perSecond.toFixed(1)} invoices/s, p99 ${fmtMs(s.p99)}`,
+        baseline: `raw pdfmake ${raw.perSecond.toFixed(1)} PDFs/s`,
+        ratio: `${((100 * run.perSecond) / raw.perSecond).toFixed(0)} %`,
+        goal: "≥ 80 %, p99 < 250 ms",
+      });
     }
     console.log("goal: ≥ 80 % of the raw render rate with p99 < 250 ms at that load");
   } finally {

@@ -1,9 +1,11 @@
-// `npm run bench`: every benchmark, each printing its figures.
+// `npm run bench`: every benchmark, each printing its figures, then one table of them all.
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
+import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
+import { formatSummary, recorded } from "./summary.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 await benchIndexLatency();
@@ -11,3 +13,6 @@ await benchInvoiceCreation();
 await benchPaymentLatency();
 await benchStatusEndpoint();
 await benchStartup();
+await benchMemory();
+console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);
+console.log(formatSummary(recorded()));

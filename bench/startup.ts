@@ -7,6 +7,7 @@ import path from "node:path";
 import { projectRoot } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { printSummary } from "./stats.ts";
+import { fmtMs, record } from "./summary.ts";
 
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 
@@ -62,6 +63,13 @@ export async function benchStartup(): Promise<void> {
     console.log(
       `ratio warm p50 / baseline p50        ${(w.p50 / b.p50).toFixed(1)}×   goal: warm < 10,000 ms`,
     );
+    record({
+      measure: "start-up: npm start → ready",
+      result: `warm p50 ${(w.p50 / 1000).toFixed(2)} s (max ${(w.max / 1000).toFixed(2)} s), cold ${(cold / 1000).toFixed(2)} s`,
+      baseline: `bare node --import tsx ${fmtMs(b.p50)}`,
+      ratio: `${(w.p50 / b.p50).toFixed(0)}×`,
+      goal: "warm < 10 s",
+    });
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

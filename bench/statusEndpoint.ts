@@ -7,6 +7,7 @@ import { apiSpec, projectRoot } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { benchEnvironment } from "./environment.ts";
+import { fmtMs, record } from "./summary.ts";
 
 const links = Number(process.env.BENCH_LINKS ?? 500);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -92,6 +93,13 @@ export async function benchStatusEndpoint(): Promise<void> {
     console.log(
       `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 60 % with p99 < 20 ms`,
     );
+    record({
+      measure: `status endpoint (${connections} connections)`,
+      result: `${status.rps.toFixed(0)} req/s, p99 ${status.p99} ms`,
+      baseline: `bare Hono route ${baseline.rps.toFixed(0)} req/s`,
+      ratio: `${((100 * status.rps) / baseline.rps).toFixed(0)} %`,
+      goal: "≥ 60 %, p99 < 20 ms",
+    });
   } finally {
     await Promise.all([stopProcess(api), stopProcess(bare)]);
     await env.stop();

@@ -1,0 +1,196 @@
+// Memory of the whole stack (`npm start`: supervisor, API, worker, indexer, embedded Postgres
+// and its backends, anvil), idle and under load, as proportional set size (PSS: shared pages
+// split between the processes sharing them, so Postgres's shared buffers count once).
+// Baseline: an idle bare `node --import tsx` process in the same run.
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { promisify } from "node:util";
+import autocannon from "autocannon";
+import { projectRoot } from "../platform/children.ts";
+import { freePort } from "../platform/freePort.ts";
+import { stopProcess, waitFor } from "../platform/process.ts";
+import { summarize } from "./stats.ts";
+import { record } from "./summary.ts";
+
+const run = promisify(execFile);
+const loadSeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 15);
+
+/** PSS in bytes of a process, 0 if it is gone. */
+async function pss(pid: number): Promise<number> {
+  const text = await readFile(`/proc/${pid}/smaps_rollup`, "utf8").catch(() => "");
+  const kb = Number(text.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** `root` and every descendant. */
+async function tree(root: number): Promise<number[]> {
+  const { stdout } = await run("ps", ["-e", "-o", "pid=,ppid="]);
+  const children = new Map<number, number[]>();
+  for (const line of stdout.trim().split("\n")) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (pid && ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) pids.push(...(children.get(pids[i] ?? -1) ?? []));
+  return pids;
+}
+
+const treePss = async (root: number) =>
+  (await Promise.all((await tree(root)).map(pss))).reduce((a, b) => a + b, 0);
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+export async function benchMemory(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "remit-bench-memory-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { BASE_URL: _vite, ...inherited } = process.env;
+  const service = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(projectRoot, "platform/start.ts")],
+    {
+      cwd: projectRoot,
+      env: {
+        ...inherited,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        BASE_URL: url,
+        ANVIL_PORT: String(await freePort()),
+        EMBEDDED_PG_PORT: String(await freePort()),
+        INDEXER_PORT: String(await freePort()),
+        LOG_LEVEL: "warn",
+        // One client on loopback plays every visitor: lift the per-IP limits for the bench.
+        RATE_LIMIT_STATUS_PER_MINUTE: "100000000",
+        RATE_LIMIT_CREATE_PER_MINUTE: "100000000",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let output = "";
+  service.stdout.on("data", (chunk) => (output += chunk));
+  const baseline = spawn(
+    process.execPath,
+    ["--import", "tsx", "-e", "setInterval(() => {}, 1000)"],
+    {
+      cwd: projectRoot,
+      stdio: "ignore",
+    },
+  );
+  try {
+    await waitFor(
+      "npm start to be ready",
+      async () => {
+        if (service.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+        return (await fetch(`${url}/health`)).ok;
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
+    const root = service.pid ?? -1;
+    // Let start-up garbage settle before sampling idle.
+    await delay(5_000);
+    const idle: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      idle.push(await treePss(root));
+      await delay(300);
+    }
+    const bare = await pss(baseline.pid ?? -1);
+
+    const slugs: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const response = await fetch(`${url}/api/links`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          merchant_email: `memory-${i % 10}@example.com`,
+          amount: "5.00",
+          description: `Order ${i}`,
+          wallet_type: "managed",
+        }),
+      });
+      slugs.push(((await response.json()) as { slug: string }).slug);
+    }
+    const underLoad: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        underLoad.push(await treePss(root));
+        await delay(500);
+      }
+    })();
+    let creating = true;
+    let created = 0;
+    const creator = (async () => {
+      while (creating) {
+        const response = await fetch(`${url}/api/invoices`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            merchant_email: "memory-invoices@example.com",
+            merchant_name: "Acme Ltd",
+            merchant_address: "1 Market Street",
+            vendor_email: "ap@globex.example",
+            vendor_name: "Globex",
+            line_items: [{ description: "Work", quantity: 1, unit_price: "10.00" }],
+            issue_date: "2026-11-01",
+            due_date: "2099-12-31",
+            wallet_type: "managed",
+          }),
+        });
+        await response.arrayBuffer();
+        if (response.status === 201) created++;
+      }
+    })();
+    let i = 0;
+    const status = await autocannon({
+      url,
+      connections: 32,
+      duration: loadSeconds,
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (request) => ({
+            ...request,
+            path: `/api/payments/status/${slugs[i++ % slugs.length]}`,
+          }),
+        },
+      ],
+    });
+    creating = false;
+    sampling = false;
+    await Promise.all([creator, sampler]);
+
+    const idleSummary = summarize(idle);
+    const loadSummary = summarize(underLoad);
+    console.log(
+      `\n# Memory of the whole stack (PSS of npm start's process tree; ${loadSeconds} s of load)`,
+    );
+    console.log(`baseline: idle bare node --import tsx  ${mb(bare)}`);
+    console.log(`idle                                   p50 ${mb(idleSummary.p50)}`);
+    console.log(
+      `under load (${status.requests.average.toFixed(0)} status req/s + ${(created / loadSeconds).toFixed(1)} invoices/s)  p50 ${mb(loadSummary.p50)}  peak ${mb(loadSummary.max)}`,
+    );
+    record({
+      measure: "memory of the whole stack, idle",
+      result: mb(idleSummary.p50),
+      baseline: `bare node ${mb(bare)}`,
+      ratio: `${(idleSummary.p50 / bare).toFixed(1)}×`,
+      goal: "< 1 GB",
+    });
+    record({
+      measure: "memory of the whole stack, under load",
+      result: `p50 ${mb(loadSummary.p50)}, peak ${mb(loadSummary.max)} (${status.requests.average.toFixed(0)} req/s + ${(created / loadSeconds).toFixed(1)} invoices/s)`,
+      baseline: `idle ${mb(idleSummary.p50)}`,
+      ratio: `${(loadSummary.max / idleSummary.p50).toFixed(2)}×`,
+      goal: "< 2 GB",
+    });
+  } finally {
+    baseline.kill();
+    await stopProcess(service, "SIGINT", 60_000);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchMemory();

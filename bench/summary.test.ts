@@ -1,0 +1,22 @@
+import { expect, test } from "vitest";
+import { formatSummary } from "./summary.ts";
+
+test("the closing table aligns every column", () => {
+  const table = formatSummary([
+    { measure: "start-up", result: "4.6 s", baseline: "76 ms", ratio: "60×", goal: "< 10 s" },
+    {
+      measure: "status endpoint",
+      result: "20,025 req/s",
+      baseline: "23,878 req/s",
+      ratio: "84 %",
+      goal: "≥ 60 %",
+    },
+  ]);
+  const lines = table.split("\n");
+  expect(lines).toHaveLength(4);
+  expect(lines[0]).toMatch(/^measure\s+result\s+baseline \(same run\)\s+ratio\s+goal$/);
+  // Every column starts at the same offset on every line.
+  const resultColumn = lines[0]?.indexOf("result");
+  expect(lines[2]?.indexOf("4.6 s")).toBe(resultColumn);
+  expect(lines[3]?.indexOf("20,025 req/s")).toBe(resultColumn);
+});
