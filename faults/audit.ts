@@ -45,6 +45,10 @@ type Snapshot = {
     max_attempts: number;
     locked_at: Date | null;
     last_error: string | null;
+    key: string | null;
+    locked_by: string | null;
+    run_at: Date;
+    created_at: Date;
   }[];
 };
 
@@ -68,7 +72,7 @@ async function snapshot(databaseUrl: string, merchantEmail: string): Promise<Sna
       "select id, kind, invoice_id, event_id, status from app.emails",
     );
     const jobs = await client.query(
-      "select task_identifier, attempts, max_attempts, locked_at, last_error from graphile_worker.jobs",
+      "select task_identifier, key, attempts, max_attempts, locked_at, locked_by, run_at, created_at, last_error from graphile_worker.jobs",
     );
     return {
       invoices: invoices.rows,
@@ -278,7 +282,7 @@ export async function audit(options: {
   // Jobs: none stuck (locked by a dead worker, failed for good, or still queued).
   for (const job of state.jobs)
     problems.push(
-      `job ${job.task_identifier} still queued (attempts ${job.attempts}/${job.max_attempts}${job.locked_at ? ", locked" : ""}${job.last_error ? `, ${job.last_error.slice(0, 80)}` : ""})`,
+      `job ${job.task_identifier} ${job.key ?? ""} still queued (attempts ${job.attempts}/${job.max_attempts}, created ${job.created_at.toISOString()}, run at ${job.run_at.toISOString()}${job.locked_at ? `, locked by ${job.locked_by}` : ""}${job.last_error ? `, ${job.last_error.slice(0, 200)}` : ""})`,
     );
 
   return {

@@ -177,9 +177,9 @@ function rebuildOrder(received: ReceivedWebhook[]) {
 }
 
 /**
- * Takes every connection slot of the service's Postgres and keeps taking those that free up,
- * after terminating the service's own connections, so every component has to ask for a new
- * one and is refused ("too many clients") until `release`.
+ * Takes every connection slot of the service's Postgres and keeps it that way until `release`:
+ * every 200 ms the service's own connections are terminated and the freed slots taken, so each
+ * component keeps asking for connections and is refused ("too many clients").
  */
 async function hogConnections(databaseUrl: string) {
   const held: pg.Client[] = [];
@@ -196,24 +196,29 @@ async function hogConnections(databaseUrl: string) {
       }
     }
   };
+  const terminateOthers = async () => {
+    const ours = await Promise.all(
+      held.map((client) => (client as unknown as { processID: number }).processID),
+    );
+    await held[0]
+      ?.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where backend_type = 'client backend' and pid <> all($1::int[])",
+        [ours],
+      )
+      .catch(() => {});
+  };
   await grab();
-  const ours = await Promise.all(
-    held.map(async (client) => (await client.query("select pg_backend_pid() as pid")).rows[0].pid),
-  );
-  await held[0]?.query(
-    "select pg_terminate_backend(pid) from pg_stat_activity where backend_type = 'client backend' and pid <> all($1::int[])",
-    [ours],
-  );
-  const keepGrabbing = (async () => {
+  const hogging = (async () => {
     while (!stopped) {
+      await terminateOthers();
       await grab();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
   return {
     release: async () => {
       stopped = true;
-      await keepGrabbing;
+      await hogging;
       await Promise.all(held.map((client) => client.end().catch(() => {})));
     },
   };

@@ -16,6 +16,9 @@ import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
 
+/** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
+const PONDER_LOCKED_OUT = /Schema is locked by a different Ponder app|Failed to acquire lock on schema/;
+
 /** Stops what was started, newest first. */
 const cleanups: Array<() => Promise<void>> = [];
 let shuttingDown = false;
@@ -116,7 +119,23 @@ async function main(): Promise<void> {
     startBlock: env.START_BLOCK ?? 0,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });
-  indexer.beforeRestart = () => releasePonderLock(databaseUrl, indexerSchema);
+  // A killed indexer leaves its schema locked until Ponder's heartbeat timeout: release it,
+  // unless this indexer died because a different one (another machine) holds that lock;
+  // releasing it then would make two writers.
+  let lockedOut = false;
+  indexer.onLine = (line) => {
+    if (PONDER_LOCKED_OUT.test(line)) lockedOut = true;
+  };
+  indexer.beforeRestart = async () => {
+    if (lockedOut) {
+      log.warn("another indexer holds the schema's lock; leaving it to that one", {
+        schema: indexerSchema,
+      });
+      lockedOut = false;
+      return;
+    }
+    await releasePonderLock(databaseUrl, indexerSchema);
+  };
   const worker = workerSpec(settings);
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);

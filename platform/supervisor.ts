@@ -9,6 +9,8 @@ export type ChildSpec = {
   env: NodeJS.ProcessEnv;
   /** Grace period on stop before SIGKILL. */
   stopTimeoutMs?: number;
+  /** Sees each line of the child's output (it is passed through to ours as well). */
+  onLine?: (line: string) => void;
   /** Runs after the child died and before it is started again (e.g. to release its locks). */
   beforeRestart?: (deadPid: number | undefined) => Promise<void>;
 };
@@ -45,7 +47,10 @@ export class SupervisedChild {
     const startedAt = Date.now();
     const child = spawnLogged(this.spec.command, this.spec.args, {
       env: this.spec.env,
-      onLine: (line) => process.stdout.write(`${line}\n`),
+      onLine: (line) => {
+        this.spec.onLine?.(line);
+        process.stdout.write(`${line}\n`);
+      },
     });
     this.child = child;
     this.log.info("started", { pid: child.pid });

@@ -26,8 +26,16 @@ export async function unlockCrashedJobs(db: Db): Promise<number> {
         select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
       )`.execute(db);
   const dead = rows.map((row) => row.locked_by);
-  if (dead.length)
+  if (dead.length) {
+    // A job whose key was re-added while it ran was superseded: graphile-worker cleared its
+    // key, set its attempts to the maximum and queued a successor carrying the work. Unlocked,
+    // it would sit in the queue as a permanently failed job; it is dropped instead.
+    await sql`delete from graphile_worker._private_jobs
+      where locked_by = any(${dead}::text[]) and key is null and attempts >= max_attempts`.execute(
+      db,
+    );
     await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(db);
+  }
   return dead.length;
 }
 
