@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { collectDefaultMetrics } from "prom-client";
 import { createDb } from "../db/database.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
@@ -13,6 +14,8 @@ if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !MANA
     "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and MANAGED_WALLET_XPUB",
   );
 }
+// Memory, CPU, event-loop lag and GC of this process, served with the app's series on /metrics.
+collectDefaultMetrics();
 const db = createDb(DATABASE_URL);
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();

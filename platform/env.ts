@@ -66,6 +66,8 @@ export const envSchema = z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/)
       .optional(),
+    /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")
