@@ -5,7 +5,7 @@ const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 const LABELS = /^(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*$/;
 
-const unescape = (value: string) =>
+const unescapeLabel = (value: string) =>
   value.replace(/\\(["\\n])/g, (_, char: string) => (char === "n" ? "\n" : char));
 
 /** Every sample in a scrape; comments (`# HELP`, `# TYPE`) and blank lines are skipped. */
@@ -18,7 +18,7 @@ export function parseMetrics(text: string): Sample[] {
     if (!match || !LABELS.test(match[2] ?? "")) throw new Error(`not a Prometheus sample: ${line}`);
     const labels: Record<string, string> = {};
     for (const [, key, value] of (match[2] ?? "").matchAll(LABEL))
-      labels[key as string] = unescape(value as string);
+      labels[key as string] = unescapeLabel(value as string);
     const value = match[3] as string;
     samples.push({
       name: match[1] as string,
