@@ -27,6 +27,26 @@ function shared<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
   };
 }
 
+type Labels = Record<string, string>;
+
+/**
+ * Replaces every series of `metric` by a fresh reading: the `zeros` first (so a series that has
+ * nothing to count yet is reported at 0 rather than missing), then the readings, added up on a
+ * counter and set on a gauge.
+ */
+function publish(metric: Counter | Gauge, zeros: Labels[], readings: [Labels, number][]): void {
+  metric.reset();
+  const put =
+    metric instanceof Counter
+      ? (labels: Labels, value: number) => metric.inc(labels, value)
+      : (labels: Labels, value: number) => metric.set(labels, value);
+  for (const labels of zeros) put(labels, 0);
+  for (const [labels, value] of readings) put(labels, value);
+}
+
+const product = (kinds: string[], key: string, values: string[]): Labels[] =>
+  kinds.flatMap((kind) => values.map((value) => ({ kind, [key]: value })));
+
 type Outcomes = {
   webhookAttempts: { outcome: string; n: number }[];
   deliveries: { status: string; n: number }[];
@@ -41,7 +61,11 @@ type Outcomes = {
  * gives totals that are right across worker restarts and replicas, which in-process counters
  * are not. Every API replica reports the same totals: aggregate them with max(), not sum().
  */
-export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsDeps): void {
+export function registerServiceMetrics(
+  registry: Registry,
+  deps: ServiceMetricsDeps,
+  { readingTtlMs = READING_TTL_MS } = {},
+): void {
   const chainReading = shared(async () => {
     const [head, indexed] = await Promise.all([
       withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), SOURCE_TIMEOUT_MS)
@@ -50,7 +74,7 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
       withTimeout(indexedHead(deps.db, deps.indexerSchema), SOURCE_TIMEOUT_MS).catch(() => null),
     ]);
     return { head, indexed };
-  }, READING_TTL_MS);
+  }, readingTtlMs);
 
   const asNumber = (block: bigint | null) => (block === null ? Number.NaN : Number(block));
   const headGauge: Gauge = new Gauge({
@@ -84,7 +108,7 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
       deps.log.warn("metrics: could not read outcomes from the database", { error });
     }
     return lastOutcomes;
-  }, READING_TTL_MS);
+  }, readingTtlMs);
 
   const attempts: Counter = new Counter({
     name: "remit_webhook_attempts_total",
@@ -94,9 +118,11 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
     collect: async () => {
       const read = await outcomes();
       if (!read) return;
-      attempts.reset();
-      for (const outcome of WEBHOOK_OUTCOMES) attempts.inc({ outcome }, 0);
-      for (const row of read.webhookAttempts) attempts.inc({ outcome: row.outcome }, row.n);
+      publish(
+        attempts,
+        WEBHOOK_OUTCOMES.map((outcome) => ({ outcome })),
+        read.webhookAttempts.map((row) => [{ outcome: row.outcome }, row.n]),
+      );
     },
   });
   const deliveries: Gauge = new Gauge({
@@ -107,9 +133,11 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
     collect: async () => {
       const read = await outcomes();
       if (!read) return;
-      deliveries.reset();
-      for (const status of DELIVERY_STATUSES) deliveries.set({ status }, 0);
-      for (const row of read.deliveries) deliveries.set({ status: row.status }, row.n);
+      publish(
+        deliveries,
+        DELIVERY_STATUSES.map((status) => ({ status })),
+        read.deliveries.map((row) => [{ status: row.status }, row.n]),
+      );
     },
   });
   const emails: Gauge = new Gauge({
@@ -120,10 +148,11 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
     collect: async () => {
       const read = await outcomes();
       if (!read) return;
-      emails.reset();
-      for (const kind of EMAIL_KINDS)
-        for (const status of EMAIL_STATUSES) emails.set({ kind, status }, 0);
-      for (const row of read.emails) emails.set({ kind: row.kind, status: row.status }, row.n);
+      publish(
+        emails,
+        product(EMAIL_KINDS, "status", EMAIL_STATUSES),
+        read.emails.map((row) => [{ kind: row.kind, status: row.status }, row.n]),
+      );
     },
   });
   const emailAttempts: Counter = new Counter({
@@ -134,15 +163,18 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
     collect: async () => {
       const read = await outcomes();
       if (!read) return;
-      emailAttempts.reset();
-      for (const kind of EMAIL_KINDS)
-        for (const outcome of ["sent", "failed"]) emailAttempts.inc({ kind, outcome }, 0);
-      for (const row of read.emails) {
-        // A sent row's attempts include its one success; every other attempt failed.
-        const sent = row.status === "sent" ? row.n : 0;
-        emailAttempts.inc({ kind: row.kind, outcome: "sent" }, sent);
-        emailAttempts.inc({ kind: row.kind, outcome: "failed" }, row.attempts - sent);
-      }
+      publish(
+        emailAttempts,
+        product(EMAIL_KINDS, "outcome", ["sent", "failed"]),
+        read.emails.flatMap((row): [Labels, number][] => {
+          // A sent row's attempts include its one success; every other attempt failed.
+          const sent = row.status === "sent" ? row.n : 0;
+          return [
+            [{ kind: row.kind, outcome: "sent" }, sent],
+            [{ kind: row.kind, outcome: "failed" }, row.attempts - sent],
+          ];
+        }),
+      );
     },
   });
   const jobs: Gauge = new Gauge({
@@ -153,11 +185,14 @@ export function registerServiceMetrics(registry: Registry, deps: ServiceMetricsD
     collect: async () => {
       const read = await outcomes();
       if (!read) return;
-      jobs.reset();
-      for (const row of read.jobs) {
-        jobs.set({ task: row.task, state: "waiting" }, row.waiting);
-        jobs.set({ task: row.task, state: "failed" }, row.failed);
-      }
+      publish(
+        jobs,
+        [],
+        read.jobs.flatMap((row): [Labels, number][] => [
+          [{ task: row.task, state: "waiting" }, row.waiting],
+          [{ task: row.task, state: "failed" }, row.failed],
+        ]),
+      );
     },
   });
 }

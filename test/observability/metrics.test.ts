@@ -18,6 +18,11 @@ const scrape = async (url: string) => {
   return { text, samples: parseMetrics(text), types: metricTypes(text) };
 };
 
+/** A check that the sample is there and at least `least`. */
+const atLeast =
+  (name: string, labels: Record<string, string>, least: number) => (samples: Sample[]) =>
+    (sampleValue(samples, name, labels) ?? Number.NEGATIVE_INFINITY) >= least;
+
 /** Scrapes until `check` holds, so values computed by other processes have time to move. */
 const scrapeUntil = (what: string, url: string, check: (samples: Sample[]) => boolean) =>
   waitFor(
@@ -200,23 +205,19 @@ describe("/metrics when email delivery fails", () => {
       json: invoiceRequest(),
     });
     expect(created.status).toBe(201);
-    const jobs = await scrapeUntil("a send_email retry", workerMetrics, (samples) => {
-      const retries = sampleValue(samples, "remit_jobs_total", {
-        task: "send_email",
-        outcome: "retry",
-      });
-      return retries !== undefined && retries >= 1;
-    });
+    const jobs = await scrapeUntil(
+      "a send_email retry",
+      workerMetrics,
+      atLeast("remit_jobs_total", { task: "send_email", outcome: "retry" }, 1),
+    );
     expect(
       sampleValue(jobs.samples, "remit_jobs_total", { task: "send_email", outcome: "success" }),
     ).toBeUndefined();
-    const api = await scrapeUntil("the failed attempt", `${stack.api.url}/metrics`, (samples) => {
-      const failed = sampleValue(samples, "remit_email_attempts_total", {
-        kind: "vendor_invoice",
-        outcome: "failed",
-      });
-      return failed !== undefined && failed >= 1;
-    });
+    const api = await scrapeUntil(
+      "the failed attempt",
+      `${stack.api.url}/metrics`,
+      atLeast("remit_email_attempts_total", { kind: "vendor_invoice", outcome: "failed" }, 1),
+    );
     expect(
       sampleValue(api.samples, "remit_emails", { kind: "vendor_invoice", status: "queued" }),
     ).toBe(1);
