@@ -23,13 +23,22 @@ export function graphileFields(scope: Scope, meta: Meta = {}): Meta {
 }
 
 /**
+ * A message with the password of any database URL in it masked. At debug level graphile-worker
+ * prints its whole options object, connection string included.
+ */
+export function redactCredentials(message: string): string {
+  return message.replace(/(postgres(?:ql)?:\/\/[^:@\s/]*:)[^@\s]*@/g, "$1***@");
+}
+
+/**
  * graphile-worker's Logger writing through ours, so its lines (and the ones tasks write with
  * `helpers.logger`) are JSON lines like every other.
  */
 export function graphileLogger(log: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {
     const fields = graphileFields(scope, meta);
-    if (level === "warning") log.warn(message, fields);
-    else log[level](message, fields);
+    const text = redactCredentials(message);
+    if (level === "warning") log.warn(text, fields);
+    else log[level](text, fields);
   });
 }

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { graphileFields, graphileLogger } from "./graphileLogger.ts";
+import { graphileFields, graphileLogger, redactCredentials } from "./graphileLogger.ts";
 import { withLogContext } from "./logContext.ts";
 import { createLogger, createRootLogger } from "./logger.ts";
 
@@ -148,5 +148,17 @@ describe("graphileLogger", () => {
       }),
       expect.objectContaining({ level: "warn", msg: "careful" }),
     ]);
+  });
+
+  test("masks database passwords: at debug graphile-worker prints its connection string", () => {
+    const { root, raw } = capture();
+    graphileLogger(createLogger("worker/graphile", root)).debug(
+      "Worker pool options are { connectionString: 'postgres://remit:s3cr%40t@db:5432/remit' }",
+    );
+    expect(raw.join("")).not.toContain("s3cr");
+    expect(raw.join("")).toContain("postgres://remit:***@db:5432/remit");
+    expect(redactCredentials("postgresql://u:p@h/x and postgres://h/y")).toBe(
+      "postgresql://u:***@h/x and postgres://h/y",
+    );
   });
 });
