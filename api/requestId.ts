@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 
 /** A caller's id we keep: short, and only characters that cannot forge or break a log line. */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Letters, digits and `. _ : = + / -`: UUIDs, ULIDs, base64, AWS trace ids (`Root=1-…`).
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:=+/-]{1,128}$/;
 
 /**
  * The id of a request: the caller's `X-Request-Id` when it is a sane token (so a gateway's or
