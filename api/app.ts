@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { HTTPException } from "hono/http-exception";
+import { Registry } from "prom-client";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { pageRoutes } from "../web/routes.tsx";
 import type { AppDeps } from "./deps.ts";
@@ -15,6 +15,10 @@ import { registerSendInvoice } from "./invoices/send.ts";
 import { registerInvoiceStatus } from "./invoices/status.ts";
 import { registerInvoiceWebhooks } from "./invoices/webhooks.ts";
 import { registerCreateLink } from "./links/create.ts";
+import { createHttpMetrics } from "./metrics/httpMetrics.ts";
+import { registerMetricsRoute } from "./metrics/metricsRoute.ts";
+import { registerServiceMetrics } from "./metrics/serviceMetrics.ts";
+import { requestContext } from "./middleware/requestContext.ts";
 import { createRouter } from "./openapi.ts";
 import { registerPaymentStatus } from "./payments/status.ts";
 
@@ -27,12 +31,11 @@ const DATABASE_RETRY_AFTER_SECONDS = 2;
 export function createApp(deps: AppDeps) {
   const app = createRouter(createInvoiceKnownKeys);
 
-  app.use(async (c, next) => {
-    const id = randomUUID();
-    c.set("requestId" as never, id as never);
-    c.header("X-Request-Id", id);
-    await next();
-  });
+  // Each app has its own registry: tests build several apps in one process.
+  const metrics = new Registry();
+  app.use(requestContext(deps.log, createHttpMetrics(metrics)));
+  registerServiceMetrics(metrics, deps);
+  registerMetricsRoute(app, metrics);
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);

@@ -26,7 +26,7 @@ export const HEARTBEAT_STALE_MS = 15_000;
 /** The indexer counts as up while it is at most this many blocks behind the chain head. */
 export const MAX_INDEXER_LAG_BLOCKS = 10n;
 
-const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+export const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([
     promise,
     new Promise<T>((_, reject) =>

@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { collectDefaultMetrics } from "prom-client";
 import { createDb } from "../db/database.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
@@ -18,6 +19,8 @@ const db = createDb(DATABASE_URL, {
   connectionTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
   statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
 });
+// Memory, CPU, event-loop lag and GC of this process, served with the app's series on /metrics.
+collectDefaultMetrics();
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();
 const app = createApp({

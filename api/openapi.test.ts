@@ -8,7 +8,7 @@ const app = createApp({
   payUrl: "http://localhost:3000",
   outboxDir: null,
   allowPrivateWebhooks: true,
-  log: { error: () => {} },
+  log: { error: () => {}, debug: () => {} },
 } as unknown as AppDeps);
 
 describe("GET /openapi.json", () => {

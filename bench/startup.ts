@@ -46,6 +46,7 @@ export async function benchStartup(): Promise<void> {
     ANVIL_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
     INDEXER_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(await freePort()),
   };
   const startArgs = ["--import", "tsx", path.join(projectRoot, "platform/start.ts")];
   try {

@@ -7,7 +7,7 @@ import { apiSpec, projectRoot } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { benchEnvironment } from "./environment.ts";
-import { fmtMs, record } from "./summary.ts";
+import { record } from "./summary.ts";
 
 const links = Number(process.env.BENCH_LINKS ?? 500);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

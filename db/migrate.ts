@@ -5,6 +5,8 @@ import { runMigrations } from "graphile-worker";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
+import { graphileLogger } from "../platform/graphileLogger.ts";
+import { createLogger } from "../platform/logger.ts";
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
@@ -34,7 +36,7 @@ class SqlFileMigrationProvider implements MigrationProvider {
  * add_job), then Remit's. Safe to run concurrently and repeatedly.
  */
 export async function migrate(connectionString: string): Promise<string[]> {
-  await runMigrations({ connectionString });
+  await runMigrations({ connectionString, logger: graphileLogger(createLogger("migrate")) });
   const db = new Kysely<unknown>({
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: 1 }) }),
   });

@@ -52,6 +52,7 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
         EMBEDDED_PG_PORT: String(pgPort),
         INDEXER_PORT: String(await freePort()),
         ANVIL_PORT: String(await freePort()),
+        WORKER_METRICS_PORT: String(await freePort()),
         ...env,
       }),
       stdio: ["ignore", "pipe", "pipe"],

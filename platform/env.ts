@@ -71,6 +71,8 @@ export const envSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")

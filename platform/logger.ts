@@ -1,41 +1,80 @@
+import pino, { type DestinationStream } from "pino";
+import { currentLogContext } from "./logContext.ts";
+
 type Level = "debug" | "info" | "warn" | "error";
-const rank: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const levels: readonly string[] = ["debug", "info", "warn", "error"];
 
 export type Logger = Record<Level, (message: string, fields?: Record<string, unknown>) => void> & {
   child: (component: string) => Logger;
 };
 
-const threshold = (): number => rank[(process.env.LOG_LEVEL as Level) ?? "info"] ?? rank.info;
+/** Keys the line itself owns; a field of the same name is written as `_<name>` instead. */
+const reserved = new Set(["time", "level", "component", "msg"]);
 
-function format(value: unknown): string {
-  if (value instanceof Error) return JSON.stringify(value.message);
-  if (typeof value === "string") return /[\s"=]/.test(value) ? JSON.stringify(value) : value;
+/** A field's value as JSON can carry it: bigints as decimal strings, errors as their message. */
+export function logValue(value: unknown): unknown {
+  if (value instanceof Error) return value.message;
   if (typeof value === "bigint") return value.toString();
-  return JSON.stringify(value);
+  return value;
 }
 
 /**
- * One line per event: `time level component message key=value…`, on stdout. Plain text
- * because operators read it; the fixed key=value shape still greps and parses.
+ * The pino instance every Logger of a process writes through: one JSON object per line with
+ * `time` (ISO 8601), `level` (its name), `component`, `msg`, the fields, and the fields of the
+ * request or job in progress (platform/logContext.ts). Writes are synchronous so that the
+ * last lines before a crash or `process.exit` are not lost.
  */
-export function createLogger(component: string): Logger {
+export function createRootLogger(
+  level: string | undefined = process.env.LOG_LEVEL,
+  destination: DestinationStream = pino.destination({ fd: 1, sync: true }),
+): pino.Logger {
+  return pino(
+    {
+      level: level && levels.includes(level) ? level : "info",
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // A copy: pino merges the line's fields into the object the mixin returns.
+      mixin: () => ({ ...currentLogContext() }),
+    },
+    destination,
+  );
+}
+
+let processRoot: pino.Logger | undefined;
+
+/** The process's root, made on first use: after the environment is final. */
+function processRootLogger(): pino.Logger {
+  if (!processRoot) processRoot = createRootLogger();
+  return processRoot;
+}
+
+/**
+ * A logger for one component (`api`, `worker`, `remit/indexer`). The interface is the project's
+ * own so that no call site depends on pino.
+ *
+ * @example
+ * createLogger("api").info("listening", { address: "127.0.0.1:3000" });
+ * // {"level":"info","time":"…","component":"api","address":"127.0.0.1:3000","msg":"listening"}
+ */
+export function createLogger(component: string, root?: pino.Logger): Logger {
+  const base = root ?? processRootLogger();
+  const target = base.child({ component });
   const write =
     (level: Level) =>
     (message: string, fields: Record<string, unknown> = {}): void => {
-      if (rank[level] < threshold()) return;
-      const extra = Object.entries(fields)
-        .filter(([, value]) => value !== undefined)
-        .map(([key, value]) => ` ${key}=${format(value)}`)
-        .join("");
-      process.stdout.write(
-        `${new Date().toISOString()} ${level.padEnd(5)} ${component} ${message}${extra}\n`,
-      );
+      if (!target.isLevelEnabled(level)) return;
+      const line: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) line[reserved.has(key) ? `_${key}` : key] = logValue(value);
+      }
+      target[level](line, message);
     };
   return {
     debug: write("debug"),
     info: write("info"),
     warn: write("warn"),
     error: write("error"),
-    child: (name) => createLogger(`${component}/${name}`),
+    child: (name) => createLogger(`${component}/${name}`, base),
   };
 }

@@ -17,7 +17,11 @@ import { SupervisedChild } from "./supervisor.ts";
 const log = createLogger("remit");
 
 /** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
-const PONDER_LOCKED_OUT = /Schema is locked by a different Ponder app|Failed to acquire lock on schema/;
+const PONDER_LOCKED_OUT =
+  /Schema is locked by a different Ponder app|Failed to acquire lock on schema/;
+/** The worker's metrics port: WORKER_METRICS_PORT, else 9464 (0 turns the listener off). */
+const DEFAULT_WORKER_METRICS_PORT = 9464;
+const workerMetricsPort = (env: Env) => env.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT;
 
 /** Stops what was started, newest first. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
     await releasePonderLock(databaseUrl, indexerSchema);
   };
   const worker = workerSpec(settings);
+  worker.env.WORKER_METRICS_PORT = String(workerMetricsPort(env));
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
   const children = [indexer, apiSpec(settings), worker].map(
@@ -156,6 +161,10 @@ async function main(): Promise<void> {
     api: env.BASE_URL,
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
+    metrics: `${env.BASE_URL}/metrics`,
+    worker_metrics: workerMetricsPort(env)
+      ? `http://${env.HOST}:${workerMetricsPort(env)}/metrics`
+      : undefined,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
     chain: rpcUrl,
   });

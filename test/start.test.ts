@@ -7,6 +7,7 @@ import { projectRoot } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
 import { childEnv } from "./helpers/env.ts";
+import { parseMetrics, sampleValue } from "./helpers/prometheus.ts";
 
 /** `npm start`'s own process (platform/start.ts) on private ports and a fresh DATA_DIR. */
 function startService(env: NodeJS.ProcessEnv) {
@@ -39,10 +40,17 @@ async function waitForLine(
   }
 }
 
+/** Our log lines (one JSON object each); Ponder's own lines are left out. */
+const logLines = (output: string) =>
+  output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 const pidsOf = (output: string, component: string) =>
-  [...output.matchAll(new RegExp(`remit/${component} started pid=(\\d+)`, "g"))].map((m) =>
-    Number(m[1]),
-  );
+  logLines(output)
+    .filter((line) => line.component === `remit/${component}` && line.msg === "started")
+    .map((line) => Number(line.pid));
 
 describe("npm start", () => {
   let dataDir: string;
@@ -60,6 +68,7 @@ describe("npm start", () => {
       ANVIL_PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(await freePort()),
       INDEXER_PORT: String(await freePort()),
+      WORKER_METRICS_PORT: String(await freePort()),
       LOG_LEVEL: "info",
     };
   });
@@ -72,10 +81,29 @@ describe("npm start", () => {
     service = startService(env);
     const first = service;
     await waitForLine(first, /ready in/);
-    expect(first.output()).toMatch(
-      new RegExp(`ready in [\\d.]+s api=http://localhost:${env.PORT}`),
-    );
+    const ready = logLines(first.output()).find((line) => /^ready in [\d.]+s$/.test(`${line.msg}`));
+    expect(ready).toMatchObject({
+      level: "info",
+      component: "remit",
+      api: `http://localhost:${env.PORT}`,
+      metrics: `http://localhost:${env.PORT}/metrics`,
+      worker_metrics: `http://127.0.0.1:${env.WORKER_METRICS_PORT}/metrics`,
+    });
+    // The children's lines pass through the supervisor as the JSON their loggers wrote.
+    const components = new Set(logLines(first.output()).map((line) => line.component));
+    for (const component of ["remit", "api", "worker", "worker/graphile"])
+      expect(components).toContain(component);
     expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
+    // The worker serves its job metrics on the port npm start gave it: the start-up
+    // reconcile_all job is counted there.
+    await waitFor("reconcile_all in the worker's metrics", async () => {
+      const samples = parseMetrics(await (await fetch(`${ready?.worker_metrics}`)).text());
+      const runs = sampleValue(samples, "remit_jobs_total", {
+        task: "reconcile_all",
+        outcome: "success",
+      });
+      return runs !== undefined && runs >= 1;
+    });
 
     const [indexerPid] = pidsOf(first.output(), "indexer");
     process.kill(indexerPid as number, "SIGKILL");
@@ -83,8 +111,13 @@ describe("npm start", () => {
       "the indexer to be restarted",
       async () => pidsOf(first.output(), "indexer").length === 2,
     );
-    expect(first.output()).toMatch(
-      /remit\/indexer exited unexpectedly, restarting .*signal=SIGKILL/,
+    expect(logLines(first.output())).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        component: "remit/indexer",
+        msg: "exited unexpectedly, restarting",
+        signal: "SIGKILL",
+      }),
     );
     // The API kept serving throughout, and the restarted indexer catches up.
     const healthy = await waitFor(

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { createDb } from "../db/database.ts";
@@ -7,7 +8,11 @@ import { startHeartbeat } from "../db/heartbeat.ts";
 import { createMailer } from "../email/mailer.ts";
 import { relayerAccount } from "../keys/relayer.ts";
 import { parseEnv } from "../platform/env.ts";
+import { graphileLogger } from "../platform/graphileLogger.ts";
 import { createLogger } from "../platform/logger.ts";
+import { type MetricsServer, startMetricsServer } from "../platform/metricsServer.ts";
+import { withJobContext } from "./jobContext.ts";
+import { observeJobs } from "./jobMetrics.ts";
 import { unlockCrashedJobs, watchIndexedTransfers } from "./startup.ts";
 import { createTaskList } from "./tasks/index.ts";
 
@@ -66,6 +71,23 @@ events.on("worker:create", ({ worker }: { worker: { workerId: string } }) =>
 );
 const stopHeartbeat = startHeartbeat("worker", env.DATABASE_URL, () => [...workerIds]);
 
+// Job outcomes and latencies live in this process: it serves them on its own loopback port.
+const metrics = new Registry();
+collectDefaultMetrics({ register: metrics });
+observeJobs(events, metrics);
+let metricsServer: MetricsServer | undefined;
+if (env.WORKER_METRICS_PORT) {
+  // Metrics are worth less than payments: a taken port is logged, and jobs run anyway.
+  metricsServer = await startMetricsServer({
+    host: env.HOST,
+    port: env.WORKER_METRICS_PORT,
+    registry: metrics,
+  }).catch((error) => {
+    log.error("could not serve metrics", { port: env.WORKER_METRICS_PORT, error });
+    return undefined;
+  });
+}
+
 const unlocked = await unlockCrashedJobs(db);
 if (unlocked) log.warn("released jobs held by crashed workers", { workers: unlocked });
 
@@ -75,7 +97,9 @@ const runner = await run({
   // We stop on signals ourselves, so the heartbeat is withdrawn after the last job finished.
   noHandleSignals: true,
   events,
-  taskList,
+  // Every line written during a job carries its job id and task.
+  taskList: withJobContext(taskList),
+  logger: graphileLogger(log.child("graphile")),
   // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
   pollInterval: 500,
 });
@@ -92,6 +116,7 @@ log.info("running", {
   confirmations: env.CONFIRMATIONS,
   sweep: env.SWEEP,
   relayer: relayer?.address,
+  metrics: metricsServer ? `http://${env.HOST}:${metricsServer.port}/metrics` : undefined,
 });
 
 let stopping = false;
@@ -104,6 +129,7 @@ const stop = async (signal: string) => {
   // period is killed and released by the next worker (jobs are idempotent).
   await runner.stop();
   await stopHeartbeat();
+  await metricsServer?.close();
   await db.destroy();
   process.exit(0);
 };

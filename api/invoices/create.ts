@@ -37,7 +37,12 @@ export function registerCreateInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const input = c.req.valid("json");
     const key = c.req.valid("header")["idempotency-key"];
-    const { body } = await createInvoice(deps, input, key);
+    const { status, body } = await createInvoice(deps, input, key);
+    deps.log.info(status === 201 ? "invoice created" : "invoice creation replayed", {
+      invoice_id: body.invoice_id,
+      invoice_number: body.invoice_number,
+      total_amount: body.total_amount,
+    });
     return c.json(body, 201);
   });
 }

@@ -38,6 +38,7 @@ export function registerSendInvoice(app: Router, deps: AppDeps): void {
         `only a draft can be sent; this invoice is ${current}`,
       );
     }
+    deps.log.info("invoice sent", { invoice_id: invoice.id });
     return c.json(await invoiceBody(deps, sent), 200);
   });
 }

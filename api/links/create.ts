@@ -36,11 +36,15 @@ const route = createRoute({
 export function registerCreateLink(app: Router, deps: AppDeps): void {
   app.openapi(
     route,
-    async (c) =>
-      c.json(
-        await createLink(deps, c.req.valid("json"), c.req.valid("header")["idempotency-key"]),
-        201,
-      ),
+    async (c) => {
+      const body = await createLink(
+        deps,
+        c.req.valid("json"),
+        c.req.valid("header")["idempotency-key"],
+      );
+      deps.log.info("link created", { link_id: body.link_id, amount: body.amount });
+      return c.json(body, 201);
+    },
     // Its own hook, so "did you mean" hints come from the link schema.
     validationHook(createLinkKnownKeys) as never,
   );

@@ -17,7 +17,8 @@ export type TestProcess = {
 export function startProcess(spec: ChildSpec): TestProcess {
   const lines: string[] = [];
   const child = spawnLogged(spec.command, spec.args, {
-    env: { ...spec.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" },
+    // A test may ask a process for more (LOG_LEVEL in its env); info otherwise.
+    env: { ...spec.env, LOG_LEVEL: spec.env.LOG_LEVEL ?? "info" },
     onLine: (line) => {
       lines.push(line);
       if (lines.length > 500) lines.shift();

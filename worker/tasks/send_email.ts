@@ -15,10 +15,14 @@ import type { PaymentEventType } from "../../domain/paymentState.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
+import { createLogger } from "../../platform/logger.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ email_id: z.uuid() });
+
+// No job fields here: the job's log context (worker/jobContext.ts) adds job_id and task.
+const log = createLogger("worker/email");
 
 /** graphile-worker's default: the 25th attempt is the last. */
 const MAX_ATTEMPTS = 25;
@@ -107,6 +111,7 @@ export function sendEmail(deps: WorkerDeps): Task {
       throw error;
     }
     await markEmailSent(deps.db, email.id);
+    log.info("email sent", { email_id: email.id, kind: email.kind });
   };
 }
 

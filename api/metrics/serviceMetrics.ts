@@ -1,0 +1,228 @@
+import { sql } from "kysely";
+import { Counter, Gauge, type Registry } from "prom-client";
+import { rpcRequest } from "../../chain/anvil.ts";
+import type { Db } from "../../db/database.ts";
+import { indexedHead } from "../../db/queries/indexer.ts";
+import type { Logger } from "../../platform/logger.ts";
+import { withTimeout } from "../health.ts";
+
+export type ServiceMetricsDeps = { db: Db; rpcUrl: string; indexerSchema: string; log: Logger };
+
+/** A scrape waits this long for the chain and the database; a late source reads as NaN or stale. */
+const SOURCE_TIMEOUT_MS = 2_000;
+/** One reading serves every series of a scrape (they are collected concurrently). */
+const READING_TTL_MS = 1_000;
+
+const EMAIL_KINDS = ["vendor_invoice", "payment_event"];
+const EMAIL_STATUSES = ["queued", "sent", "failed"];
+const WEBHOOK_OUTCOMES = ["delivered", "gone", "http_error", "no_response"];
+const DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"];
+
+/** `read`'s result, shared by calls within `ttlMs` of each other. */
+function shared<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > ttlMs) last = { at: Date.now(), value: read() };
+    return last.value;
+  };
+}
+
+type Labels = Record<string, string>;
+
+/**
+ * Replaces every series of `metric` by a fresh reading: the `zeros` first (so a series that has
+ * nothing to count yet is reported at 0 rather than missing), then the readings, added up on a
+ * counter and set on a gauge.
+ */
+function publish(metric: Counter | Gauge, zeros: Labels[], readings: [Labels, number][]): void {
+  metric.reset();
+  const put =
+    metric instanceof Counter
+      ? (labels: Labels, value: number) => metric.inc(labels, value)
+      : (labels: Labels, value: number) => metric.set(labels, value);
+  for (const labels of zeros) put(labels, 0);
+  for (const [labels, value] of readings) put(labels, value);
+}
+
+const product = (kinds: string[], key: string, values: string[]): Labels[] =>
+  kinds.flatMap((kind) => values.map((value) => ({ kind, [key]: value })));
+
+type Outcomes = {
+  webhookAttempts: { outcome: string; n: number }[];
+  deliveries: { status: string; n: number }[];
+  emails: { kind: string; status: string; n: number; attempts: number }[];
+  jobs: { task: string; waiting: number; failed: number }[];
+};
+
+/**
+ * Series read from the chain and the database when Prometheus scrapes: the indexer's lag, and
+ * the outcomes of webhook deliveries, emails and jobs. Deliveries and emails happen in the
+ * worker, but every attempt is a row (app.webhook_attempts, app.emails), so counting rows
+ * gives totals that are right across worker restarts and replicas, which in-process counters
+ * are not. Every API replica reports the same totals: aggregate them with max(), not sum().
+ */
+export function registerServiceMetrics(
+  registry: Registry,
+  deps: ServiceMetricsDeps,
+  { readingTtlMs = READING_TTL_MS } = {},
+): void {
+  const chainReading = shared(async () => {
+    const [head, indexed] = await Promise.all([
+      withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), SOURCE_TIMEOUT_MS)
+        .then(BigInt)
+        .catch(() => null),
+      withTimeout(indexedHead(deps.db, deps.indexerSchema), SOURCE_TIMEOUT_MS).catch(() => null),
+    ]);
+    return { head, indexed };
+  }, readingTtlMs);
+
+  const asNumber = (block: bigint | null) => (block === null ? Number.NaN : Number(block));
+  const headGauge: Gauge = new Gauge({
+    name: "remit_chain_head_block",
+    help: "Latest block of the chain (RPC eth_blockNumber); NaN when the RPC does not answer within 2 s.",
+    registers: [registry],
+    collect: async () => headGauge.set(asNumber((await chainReading()).head)),
+  });
+  const indexedGauge: Gauge = new Gauge({
+    name: "remit_indexer_indexed_block",
+    help: "Latest block the indexer has fully processed; NaN before its first or when the database does not answer.",
+    registers: [registry],
+    collect: async () => indexedGauge.set(asNumber((await chainReading()).indexed)),
+  });
+  const lagGauge: Gauge = new Gauge({
+    name: "remit_indexer_lag_blocks",
+    help: "Chain head minus the indexer's latest block; NaN when either is unknown.",
+    registers: [registry],
+    collect: async () => {
+      const { head, indexed } = await chainReading();
+      lagGauge.set(head === null || indexed === null ? Number.NaN : Number(head - indexed));
+    },
+  });
+
+  let lastOutcomes: Outcomes | undefined;
+  const outcomes = shared(async (): Promise<Outcomes | undefined> => {
+    try {
+      lastOutcomes = await withTimeout(readOutcomes(deps.db), SOURCE_TIMEOUT_MS);
+    } catch (error) {
+      // Counters must not drop to zero because one scrape failed: keep the last reading.
+      deps.log.warn("metrics: could not read outcomes from the database", { error });
+    }
+    return lastOutcomes;
+  }, readingTtlMs);
+
+  const attempts: Counter = new Counter({
+    name: "remit_webhook_attempts_total",
+    help: "Webhook delivery attempts by outcome: delivered (2xx), gone (410), http_error (another status), no_response (timeout, network error, refused address).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await outcomes();
+      if (!read) return;
+      publish(
+        attempts,
+        WEBHOOK_OUTCOMES.map((outcome) => ({ outcome })),
+        read.webhookAttempts.map((row) => [{ outcome: row.outcome }, row.n]),
+      );
+    },
+  });
+  const deliveries: Gauge = new Gauge({
+    name: "remit_webhook_deliveries",
+    help: "Webhook deliveries (one per event and URL) by current status: pending (being retried), delivered, failed (gave up), gone (410).",
+    labelNames: ["status"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await outcomes();
+      if (!read) return;
+      publish(
+        deliveries,
+        DELIVERY_STATUSES.map((status) => ({ status })),
+        read.deliveries.map((row) => [{ status: row.status }, row.n]),
+      );
+    },
+  });
+  const emails: Gauge = new Gauge({
+    name: "remit_emails",
+    help: "Emails by kind and current status: queued (not sent yet, or being retried), sent, failed (gave up).",
+    labelNames: ["kind", "status"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await outcomes();
+      if (!read) return;
+      publish(
+        emails,
+        product(EMAIL_KINDS, "status", EMAIL_STATUSES),
+        read.emails.map((row) => [{ kind: row.kind, status: row.status }, row.n]),
+      );
+    },
+  });
+  const emailAttempts: Counter = new Counter({
+    name: "remit_email_attempts_total",
+    help: "Attempts to hand an email to SendGrid, by kind and outcome (sent: accepted; failed: an error, retried with backoff).",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await outcomes();
+      if (!read) return;
+      publish(
+        emailAttempts,
+        product(EMAIL_KINDS, "outcome", ["sent", "failed"]),
+        read.emails.flatMap((row): [Labels, number][] => {
+          // A sent row's attempts include its one success; every other attempt failed.
+          const sent = row.status === "sent" ? row.n : 0;
+          return [
+            [{ kind: row.kind, outcome: "sent" }, sent],
+            [{ kind: row.kind, outcome: "failed" }, row.attempts - sent],
+          ];
+        }),
+      );
+    },
+  });
+  const jobs: Gauge = new Gauge({
+    name: "remit_jobs_queued",
+    help: "graphile-worker jobs by task and state: waiting (due and not taken yet) or failed (out of attempts, kept for inspection).",
+    labelNames: ["task", "state"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await outcomes();
+      if (!read) return;
+      publish(
+        jobs,
+        [],
+        read.jobs.flatMap((row): [Labels, number][] => [
+          [{ task: row.task, state: "waiting" }, row.waiting],
+          [{ task: row.task, state: "failed" }, row.failed],
+        ]),
+      );
+    },
+  });
+}
+
+async function readOutcomes(db: Db): Promise<Outcomes> {
+  const [webhookAttempts, deliveries, emails, jobs] = await Promise.all([
+    sql<{ outcome: string; n: number }>`
+      select case
+          when status_code between 200 and 299 then 'delivered'
+          when status_code = 410 then 'gone'
+          when status_code is not null then 'http_error'
+          else 'no_response'
+        end as outcome,
+        count(*)::int as n
+      from app.webhook_attempts group by 1`.execute(db),
+    sql<{ status: string; n: number }>`
+      select status, count(*)::int as n from app.webhook_deliveries group by status`.execute(db),
+    sql<{ kind: string; status: string; n: number; attempts: number }>`
+      select kind, status, count(*)::int as n, sum(attempts)::int as attempts
+      from app.emails group by kind, status`.execute(db),
+    sql<{ task: string; waiting: number; failed: number }>`
+      select task_identifier as task,
+        count(*) filter (where locked_at is null and run_at <= now() and attempts < max_attempts)::int as waiting,
+        count(*) filter (where attempts >= max_attempts)::int as failed
+      from graphile_worker.jobs group by task_identifier`.execute(db),
+  ]);
+  return {
+    webhookAttempts: webhookAttempts.rows,
+    deliveries: deliveries.rows,
+    emails: emails.rows,
+    jobs: jobs.rows,
+  };
+}

@@ -1,0 +1,33 @@
+import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { withLogContext } from "../../platform/logContext.ts";
+import type { Logger } from "../../platform/logger.ts";
+import type { HttpMetrics } from "../metrics/httpMetrics.ts";
+import { methodLabel, routePattern } from "../metrics/routePattern.ts";
+import { requestIdFrom } from "../requestId.ts";
+
+/**
+ * The first middleware: gives the request its id (answered in `X-Request-Id` and in error
+ * bodies), runs everything after it in a log context carrying that id, so every line written
+ * while handling the request has `request_id` wherever it is written from, and times it.
+ */
+export function requestContext(log: Logger, metrics: HttpMetrics): MiddlewareHandler {
+  return async (c, next) => {
+    const id = requestIdFrom(c.req.header("x-request-id"));
+    c.set("requestId" as never, id as never);
+    c.header("X-Request-Id", id);
+    const started = performance.now();
+    await withLogContext({ request_id: id }, async () => {
+      await next();
+      const ms = performance.now() - started;
+      const labels = {
+        method: methodLabel(c.req.method),
+        route: routePattern(matchedRoutes(c)),
+        status: c.res.status,
+      };
+      metrics.observe(labels, ms / 1000);
+      // Debug: the status endpoint alone serves thousands per second; /metrics has the counts.
+      log.debug("request", { ...labels, path: c.req.path, duration_ms: Math.round(ms * 10) / 10 });
+    });
+  };
+}

@@ -1,0 +1,41 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+
+export type MetricsServer = { port: number; close: () => Promise<void> };
+
+/**
+ * A minimal HTTP listener answering `GET /metrics` from `registry`, for a process that serves
+ * nothing else (the worker). Resolves once it listens; rejects if the port is taken.
+ */
+export function startMetricsServer(options: {
+  host: string;
+  port: number;
+  registry: Registry;
+}): Promise<MetricsServer> {
+  const server = createServer((request, response) => {
+    if (request.method !== "GET" || request.url?.split("?")[0] !== "/metrics") {
+      response.writeHead(404, { "Content-Type": "text/plain" }).end("not found: try /metrics\n");
+      return;
+    }
+    options.registry.metrics().then(
+      (text) => response.writeHead(200, { "Content-Type": options.registry.contentType }).end(text),
+      (error: unknown) =>
+        response.writeHead(500, { "Content-Type": "text/plain" }).end(`${String(error)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve({
+        port: (server.address() as AddressInfo).port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import type { Task, TaskList } from "graphile-worker";
+import { withLogContext } from "../platform/logContext.ts";
+
+/**
+ * The same tasks, each run in a log context naming its job (`job_id`, `task`), so every line
+ * written during a job carries them, from the task or from any module it calls.
+ */
+export function withJobContext(tasks: TaskList): TaskList {
+  return Object.fromEntries(
+    Object.entries(tasks).flatMap(([name, task]): [string, Task][] =>
+      task
+        ? [
+            [
+              name,
+              (payload, helpers) =>
+                withLogContext({ job_id: helpers.job.id, task: name }, () =>
+                  task(payload, helpers),
+                ),
+            ],
+          ]
+        : [],
+    ),
+  );
+}
