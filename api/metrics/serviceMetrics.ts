@@ -14,7 +14,7 @@ const SOURCE_TIMEOUT_MS = 2_000;
 const READING_TTL_MS = 1_000;
 
 const EMAIL_KINDS = ["vendor_invoice", "payment_event"];
-const EMAIL_STATUSES = ["queued", "sent", "failed"];
+const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"];
 const WEBHOOK_OUTCOMES = ["delivered", "gone", "http_error", "no_response"];
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"];
 
@@ -142,7 +142,7 @@ export function registerServiceMetrics(
   });
   const emails: Gauge = new Gauge({
     name: "remit_emails",
-    help: "Emails by kind and current status: queued (not sent yet, or being retried), sent, failed (gave up).",
+    help: "Emails by kind and current status: queued (not sent yet, or being retried), sending (handed to SendGrid, acceptance not yet recorded), sent, failed (gave up).",
     labelNames: ["kind", "status"] as const,
     registers: [registry],
     collect: async () => {

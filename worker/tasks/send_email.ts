@@ -115,8 +115,14 @@ export function sendEmail(deps: WorkerDeps): Task {
   };
 }
 
-/** SendGrid answered with an error status: it did not take the message. */
+/**
+ * SendGrid certainly did not take the message: it answered with an error status, or no
+ * connection was ever made. A timeout or a dropped connection is not that.
+ */
 const isRefusal = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "number" && code >= 400;
+  if (typeof code === "number") return code >= 400;
+  return typeof code === "string" && NEVER_CONNECTED.has(code);
 };
+
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
