@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { HTTPException } from "hono/http-exception";
 import { pageRoutes } from "../web/routes.tsx";
+import { registerAbuseGuards } from "./abuseGuards.ts";
 import type { AppDeps } from "./deps.ts";
 import { outboxRoutes } from "./dev/outbox.ts";
 import { renderDocs } from "./docs.ts";
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps) {
     c.header("X-Request-Id", id);
     await next();
   });
+  registerAbuseGuards(app, deps);
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);

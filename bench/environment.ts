@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +35,7 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
     rpcUrl: anvil.url,
     indexerSchema: "idx_bench",
     mnemonic: newMnemonic(),
+    webhookSecretKey: randomBytes(32).toString("hex"),
   };
   return {
     dir,

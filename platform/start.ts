@@ -5,12 +5,14 @@ import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
+import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
 import { type Env, EnvError, parseEnv } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { waitFor } from "./process.ts";
+import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
@@ -100,7 +102,9 @@ async function main(): Promise<void> {
     rpcUrl,
     indexerSchema,
     mnemonic: await resolveMnemonic(env, log),
+    webhookSecretKey: await resolveWebhookSecretKey(env, log),
   };
+  await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,
