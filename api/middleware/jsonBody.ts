@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../errors.ts";
+import { ApiError, formatPath, validationError } from "../errors.ts";
 import { jsonErrorOffset, jsonNestingOffset, lineAndColumn } from "./jsonErrorPosition.ts";
+import { findUnpairedSurrogate } from "./unpairedSurrogate.ts";
 
 /** Request bodies above this are refused with 413 before they are read in full. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -94,6 +95,17 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
       "invalid_json",
       `the request body is not valid JSON: unexpected input at line ${line}, column ${column} (near ${near})`,
     );
+  }
+  const unpaired = findUnpairedSurrogate(JSON.parse(text));
+  if (unpaired) {
+    throw validationError([
+      {
+        path: formatPath(unpaired),
+        code: "invalid_characters",
+        message:
+          "must be valid Unicode: it holds an unpaired surrogate (half a character, as \\ud83d is half an emoji)",
+      },
+    ]);
   }
   return next();
 };
