@@ -30,7 +30,17 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
   await migrate(databaseUrl);
   const { BASE_URL: _vite, ...inherited } = process.env;
   const settings: ChildSettings = {
-    baseEnv: { ...inherited, DATA_DIR: dir, LOG_LEVEL: "warn", ...options.env },
+    baseEnv: {
+      ...inherited,
+      DATA_DIR: dir,
+      LOG_LEVEL: "warn",
+      // One load generator on loopback is not a client to limit; the status bench turns the
+      // limiter back on with 10,000 client addresses.
+      RATE_LIMIT_STATUS_PER_MIN: "0",
+      RATE_LIMIT_INVOICES_PER_MIN: "0",
+      RATE_LIMIT_LINKS_PER_MIN: "0",
+      ...options.env,
+    },
     databaseUrl,
     rpcUrl: anvil.url,
     indexerSchema: "idx_bench",
