@@ -1,9 +1,21 @@
+import http from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../platform/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
+
+/** The status of a GET sent from a given local address (all of 127.0.0.0/8 is loopback). */
+const statusFrom = (localAddress: string, port: number, path: string) =>
+  new Promise<number>((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, path, localAddress, agent: false }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+      .on("error", reject);
+  });
 
 type ErrorBody = { error: { code: string; message: string; request_id: string } };
 
@@ -125,6 +137,13 @@ describe("per-IP rate limits on the unauthenticated endpoints", () => {
     expect(answers.filter((r) => r.status === 200)).toHaveLength(60);
     const refused = answers.find((r) => r.status === 429) as Response;
     await expect429(refused, 1);
+    // The socket's own address is what counts: another loopback address has its own budget.
+    expect(await statusFrom("127.0.0.2", direct.api.port, `/api/payments/status/${slug}`)).toBe(
+      200,
+    );
+    expect(await statusFrom("127.0.0.1", direct.api.port, `/api/payments/status/${slug}`)).toBe(
+      429,
+    );
     const waited = performance.now();
     await waitFor("the bucket to refill", async () => (await poll("198.18.1.1")).status === 200, {
       timeoutMs: 3000,
