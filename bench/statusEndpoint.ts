@@ -52,7 +52,7 @@ export async function benchStatusEndpoint(): Promise<void> {
       BASE_URL: url,
       PAY_URL: url,
       TRUST_PROXY: "1",
-      RATE_LIMIT_STATUS_PER_MIN: "600",
+      RATE_LIMIT_STATUS_PER_MIN: process.env.BENCH_STATUS_LIMIT ?? "600",
       RATE_LIMIT_LINKS_PER_MIN: "120",
     },
   });
