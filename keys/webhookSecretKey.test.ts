@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { decodeKey } from "../domain/secretBox.ts";
 import { parseEnv } from "../platform/env.ts";
+import { isValidMnemonic } from "./hdWallet.ts";
+import { resolveMnemonic } from "./seed.ts";
 import { resolveWebhookSecretKey } from "./webhookSecretKey.ts";
 
 const log = { warn: () => {} } as never;
@@ -49,5 +51,26 @@ describe("resolveWebhookSecretKey", () => {
     expect(() =>
       parseEnv({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" }),
     ).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
+});
+
+describe("resolveMnemonic (the same development-file rules)", () => {
+  test("generates a seed once into DATA_DIR (0600), reuses it, refuses a corrupt file", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "remit-seed-"));
+    try {
+      const env = parseEnv({ DATA_DIR: dir });
+      const seed = await resolveMnemonic(env, log);
+      expect(isValidMnemonic(seed)).toBe(true);
+      const file = path.join(dir, "deposit-mnemonic.txt");
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(await resolveMnemonic(env, log)).toBe(seed);
+      await writeFile(file, "not a mnemonic\n");
+      await expect(resolveMnemonic(env, log)).rejects.toThrow(/does not hold a valid BIP-39/);
+      await expect(
+        resolveMnemonic(parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example" }), log),
+      ).rejects.toThrow(/DEPOSIT_MNEMONIC is required/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
