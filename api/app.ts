@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import { Registry } from "prom-client";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { pageRoutes } from "../web/routes.tsx";
+import { registerAbuseGuards } from "./abuseGuards.ts";
 import type { AppDeps } from "./deps.ts";
 import { outboxRoutes } from "./dev/outbox.ts";
 import { renderDocs } from "./docs.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
   app.use(requestContext(deps.log, createHttpMetrics(metrics)));
   registerServiceMetrics(metrics, deps);
   registerMetricsRoute(app, metrics);
+  registerAbuseGuards(app, deps);
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);

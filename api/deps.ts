@@ -1,8 +1,13 @@
 import type { Db } from "../db/database.ts";
+import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../platform/logger.ts";
+import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 
-/** What the HTTP application needs from its process: connections and settings, no secrets. */
+/**
+ * What the HTTP application needs from its process: connections and settings. Its one secret
+ * is the key sealing webhook secrets at rest; it can never sign a transaction.
+ */
 export type AppDeps = {
   db: Db;
   rpcUrl: string;
@@ -21,6 +26,10 @@ export type AppDeps = {
   explorerUrl: string;
   /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
   relayerAddress?: string;
+  /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
+  rateLimits?: RateLimits;
+  /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */
+  webhookKeys: Keyring;
   log: Logger;
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;

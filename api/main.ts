@@ -1,6 +1,7 @@
 import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
 import { createDb } from "../db/database.ts";
+import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../platform/env.ts";
 import { createLogger } from "../platform/logger.ts";
 import { createApp } from "./app.ts";
@@ -9,9 +10,17 @@ import { StatusCache } from "./payments/statusCache.ts";
 const log = createLogger("api");
 const env = parseEnv();
 const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB } = env;
-if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !MANAGED_WALLET_XPUB) {
+const { WEBHOOK_SECRET_KEY } = env;
+if (
+  !DATABASE_URL ||
+  !CHAIN_RPC_URL ||
+  !INDEXER_SCHEMA ||
+  !DEPOSIT_XPUB ||
+  !MANAGED_WALLET_XPUB ||
+  !WEBHOOK_SECRET_KEY
+) {
   throw new Error(
-    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and MANAGED_WALLET_XPUB",
+    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB and WEBHOOK_SECRET_KEY",
   );
 }
 const db = createDb(DATABASE_URL, {
@@ -36,10 +45,31 @@ const app = createApp({
   explorerUrl: env.EXPLORER_URL,
   relayerAddress: env.RELAYER_ADDRESS,
   statusCache,
+  rateLimits: {
+    status: env.RATE_LIMIT_STATUS_PER_MIN,
+    invoices: env.RATE_LIMIT_INVOICES_PER_MIN,
+    links: env.RATE_LIMIT_LINKS_PER_MIN,
+    trustedProxies: env.TRUST_PROXY,
+  },
+  webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   log,
 });
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
-  log.info("listening", { address: `${info.address}:${info.port}` }),
+const server = serve(
+  {
+    fetch: app.fetch,
+    port: env.PORT,
+    hostname: env.HOST,
+    // Slow clients (slowloris): Node answers 408 and closes a connection whose headers, or
+    // whole request, take longer than this. It checks every connectionsCheckingInterval, 30 s
+    // by default: far coarser than the bounds, hence a quarter of the shorter one.
+    serverOptions: {
+      headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.max(50, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 4)),
+    },
+  },
+  (info) => log.info("listening", { address: `${info.address}:${info.port}` }),
 );
 
 const stop = () => {

@@ -43,3 +43,19 @@ describe("GET /openapi.json", () => {
     );
   });
 });
+
+describe("rate-limited routes", () => {
+  test("document their 429", async () => {
+    const doc = (await (await app.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    for (const [path, method] of [
+      ["/api/invoices", "post"],
+      ["/api/links", "post"],
+      ["/api/invoices/{id}/status", "get"],
+      ["/api/payments/status/{slug}", "get"],
+    ] as const) {
+      expect(doc.paths[path]?.[method]?.responses).toHaveProperty("429");
+    }
+  });
+});

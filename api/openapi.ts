@@ -27,6 +27,7 @@ const descriptions: Record<number, string> = {
   409: "Conflict with the resource's state or with an earlier request.",
   413: "The body is larger than 256 KiB.",
   415: "The body is not JSON.",
+  429: "Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry.",
 };
 
 /** The error responses a route can give, for the OpenAPI document. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,11 +30,22 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
   await migrate(databaseUrl);
   const { BASE_URL: _vite, ...inherited } = process.env;
   const settings: ChildSettings = {
-    baseEnv: { ...inherited, DATA_DIR: dir, LOG_LEVEL: "warn", ...options.env },
+    baseEnv: {
+      ...inherited,
+      DATA_DIR: dir,
+      LOG_LEVEL: "warn",
+      // One load generator on loopback is not a client to limit; the status bench turns the
+      // limiter back on with 10,000 client addresses.
+      RATE_LIMIT_STATUS_PER_MIN: "0",
+      RATE_LIMIT_INVOICES_PER_MIN: "0",
+      RATE_LIMIT_LINKS_PER_MIN: "0",
+      ...options.env,
+    },
     databaseUrl,
     rpcUrl: anvil.url,
     indexerSchema: "idx_bench",
     mnemonic: newMnemonic(),
+    webhookSecretKey: randomBytes(32).toString("hex"),
   };
   return {
     dir,

@@ -1,6 +1,8 @@
 // GET /api/payments/status/{slug} under a concurrent load generator (autocannon, loopback),
 // rotating over many links as thousands of open checkout pages would, against a bare Hono JSON
-// route served by the same process kind in the same run.
+// route served by the same process kind in the same run. The rate limiter is in the path at its
+// default budget: behind a (pretend) proxy, each request comes from one of CLIENTS addresses,
+// as 10,000 payers' pages would, so its bookkeeping is measured and no poll may be refused.
 import path from "node:path";
 import autocannon from "autocannon";
 import { apiSpec, projectRoot } from "../platform/children.ts";
@@ -12,9 +14,12 @@ import { record } from "./summary.ts";
 const links = Number(process.env.BENCH_LINKS ?? 500);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const clients = Number(process.env.BENCH_CLIENTS ?? 10_000);
+const clientAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 async function load(url: string, paths: string[]) {
   let i = 0;
+  let client = 0;
   const result = await autocannon({
     url,
     connections,
@@ -22,7 +27,11 @@ async function load(url: string, paths: string[]) {
     requests: [
       {
         method: "GET",
-        setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] as string }),
+        setupRequest: (request) => ({
+          ...request,
+          path: paths[i++ % paths.length] as string,
+          headers: { ...request.headers, "x-forwarded-for": clientAddress(client++ % clients) },
+        }),
       },
     ],
   });
@@ -39,7 +48,14 @@ export async function benchStatusEndpoint(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const env = await benchEnvironment({
     blockTime: 0,
-    env: { PORT: String(port), BASE_URL: url, PAY_URL: url },
+    env: {
+      PORT: String(port),
+      BASE_URL: url,
+      PAY_URL: url,
+      TRUST_PROXY: "1",
+      RATE_LIMIT_STATUS_PER_MIN: process.env.BENCH_STATUS_LIMIT ?? "600",
+      RATE_LIMIT_LINKS_PER_MIN: "120",
+    },
   });
   const spec = apiSpec(env.settings);
   const api = spawnLogged(spec.command, spec.args, { env: spec.env });
@@ -64,7 +80,11 @@ export async function benchStatusEndpoint(): Promise<void> {
     for (let i = 0; i < links; i++) {
       const response = await fetch(`${url}/api/links`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        // Each from its own address: link creation has a per-IP budget too.
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": `10.255.${i >> 8}.${i & 255}`,
+        },
         body: JSON.stringify({
           merchant_email: `bench-${i % 10}@example.com`,
           amount: "5.00",
@@ -82,7 +102,7 @@ export async function benchStatusEndpoint(): Promise<void> {
     );
     const status = await load(url, statusPaths);
     console.log(
-      `\n# GET /api/payments/status/{slug} (${links} links, ${connections} connections, ${seconds} s, autocannon on loopback)`,
+      `\n# GET /api/payments/status/{slug} (${links} links, ${clients} client IPs through the rate limiter, ${connections} connections, ${seconds} s, autocannon on loopback)`,
     );
     const line = (label: string, r: typeof status) =>
       console.log(

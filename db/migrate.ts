@@ -35,7 +35,11 @@ class SqlFileMigrationProvider implements MigrationProvider {
  * Brings a database up to date: graphile-worker's schema first (app triggers call its
  * add_job), then Remit's. Safe to run concurrently and repeatedly.
  */
-export async function migrate(connectionString: string): Promise<string[]> {
+export async function migrate(
+  connectionString: string,
+  /** Stop after this migration (e.g. "0007_sweeps"), to test a later one against old data. */
+  upTo?: string,
+): Promise<string[]> {
   await runMigrations({ connectionString, logger: graphileLogger(createLogger("migrate")) });
   const db = new Kysely<unknown>({
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: 1 }) }),
@@ -46,7 +50,9 @@ export async function migrate(connectionString: string): Promise<string[]> {
       provider: new SqlFileMigrationProvider(),
       migrationTableSchema: "app",
     });
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = upTo
+      ? await migrator.migrateTo(upTo)
+      : await migrator.migrateToLatest();
     if (error) throw error;
     return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
   } finally {

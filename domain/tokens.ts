@@ -18,5 +18,8 @@ export function newSlug(length = 12): string {
   return slug;
 }
 
+/** What newSlug makes (with room for other lengths): anything else cannot name a link or invoice. */
+export const SLUG_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{1,32}$/;
+
 /** A webhook signing secret in the Standard Webhooks format: `whsec_` + base64 of 32 bytes. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
 import { mnemonicToAccount } from "viem/accounts";
 import { inject } from "vitest";
@@ -73,6 +73,7 @@ export async function runScenario(
       CONFIRMATIONS: "1",
       DEPOSIT_MNEMONIC: newMnemonic(),
       RELAYER_PRIVATE_KEY: relayerKey(),
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
       ALLOW_PRIVATE_WEBHOOKS: "true",
       WEBHOOK_RETRY_BASE_MS: "500",
       PONDER_POLLING_INTERVAL: "100",

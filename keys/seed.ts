@@ -1,8 +1,7 @@
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { Env } from "../platform/env.ts";
 import { EnvError } from "../platform/env.ts";
 import type { Logger } from "../platform/logger.ts";
+import { devSecretFile } from "./devSecretFile.ts";
 import { isValidMnemonic, newMnemonic } from "./hdWallet.ts";
 
 /**
@@ -18,20 +17,13 @@ export async function resolveMnemonic(env: Env, log: Logger): Promise<string> {
       "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address",
     );
   }
-  const file = path.join(env.DATA_DIR, "deposit-mnemonic.txt");
-  const existing = await readFile(file, "utf8").catch(() => null);
-  if (existing !== null) {
-    if (!isValidMnemonic(existing))
-      throw new EnvError(`${file} does not hold a valid BIP-39 mnemonic`);
-    return existing.trim();
-  }
-  const mnemonic = newMnemonic();
-  await mkdir(env.DATA_DIR, { recursive: true });
-  await writeFile(file, `${mnemonic}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
-  log.warn(
-    `generated a DEVELOPMENT seed in ${file}: every deposit address derives from it. ` +
+  return devSecretFile(env.DATA_DIR, "deposit-mnemonic.txt", {
+    create: newMnemonic,
+    isValid: isValidMnemonic,
+    what: "a valid BIP-39 mnemonic",
+    warning: (file) =>
+      `generated a DEVELOPMENT seed in ${file}: every deposit address derives from it. ` +
       "Never use it with real funds; set DEPOSIT_MNEMONIC (and back it up) in production.",
-  );
-  return mnemonic;
+    log,
+  });
 }

@@ -33,6 +33,8 @@ export type ChildSettings = {
   indexerSchema: string;
   /** The service seed: only the worker, which moves funds, receives it. */
   mnemonic: string;
+  /** Seals webhook secrets at rest: only the API (seals) and the worker (signs) receive it. */
+  webhookSecretKey: string;
 };
 
 /**
@@ -48,7 +50,13 @@ function relayerAddressEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => {
-  const { DEPOSIT_MNEMONIC: _seed, RELAYER_PRIVATE_KEY: _relayer, ...env } = settings.baseEnv;
+  const {
+    DEPOSIT_MNEMONIC: _seed,
+    RELAYER_PRIVATE_KEY: _relayer,
+    WEBHOOK_SECRET_KEY: _sealKey,
+    WEBHOOK_SECRET_KEY_PREVIOUS: _previousSealKeys,
+    ...env
+  } = settings.baseEnv;
   return {
     ...env,
     DATABASE_URL: settings.databaseUrl,
@@ -99,6 +107,14 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
   };
 }
 
+/** The webhook-secret keys, for the two processes that need them. */
+const webhookKeyEnv = (settings: ChildSettings): NodeJS.ProcessEnv => ({
+  WEBHOOK_SECRET_KEY: settings.webhookSecretKey,
+  ...(settings.baseEnv.WEBHOOK_SECRET_KEY_PREVIOUS
+    ? { WEBHOOK_SECRET_KEY_PREVIOUS: settings.baseEnv.WEBHOOK_SECRET_KEY_PREVIOUS }
+    : {}),
+});
+
 /** The HTTP API (api/main.ts). */
 export function apiSpec(settings: ChildSettings): ChildSpec {
   return {
@@ -111,6 +127,7 @@ export function apiSpec(settings: ChildSettings): ChildSpec {
       MANAGED_WALLET_XPUB: extendedPublicKey(settings.mnemonic, MANAGED_WALLET_ACCOUNT),
       // For /health's relayer balance: the address, never the key.
       ...relayerAddressEnv(settings.baseEnv),
+      ...webhookKeyEnv(settings),
     },
   };
 }
@@ -124,6 +141,7 @@ export function workerSpec(settings: ChildSettings): ChildSpec {
     env: {
       ...sharedEnv(settings),
       DEPOSIT_MNEMONIC: settings.mnemonic,
+      ...webhookKeyEnv(settings),
       ...(settings.baseEnv.RELAYER_PRIVATE_KEY
         ? { RELAYER_PRIVATE_KEY: settings.baseEnv.RELAYER_PRIVATE_KEY }
         : {}),

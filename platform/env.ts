@@ -5,6 +5,16 @@ import { isValidMnemonic } from "../keys/hdWallet.ts";
 const port = z.coerce.number().int().min(1).max(65_535);
 // parseEnv drops empty variables first, so `NAME=` means "not set".
 const optionalUrl = z.url().optional();
+const rateBudget = z.coerce.number().int().min(0).max(1_000_000);
+/** 32 bytes written as 64 hex digits or as base64. */
+const secretKey = z
+  .string()
+  .refine(
+    (value) =>
+      /^[0-9a-fA-F]{64}$/.test(value) ||
+      (/^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, "base64").length === 32),
+    "must be 32 bytes: 64 hex digits or 44 characters of base64 (openssl rand -hex 32)",
+  );
 
 /**
  * Every setting Remit reads from the environment, parsed once at start. A bad value stops the
@@ -77,6 +87,36 @@ export const envSchema = z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")
       .optional(),
+    /**
+     * How many reverse proxies in front of the API append to X-Forwarded-For. 0: the header is
+     * ignored and the socket's peer is the client (otherwise anyone could pick their address).
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /** Per client IP and minute (0: no limit): status polling, invoice creation, link creation. */
+    RATE_LIMIT_STATUS_PER_MIN: rateBudget.default(600),
+    RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
+    RATE_LIMIT_LINKS_PER_MIN: rateBudget.default(120),
+    /** Slow clients: all headers within this, the whole request within the next, idle keep-alive. */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    /**
+     * AES-256-GCM key sealing webhook secrets at rest: 32 bytes, hex or base64. Required with
+     * BASE_RPC_URL; locally generated once into DATA_DIR. Only the API and the worker get it.
+     */
+    WEBHOOK_SECRET_KEY: secretKey.optional(),
+    /** Former keys (comma-separated), still accepted while `npm start` re-seals rows under the new one. */
+    WEBHOOK_SECRET_KEY_PREVIOUS: z
+      .string()
+      .refine(
+        (value) => value.split(",").every((key) => secretKey.safeParse(key.trim()).success),
+        "must be comma-separated 32-byte keys, hex or base64",
+      )
+      .optional(),
+  })
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+    message: "must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses it)",
   })
   .transform((env) => {
     const localOrigin = `http://localhost:${env.PORT}`;

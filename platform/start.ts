@@ -5,6 +5,7 @@ import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
+import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
 import { type Env, EnvError, parseEnv } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
@@ -12,6 +13,7 @@ import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { waitFor } from "./process.ts";
+import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
@@ -114,7 +116,9 @@ async function main(): Promise<void> {
     rpcUrl,
     indexerSchema,
     mnemonic: await resolveMnemonic(env, log),
+    webhookSecretKey: await resolveWebhookSecretKey(env, log),
   };
+  await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,

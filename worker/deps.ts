@@ -1,5 +1,6 @@
 import type { Account, PublicClient, WalletClient } from "viem";
 import type { Db } from "../db/database.ts";
+import type { Keyring } from "../domain/secretBox.ts";
 import type { Mailer } from "../email/mailer.ts";
 
 /** What the worker's tasks need from the process. */
@@ -25,5 +26,6 @@ export type WorkerDeps = {
     chain: Pick<PublicClient, "readContract" | "simulateContract" | "waitForTransactionReceipt">;
   };
   explorerUrl: string;
-  webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number };
+  /** `keys` opens the sealed webhook secrets to sign with. */
+  webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number; keys: Keyring };
 };

@@ -5,6 +5,7 @@ import { createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
+import { parseKeyring } from "../domain/secretBox.ts";
 import { createMailer } from "../email/mailer.ts";
 import { relayerAccount } from "../keys/relayer.ts";
 import { parseEnv } from "../platform/env.ts";
@@ -31,6 +32,8 @@ const chain = createPublicClient({
 });
 const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
+if (!env.WEBHOOK_SECRET_KEY)
+  throw new Error("the worker needs WEBHOOK_SECRET_KEY (set by `npm start`)");
 const relayer = relayerAccount(env);
 const taskList = createTaskList({
   db,
@@ -59,6 +62,7 @@ const taskList = createTaskList({
     allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,
     retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    keys: parseKeyring(env.WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   },
 });
 

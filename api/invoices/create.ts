@@ -29,7 +29,7 @@ const route = createRoute({
       description: "Created",
       content: { "application/json": { schema: CreateInvoiceResponseSchema } },
     },
-    ...errorResponses(400, 409, 413, 415),
+    ...errorResponses(400, 409, 413, 415, 429),
   },
 });
 

@@ -9,6 +9,7 @@ import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { isPrivateAddress } from "../../domain/privateAddress.ts";
+import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { sha256 } from "../../pdf/renderPdf.ts";
@@ -37,10 +38,11 @@ export type CreateInvoiceResponse = {
  */
 async function withWebhookSecret(
   trx: Transaction<Database>,
+  deps: Pick<AppDeps, "webhookKeys">,
   body: CreateInvoiceResponse,
 ): Promise<CreateInvoiceResponse> {
-  const secret = await findWebhookSecret(trx, body.invoice_id);
-  return secret ? { ...body, webhook_secret: secret } : body;
+  const sealed = await findWebhookSecret(trx, body.invoice_id);
+  return sealed ? { ...body, webhook_secret: openSecret(sealed, deps.webhookKeys) } : body;
 }
 
 /**
@@ -134,7 +136,7 @@ export async function createInvoice(
       if (previous)
         return {
           status: 201,
-          body: await withWebhookSecret(trx, previous as CreateInvoiceResponse),
+          body: await withWebhookSecret(trx, deps, previous as CreateInvoiceResponse),
         };
     }
 
@@ -193,7 +195,7 @@ export async function createInvoice(
         deposit_address: depositAddress.toLowerCase(),
         total_amount: total,
         webhook_url: input.webhook_url ?? null,
-        webhook_secret: webhookSecret,
+        webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
         status: sendNow ? "sent" : "draft",
         sent_at: sendNow ? createdAt : null,
         created_at: createdAt,

@@ -21,7 +21,7 @@ const route = createRoute({
       description: "The status",
       content: { "application/json": { schema: InvoiceStatusResponseSchema } },
     },
-    ...errorResponses(404),
+    ...errorResponses(404, 429),
   },
 });
 

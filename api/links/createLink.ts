@@ -1,6 +1,7 @@
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
 import { findOrCreateMerchant } from "../../db/queries/merchants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
+import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { escapeHtml } from "../../platform/escapeHtml.ts";
 import type { AppDeps } from "../deps.ts";
@@ -73,7 +74,9 @@ export async function createLink(
           .select("webhook_secret")
           .where("id", "=", body.link_id)
           .executeTakeFirst();
-        return row?.webhook_secret ? { ...body, webhook_secret: row.webhook_secret } : body;
+        return row?.webhook_secret
+          ? { ...body, webhook_secret: openSecret(row.webhook_secret, deps.webhookKeys) }
+          : body;
       }
     }
     const merchant = await findOrCreateMerchant(trx, merchantEmail);
@@ -94,7 +97,7 @@ export async function createLink(
         wallet_address: walletAddress,
         deposit_address: depositAddress.toLowerCase(),
         webhook_url: input.webhook_url ?? null,
-        webhook_secret: webhookSecret,
+        webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
         metadata: JSON.stringify(input.metadata ?? {}),
         redirect_url: input.redirect_url ?? null,
       })

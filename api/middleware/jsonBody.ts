@@ -1,9 +1,41 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../errors.ts";
-import { jsonErrorOffset, lineAndColumn } from "./jsonErrorPosition.ts";
+import { ApiError, formatPath, validationError } from "../errors.ts";
+import { jsonErrorOffset, jsonNestingOffset, lineAndColumn } from "./jsonErrorPosition.ts";
+import { findUnpairedSurrogate } from "./unpairedSurrogate.ts";
 
 /** Request bodies above this are refused with 413 before they are read in full. */
 export const MAX_BODY_BYTES = 256 * 1024;
+
+/** No body Remit accepts nests deeper than 3; 64 leaves room and bounds every recursive reader. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The body's bytes, or null once it grows past `limit`: read chunk by chunk, so a chunked body
+ * without a Content-Length is refused at the limit, not after it is all in memory.
+ */
+async function readAtMost(request: Request, limit: number): Promise<ArrayBuffer | null> {
+  if (!request.body) return new ArrayBuffer(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes.buffer;
+}
 
 const tooLarge = () =>
   new ApiError(
@@ -28,8 +60,15 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   }
   const length = c.req.header("content-length");
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) throw tooLarge();
-  const raw = await c.req.arrayBuffer();
-  if (raw.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const raw = await readAtMost(c.req.raw, MAX_BODY_BYTES);
+  if (!raw) {
+    // The rest of an oversized body is not worth reading: the connection is closed instead.
+    c.header("Connection", "close");
+    throw tooLarge();
+  }
+  // The route's validator reads the body from Hono's cache, which holds promises of bodies
+  // (typed as Partial<Body>, whose arrayBuffer is a method: hence the cast).
+  c.req.bodyCache.arrayBuffer = Promise.resolve(raw) as never;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
@@ -38,6 +77,15 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   }
   if (text.trim() === "")
     throw new ApiError(400, "invalid_json", "the request body is empty; expected a JSON object");
+  const deep = jsonNestingOffset(text, MAX_JSON_DEPTH);
+  if (deep >= 0) {
+    const { line, column } = lineAndColumn(text, deep);
+    throw new ApiError(
+      400,
+      "invalid_json",
+      `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (at line ${line}, column ${column})`,
+    );
+  }
   const offset = jsonErrorOffset(text);
   if (offset >= 0) {
     const { line, column } = lineAndColumn(text, offset);
@@ -47,6 +95,17 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
       "invalid_json",
       `the request body is not valid JSON: unexpected input at line ${line}, column ${column} (near ${near})`,
     );
+  }
+  const unpaired = findUnpairedSurrogate(JSON.parse(text));
+  if (unpaired) {
+    throw validationError([
+      {
+        path: formatPath(unpaired),
+        code: "invalid_characters",
+        message:
+          "must be valid Unicode: it holds an unpaired surrogate (half a character, as \\ud83d is half an emoji)",
+      },
+    ]);
   }
   return next();
 };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { jsonErrorOffset, lineAndColumn } from "./jsonErrorPosition.ts";
+import { jsonErrorOffset, jsonNestingOffset, lineAndColumn } from "./jsonErrorPosition.ts";
 
 describe("jsonErrorOffset", () => {
   test.each([
@@ -32,5 +32,19 @@ describe("jsonErrorOffset", () => {
   test("gives line and column", () => {
     const text = '{\n  "a": 1,\n  "b": [,]\n}';
     expect(lineAndColumn(text, jsonErrorOffset(text))).toEqual({ line: 3, column: 9 });
+  });
+});
+
+describe("jsonNestingOffset", () => {
+  test("finds where nesting first goes past the limit, ignoring brackets in strings", () => {
+    expect(jsonNestingOffset('{"a":[[1]]}', 3)).toBe(-1);
+    expect(jsonNestingOffset('{"a":[[1]]}', 2)).toBe(6);
+    expect(jsonNestingOffset('["[[[[", "\\"[[["]', 1)).toBe(-1);
+    expect(jsonNestingOffset("[]".repeat(1000), 1)).toBe(-1);
+  });
+
+  test("scans 100,000 levels without recursion", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(jsonNestingOffset(deep, 64)).toBe(64);
   });
 });

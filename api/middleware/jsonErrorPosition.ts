@@ -92,3 +92,24 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   const before = text.slice(0, offset);
   return { line: before.split("\n").length, column: offset - before.lastIndexOf("\n") };
 }
+
+/**
+ * Where JSON text first nests arrays and objects deeper than `maxDepth`, as a character
+ * offset, or -1. Checked before anything recursive reads the text: 100,000 `[` fit in a
+ * 256 KiB body and would overflow the stack of a recursive reader. A linear scan, no recursion.
+ */
+export function jsonNestingOffset(text: string, maxDepth: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}

@@ -28,7 +28,7 @@ const route = createRoute({
       description: "The status",
       content: { "application/json": { schema: PaymentStatusResponseSchema } },
     },
-    ...errorResponses(404),
+    ...errorResponses(404, 429),
   },
 });
 

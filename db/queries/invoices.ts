@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
+import { SLUG_PATTERN } from "../../domain/tokens.ts";
 import type { Database } from "../database.ts";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -64,6 +65,8 @@ export async function findInvoiceBySlug(
   db: Executor,
   slug: string,
 ): Promise<InvoiceRow | undefined> {
+  // Not a slug (a NUL byte, say, which Postgres refuses in text): no such invoice.
+  if (!SLUG_PATTERN.test(slug)) return undefined;
   return db.selectFrom("app.invoices").selectAll().where("slug", "=", slug).executeTakeFirst();
 }
 

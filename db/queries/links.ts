@@ -1,13 +1,12 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
+import { SLUG_PATTERN } from "../../domain/tokens.ts";
 import type { Database } from "../database.ts";
 
 type Executor = Kysely<Database> | Transaction<Database>;
 export type LinkRow = Selectable<Database["app.payment_links"]>;
 
-const SLUG = /^[1-9A-HJ-NP-Za-km-z]{1,32}$/;
-
 /** The payment link with this slug, or undefined (also for strings that cannot be slugs). */
 export async function findLinkBySlug(db: Executor, slug: string): Promise<LinkRow | undefined> {
-  if (!SLUG.test(slug)) return undefined;
+  if (!SLUG_PATTERN.test(slug)) return undefined;
   return db.selectFrom("app.payment_links").selectAll().where("slug", "=", slug).executeTakeFirst();
 }

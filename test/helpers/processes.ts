@@ -31,10 +31,15 @@ export function startProcess(spec: ChildSpec): TestProcess {
   };
 }
 
-export type Settings = Omit<ChildSettings, "baseEnv" | "indexerSchema" | "mnemonic"> & {
+export type Settings = Omit<
+  ChildSettings,
+  "baseEnv" | "indexerSchema" | "mnemonic" | "webhookSecretKey"
+> & {
   indexerSchema?: string;
   /** The service seed; a fresh one unless given (processes sharing a database share it). */
   mnemonic?: string;
+  /** Seals webhook secrets; TEST_WEBHOOK_SECRET_KEY unless given, so an API and a worker agree. */
+  webhookSecretKey?: string;
   /** Extra environment for the process. */
   env?: NodeJS.ProcessEnv;
 };
@@ -44,7 +49,11 @@ const childSettings = ({ env, ...settings }: Settings): ChildSettings => ({
   indexerSchema: "idx_test",
   ...settings,
   mnemonic: settings.mnemonic ?? newMnemonic(),
+  webhookSecretKey: settings.webhookSecretKey ?? TEST_WEBHOOK_SECRET_KEY,
 });
+
+/** The webhook-secret key of test processes that are given none (32 bytes, hex). */
+export const TEST_WEBHOOK_SECRET_KEY = "7e57".repeat(16);
 
 /** Starts the Ponder indexer on a database and chain; resolves once it has caught up. */
 export async function startIndexer(

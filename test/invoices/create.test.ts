@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openSecret, parseKeyring } from "../../domain/secretBox.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount, MANAGED_WALLET_ACCOUNT } from "../../keys/hdWallet.ts";
+import { TEST_WEBHOOK_SECRET_KEY } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { BYO_WALLET, invoiceRequest } from "./fixtures.ts";
 
@@ -202,11 +204,13 @@ describe("POST /api/invoices", () => {
     const invoice = await get(body.invoice_id);
     expect(invoice.webhook_url).toBe("https://hooks.example.com/remit");
     expect(invoice).not.toHaveProperty("webhook_secret");
-    // Stored, for the worker to sign with.
+    // Stored sealed, for the worker to sign with (test/abuse/webhookSecretsAtRest.test.ts).
     const { rows } = await sql<{
       webhook_secret: string;
     }>`select webhook_secret from app.invoices where id = ${body.invoice_id}`.execute(stack.db);
-    expect(rows[0]?.webhook_secret).toBe(secret);
+    expect(
+      openSecret(rows[0]?.webhook_secret as string, parseKeyring(TEST_WEBHOOK_SECRET_KEY)),
+    ).toBe(secret);
     // Without a webhook_url there is no secret at all.
     expect((await create(invoiceRequest())).body).not.toHaveProperty("webhook_secret");
   });

@@ -5,18 +5,9 @@ import { waitFor } from "../../platform/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+import { linkRequest } from "./fixtures.ts";
 
 type Json = Record<string, unknown>;
-
-const linkRequest = (overrides: Json = {}): Json => ({
-  merchant_email: `shop-${randomUUID()}@example.com`,
-  amount: "25.00",
-  description: "Order #1042",
-  wallet_type: "managed",
-  metadata: { order_id: "1042", gift: false },
-  redirect_url: "https://shop.example.com/thanks",
-  ...overrides,
-});
 
 describe("payment links", () => {
   const chain = useChainForFile();

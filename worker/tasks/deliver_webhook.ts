@@ -1,6 +1,7 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
+import { openSecret } from "../../domain/secretBox.ts";
 import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
 import { postWebhook, WebhookRefused } from "../../webhooks/postWebhook.ts";
 import type { WorkerDeps } from "../deps.ts";
@@ -40,14 +41,11 @@ export function deliverWebhook(deps: WorkerDeps): Task {
 
     const attempt = delivery.attempts + 1;
     const body = delivery.payload;
+    // Stored sealed; a key that cannot open it throws, and the job is retried once fixed.
+    const secret = openSecret(delivery.webhook_secret, deps.webhooks.keys);
     const headers = {
-      "X-Service-Signature": signBody(body, delivery.webhook_secret),
-      ...standardWebhookHeaders(
-        delivery.event_id,
-        body,
-        delivery.webhook_secret,
-        Math.floor(Date.now() / 1000),
-      ),
+      "X-Service-Signature": signBody(body, secret),
+      ...standardWebhookHeaders(delivery.event_id, body, secret, Math.floor(Date.now() / 1000)),
     };
     const started = performance.now();
     let statusCode: number | null = null;

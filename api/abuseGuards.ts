@@ -1,0 +1,40 @@
+import type { AppDeps } from "./deps.ts";
+import { ApiError, errorResponse } from "./errors.ts";
+import { MAX_BODY_BYTES } from "./middleware/jsonBody.ts";
+import { rateLimit } from "./middleware/rateLimit.ts";
+import type { Router } from "./openapi.ts";
+
+/**
+ * Registered before the routes, so they run first: a body announced larger than the API ever
+ * accepts is refused on every /api route (the routes that take none included), and the
+ * unauthenticated endpoints are rate-limited per client IP (off when deps carry no limits).
+ */
+export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits">): void {
+  app.use("/api/*", async (c, next) => {
+    const length = c.req.header("content-length");
+    if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
+      // Closing the connection spares us reading (and discarding) the rest of the body.
+      c.header("Connection", "close");
+      return errorResponse(
+        c,
+        new ApiError(
+          413,
+          "payload_too_large",
+          `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+        ),
+      );
+    }
+    return next();
+  });
+  const limits = deps.rateLimits;
+  if (!limits) return;
+  // One budget for both status endpoints: a page polls one or the other.
+  const status = rateLimit(limits.status, limits.trustedProxies, "status");
+  app.on("GET", ["/api/payments/status/:slug", "/api/invoices/:id/status"], status);
+  app.on(
+    "POST",
+    "/api/invoices",
+    rateLimit(limits.invoices, limits.trustedProxies, "invoice creation"),
+  );
+  app.on("POST", "/api/links", rateLimit(limits.links, limits.trustedProxies, "link creation"));
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage } from "node:http";
+import type { MiddlewareHandler } from "hono";
+import { clientAddress } from "../../domain/clientAddress.ts";
+import { RateLimiter } from "../../domain/rateLimiter.ts";
+import { ApiError, errorResponse } from "../errors.ts";
+
+/** Requests per client IP and minute for each unauthenticated budget; 0 turns one off. */
+export type RateLimits = {
+  status: number;
+  invoices: number;
+  links: number;
+  /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY). */
+  trustedProxies: number;
+};
+
+/**
+ * A middleware charging each request to its client's bucket: over budget, a 429
+ * `rate_limited` with `Retry-After` (seconds) before anything else is done (the body is never
+ * read). Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.
+ * The buckets live in this process: with N API replicas, each enforces its own budget.
+ */
+export function rateLimit(
+  perMinute: number,
+  trustedProxies: number,
+  name: string,
+): MiddlewareHandler {
+  if (perMinute === 0) return (_c, next) => next();
+  const limiter = new RateLimiter({ perMinute });
+  return async (c, next) => {
+    // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
+    const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
+      .remoteAddress;
+    const client = clientAddress(peer, c.req.header("x-forwarded-for"), trustedProxies);
+    const decision = limiter.take(client, Date.now());
+    c.header("RateLimit-Limit", String(decision.limit));
+    c.header("RateLimit-Remaining", String(decision.remaining));
+    c.header("RateLimit-Reset", String(decision.resetSeconds));
+    if (decision.allowed) return next();
+    c.header("Retry-After", String(decision.retryAfterSeconds));
+    return errorResponse(
+      c,
+      new ApiError(
+        429,
+        "rate_limited",
+        `too many ${name} requests from your address (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+      ),
+    );
+  };
+}
