@@ -1,6 +1,7 @@
 import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { usdcToBaseUnits } from "../domain/money.ts";
+import { newSlug } from "../domain/tokens.ts";
 import { waitFor } from "../platform/process.ts";
 import type { ReceivedWebhook } from "../test/helpers/webhookReceiver.ts";
 import type { Figures } from "./audit.ts";
@@ -53,7 +54,7 @@ describe("fault suite: outages", () => {
         const until = Date.now() + 8_000;
         while (Date.now() < until) {
           const started = performance.now();
-          const response = await fetch(`${service.apiUrl}/api/payments/status/no-such-slug`, {
+          const response = await fetch(`${service.apiUrl}/api/payments/status/${newSlug()}`, {
             signal: AbortSignal.timeout(30_000),
           });
           await response.arrayBuffer();

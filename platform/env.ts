@@ -78,9 +78,11 @@ export const envSchema = z
       .optional(),
     /** The API's database pool: connections per process, and how long a request may wait for one. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+    // Generous enough for a burst of creations queueing on one merchant's numbering lock (each
+    // renders its PDF under it); bounded, so a stuck database is a 503, never a hang.
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
-    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z

@@ -136,7 +136,7 @@ describe("migration 0008 and key rotation", () => {
         '0x2222222222222222222222222222222222222222', 'https://hooks.example.com/l', ${plainLink});
     `.execute(admin);
 
-    expect(await migrate(url)).toEqual(["0008_sealed_webhook_secrets"]);
+    expect(await migrate(url)).toContain("0008_sealed_webhook_secrets");
     const stored = async () =>
       (
         await sql<{ secret: string }>`
