@@ -1,12 +1,16 @@
 import path from "node:path";
+import type { Address } from "viem";
 import { rpcRequest } from "../chain/anvil.ts";
+import { checkBaseChain } from "../chain/checkBase.ts";
+import { startForkedChain } from "../chain/forkChain.ts";
 import { startLocalChain } from "../chain/localChain.ts";
+import { describeRpcUrl } from "../chain/rpc.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
-import { type Env, EnvError, parseEnv } from "./env.ts";
+import { type Env, EnvError, parseEnv, splitRpcUrls } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
@@ -45,18 +49,63 @@ async function startDatabase(env: Env): Promise<string> {
   return postgres.url("remit");
 }
 
-async function startChain(env: Env): Promise<string> {
-  if (env.BASE_RPC_URL) return env.BASE_RPC_URL;
+/** The chain the service follows, once checked to be Base with USDC. */
+type ChainInUse = {
+  /** One URL, or several comma-separated (mainnet mode). */
+  rpcUrl: string;
+  /** The indexer's default first block: 0 on the simulated chain, the fork point on a fork. */
+  startBlock: number;
+  /** Identifies a fork: a new fork of the same block must not reuse the old fork's index. */
+  session?: string;
+};
+
+async function startChain(env: Env): Promise<ChainInUse> {
+  if (env.chainMode === "mainnet") {
+    // Every URL is checked: a fallback RPC on another chain would be found out too late.
+    for (const url of env.baseRpcUrls) await checkBaseChain(url, { setting: "BASE_RPC_URL" });
+    return { rpcUrl: env.baseRpcUrls.join(","), startBlock: env.START_BLOCK ?? 0 };
+  }
   const chainLog = createLogger("anvil");
-  const anvil = await startLocalChain({
+  const common = {
     dataDir: env.DATA_DIR,
     port: env.ANVIL_PORT,
     blockTime: env.ANVIL_BLOCK_TIME,
-    onLine: (line) => chainLog.debug(line),
-    onNote: (line) => chainLog.info(line),
-  });
+    onLine: (line: string) => chainLog.debug(line),
+    onNote: (line: string) => chainLog.info(line),
+  };
+  if (env.chainMode === "fork" && env.BASE_FORK_URL) {
+    await checkBaseChain(env.BASE_FORK_URL, { setting: "BASE_FORK_URL" });
+    const fork = await startForkedChain({
+      ...common,
+      forkUrl: env.BASE_FORK_URL,
+      forkBlockNumber: env.BASE_FORK_BLOCK_NUMBER,
+      whale: env.USDC_WHALE as Address,
+    });
+    cleanups.push(fork.stop);
+    // A real fork has years of USDC history below the fork point: none of it is ours.
+    return {
+      rpcUrl: fork.url,
+      startBlock: env.START_BLOCK ?? fork.forkBlock,
+      session: fork.session,
+    };
+  }
+  const anvil = await startLocalChain(common);
   cleanups.push(anvil.stop);
-  return anvil.url;
+  await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
+  return { rpcUrl: anvil.url, startBlock: env.START_BLOCK ?? 0 };
+}
+
+/** Refuses, before anything starts, a real chain without explicitly configured keys. */
+function requireProductionKeys(env: Env): void {
+  if (env.localChain) return;
+  if (!env.DEPOSIT_MNEMONIC)
+    throw new EnvError(
+      "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address (no development seed is generated outside the local chain)",
+    );
+  if (env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY)
+    throw new EnvError(
+      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
+    );
 }
 
 async function main(): Promise<void> {
@@ -64,32 +113,40 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => void shutdown(signal, 0));
   }
-  if (!env.localChain && env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY) {
-    throw new EnvError(
-      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
-    );
-  }
+  requireProductionKeys(env);
   const startedAt = performance.now();
-  const [databaseUrl, rpcUrl] = await Promise.all([startDatabase(env), startChain(env)]);
-  const chainId = Number(await rpcRequest<string>(rpcUrl, "eth_chainId", []));
-  if (chainId !== 8453)
-    throw new EnvError(`the chain at ${rpcUrl} has chain id ${chainId}, not Base (8453)`);
+  // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
+  const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
+  if (database.status === "rejected") throw database.reason;
+  if (chain.status === "rejected") throw chain.reason;
+  const databaseUrl = database.value;
+  const { rpcUrl } = chain.value;
+  const startBlock = chain.value.startBlock;
+  log.info("chain checked: Base with USDC", {
+    mode: env.chainMode,
+    rpc: splitRpcUrls(rpcUrl).map(describeRpcUrl).join(","),
+    start_block: startBlock,
+  });
   const applied = await migrate(databaseUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
 
-  const genesis = await rpcRequest<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", [
-    "0x0",
-    false,
-  ]);
+  const genesis = await rpcRequest<{ hash: string }>(
+    splitRpcUrls(rpcUrl)[0] ?? rpcUrl,
+    "eth_getBlockByNumber",
+    ["0x0", false],
+  );
   const indexerSchema =
     env.INDEXER_SCHEMA ??
     (await indexerSchemaName({
       root: projectRoot,
       ponderVersion,
-      rpcUrl,
+      // Real Base is identified by its genesis hash: changing or adding an RPC provider must
+      // not reindex from START_BLOCK. A local anvil is identified by where it runs too.
+      rpcUrl: env.chainMode === "mainnet" ? "base-mainnet" : rpcUrl,
       pollingInterval: env.PONDER_POLLING_INTERVAL,
-      startBlock: env.START_BLOCK ?? 0,
+      startBlock,
       genesisHash: genesis.hash,
+      ...(chain.value.session ? { chainSession: chain.value.session } : {}),
     }));
 
   // Nothing can be alive yet: heartbeats of an earlier run must not make this one look ready.
@@ -106,7 +163,7 @@ async function main(): Promise<void> {
     port: env.INDEXER_PORT,
     host: env.HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
-    startBlock: env.START_BLOCK ?? 0,
+    startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });
   indexer.beforeRestart = () => releasePonderLock(databaseUrl, indexerSchema);
@@ -131,7 +188,7 @@ async function main(): Promise<void> {
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
-    chain: rpcUrl,
+    chain: splitRpcUrls(rpcUrl).map(describeRpcUrl).join(","),
   });
 }
 

@@ -1,7 +1,8 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
-import { createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, createWalletClient } from "viem";
 import { base } from "viem/chains";
+import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { createMailer } from "../email/mailer.ts";
@@ -22,7 +23,7 @@ if (!env.DATABASE_URL || !env.INDEXER_SCHEMA || !env.CHAIN_RPC_URL) {
 const db = createDb(env.DATABASE_URL);
 const chain = createPublicClient({
   chain: base,
-  transport: http(env.CHAIN_RPC_URL, { retryCount: 2 }),
+  transport: rpcTransport(env.CHAIN_RPC_URL),
 });
 const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
@@ -44,7 +45,7 @@ const taskList = createTaskList({
     ? {
         mnemonic: seed,
         relayer,
-        wallet: createWalletClient({ chain: base, transport: http(env.CHAIN_RPC_URL) }),
+        wallet: createWalletClient({ chain: base, transport: rpcTransport(env.CHAIN_RPC_URL) }),
         chain,
       }
     : undefined,
