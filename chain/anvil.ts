@@ -19,6 +19,8 @@ export type AnvilOptions = {
   dumpState?: string;
   /** Seconds between periodic state dumps (needs dumpState). */
   stateInterval?: number;
+  /** Default: Base's 8453 (a fork keeps its upstream's). Tests set another to be refused. */
+  chainId?: number;
   /** Fork this RPC instead of starting empty; the chain id is then the upstream's. */
   forkUrl?: string;
   forkBlockNumber?: number;
@@ -35,7 +37,7 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     "--port",
     String(options.port),
     // A fork keeps its upstream's chain id, so the start-up check sees what the upstream is.
-    ...(options.forkUrl ? [] : ["--chain-id", String(BASE_CHAIN_ID)]),
+    ...(options.forkUrl ? [] : ["--chain-id", String(options.chainId ?? BASE_CHAIN_ID)]),
     "--mnemonic",
     DEV_MNEMONIC,
     // Anvil's own JSON logs of every call would drown the service's logs.

@@ -6,9 +6,14 @@ import { rpcRequest } from "./anvil.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS, USDC_DECIMALS } from "./constants.ts";
 import { describeRpcUrl } from "./rpc.ts";
 
-/** The chain is reachable but is not Base with USDC: `npm start` refuses to go on. */
+/** The chain is not Base with USDC, or cannot be asked: `npm start` refuses to go on. */
 export class ChainCheckError extends Error {
   override name = "ChainCheckError";
+}
+
+/** The RPC did not answer within the retry window (as opposed to answering wrongly). */
+export class RpcUnreachableError extends ChainCheckError {
+  override name = "RpcUnreachableError";
 }
 
 export type CheckBaseChainOptions = {
@@ -64,7 +69,7 @@ async function reachable(url: string, where: string, withinMs: number): Promise<
       return await rpcRequest<string>(url, "eth_chainId", []);
     } catch (error) {
       if (Date.now() + wait > deadline)
-        throw new ChainCheckError(`cannot reach ${where}: ${(error as Error).message}`);
+        throw new RpcUnreachableError(`cannot reach ${where}: ${(error as Error).message}`);
     }
     await delay(wait);
     wait = Math.min(wait * 2, 5_000);

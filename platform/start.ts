@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Address } from "viem";
 import { rpcRequest } from "../chain/anvil.ts";
-import { checkBaseChain } from "../chain/checkBase.ts";
+import { checkBaseChain, RpcUnreachableError } from "../chain/checkBase.ts";
 import { startForkedChain } from "../chain/forkChain.ts";
 import { startLocalChain } from "../chain/localChain.ts";
 import { describeRpcUrl } from "../chain/rpc.ts";
@@ -61,8 +61,7 @@ type ChainInUse = {
 
 async function startChain(env: Env): Promise<ChainInUse> {
   if (env.chainMode === "mainnet") {
-    // Every URL is checked: a fallback RPC on another chain would be found out too late.
-    for (const url of env.baseRpcUrls) await checkBaseChain(url, { setting: "BASE_RPC_URL" });
+    await checkBaseRpcs(env.baseRpcUrls);
     return { rpcUrl: env.baseRpcUrls.join(","), startBlock: env.START_BLOCK ?? 0 };
   }
   const chainLog = createLogger("anvil");
@@ -93,6 +92,26 @@ async function startChain(env: Env): Promise<ChainInUse> {
   cleanups.push(anvil.stop);
   await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
   return { rpcUrl: anvil.url, startBlock: env.START_BLOCK ?? 0 };
+}
+
+/**
+ * Checks every RPC of BASE_RPC_URL: one that answers wrongly (another chain, no USDC) stops
+ * the start, since a fallback RPC on another chain would be found out too late. One that does
+ * not answer is only a warning while another passed: a fallback being down is what the list
+ * is for.
+ */
+async function checkBaseRpcs(urls: string[]): Promise<void> {
+  const reachWithinMs = urls.length > 1 ? 10_000 : 60_000;
+  const results = await Promise.allSettled(
+    urls.map((url) => checkBaseChain(url, { setting: "BASE_RPC_URL", reachWithinMs })),
+  );
+  const failures = results.flatMap((result) =>
+    result.status === "rejected" ? [result.reason as Error] : [],
+  );
+  const wrong = failures.find((error) => !(error instanceof RpcUnreachableError));
+  if (wrong) throw wrong;
+  if (failures.length === urls.length) throw failures[0];
+  for (const error of failures) log.warn(`${error.message}; following the other RPCs meanwhile`);
 }
 
 /** Refuses, before anything starts, a real chain without explicitly configured keys. */
