@@ -101,7 +101,7 @@ async function startChain(env: Env): Promise<ChainInUse> {
  * is for.
  */
 async function checkBaseRpcs(urls: string[]): Promise<void> {
-  const reachWithinMs = urls.length > 1 ? 10_000 : 60_000;
+  const reachWithinMs = urls.length > 1 ? 5_000 : 60_000;
   const results = await Promise.allSettled(
     urls.map((url) => checkBaseChain(url, { setting: "BASE_RPC_URL", reachWithinMs })),
   );

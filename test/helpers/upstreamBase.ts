@@ -1,6 +1,6 @@
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { createWalletClient, http } from "viem";
+import { createWalletClient, http, toHex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../../abis/usdc.ts";
@@ -8,6 +8,7 @@ import type { Anvil } from "../../chain/anvil.ts";
 import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../chain/constants.ts";
 import { devAccounts } from "../../chain/deployUsdc.ts";
 import { startLocalChain } from "../../chain/localChain.ts";
+import { newMnemonic } from "../../keys/hdWallet.ts";
 import { createChain } from "./chain.ts";
 
 /**
@@ -71,4 +72,22 @@ async function emptyDevAccounts(url: string): Promise<void> {
   );
   for (const hash of hashes)
     await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+}
+
+/**
+ * The settings of `npm start` in mainnet mode against `rpcUrl` (A, or a list with A): the seed
+ * and relayer configured explicitly, as production requires, and webhooks to the local
+ * receiver allowed. Confirmations are 2 to keep tests short; the default is documented.
+ */
+export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.ProcessEnv {
+  const relayerKey = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey;
+  if (!relayerKey) throw new Error("no private key for the relayer");
+  return {
+    BASE_RPC_URL: rpcUrl,
+    START_BLOCK: String(startBlock),
+    DEPOSIT_MNEMONIC: newMnemonic(),
+    RELAYER_PRIVATE_KEY: toHex(relayerKey),
+    CONFIRMATIONS: "2",
+    ALLOW_PRIVATE_WEBHOOKS: "true",
+  };
 }
