@@ -4,12 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../platform/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
-import { startService, waitForLine } from "./helpers/service.ts";
+import { childPids, startService, waitForLine } from "./helpers/service.ts";
 
-const pidsOf = (output: string, component: string) =>
-  [...output.matchAll(new RegExp(`remit/${component} started pid=(\\d+)`, "g"))].map((m) =>
-    Number(m[1]),
-  );
+const pidsOf = childPids;
 
 describe("npm start", () => {
   let dataDir: string;

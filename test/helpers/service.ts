@@ -61,3 +61,9 @@ export async function privatePorts(): Promise<{
     },
   };
 }
+
+/** Pids the supervisor logged for `component` (`indexer`, `api`, `worker`), in start order. */
+export const childPids = (output: string, component: string): number[] =>
+  [...output.matchAll(new RegExp(`remit/${component} started pid=(\\d+)`, "g"))].map((m) =>
+    Number(m[1]),
+  );
