@@ -93,6 +93,14 @@ describe("parseEnv", () => {
   });
 });
 
+test("PROCESSES picks which of the three processes run here", () => {
+  expect(parseEnv({}).PROCESSES).toEqual(["indexer", "api", "worker"]);
+  expect(parseEnv({ PROCESSES: "api, worker" }).PROCESSES).toEqual(["api", "worker"]);
+  expect(() => parseEnv({ PROCESSES: "api,ponder" })).toThrow(
+    /PROCESSES.*must list indexer, api and\/or worker/,
+  );
+});
+
 test("splitRpcUrls trims and drops empty entries", () => {
   expect(splitRpcUrls(" https://a , https://b,")).toEqual(["https://a", "https://b"]);
   expect(splitRpcUrls("")).toEqual([]);

@@ -79,6 +79,19 @@ export const envSchema = z
       .optional(),
     /** Set by `npm start` for the API (health shows its ETH): the relayer's address only. */
     RELAYER_ADDRESS: address.optional(),
+    /**
+     * Which of the three processes this `npm start` runs: one host runs the indexer, any
+     * number run `api,worker` replicas against the same database (README: Production).
+     */
+    PROCESSES: z
+      .string()
+      .default("indexer,api,worker")
+      .transform((list) => list.split(",").map((name) => name.trim()))
+      .pipe(
+        z
+          .array(z.enum(["indexer", "api", "worker"], "must list indexer, api and/or worker"))
+          .min(1),
+      ),
     INDEXER_SCHEMA: z
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,40}$/, "lowercase letters, digits and _ only")

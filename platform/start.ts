@@ -49,6 +49,8 @@ async function startDatabase(env: Env): Promise<string> {
   return postgres.url("remit");
 }
 
+const describeRpcUrls = (list: string) => splitRpcUrls(list).map(describeRpcUrl).join(",");
+
 /** The chain the service follows, once checked to be Base with USDC. */
 type ChainInUse = {
   /** One URL, or several comma-separated (mainnet mode). */
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
   const startBlock = chain.value.startBlock;
   log.info("chain checked: Base with USDC", {
     mode: env.chainMode,
-    rpc: splitRpcUrls(rpcUrl).map(describeRpcUrl).join(","),
+    rpc: describeRpcUrls(rpcUrl),
     start_block: startBlock,
   });
   const applied = await migrate(databaseUrl);
@@ -189,13 +191,18 @@ async function main(): Promise<void> {
   const worker = workerSpec(settings);
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
-  const children = [indexer, apiSpec(settings), worker].map(
-    (spec) => new SupervisedChild(spec, log.child(spec.name)),
-  );
+  const children = [indexer, apiSpec(settings), worker]
+    .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
+    .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
   for (const child of children) child.start();
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
 
+  if (!env.PROCESSES.includes("api")) {
+    // No API here to ask: /health is answered by the hosts that run one.
+    log.info(`running ${env.PROCESSES.join(",")}`, { chain: describeRpcUrls(rpcUrl) });
+    return;
+  }
   const healthUrl = `http://127.0.0.1:${env.PORT}/health`;
   await waitFor("every component to report healthy", async () => (await fetch(healthUrl)).ok, {
     timeoutMs: 120_000,
@@ -207,7 +214,7 @@ async function main(): Promise<void> {
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
-    chain: splitRpcUrls(rpcUrl).map(describeRpcUrl).join(","),
+    chain: describeRpcUrls(rpcUrl),
   });
 }
 

@@ -51,7 +51,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     const dataDir = path.join(dir, name);
     const service = startService({ ...ports, DATA_DIR: dataDir, ...env });
     services.push(service);
-    return { service, apiUrl, dataDir };
+    return { service, apiUrl, dataDir, ports };
   };
 
   /** Starts `npm start`, expects it to refuse with `message`, and to leave nothing running. */
@@ -98,7 +98,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     }
   }, 120_000);
 
-  test("follows A from START_BLOCK, past an unreachable fallback RPC, and detects a payment", async () => {
+  test("follows A from START_BLOCK, past an unreachable fallback RPC, and detects a payment; an api,worker replica joins", async () => {
     const chain = createChain(upstream.url);
     const down = `http://127.0.0.1:${await freePort()}`;
     const settings = mainnetSettings(`${upstream.url},${down}`, 0n);
@@ -109,10 +109,8 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     const goLive = early.blockNumber + 1n;
     await waitFor("the go-live block", async () => (await chain.client.getBlockNumber()) >= goLive);
 
-    const { service, apiUrl, dataDir } = await start("following", {
-      ...settings,
-      START_BLOCK: String(goLive),
-    });
+    const live = { ...settings, START_BLOCK: String(goLive) };
+    const { service, apiUrl, dataDir, ports } = await start("following", live);
     await waitForLine(service, /ready in/);
     expect(service.output()).toMatch(
       new RegExp(`chain checked: Base with USDC mode=mainnet .* start_block=${goLive}`),
@@ -130,7 +128,25 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     expect(status).toMatchObject({ paid_amount: "150.00", tx_hash: paid.transactionHash });
     await expectPaidWebhook(receiver.received, invoice, paid.transactionHash);
 
-    service.child.kill("SIGINT");
-    expect(await exitCode(service)).toBe(0);
-  }, 180_000);
+    // A replica (README: Production): API and worker only, same settings, same database. It
+    // finds the same indexer schema, and the single indexer serves both.
+    const replica = await start("replica", {
+      ...live,
+      PROCESSES: "api,worker",
+      DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
+    });
+    await waitForLine(replica.service, /ready in/);
+    expect(replica.service.output()).toMatch(/remit\/api started/);
+    expect(replica.service.output()).not.toMatch(/remit\/indexer started|embedded postgres/);
+    expect(await waitForInvoiceStatus(replica.apiUrl, invoice.invoice_id, "paid")).toEqual(status);
+    const second = await createInvoiceOn(replica.apiUrl, receiver.url);
+    const paidAgain = await chain.payUsdc(devAccount(2), second.deposit_address, 150_000_000n);
+    await waitForInvoiceStatus(replica.apiUrl, second.invoice_id, "paid");
+    await expectPaidWebhook(receiver.received, second, paidAgain.transactionHash);
+
+    for (const running of [replica.service, service]) {
+      running.child.kill("SIGINT");
+      expect(await exitCode(running)).toBe(0);
+    }
+  }, 240_000);
 });
