@@ -2,6 +2,7 @@ import {
   type Address,
   createTestClient,
   createWalletClient,
+  getAddress,
   type Hash,
   http,
   parseEther,
@@ -23,7 +24,12 @@ const WHALE_GAS_WEI = parseEther("1");
  *
  * @example await fundDevAccountsFromWhale("http://127.0.0.1:8545", "0x…whale")
  */
-export async function fundDevAccountsFromWhale(rpcUrl: string, whale: Address): Promise<bigint> {
+export async function fundDevAccountsFromWhale(
+  rpcUrl: string,
+  whaleAddress: Address,
+): Promise<bigint> {
+  // Accepted in any letter case: it is a setting typed by hand, for a local chain only.
+  const whale = getAddress(whaleAddress.toLowerCase());
   const client = createTestClient({ mode: "anvil", chain: base, transport: http(rpcUrl) }).extend(
     publicActions,
   );
