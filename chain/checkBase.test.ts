@@ -5,7 +5,7 @@ import { ChainCheckError, checkBaseChain, RpcUnreachableError } from "./checkBas
 import { USDC_ADDRESS } from "./constants.ts";
 
 /** Runtime code that answers every call with the word 18: a contract, but not USDC. */
-const ANSWERS_18 = "0x60126000526020" + "6000f3";
+const ANSWERS_18 = "0x601260005260206000f3"; // PUSH1 0x12 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
 
 describe("checkBaseChain", () => {
   const anvils: Anvil[] = [];
