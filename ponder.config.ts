@@ -5,7 +5,13 @@ import { USDC_ADDRESS } from "./chain/constants.ts";
 // `npm start` (platform/indexerProcess.ts) resolves these from Remit's settings. The connection
 // string stays out of this file on purpose: Ponder hashes the serialized config into its build
 // id, and Ponder reads DATABASE_URL itself.
-const rpc = process.env.PONDER_RPC_URL_8453;
+// Several comma-separated RPCs become Ponder's own list: it balances requests across them, takes
+// a failing or rate-limited one out of rotation with backoff, and retries the call elsewhere.
+const rpcUrls = (process.env.PONDER_RPC_URL_8453 ?? "")
+  .split(",")
+  .map((url) => url.trim())
+  .filter((url) => url !== "");
+const rpc = rpcUrls.length > 1 ? rpcUrls : rpcUrls[0];
 const pollingInterval = Number(process.env.PONDER_POLLING_INTERVAL ?? 100);
 const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
 

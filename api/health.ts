@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { rpcRequest } from "../chain/anvil.ts";
+import { rpcRequestAny } from "../chain/rpc.ts";
 import type { Db } from "../db/database.ts";
 import { indexedHead } from "../db/queries/indexer.ts";
 
@@ -16,6 +16,7 @@ export type HealthReport = {
   };
 };
 
+/** `rpcUrl`: one JSON-RPC URL or a comma-separated list (the first that answers counts). */
 export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string; relayerAddress?: string };
 
 /** Below this much ETH the relayer is reported low: sweeps would start failing. */
@@ -55,7 +56,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     (): ComponentState => ({ ok: true }),
     failed,
   );
-  const head = withTimeout(rpcRequest<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(
+  const head = withTimeout(rpcRequestAny<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(
     BigInt,
   );
   const chain = head.then(
@@ -91,7 +92,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   const relayer = deps.relayerAddress
     ? Promise.all([
         withTimeout(
-          rpcRequest<string>(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]),
+          rpcRequestAny<string>(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]),
           2_000,
         ).then(BigInt),
         withTimeout(

@@ -19,7 +19,11 @@ export type AnvilOptions = {
   dumpState?: string;
   /** Seconds between periodic state dumps (needs dumpState). */
   stateInterval?: number;
+  /** Default: Base's 8453 (a fork keeps its upstream's). Tests set another to be refused. */
+  chainId?: number;
+  /** Fork this RPC instead of starting empty; the chain id is then the upstream's. */
   forkUrl?: string;
+  forkBlockNumber?: number;
   onLine?: (line: string) => void;
 };
 
@@ -32,8 +36,8 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     "127.0.0.1",
     "--port",
     String(options.port),
-    "--chain-id",
-    String(BASE_CHAIN_ID),
+    // A fork keeps its upstream's chain id, so the start-up check sees what the upstream is.
+    ...(options.forkUrl ? [] : ["--chain-id", String(options.chainId ?? BASE_CHAIN_ID)]),
     "--mnemonic",
     DEV_MNEMONIC,
     // Anvil's own JSON logs of every call would drown the service's logs.
@@ -46,6 +50,8 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   if (options.dumpState && options.stateInterval)
     args.push("--state-interval", String(options.stateInterval));
   if (options.forkUrl) args.push("--fork-url", options.forkUrl);
+  if (options.forkUrl && options.forkBlockNumber !== undefined)
+    args.push("--fork-block-number", String(options.forkBlockNumber));
 
   // Its own process group: a Ctrl-C reaches the node processes, which stop first; then anvil.
   const child = spawnLogged(anvilBinaryPath(), args, { detached: true, onLine: options.onLine });

@@ -45,7 +45,11 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Anvil
   return anvil;
 }
 
-async function stopStaleAnvil(pidFile: string, note?: (line: string) => void): Promise<void> {
+/** Stops the anvil whose pid `pidFile` names, if it is still running (a crash left it). */
+export async function stopStaleAnvil(
+  pidFile: string,
+  note?: (line: string) => void,
+): Promise<void> {
   const pid = Number(await readFile(pidFile, "utf8").catch(() => ""));
   if (!pid || !isAlive(pid)) return;
   const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");

@@ -1,7 +1,8 @@
-import { createPublicClient, getAddress, http } from "viem";
+import { createPublicClient, getAddress } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { USDC_ADDRESS } from "../chain/constants.ts";
+import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
 import { formatUsdc } from "../domain/money.ts";
 
@@ -13,7 +14,7 @@ export type DepositsOptions = { databaseUrl: string; rpcUrl: string };
  */
 export async function depositsWithFunds(options: DepositsOptions) {
   const db = createDb(options.databaseUrl, { max: 2 });
-  const chain = createPublicClient({ chain: base, transport: http(options.rpcUrl) });
+  const chain = createPublicClient({ chain: base, transport: rpcTransport(options.rpcUrl) });
   try {
     const owners = [
       ...(await db

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import pg from "pg";
+import { isAlive } from "../platform/process.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 
@@ -44,15 +45,25 @@ export function startHeartbeat(
   };
 }
 
-/** Forgets heartbeats: all of them (npm start, before it starts anything) or one dead process's. */
+/**
+ * Forgets heartbeats: those of this host's processes that are gone (npm start, before it
+ * starts anything: an earlier run's must not make this one look ready, while replicas, here
+ * or on other hosts, keep theirs), or one dead process's.
+ */
 export async function clearHeartbeats(connectionString: string, pid?: number): Promise<void> {
   const client = new pg.Client({ connectionString });
   // A dropped connection rejects the query in flight; unhandled, the event would crash us.
   client.on("error", () => {});
   await client.connect();
   try {
-    if (pid === undefined) await client.query("delete from app.heartbeats");
-    else
+    if (pid === undefined) {
+      const { rows } = await client.query<{ instance: string; pid: number }>(
+        "select instance, pid from app.heartbeats where starts_with(instance, $1)",
+        [`${hostname()}:`],
+      );
+      const gone = rows.filter((row) => !isAlive(row.pid)).map((row) => row.instance);
+      await client.query("delete from app.heartbeats where instance = any($1)", [gone]);
+    } else
       await client.query("delete from app.heartbeats where instance = $1", [
         `${hostname()}:${pid}`,
       ]);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { EnvError, parseEnv } from "./env.ts";
+import { BASE_CONFIRMATIONS, EnvError, parseEnv, splitRpcUrls } from "./env.ts";
 
 describe("parseEnv", () => {
   test("defaults to a local chain, embedded Postgres and localhost URLs", () => {
@@ -34,9 +34,47 @@ describe("parseEnv", () => {
   });
 
   test("a configured RPC means no local chain and a gentler polling default", () => {
-    const env = parseEnv({ BASE_RPC_URL: "https://base.example.com" });
+    const env = parseEnv({ BASE_RPC_URL: "https://base.example.com", START_BLOCK: "1" });
     expect(env.localChain).toBe(false);
+    expect(env.chainMode).toBe("mainnet");
     expect(env.PONDER_POLLING_INTERVAL).toBe(250);
+    expect(env.CONFIRMATIONS).toBe(BASE_CONFIRMATIONS);
+  });
+
+  test("mainnet mode: several comma-separated RPCs, START_BLOCK required", () => {
+    const env = parseEnv({
+      BASE_RPC_URL: "https://a.example/v2/key, https://b.example",
+      START_BLOCK: "23000000",
+    });
+    expect(env.baseRpcUrls).toEqual(["https://a.example/v2/key", "https://b.example"]);
+    expect(env.START_BLOCK).toBe(23_000_000);
+    expect(() => parseEnv({ BASE_RPC_URL: "https://a.example" })).toThrow(
+      /START_BLOCK: is required with BASE_RPC_URL: the go-live block/,
+    );
+    expect(() => parseEnv({ BASE_RPC_URL: "https://a.example,ftp://b", START_BLOCK: "1" })).toThrow(
+      /BASE_RPC_URL: must be an http\(s\) URL, or several separated by commas/,
+    );
+  });
+
+  test("fork mode: a local chain forking BASE_FORK_URL, funded from USDC_WHALE", () => {
+    const whale = "0x0000000000000000000000000000000000000bEE";
+    const env = parseEnv({ BASE_FORK_URL: "http://127.0.0.1:9999", USDC_WHALE: whale });
+    expect(env).toMatchObject({ chainMode: "fork", localChain: true, CONFIRMATIONS: 1 });
+    expect(parseEnv({}).chainMode).toBe("simulated");
+    expect(() => parseEnv({ BASE_FORK_URL: "http://127.0.0.1:9999" })).toThrow(
+      /USDC_WHALE: is required with BASE_FORK_URL/,
+    );
+    expect(() =>
+      parseEnv({
+        BASE_FORK_URL: "http://127.0.0.1:9999",
+        USDC_WHALE: whale,
+        BASE_RPC_URL: "https://a.example",
+        START_BLOCK: "1",
+      }),
+    ).toThrow(/BASE_FORK_URL: cannot be combined with BASE_RPC_URL/);
+    expect(() => parseEnv({ BASE_FORK_BLOCK_NUMBER: "5" })).toThrow(
+      /BASE_FORK_BLOCK_NUMBER: only applies with BASE_FORK_URL/,
+    );
   });
 
   test("treats an empty variable as unset", () => {
@@ -53,4 +91,17 @@ describe("parseEnv", () => {
     expect(attempt).toThrow(/DATABASE_URL/);
     expect(attempt).toThrow(/PONDER_POLLING_INTERVAL/);
   });
+});
+
+test("PROCESSES picks which of the three processes run here", () => {
+  expect(parseEnv({}).PROCESSES).toEqual(["indexer", "api", "worker"]);
+  expect(parseEnv({ PROCESSES: "api, worker" }).PROCESSES).toEqual(["api", "worker"]);
+  expect(() => parseEnv({ PROCESSES: "api,ponder" })).toThrow(
+    /PROCESSES.*must list indexer, api and\/or worker/,
+  );
+});
+
+test("splitRpcUrls trims and drops empty entries", () => {
+  expect(splitRpcUrls(" https://a , https://b,")).toEqual(["https://a", "https://b"]);
+  expect(splitRpcUrls("")).toEqual([]);
 });

@@ -15,6 +15,15 @@ const secretKey = z
       (/^[A-Za-z0-9+/]{43}=$/.test(value) && Buffer.from(value, "base64").length === 32),
     "must be 32 bytes: 64 hex digits or 44 characters of base64 (openssl rand -hex 32)",
   );
+/** One JSON-RPC URL, or several separated by commas (used in order, with fallback). */
+const rpcUrlList = z
+  .string()
+  .refine(
+    (list) => splitRpcUrls(list).length > 0 && splitRpcUrls(list).every(isHttpUrl),
+    "must be an http(s) URL, or several separated by commas",
+  )
+  .optional();
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
 /**
  * Every setting Remit reads from the environment, parsed once at start. A bad value stops the
@@ -33,15 +42,22 @@ export const envSchema = z
     DATA_DIR: z.string().min(1).default("./.data"),
     DATABASE_URL: optionalUrl,
     EMBEDDED_PG_PORT: port.default(54320),
-    BASE_RPC_URL: optionalUrl,
+    /** Mainnet mode: follow real Base through these RPCs; no anvil is started. */
+    BASE_RPC_URL: rpcUrlList,
+    /** Fork mode: anvil forks this RPC (real Base, or any chain 8453 with USDC). */
+    BASE_FORK_URL: optionalUrl,
+    /** Fork mode: the block to fork at. Default: the upstream's latest at the first start. */
+    BASE_FORK_BLOCK_NUMBER: z.coerce.number().int().min(1).optional(),
+    /** Fork mode: an address holding USDC upstream; impersonated to fund the dev accounts. */
+    USDC_WHALE: address.optional(),
     ANVIL_PORT: port.default(8545),
     ANVIL_BLOCK_TIME: z.coerce.number().int().min(0).max(60).default(1),
     INDEXER_PORT: port.default(42069),
     /** Milliseconds between the indexer's polls for new blocks; Ponder's minimum is 100. */
     PONDER_POLLING_INTERVAL: z.coerce.number().int().min(100).max(60_000).optional(),
     START_BLOCK: z.coerce.number().int().min(0).optional(),
-    /** Set by `npm start` for its children: the JSON-RPC URL of the chain in use. */
-    CHAIN_RPC_URL: optionalUrl,
+    /** Set by `npm start` for its children: the JSON-RPC URL(s) of the chain in use. */
+    CHAIN_RPC_URL: rpcUrlList,
     /** The BIP-39 seed every deposit address and managed wallet derives from. */
     DEPOSIT_MNEMONIC: z
       .string()
@@ -72,10 +88,20 @@ export const envSchema = z
       .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
     /** Set by `npm start` for the API (health shows its ETH): the relayer's address only. */
-    RELAYER_ADDRESS: z
+    RELAYER_ADDRESS: address.optional(),
+    /**
+     * Which of the three processes this `npm start` runs: one host runs the indexer, any
+     * number run `api,worker` replicas against the same database (README: Production).
+     */
+    PROCESSES: z
       .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/)
-      .optional(),
+      .default("indexer,api,worker")
+      .transform((list) => list.split(",").map((name) => name.trim()))
+      .pipe(
+        z
+          .array(z.enum(["indexer", "api", "worker"], "must list indexer, api and/or worker"))
+          .min(1),
+      ),
     /** The API's database pool: connections per process, and how long a request may wait for one. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
     // Generous enough for a burst of creations queueing on one merchant's numbering lock (each
@@ -120,11 +146,22 @@ export const envSchema = z
     path: ["HTTP_HEADERS_TIMEOUT_MS"],
     message: "must not exceed HTTP_REQUEST_TIMEOUT_MS (Node refuses it)",
   })
+  .superRefine(requireModeSettings)
   .transform((env) => {
     const localOrigin = `http://localhost:${env.PORT}`;
     const localChain = env.BASE_RPC_URL === undefined;
     return {
       ...env,
+      /**
+       * `simulated`: anvil with USDC deployed by us; `fork`: anvil forking BASE_FORK_URL;
+       * `mainnet`: no anvil, the indexer follows BASE_RPC_URL.
+       */
+      chainMode: (env.BASE_RPC_URL ? "mainnet" : env.BASE_FORK_URL ? "fork" : "simulated") as
+        | "simulated"
+        | "fork"
+        | "mainnet",
+      /** BASE_RPC_URL as a list (several RPCs are used in order, with fallback). */
+      baseRpcUrls: env.BASE_RPC_URL ? splitRpcUrls(env.BASE_RPC_URL) : [],
       DATA_DIR: path.resolve(env.DATA_DIR),
       BASE_URL: trimSlash(env.BASE_URL ?? localOrigin),
       PAY_URL: trimSlash(env.PAY_URL ?? env.BASE_URL ?? localOrigin),
@@ -132,8 +169,9 @@ export const envSchema = z
       localChain,
       // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
       PONDER_POLLING_INTERVAL: env.PONDER_POLLING_INTERVAL ?? (localChain ? 100 : 250),
-      // Base's sequencer rarely reorgs, but a few blocks (~6 s) of depth cost little.
-      CONFIRMATIONS: env.CONFIRMATIONS ?? (localChain ? 1 : 3),
+      // On Base, see README "Confirmations on Base": 10 blocks (20 s), well inside the
+      // indexer's 30-block reorg window, so a deeper reorg is still seen and reversed.
+      CONFIRMATIONS: env.CONFIRMATIONS ?? (localChain ? 1 : BASE_CONFIRMATIONS),
       ALLOW_PRIVATE_WEBHOOKS: env.ALLOW_PRIVATE_WEBHOOKS
         ? env.ALLOW_PRIVATE_WEBHOOKS === "true"
         : localChain,
@@ -149,6 +187,54 @@ export const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** CONFIRMATIONS' default when following real Base (README: "Confirmations on Base"). */
+export const BASE_CONFIRMATIONS = 10;
+
+/** The settings each chain mode needs, and the ones it cannot combine. */
+function requireModeSettings(
+  env: {
+    BASE_RPC_URL?: string;
+    BASE_FORK_URL?: string;
+    BASE_FORK_BLOCK_NUMBER?: number;
+    USDC_WHALE?: string;
+    START_BLOCK?: number;
+  },
+  context: z.RefinementCtx,
+): void {
+  const problem = (path: string, message: string) =>
+    context.addIssue({ code: "custom", path: [path], message });
+  if (env.BASE_RPC_URL && env.BASE_FORK_URL)
+    problem("BASE_FORK_URL", "cannot be combined with BASE_RPC_URL: fork mode or mainnet mode");
+  if (env.BASE_RPC_URL && env.START_BLOCK === undefined)
+    problem(
+      "START_BLOCK",
+      "is required with BASE_RPC_URL: the go-live block, so a new deployment does not index years of USDC transfers",
+    );
+  if (env.BASE_FORK_URL && !env.USDC_WHALE)
+    problem(
+      "USDC_WHALE",
+      "is required with BASE_FORK_URL: an address holding USDC on the forked chain, impersonated to fund the dev accounts",
+    );
+  if (!env.BASE_FORK_URL && env.BASE_FORK_BLOCK_NUMBER !== undefined)
+    problem("BASE_FORK_BLOCK_NUMBER", "only applies with BASE_FORK_URL");
+}
+
+/** `"https://a, https://b"` → `["https://a", "https://b"]`. */
+export function splitRpcUrls(list: string): string[] {
+  return list
+    .split(",")
+    .map((url) => url.trim())
+    .filter((url) => url !== "");
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 

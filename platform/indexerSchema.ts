@@ -32,6 +32,8 @@ export type IndexerBuildInputs = {
   startBlock: number;
   /** Hash of the chain's block 0: a fresh local chain must not reuse an old chain's index. */
   genesisHash: string;
+  /** A fork's identity: a new fork at the same block is another chain after the fork point. */
+  chainSession?: string;
 };
 
 /**

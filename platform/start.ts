@@ -1,13 +1,17 @@
 import path from "node:path";
+import type { Address } from "viem";
 import { rpcRequest } from "../chain/anvil.ts";
+import { checkBaseChain, RpcUnreachableError } from "../chain/checkBase.ts";
+import { startForkedChain } from "../chain/forkChain.ts";
 import { startLocalChain } from "../chain/localChain.ts";
+import { describeRpcUrl } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
-import { type Env, EnvError, parseEnv } from "./env.ts";
+import { type Env, EnvError, parseEnv, splitRpcUrls } from "./env.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
@@ -61,18 +65,84 @@ async function startDatabase(env: Env): Promise<string> {
   return postgres.url("remit");
 }
 
-async function startChain(env: Env): Promise<string> {
-  if (env.BASE_RPC_URL) return env.BASE_RPC_URL;
+const describeRpcUrls = (list: string) => splitRpcUrls(list).map(describeRpcUrl).join(",");
+
+/** The chain the service follows, once checked to be Base with USDC. */
+type ChainInUse = {
+  /** One URL, or several comma-separated (mainnet mode). */
+  rpcUrl: string;
+  /** The indexer's default first block: 0 on the simulated chain, the fork point on a fork. */
+  startBlock: number;
+  /** Identifies a fork: a new fork of the same block must not reuse the old fork's index. */
+  session?: string;
+};
+
+async function startChain(env: Env): Promise<ChainInUse> {
+  if (env.chainMode === "mainnet") {
+    await checkBaseRpcs(env.baseRpcUrls);
+    return { rpcUrl: env.baseRpcUrls.join(","), startBlock: env.START_BLOCK ?? 0 };
+  }
   const chainLog = createLogger("anvil");
-  const anvil = await startLocalChain({
+  const common = {
     dataDir: env.DATA_DIR,
     port: env.ANVIL_PORT,
     blockTime: env.ANVIL_BLOCK_TIME,
-    onLine: (line) => chainLog.debug(line),
-    onNote: (line) => chainLog.info(line),
-  });
+    onLine: (line: string) => chainLog.debug(line),
+    onNote: (line: string) => chainLog.info(line),
+  };
+  if (env.chainMode === "fork" && env.BASE_FORK_URL) {
+    await checkBaseChain(env.BASE_FORK_URL, { setting: "BASE_FORK_URL" });
+    const fork = await startForkedChain({
+      ...common,
+      forkUrl: env.BASE_FORK_URL,
+      forkBlockNumber: env.BASE_FORK_BLOCK_NUMBER,
+      whale: env.USDC_WHALE as Address,
+    });
+    cleanups.push(fork.stop);
+    // A real fork has years of USDC history below the fork point: none of it is ours.
+    return {
+      rpcUrl: fork.url,
+      startBlock: env.START_BLOCK ?? fork.forkBlock,
+      session: fork.session,
+    };
+  }
+  const anvil = await startLocalChain(common);
   cleanups.push(anvil.stop);
-  return anvil.url;
+  await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
+  return { rpcUrl: anvil.url, startBlock: env.START_BLOCK ?? 0 };
+}
+
+/**
+ * Checks every RPC of BASE_RPC_URL: one that answers wrongly (another chain, no USDC) stops
+ * the start, since a fallback RPC on another chain would be found out too late. One that does
+ * not answer is only a warning while another passed: a fallback being down is what the list
+ * is for.
+ */
+async function checkBaseRpcs(urls: string[]): Promise<void> {
+  const reachWithinMs = urls.length > 1 ? 5_000 : 60_000;
+  const results = await Promise.allSettled(
+    urls.map((url) => checkBaseChain(url, { setting: "BASE_RPC_URL", reachWithinMs })),
+  );
+  const failures = results.flatMap((result) =>
+    result.status === "rejected" ? [result.reason as Error] : [],
+  );
+  const wrong = failures.find((error) => !(error instanceof RpcUnreachableError));
+  if (wrong) throw wrong;
+  if (failures.length === urls.length) throw failures[0];
+  for (const error of failures) log.warn(`${error.message}; following the other RPCs meanwhile`);
+}
+
+/** Refuses, before anything starts, a real chain without explicitly configured keys. */
+function requireProductionKeys(env: Env): void {
+  if (env.localChain) return;
+  if (!env.DEPOSIT_MNEMONIC)
+    throw new EnvError(
+      "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address (no development seed is generated outside the local chain)",
+    );
+  if (env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY)
+    throw new EnvError(
+      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
+    );
 }
 
 async function main(): Promise<void> {
@@ -80,32 +150,40 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => void shutdown(signal, 0));
   }
-  if (!env.localChain && env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY) {
-    throw new EnvError(
-      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
-    );
-  }
+  requireProductionKeys(env);
   const startedAt = performance.now();
-  const [databaseUrl, rpcUrl] = await Promise.all([startDatabase(env), startChain(env)]);
-  const chainId = Number(await rpcRequest<string>(rpcUrl, "eth_chainId", []));
-  if (chainId !== 8453)
-    throw new EnvError(`the chain at ${rpcUrl} has chain id ${chainId}, not Base (8453)`);
+  // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
+  const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
+  if (database.status === "rejected") throw database.reason;
+  if (chain.status === "rejected") throw chain.reason;
+  const databaseUrl = database.value;
+  const { rpcUrl } = chain.value;
+  const startBlock = chain.value.startBlock;
+  log.info("chain checked: Base with USDC", {
+    mode: env.chainMode,
+    rpc: describeRpcUrls(rpcUrl),
+    start_block: startBlock,
+  });
   const applied = await migrate(databaseUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
 
-  const genesis = await rpcRequest<{ hash: string }>(rpcUrl, "eth_getBlockByNumber", [
-    "0x0",
-    false,
-  ]);
+  const genesis = await rpcRequest<{ hash: string }>(
+    splitRpcUrls(rpcUrl)[0] ?? rpcUrl,
+    "eth_getBlockByNumber",
+    ["0x0", false],
+  );
   const indexerSchema =
     env.INDEXER_SCHEMA ??
     (await indexerSchemaName({
       root: projectRoot,
       ponderVersion,
-      rpcUrl,
+      // Real Base is identified by its genesis hash: changing or adding an RPC provider must
+      // not reindex from START_BLOCK. A local anvil is identified by where it runs too.
+      rpcUrl: env.chainMode === "mainnet" ? "base-mainnet" : rpcUrl,
       pollingInterval: env.PONDER_POLLING_INTERVAL,
-      startBlock: env.START_BLOCK ?? 0,
+      startBlock,
       genesisHash: genesis.hash,
+      ...(chain.value.session ? { chainSession: chain.value.session } : {}),
     }));
 
   // Nothing can be alive yet: heartbeats of an earlier run must not make this one look ready.
@@ -124,7 +202,7 @@ async function main(): Promise<void> {
     port: env.INDEXER_PORT,
     host: env.HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
-    startBlock: env.START_BLOCK ?? 0,
+    startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });
   // A killed indexer leaves its schema locked until Ponder's heartbeat timeout: release it,
@@ -148,13 +226,18 @@ async function main(): Promise<void> {
   worker.env.WORKER_METRICS_PORT = String(workerMetricsPort(env));
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
-  const children = [indexer, apiSpec(settings), worker].map(
-    (spec) => new SupervisedChild(spec, log.child(spec.name)),
-  );
+  const children = [indexer, apiSpec(settings), worker]
+    .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
+    .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
   for (const child of children) child.start();
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
 
+  if (!env.PROCESSES.includes("api")) {
+    // No API here to ask: /health is answered by the hosts that run one.
+    log.info(`running ${env.PROCESSES.join(",")}`, { chain: describeRpcUrls(rpcUrl) });
+    return;
+  }
   const healthUrl = `http://127.0.0.1:${env.PORT}/health`;
   await waitFor("every component to report healthy", async () => (await fetch(healthUrl)).ok, {
     timeoutMs: 120_000,
@@ -170,7 +253,7 @@ async function main(): Promise<void> {
       ? `http://${env.HOST}:${workerMetricsPort(env)}/metrics`
       : undefined,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
-    chain: rpcUrl,
+    chain: describeRpcUrls(rpcUrl),
   });
 }
 

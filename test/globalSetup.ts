@@ -1,8 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Address } from "viem";
 import type { TestProject } from "vitest/node";
-import { type Anvil, startAnvil } from "../chain/anvil.ts";
+import { type Anvil, rpcRequest, startAnvil } from "../chain/anvil.ts";
+import { checkBaseChain } from "../chain/checkBase.ts";
+import { fundDevAccountsFromWhale } from "../chain/fundFromWhale.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { migrate } from "../db/migrate.ts";
@@ -19,6 +22,8 @@ declare module "vitest" {
     anvilUrls: string[];
     /** The anvil state with USDC deployed, for tests that start an anvil of their own. */
     usdcGenesisFile: string;
+    /** The indexer's first block: 0, or the fork point when the anvils fork BASE_FORK_URL. */
+    indexerStartBlock: number;
   }
 }
 
@@ -26,6 +31,10 @@ declare module "vitest" {
  * Starts, for the whole run, one throwaway Postgres with a migrated template database and one
  * anvil per worker loaded from a state with USDC already deployed (instant). Tests clone the
  * template (test/helpers/database.ts) and snapshot/revert their worker's anvil.
+ *
+ * With BASE_FORK_URL set (fork mode, see README "Tests in fork mode"), each worker's anvil
+ * forks it instead, at BASE_FORK_BLOCK_NUMBER or the upstream's latest block, and its dev
+ * accounts are funded from USDC_WHALE: the tests then pay with the upstream's USDC.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(path.join(tmpdir(), "remit-test-"));
@@ -39,10 +48,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await migrate(postgres.url(TEMPLATE_DATABASE));
 
   const workers = Number(project.config.maxWorkers) || 2;
+  const fork = await forkSettings();
   const anvils: Anvil[] = [];
   for (let i = 0; i < workers; i++) {
-    anvils.push(await startAnvil({ port: await freePort(), blockTime: 0, loadState: genesis }));
+    if (!fork) {
+      anvils.push(await startAnvil({ port: await freePort(), blockTime: 0, loadState: genesis }));
+      continue;
+    }
+    const anvil = await startAnvil({
+      port: await freePort(),
+      blockTime: 0,
+      forkUrl: fork.url,
+      forkBlockNumber: fork.block,
+    });
+    anvils.push(anvil);
+    await fundDevAccountsFromWhale(anvil.url, fork.whale);
   }
+  project.provide("indexerStartBlock", fork?.block ?? 0);
   project.provide("postgresAdminUrl", postgres.url("postgres"));
   project.provide(
     "anvilUrls",
@@ -55,4 +77,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+/** BASE_FORK_URL's upstream, checked to be Base with USDC, and the block to fork at. */
+async function forkSettings(): Promise<{ url: string; block: number; whale: Address } | null> {
+  const url = process.env.BASE_FORK_URL;
+  if (!url) return null;
+  const whale = process.env.USDC_WHALE;
+  if (!whale) throw new Error("USDC_WHALE is required with BASE_FORK_URL");
+  await checkBaseChain(url, { setting: "BASE_FORK_URL", reachWithinMs: 10_000 });
+  // Every worker forks the same block, so they all see the same chain.
+  const block = process.env.BASE_FORK_BLOCK_NUMBER
+    ? Number(process.env.BASE_FORK_BLOCK_NUMBER)
+    : Number(await rpcRequest<string>(url, "eth_blockNumber", []));
+  return { url, block, whale: whale as Address };
 }

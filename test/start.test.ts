@@ -1,56 +1,13 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { projectRoot } from "../platform/children.ts";
 import { freePort } from "../platform/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
-import { childEnv } from "./helpers/env.ts";
 import { parseMetrics, sampleValue } from "./helpers/prometheus.ts";
+import { childPids, logLines, startService, waitForLine } from "./helpers/service.ts";
 
-/** `npm start`'s own process (platform/start.ts) on private ports and a fresh DATA_DIR. */
-function startService(env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(projectRoot, "platform/start.ts")],
-    {
-      cwd: projectRoot,
-      env: childEnv(env),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += chunk));
-  child.stderr?.on("data", (chunk) => (output += chunk));
-  return { child, output: () => output };
-}
-
-/** Waits for `pattern` in the service's output; on timeout the error carries the output. */
-async function waitForLine(
-  service: ReturnType<typeof startService>,
-  pattern: RegExp,
-): Promise<void> {
-  try {
-    await waitFor(`${pattern} in the output`, async () => pattern.test(service.output()), {
-      timeoutMs: 90_000,
-    });
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\n--- output ---\n${service.output()}`);
-  }
-}
-
-/** Our log lines (one JSON object each); Ponder's own lines are left out. */
-const logLines = (output: string) =>
-  output
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
-const pidsOf = (output: string, component: string) =>
-  logLines(output)
-    .filter((line) => line.component === `remit/${component}` && line.msg === "started")
-    .map((line) => Number(line.pid));
+const pidsOf = childPids;
 
 describe("npm start", () => {
   let dataDir: string;

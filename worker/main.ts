@@ -1,8 +1,9 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, createWalletClient } from "viem";
 import { base } from "viem/chains";
+import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
@@ -28,7 +29,7 @@ if (!env.DATABASE_URL || !env.INDEXER_SCHEMA || !env.CHAIN_RPC_URL) {
 const db = createDb(env.DATABASE_URL);
 const chain = createPublicClient({
   chain: base,
-  transport: http(env.CHAIN_RPC_URL, { retryCount: 2 }),
+  transport: rpcTransport(env.CHAIN_RPC_URL),
 });
 const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
@@ -52,7 +53,7 @@ const taskList = createTaskList({
     ? {
         mnemonic: seed,
         relayer,
-        wallet: createWalletClient({ chain: base, transport: http(env.CHAIN_RPC_URL) }),
+        wallet: createWalletClient({ chain: base, transport: rpcTransport(env.CHAIN_RPC_URL) }),
         chain,
       }
     : undefined,

@@ -30,9 +30,14 @@ export type Chain = ReturnType<typeof createChain>;
 
 /** viem clients for the chain at `url`, and the moves tests make on it. */
 export function createChain(url: string) {
-  const client = createTestClient({ mode: "anvil", chain: base, transport: http(url) }).extend(
-    publicActions,
-  );
+  // cacheTime 0: viem otherwise reuses a block number up to 4 s old (one its receipt polling
+  // fetched before the transaction was mined), and a reorg depth computed from it is short.
+  const client = createTestClient({
+    mode: "anvil",
+    chain: base,
+    transport: http(url),
+    cacheTime: 0,
+  }).extend(publicActions);
   const wallet = createWalletClient({ chain: base, transport: http(url) });
   const receipt = async (hash: Hash): Promise<TransactionReceipt> => {
     const result = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { inject } from "vitest";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
 import { freePort } from "../../platform/freePort.ts";
@@ -62,7 +63,14 @@ export async function startIndexer(
   const port = await freePort();
   const resolved = childSettings(settings);
   const indexer = startProcess(
-    indexerSpec({ ...resolved, port, host: "127.0.0.1", pollingInterval: 100, startBlock: 0 }),
+    indexerSpec({
+      ...resolved,
+      port,
+      host: "127.0.0.1",
+      pollingInterval: 100,
+      // 0, or in fork mode the fork point: a fork of real Base has years of USDC below it.
+      startBlock: inject("indexerStartBlock"),
+    }),
   );
   try {
     await waitFor(

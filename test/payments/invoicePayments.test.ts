@@ -20,7 +20,13 @@ describe("payments to an invoice's deposit address", () => {
   beforeAll(async () => {
     await chain.snapshot();
     receiver = await startWebhookReceiver();
-    stack = await startStack({ worker: true, indexer: true, env: { WEBHOOK_RETRY_BASE_MS: "50" } });
+    // SWEEP off: a sweep mined between reading the head and anvil_reorg would make the reorg
+    // test's depth one block short, leaving the payment in place (sweeps: test/sweeps/).
+    stack = await startStack({
+      worker: true,
+      indexer: true,
+      env: { WEBHOOK_RETRY_BASE_MS: "50", SWEEP: "off" },
+    });
   });
   afterAll(async () => {
     if (process.env.DEBUG_STACK)

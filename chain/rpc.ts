@@ -1,0 +1,53 @@
+import { fallback, http, type Transport } from "viem";
+import { splitRpcUrls } from "../platform/env.ts";
+import { rpcRequest } from "./anvil.ts";
+
+/**
+ * A viem transport over one RPC URL or a comma-separated list of them: each is tried in
+ * order (viem's `fallback`), and each retries a failed or rate-limited (429) call with
+ * exponential backoff before the next is tried, so a flaky RPC slows a job down instead of
+ * failing it.
+ *
+ * @example createPublicClient({ chain: base, transport: rpcTransport(env.CHAIN_RPC_URL) })
+ */
+export function rpcTransport(list: string, options: { retryCount?: number } = {}): Transport {
+  const transports = splitRpcUrls(list).map((url) =>
+    http(url, { retryCount: options.retryCount ?? 3, retryDelay: 250 }),
+  );
+  const [only] = transports;
+  if (!only) throw new Error("no RPC URL given");
+  return transports.length === 1 ? only : fallback(transports, { retryCount: 1 });
+}
+
+/** A bare JSON-RPC call answered by the first of `list`'s URLs that answers. */
+export async function rpcRequestAny<T = unknown>(
+  list: string,
+  method: string,
+  params: unknown[],
+): Promise<T> {
+  let lastError: unknown = new Error("no RPC URL given");
+  for (const url of splitRpcUrls(list)) {
+    try {
+      return await rpcRequest<T>(url, method, params);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/**
+ * An RPC URL fit for logs and error messages: hosted RPCs carry their API key in the path
+ * (`https://base-mainnet.g.alchemy.com/v2/<key>`), so only the origin is shown.
+ *
+ * @example describeRpcUrl("https://rpc.example/v2/secret") // "https://rpc.example/…"
+ */
+export function describeRpcUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden = parsed.pathname.length > 1 || parsed.search !== "" || parsed.username !== "";
+    return `${parsed.protocol}//${parsed.host}${hidden ? "/…" : ""}`;
+  } catch {
+    return "(an invalid URL)";
+  }
+}

@@ -1,0 +1,93 @@
+import { copyFile, mkdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { createWalletClient, http, toHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { base } from "viem/chains";
+import { usdcAbi } from "../../abis/usdc.ts";
+import type { Anvil } from "../../chain/anvil.ts";
+import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../chain/constants.ts";
+import { devAccounts } from "../../chain/deployUsdc.ts";
+import { startLocalChain } from "../../chain/localChain.ts";
+import { newMnemonic } from "../../keys/hdWallet.ts";
+import { createChain } from "./chain.ts";
+
+/**
+ * The USDC holder of the simulated upstream, like an exchange's wallet on Base: fork mode
+ * funds the dev accounts by impersonating it (USDC_WHALE). It has a key (the dev mnemonic's
+ * index 200) only so that tests can also pay from it on the upstream itself.
+ */
+export const upstreamWhale = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 200 });
+
+export type UpstreamBaseOptions = {
+  /** The USDC genesis state (`inject("usdcGenesisFile")` in tests). */
+  genesisFile: string;
+  /** Where its state lives: starting again with the same directory resumes the same chain. */
+  dataDir: string;
+  port: number;
+  blockTime: number;
+  /**
+   * Move every dev account's USDC to `upstreamWhale` on first start, so that the dev accounts
+   * hold none upstream (as on real Base) and a fork must fund them from the whale.
+   */
+  emptyDevAccounts?: boolean;
+};
+
+/**
+ * Anvil "A" playing real Base for fork- and mainnet-mode tests: the simulated chain (Circle's
+ * USDC at its canonical address, chain 8453), its state kept in `dataDir` and resumed by the
+ * next start on the same directory, so it can be killed and restarted like a real RPC.
+ */
+export async function startUpstreamBase(options: UpstreamBaseOptions): Promise<Anvil> {
+  const chainDir = path.join(options.dataDir, "chain");
+  await mkdir(chainDir, { recursive: true });
+  const fresh = await stat(path.join(chainDir, "state.json")).then(
+    () => false,
+    () => true,
+  );
+  // The genesis built once per test run, instead of deploying USDC again.
+  if (fresh) await copyFile(options.genesisFile, path.join(chainDir, "usdc-genesis.json"));
+  const anvil = await startLocalChain({
+    dataDir: options.dataDir,
+    port: options.port,
+    blockTime: options.blockTime,
+  });
+  if (fresh && options.emptyDevAccounts) await emptyDevAccounts(anvil.url);
+  return anvil;
+}
+
+async function emptyDevAccounts(url: string): Promise<void> {
+  const chain = createChain(url);
+  const wallet = createWalletClient({ chain: base, transport: http(url) });
+  // Sent together, mined together: one block time instead of ten.
+  const hashes = await Promise.all(
+    devAccounts.map((account) =>
+      wallet.writeContract({
+        account,
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "transfer",
+        args: [upstreamWhale.address, DEV_ACCOUNT_USDC],
+      }),
+    ),
+  );
+  for (const hash of hashes)
+    await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+}
+
+/**
+ * The settings of `npm start` in mainnet mode against `rpcUrl` (A, or a list with A): the seed
+ * and relayer configured explicitly, as production requires, and webhooks to the local
+ * receiver allowed. Confirmations are 2 to keep tests short; the default is documented.
+ */
+export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.ProcessEnv {
+  const relayerKey = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey;
+  if (!relayerKey) throw new Error("no private key for the relayer");
+  return {
+    BASE_RPC_URL: rpcUrl,
+    START_BLOCK: String(startBlock),
+    DEPOSIT_MNEMONIC: newMnemonic(),
+    RELAYER_PRIVATE_KEY: toHex(relayerKey),
+    CONFIRMATIONS: "2",
+    ALLOW_PRIVATE_WEBHOOKS: "true",
+  };
+}
