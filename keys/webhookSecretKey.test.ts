@@ -30,7 +30,7 @@ describe("resolveWebhookSecretKey", () => {
   });
 
   test("against a real chain, refuses to start without WEBHOOK_SECRET_KEY", async () => {
-    const env = parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example" });
+    const env = parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example", START_BLOCK: "1" });
     await expect(resolveWebhookSecretKey(env, log)).rejects.toThrow(
       /WEBHOOK_SECRET_KEY is required/,
     );
@@ -41,6 +41,7 @@ describe("resolveWebhookSecretKey", () => {
     const env = parseEnv({
       DATA_DIR: dir,
       BASE_RPC_URL: "https://base.example",
+      START_BLOCK: "1",
       WEBHOOK_SECRET_KEY: key,
     });
     expect(await resolveWebhookSecretKey(env, log)).toBe(key);
@@ -67,7 +68,10 @@ describe("resolveMnemonic (the same development-file rules)", () => {
       await writeFile(file, "not a mnemonic\n");
       await expect(resolveMnemonic(env, log)).rejects.toThrow(/does not hold a valid BIP-39/);
       await expect(
-        resolveMnemonic(parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example" }), log),
+        resolveMnemonic(
+          parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example", START_BLOCK: "1" }),
+          log,
+        ),
       ).rejects.toThrow(/DEPOSIT_MNEMONIC is required/);
     } finally {
       await rm(dir, { recursive: true, force: true });

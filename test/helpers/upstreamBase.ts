@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { createWalletClient, http, toHex } from "viem";
@@ -86,6 +87,7 @@ export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.Proc
     BASE_RPC_URL: rpcUrl,
     START_BLOCK: String(startBlock),
     DEPOSIT_MNEMONIC: newMnemonic(),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
     RELAYER_PRIVATE_KEY: toHex(relayerKey),
     CONFIRMATIONS: "2",
     ALLOW_PRIVATE_WEBHOOKS: "true",

@@ -61,7 +61,7 @@ test("npm start in fork mode: funded from the whale, an invoice paid with its we
     `forked at block ${forkBlock}; funded the dev accounts with 10000000 USDC from USDC_WHALE ${upstreamWhale.address}`,
   );
   // The indexer starts at the fork point, not at block 0 of the upstream's history.
-  expect(service.output()).toMatch(new RegExp(`mode=fork .*start_block=${forkBlock}`));
+  expect(service.output()).toMatch(new RegExp(`"mode":"fork",.*"start_block":${forkBlock},`));
 
   const fork = createChain(`http://127.0.0.1:${env.ANVIL_PORT}`);
   const upstreamChain = createChain(upstream.url);

@@ -59,7 +59,9 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     const { service, dataDir } = await start(name, env);
     expect(await exitCode(service)).toBe(1);
     expect(service.output()).toMatch(message);
-    expect(service.output()).not.toMatch(/remit\/(indexer|api|worker) started/);
+    expect(service.output()).not.toMatch(
+      /"component":"remit\/(indexer|api|worker)".*"msg":"started"/,
+    );
     const postmaster = await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8").catch(
       () => null,
     );
@@ -113,12 +115,14 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     const { service, apiUrl, dataDir, ports } = await start("following", live);
     await waitForLine(service, /ready in/);
     expect(service.output()).toMatch(
-      new RegExp(`chain checked: Base with USDC mode=mainnet .* start_block=${goLive}`),
+      new RegExp(
+        `"mode":"mainnet",.*"start_block":${goLive},"msg":"chain checked: Base with USDC"`,
+      ),
     );
     expect(service.output()).toContain(`cannot reach BASE_RPC_URL (${down})`);
     // No anvil of our own: A is the chain.
     expect(await stat(path.join(dataDir, "chain")).catch(() => null)).toBeNull();
-    expect(service.output()).not.toMatch(/ anvil /);
+    expect(service.output()).not.toMatch(/"component":"anvil"/);
 
     const invoice = await createInvoiceOn(apiUrl, receiver.url);
     expect(invoice.deposit_address).toBe(firstDeposit.address);
@@ -136,8 +140,10 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
       DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
     });
     await waitForLine(replica.service, /ready in/);
-    expect(replica.service.output()).toMatch(/remit\/api started/);
-    expect(replica.service.output()).not.toMatch(/remit\/indexer started|embedded postgres/);
+    expect(replica.service.output()).toMatch(/"component":"remit\/api".*"msg":"started"/);
+    expect(replica.service.output()).not.toMatch(
+      /"component":"remit\/indexer".*"msg":"started"|embedded postgres/,
+    );
     expect(await waitForInvoiceStatus(replica.apiUrl, invoice.invoice_id, "paid")).toEqual(status);
     const second = await createInvoiceOn(replica.apiUrl, receiver.url);
     const paidAgain = await chain.payUsdc(devAccount(2), second.deposit_address, 150_000_000n);
