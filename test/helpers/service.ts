@@ -47,7 +47,10 @@ export function exitCode(service: Service): Promise<number | null> {
 
 /** Private ports for everything `npm start` listens on, and the API's URL. */
 export async function privatePorts(): Promise<{
-  env: Record<"PORT" | "ANVIL_PORT" | "EMBEDDED_PG_PORT" | "INDEXER_PORT", string>;
+  env: Record<
+    "PORT" | "ANVIL_PORT" | "EMBEDDED_PG_PORT" | "INDEXER_PORT" | "WORKER_METRICS_PORT",
+    string
+  >;
   apiUrl: string;
 }> {
   const port = await freePort();
@@ -58,6 +61,7 @@ export async function privatePorts(): Promise<{
       ANVIL_PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(await freePort()),
       INDEXER_PORT: String(await freePort()),
+      WORKER_METRICS_PORT: String(await freePort()),
     },
   };
 }
