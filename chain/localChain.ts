@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { isAlive, waitFor } from "../platform/process.ts";
+import { isAlive, owningSupervisor, waitFor } from "../platform/process.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
 import { ensureUsdcGenesis } from "./usdcGenesis.ts";
 
@@ -54,6 +54,11 @@ export async function stopStaleAnvil(
   if (!pid || !isAlive(pid)) return;
   const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
   if (!command.includes("anvil")) return;
+  const owner = await owningSupervisor(pid);
+  if (owner)
+    throw new Error(
+      `this DATA_DIR's chain is in use by another running npm start (pid ${owner}); stop it first or use another DATA_DIR`,
+    );
   note?.(`stopping an anvil left over from an earlier run (pid ${pid})`);
   process.kill(pid, "SIGINT");
   await waitFor(`stale anvil ${pid} to exit`, async () => !isAlive(pid), { timeoutMs: 15_000 });

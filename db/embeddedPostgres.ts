@@ -4,7 +4,13 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { isAlive, spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import {
+  isAlive,
+  owningSupervisor,
+  spawnLogged,
+  stopProcess,
+  waitFor,
+} from "../platform/process.ts";
 
 const run = promisify(execFile);
 
@@ -203,6 +209,11 @@ async function stopStalePostmaster(dataDir: string, log: (line: string) => void)
   // A recycled pid could belong to anything: only stop it if it really is a postgres.
   const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
   if (!command.includes("postgres")) return;
+  const owner = await owningSupervisor(pid);
+  if (owner)
+    throw new Error(
+      `this DATA_DIR's database is in use by another running npm start (pid ${owner}); stop it first or use another DATA_DIR`,
+    );
   log(`stopping a postmaster left over from an earlier run (pid ${pid})`);
   process.kill(pid, "SIGINT");
   await waitFor(`stale postmaster ${pid} to exit`, async () => !isAlive(pid), {

@@ -18,7 +18,8 @@ export async function releasePonderLock(connectionString: string, schema: string
     );
   } catch (error) {
     // No _ponder_meta yet: the indexer died before creating its schema, nothing is locked.
-    if ((error as { code?: string }).code !== "42P01") throw error;
+    const code = (error as { code?: string }).code;
+    if (code !== "42P01" && code !== "3F000") throw error;
   } finally {
     await client.end();
   }

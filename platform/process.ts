@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 
 /** Polls `probe` until it resolves truthy or `timeoutMs` passes. */
@@ -82,4 +83,17 @@ export function spawnLogged(
     });
   }
   return child;
+}
+
+/**
+ * The live `npm start` (platform/start.ts) that owns `pid` as its child, or null: a server left
+ * over from a crashed run has been re-parented, a server of a running one has not.
+ */
+export async function owningSupervisor(pid: number): Promise<number | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Field 4 is the parent pid; the command (field 2) may contain spaces, so count from ")".
+  const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  if (!parent || parent <= 1 || parent === process.pid) return null;
+  const command = await readFile(`/proc/${parent}/cmdline`, "utf8").catch(() => "");
+  return command.includes("platform/start.ts") ? parent : null;
 }

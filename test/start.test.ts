@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../platform/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
 import { parseMetrics, sampleValue } from "./helpers/prometheus.ts";
-import { childPids, logLines, startService, waitForLine } from "./helpers/service.ts";
+import { childPids, exitCode, logLines, startService, waitForLine } from "./helpers/service.ts";
 
 const pidsOf = childPids;
 
@@ -61,6 +61,17 @@ describe("npm start", () => {
       });
       return runs !== undefined && runs >= 1;
     });
+
+    // A second `npm start` on the same DATA_DIR refuses, and leaves the running one alone.
+    const intruder = startService({
+      ...env,
+      PORT: String(await freePort()),
+      INDEXER_PORT: String(await freePort()),
+      WORKER_METRICS_PORT: String(await freePort()),
+    });
+    expect(await exitCode(intruder)).toBe(1);
+    expect(intruder.output()).toMatch(/in use by another running npm start \(pid \d+\)/);
+    expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
 
     const [indexerPid] = pidsOf(first.output(), "indexer");
     process.kill(indexerPid as number, "SIGKILL");
