@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { waitFor } from "../../platform/process.ts";
-import { chainUrl } from "../helpers/chain.ts";
-import { startWorker, type TestProcess } from "../helpers/processes.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -24,17 +23,7 @@ describe("email hand-over after a crash mid-send", () => {
   });
 
   const runWorker = () => {
-    worker = startWorker({
-      databaseUrl: stack.database.url,
-      rpcUrl: chainUrl(),
-      mnemonic: stack.mnemonic,
-      env: {
-        DATA_DIR: stack.dataDir,
-        PORT: String(stack.api.port),
-        BASE_URL: stack.api.url,
-        PAY_URL: stack.api.url,
-      },
-    });
+    worker = stack.startWorker();
   };
 
   const createInvoice = async () => {

@@ -16,6 +16,8 @@ export type TestStack = {
   indexer?: TestProcess & { schema: string };
   mnemonic: string;
   dataDir: string;
+  /** Another worker on this stack (the caller stops it), with `env` on top of the stack's. */
+  startWorker: (env?: NodeJS.ProcessEnv) => TestProcess;
   /** fetch against the API: `request("/api/invoices", { method: "POST", json: {...} })`. */
   request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>;
   /** The captured email with this id, once it has arrived in the outbox. */
@@ -44,12 +46,19 @@ export async function startStack(
     startApi(base),
     options.indexer ? startIndexer(base) : undefined,
   ]);
-  const worker = options.worker
-    ? startWorker({
-        ...base,
-        env: { ...base.env, PORT: String(api.port), BASE_URL: api.url, PAY_URL: api.url },
-      })
-    : undefined;
+  // Every worker sends its emails through this API's capture endpoint (one outbox).
+  const newWorker = (env: NodeJS.ProcessEnv = {}) =>
+    startWorker({
+      ...base,
+      env: {
+        ...base.env,
+        PORT: String(api.port),
+        BASE_URL: api.url,
+        PAY_URL: api.url,
+        ...env,
+      },
+    });
+  const worker = options.worker ? newWorker() : undefined;
 
   const outbox = async () => {
     const response = await fetch(`${api.url}/dev/outbox`);
@@ -72,6 +81,7 @@ export async function startStack(
     indexer,
     mnemonic,
     dataDir,
+    startWorker: newWorker,
     request: (requestPath, init = {}) => {
       const { json, ...rest } = init;
       return fetch(`${api.url}${requestPath}`, {

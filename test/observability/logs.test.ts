@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, test } from "vitest";
 import { waitFor } from "../../platform/process.ts";
-import { chainUrl } from "../helpers/chain.ts";
-import { startWorker, type TestProcess } from "../helpers/processes.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -113,17 +112,7 @@ describe("structured logs", () => {
     const job = rows[0];
     if (!job) throw new Error("no send_email job was queued");
 
-    worker = startWorker({
-      databaseUrl: stack.database.url,
-      rpcUrl: chainUrl(),
-      mnemonic: stack.mnemonic,
-      env: {
-        DATA_DIR: stack.dataDir,
-        PORT: String(stack.api.port),
-        BASE_URL: stack.api.url,
-        PAY_URL: stack.api.url,
-      },
-    });
+    worker = stack.startWorker();
     const running = worker;
     await waitFor(
       "the job to complete",

@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../platform/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
-import { startIndexer, startWorker } from "../helpers/processes.ts";
+import { startIndexer } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { type Reply, startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
@@ -121,19 +121,7 @@ describe("webhook delivery", () => {
     await new Promise((resolve) => stack.worker?.process.once("exit", resolve));
     hooks.release(); // the answer goes to a dead worker
 
-    const settings = {
-      databaseUrl: stack.database.url,
-      rpcUrl: chain.url,
-      mnemonic: stack.mnemonic,
-      env: {
-        DATA_DIR: stack.dataDir,
-        PORT: String(stack.api.port),
-        BASE_URL: stack.api.url,
-        PAY_URL: stack.api.url,
-        WEBHOOK_RETRY_BASE_MS: "100",
-      },
-    };
-    stack.worker = startWorker(settings);
+    stack.worker = stack.startWorker({ WEBHOOK_RETRY_BASE_MS: "100" });
     await waitFor("the redelivery after the crash", async () => hooks.received.length >= 2, {
       timeoutMs: 30_000,
     });
