@@ -188,12 +188,6 @@ async function main(): Promise<void> {
 
   // Nothing can be alive yet: heartbeats of an earlier run must not make this one look ready.
   await clearHeartbeats(databaseUrl);
-  // Ponder does not always release its schema's lock when stopped, and a new indexer then
-  // waits out the old heartbeat (~16 s without detecting payments). With the embedded
-  // database nobody else can hold that lock (it listens on loopback and one npm start owns a
-  // DATA_DIR), so it is released; a shared DATABASE_URL may have a live indexer elsewhere.
-  if (!env.DATABASE_URL && env.PROCESSES.includes("indexer"))
-    await releasePonderLock(databaseUrl, indexerSchema);
   const settings = {
     baseEnv: { ...process.env, BASE_URL: env.BASE_URL, PAY_URL: env.PAY_URL },
     databaseUrl,
