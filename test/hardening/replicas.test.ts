@@ -69,7 +69,7 @@ describe("two API and two worker replicas on one database", () => {
       payers: [devAccount(1), devAccount(2), devAccount(3)],
       creators: 4,
     });
-    await load.created(24);
+    await load.created(16);
     const result = await load.stop();
     const figures = await audit({
       scenario: "2 APIs + 2 workers",
@@ -78,7 +78,7 @@ describe("two API and two worker replicas on one database", () => {
       merchantEmail,
       load: result,
       webhooks: receiver.received,
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
     });
     expect(figures.problems).toEqual([]);
     expect(figures.duplicates).toBe(0);
@@ -88,5 +88,5 @@ describe("two API and two worker replicas on one database", () => {
     // Both workers took jobs: the double-send check is not vacuous.
     for (const worker of workers)
       expect(worker.output()).toMatch(/Completed task \d+ \(send_email/);
-  });
+  }, 200_000);
 });
