@@ -1,12 +1,10 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { projectRoot } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
-import { childEnv } from "../test/helpers/env.ts";
+import { privatePorts, startService as startNpmStart } from "../test/helpers/service.ts";
 
 const run = promisify(execFile);
 
@@ -37,35 +35,13 @@ const MARKERS: Record<Component, string> = {
  */
 export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-faults-"));
-  const port = await freePort();
-  const pgPort = await freePort();
-  const apiUrl = `http://127.0.0.1:${port}`;
-  const supervisor = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(projectRoot, "platform/start.ts")],
-    {
-      cwd: projectRoot,
-      env: childEnv({
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        BASE_URL: apiUrl,
-        EMBEDDED_PG_PORT: String(pgPort),
-        INDEXER_PORT: String(await freePort()),
-        ANVIL_PORT: String(await freePort()),
-        WORKER_METRICS_PORT: String(await freePort()),
-        ...env,
-      }),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  for (const stream of [supervisor.stdout, supervisor.stderr]) {
-    stream?.on("data", (chunk) => {
-      output += chunk;
-      // Keep the tail only: a long scenario logs a lot.
-      if (output.length > 2_000_000) output = output.slice(-1_000_000);
-    });
-  }
+  const { env: ports, apiUrl } = await privatePorts();
+  const { child: supervisor, output } = startNpmStart({
+    DATA_DIR: dataDir,
+    BASE_URL: apiUrl,
+    ...ports,
+    ...env,
+  });
 
   const children = async (parent: number): Promise<{ pid: number; args: string }[]> => {
     const { stdout } = await run("ps", ["-o", "pid=,args=", "--ppid", String(parent)]).catch(
@@ -104,12 +80,12 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
 
   const service: Service = {
     apiUrl,
-    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${pgPort}/remit`,
+    databaseUrl: `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
     dataDir,
     supervisor,
     pidOf,
     treePids,
-    output: () => output,
+    output,
     stop: async () => {
       const postgres = await pidOf("postgres").catch(() => 0);
       await stopProcess(supervisor, "SIGINT", 60_000);
@@ -122,13 +98,13 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
       "the service to be ready",
       async () => {
         if (supervisor.exitCode !== null) throw new Error("npm start exited");
-        return /ready in/.test(output);
+        return /ready in/.test(output());
       },
       { timeoutMs: 120_000, intervalMs: 100 },
     );
   } catch (error) {
     await service.stop().catch(() => {});
-    throw new Error(`${(error as Error).message}\n--- output ---\n${output.slice(-20_000)}`);
+    throw new Error(`${(error as Error).message}\n--- output ---\n${output().slice(-20_000)}`);
   }
   return service;
 }
