@@ -75,9 +75,12 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       async () => (await chain.usdcBalance(wallet)) === 40_000_000n,
     );
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
-    const { sweeps } = (await until("the indexed sweep", async () => {
+    // The indexer sees the sweep's transfer and the worker marks it confirmed: two processes
+    // with no order between them, so wait for both effects before asserting either.
+    const { sweeps } = (await until("the sweep indexed and confirmed", async () => {
       const details = await sweepsOf(invoice.invoice_id);
-      return details.sweeps[0]?.indexed && details;
+      const sweep = details.sweeps[0];
+      return sweep?.indexed && sweep.status === "confirmed" && details;
     })) as { sweeps: Sweep[] };
     expect(sweeps).toEqual([
       expect.objectContaining({
