@@ -10,13 +10,15 @@ export const processInstance = (): string => `${hostname()}:${process.pid}`;
 /**
  * Records every 5 s that this instance of `component` is alive (app.heartbeats), with the
  * ids of its graphile-worker workers, so /health can tell a live process from a dead one and a
- * restarted worker can release a crashed one's jobs. Returns a stop function.
+ * restarted worker can release a crashed one's jobs. Returns a stop function, whose `beatNow`
+ * publishes at once (a worker beats as soon as it has new worker ids, before they hold jobs
+ * for long).
  */
 export function startHeartbeat(
   component: string,
   connectionString: string,
   workerIds: () => string[] = () => [],
-): () => Promise<void> {
+): (() => Promise<void>) & { beatNow: () => Promise<void> } {
   const pool = new pg.Pool({ connectionString, max: 1 });
   // A lost connection is retried on the next beat; /health reports the gap meanwhile.
   pool.on("error", () => {});
@@ -32,7 +34,7 @@ export function startHeartbeat(
   void beat();
   const timer = setInterval(beat, HEARTBEAT_INTERVAL_MS);
   timer.unref();
-  return async () => {
+  const stop = async () => {
     clearInterval(timer);
     // A clean stop says so at once; a crash shows as a heartbeat that goes stale.
     await pool
@@ -43,6 +45,7 @@ export function startHeartbeat(
       .catch(() => {});
     await pool.end();
   };
+  return Object.assign(stop, { beatNow: async () => void (await beat()) });
 }
 
 /**

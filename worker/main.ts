@@ -71,9 +71,10 @@ const taskList = createTaskList({
 // restarted worker can tell its crashed predecessor's locks from a live sibling's.
 const workerIds = new Set<string>();
 const events = new EventEmitter();
-events.on("worker:create", ({ worker }: { worker: { workerId: string } }) =>
-  workerIds.add(worker.workerId),
-);
+events.on("worker:create", ({ worker }: { worker: { workerId: string } }) => {
+  workerIds.add(worker.workerId);
+  void stopHeartbeat.beatNow();
+});
 const stopHeartbeat = startHeartbeat("worker", env.DATABASE_URL, () => [...workerIds]);
 
 // Job outcomes and latencies live in this process: it serves them on its own loopback port.
@@ -93,8 +94,16 @@ if (env.WORKER_METRICS_PORT) {
   });
 }
 
-const unlocked = await unlockCrashedJobs(db);
-if (unlocked) log.warn("released jobs held by crashed workers", { workers: unlocked });
+const releaseCrashedJobs = () =>
+  unlockCrashedJobs(db)
+    .then((workers) => {
+      if (workers) log.warn("released jobs held by crashed workers", { workers });
+    })
+    .catch((error) => log.warn("could not check for crashed workers", { error }));
+await releaseCrashedJobs();
+// Again every 15 s: a sibling worker that dies (here or on another host) is found while we run.
+const crashCheck = setInterval(releaseCrashedJobs, 15_000);
+crashCheck.unref();
 
 const runner = await run({
   connectionString: env.DATABASE_URL,
@@ -130,6 +139,7 @@ const stop = async (signal: string) => {
   stopping = true;
   log.info("stopping", { signal });
   watching.abort();
+  clearInterval(crashCheck);
   // graphile-worker finishes the jobs in flight; one that outlives the supervisor's grace
   // period is killed and released by the next worker (jobs are idempotent).
   await runner.stop();

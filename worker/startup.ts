@@ -5,25 +5,48 @@ import type { Db } from "../db/database.ts";
 import { isAlive } from "../platform/process.ts";
 
 /**
+ * How long a lock may be held by a worker id that no heartbeat lists before that worker is
+ * taken for dead. A starting worker takes jobs before its next heartbeat publishes its ids
+ * (heartbeats come every 5 s), so a young unknown lock is a live sibling's, not a crashed one's.
+ */
+export const UNPUBLISHED_LOCK_GRACE_SECONDS = 15;
+
+/**
  * Releases jobs still locked by workers that no longer run. A worker killed mid-job (kill -9)
  * leaves its job locked, and graphile-worker would wait hours before retrying it. Live workers
- * list their ids in app.heartbeats (rows of dead processes are removed by the supervisor, on
- * a clean stop, at `npm start`, or go stale after a minute), so any other locker is dead.
+ * list their ids in app.heartbeats; a locker is dead when its process (on this host) is gone,
+ * or when no heartbeat of the last minute lists it and its lock is older than the grace above.
+ * Runs at start and periodically, so a sibling's crash on another host is recovered too.
  */
 export async function unlockCrashedJobs(db: Db): Promise<number> {
   // Processes of this host that are gone are dead whatever their last beat says.
   const here = await db
     .selectFrom("app.heartbeats")
-    .select(["instance", "pid"])
+    .select(["instance", "pid", "worker_ids"])
     .where("instance", "like", `${hostname()}:%`)
     .execute();
-  const gone = here.filter((row) => !isAlive(row.pid)).map((row) => row.instance);
-  if (gone.length) await db.deleteFrom("app.heartbeats").where("instance", "in", gone).execute();
+  const gone = here.filter((row) => !isAlive(row.pid));
+  const goneWorkers = gone.flatMap((row) => row.worker_ids);
+  if (gone.length)
+    await db
+      .deleteFrom("app.heartbeats")
+      .where(
+        "instance",
+        "in",
+        gone.map((row) => row.instance),
+      )
+      .execute();
   const { rows } = await sql<{ locked_by: string }>`
     select distinct locked_by from graphile_worker._private_jobs
     where locked_by is not null
-      and locked_by <> all (
-        select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
+      and (
+        locked_by = any(${goneWorkers}::text[])
+        or (
+          locked_by <> all (
+            select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
+          )
+          and locked_at < now() - make_interval(secs => ${UNPUBLISHED_LOCK_GRACE_SECONDS})
+        )
       )`.execute(db);
   const dead = rows.map((row) => row.locked_by);
   if (dead.length) {

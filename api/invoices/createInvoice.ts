@@ -15,6 +15,7 @@ import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { sha256 } from "../../pdf/renderPdf.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, validationError } from "../errors.ts";
+import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateInvoiceInput } from "./schema.ts";
 import { invoiceUrls } from "./urls.ts";
@@ -62,6 +63,9 @@ export function webhookUrlProblem(url: string): string | null {
   }
   return null;
 }
+
+/** Creations of one merchant, queued in this process before they take a connection. */
+const perMerchant = createKeyedQueue();
 
 export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
 
@@ -123,7 +127,11 @@ export async function createInvoice(
   const merchantEmail = input.merchant_email.toLowerCase();
   const hash = requestHash(input);
 
-  return deps.db.transaction().execute(async (trx) => {
+  return perMerchant.run(merchantEmail, () => deps.db.transaction().execute(inTransaction));
+
+  async function inTransaction(
+    trx: Transaction<Database>,
+  ): Promise<{ status: 200 | 201; body: CreateInvoiceResponse }> {
     if (idempotencyKey) {
       const previous = await claimIdempotencyKey(trx, "create_invoice", idempotencyKey, hash);
       if (previous === "conflict") {
@@ -222,5 +230,5 @@ export async function createInvoice(
       await saveIdempotentResponse(trx, "create_invoice", idempotencyKey, 201, stored, invoiceId);
     }
     return { status: 201, body };
-  });
+  }
 }
