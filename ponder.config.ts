@@ -1,8 +1,8 @@
 import { createConfig } from "ponder";
 import { usdcAbi } from "./abis/usdc.ts";
-import { USDC_ADDRESS } from "./chain/constants.ts";
+import { USDC_ADDRESS } from "./domain/constants.ts";
 
-// `npm start` (platform/indexerProcess.ts) resolves these from Remit's settings. The connection
+// `npm start` (platform/children.ts) resolves these from Remit's settings. The connection
 // string stays out of this file on purpose: Ponder hashes the serialized config into its build
 // id, and Ponder reads DATABASE_URL itself.
 // Several comma-separated RPCs become Ponder's own list: it balances requests across them, takes

@@ -1,6 +1,6 @@
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
-import type { Logger } from "../platform/logger.ts";
+import type { Logger } from "../internal/logger.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 

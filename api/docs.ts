@@ -1,5 +1,5 @@
 import { html, raw } from "hono/html";
-import { escapeHtml } from "../platform/escapeHtml.ts";
+import { escapeHtml } from "../internal/escapeHtml.ts";
 
 type Operation = {
   summary?: string;

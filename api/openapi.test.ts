@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createApp } from "./app.ts";
+import { createApp } from "../server/app.ts";
 import type { AppDeps } from "./deps.ts";
 
 // The document is generated from the route schemas alone: no database is touched.

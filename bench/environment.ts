@@ -6,9 +6,9 @@ import { startAnvil } from "../chain/anvil.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { migrate } from "../db/migrate.ts";
+import { freePort } from "../internal/freePort.ts";
 import { newMnemonic } from "../keys/hdWallet.ts";
 import type { ChildSettings } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
 
 /**
  * A throwaway Postgres (migrated) and a local chain with USDC, for a benchmark run, plus the

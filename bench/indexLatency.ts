@@ -3,12 +3,12 @@
 // to pay here, one eth_getLogs round trip plus one INSERT.
 import pg from "pg";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { rpcRequest } from "../chain/anvil.ts";
-import { USDC_ADDRESS } from "../chain/constants.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
+import { rpcRequest } from "../chain/rpc.ts";
+import { USDC_ADDRESS } from "../domain/constants.ts";
+import { freePort } from "../internal/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { indexerSpec } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { createChain } from "../test/helpers/chain.ts";
 import { benchEnvironment } from "./environment.ts";
 import { printSummary } from "./stats.ts";

@@ -2,11 +2,11 @@
 // Postgres, with a concurrent client, against the raw pdfmake render rate of the same invoice
 // measured in the same run.
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
+import { freePort } from "../internal/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { invoiceDocument } from "../pdf/invoiceDocument.ts";
 import { renderPdf } from "../pdf/renderPdf.ts";
 import { apiSpec } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
 import { benchEnvironment } from "./environment.ts";
 import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";

@@ -9,9 +9,9 @@ import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
-import { projectRoot } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
-import { stopProcess, waitFor } from "../platform/process.ts";
+import { freePort } from "../internal/freePort.ts";
+import { stopProcess, waitFor } from "../internal/process.ts";
+import { projectRoot } from "../internal/projectRoot.ts";
 import { summarize } from "./stats.ts";
 import { record } from "./summary.ts";
 

@@ -4,8 +4,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { projectRoot } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
+import { freePort } from "../internal/freePort.ts";
+import { projectRoot } from "../internal/projectRoot.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 

@@ -5,9 +5,10 @@
 // as 10,000 payers' pages would, so its bookkeeping is measured and no poll may be refused.
 import path from "node:path";
 import autocannon from "autocannon";
-import { apiSpec, projectRoot } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
+import { freePort } from "../internal/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
+import { projectRoot } from "../internal/projectRoot.ts";
+import { apiSpec } from "../platform/children.ts";
 import { benchEnvironment } from "./environment.ts";
 import { record } from "./summary.ts";
 

@@ -1,7 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { spawnLogged, stopProcess, waitFor } from "../platform/process.ts";
-import { BASE_CHAIN_ID, DEV_MNEMONIC } from "./constants.ts";
+import { BASE_CHAIN_ID, DEV_MNEMONIC } from "../domain/constants.ts";
+import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
+import { rpcRequest } from "./rpc.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -71,20 +72,4 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   ]);
   // SIGINT makes anvil write --dump-state before exiting.
   return { url, port: options.port, process: child, stop: () => stopProcess(child, "SIGINT") };
-}
-
-/** A bare JSON-RPC call; used where a viem client would be more than is needed. */
-export async function rpcRequest<T = unknown>(
-  url: string,
-  method: string,
-  params: unknown[],
-): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
 }

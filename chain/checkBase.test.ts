@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { freePort } from "../platform/freePort.ts";
-import { type Anvil, rpcRequest, startAnvil } from "./anvil.ts";
+import { USDC_ADDRESS } from "../domain/constants.ts";
+import { freePort } from "../internal/freePort.ts";
+import { type Anvil, startAnvil } from "./anvil.ts";
 import { ChainCheckError, checkBaseChain, RpcUnreachableError } from "./checkBase.ts";
-import { USDC_ADDRESS } from "./constants.ts";
+import { rpcRequest } from "./rpc.ts";
 
 /** Runtime code that answers every call with the word 18: a contract, but not USDC. */
 const ANSWERS_18 = "0x601260005260206000f3"; // PUSH1 0x12 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN

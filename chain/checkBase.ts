@@ -2,9 +2,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { createPublicClient, http } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
-import { rpcRequest } from "./anvil.ts";
-import { BASE_CHAIN_ID, USDC_ADDRESS, USDC_DECIMALS } from "./constants.ts";
-import { describeRpcUrl } from "./rpc.ts";
+import { BASE_CHAIN_ID, USDC_ADDRESS, USDC_DECIMALS } from "../domain/constants.ts";
+import { describeRpcUrl, rpcRequest } from "./rpc.ts";
 
 /** The chain is not Base with USDC, or cannot be asked: `npm start` refuses to go on. */
 export class ChainCheckError extends Error {

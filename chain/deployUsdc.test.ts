@@ -1,8 +1,8 @@
 import { domainSeparator, getAddress, parseAbiItem, zeroAddress } from "viem";
 import { describe, expect, test } from "vitest";
 import { usdcAbi } from "../abis/usdc.ts";
+import { BASE_CHAIN_ID, DEV_ACCOUNT_USDC, USDC_ADDRESS } from "../domain/constants.ts";
 import { chainUrl, createChain } from "../test/helpers/chain.ts";
-import { BASE_CHAIN_ID, DEV_ACCOUNT_USDC, USDC_ADDRESS } from "./constants.ts";
 import { devAccounts } from "./deployUsdc.ts";
 
 describe("the local chain's USDC", () => {

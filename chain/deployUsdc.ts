@@ -18,7 +18,7 @@ import {
   DEV_MNEMONIC,
   USDC_ADDRESS,
   USDC_DECIMALS,
-} from "./constants.ts";
+} from "../domain/constants.ts";
 
 const require = createRequire(import.meta.url);
 

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Address } from "viem";
-import { type Anvil, rpcRequest, startAnvil } from "./anvil.ts";
+import { type Anvil, startAnvil } from "./anvil.ts";
 import { fundDevAccountsFromWhale } from "./fundFromWhale.ts";
 import { stopStaleAnvil } from "./localChain.ts";
+import { rpcRequest } from "./rpc.ts";
 
 export type ForkedChainOptions = {
   dataDir: string;

@@ -1,10 +1,10 @@
 import { getAddress, type Hex } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, inject, test } from "vitest";
 import { usdcAbi } from "../abis/usdc.ts";
-import { freePort } from "../platform/freePort.ts";
+import { DEV_ACCOUNT_USDC, USDC_ADDRESS } from "../domain/constants.ts";
+import { freePort } from "../internal/freePort.ts";
 import { createChain } from "../test/helpers/chain.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
-import { DEV_ACCOUNT_USDC, USDC_ADDRESS } from "./constants.ts";
 import { devAccount } from "./deployUsdc.ts";
 import { fundDevAccountsFromWhale } from "./fundFromWhale.ts";
 

@@ -10,7 +10,7 @@ import {
 } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
-import { DEV_ACCOUNT_USDC, USDC_ADDRESS } from "./constants.ts";
+import { DEV_ACCOUNT_USDC, USDC_ADDRESS } from "../domain/constants.ts";
 import { devAccounts } from "./deployUsdc.ts";
 
 /** ETH the whale is given on the fork for the funding transfers' gas. */

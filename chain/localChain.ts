@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { isAlive, owningSupervisor, waitFor } from "../platform/process.ts";
+import { isAlive, owningSupervisor, waitFor } from "../internal/process.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
 import { ensureUsdcGenesis } from "./usdcGenesis.ts";
 

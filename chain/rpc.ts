@@ -1,6 +1,5 @@
 import { fallback, http, type Transport } from "viem";
-import { splitRpcUrls } from "../platform/env.ts";
-import { rpcRequest } from "./anvil.ts";
+import { splitRpcUrls } from "../internal/env.ts";
 
 /**
  * A viem transport over one RPC URL or a comma-separated list of them: each is tried in
@@ -17,6 +16,22 @@ export function rpcTransport(list: string, options: { retryCount?: number } = {}
   const [only] = transports;
   if (!only) throw new Error("no RPC URL given");
   return transports.length === 1 ? only : fallback(transports, { retryCount: 1 });
+}
+
+/** A bare JSON-RPC call; used where a viem client would be more than is needed. */
+export async function rpcRequest<T = unknown>(
+  url: string,
+  method: string,
+  params: unknown[],
+): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
 }
 
 /** A bare JSON-RPC call answered by the first of `list`'s URLs that answers. */

@@ -1,6 +1,6 @@
 import { mkdir, rename, stat } from "node:fs/promises";
 import path from "node:path";
-import { freePort } from "../platform/freePort.ts";
+import { freePort } from "../internal/freePort.ts";
 import { startAnvil } from "./anvil.ts";
 import { deployUsdc } from "./deployUsdc.ts";
 

@@ -1,9 +1,9 @@
 import { createPublicClient, getAddress } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
-import { USDC_ADDRESS } from "../chain/constants.ts";
 import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
+import { USDC_ADDRESS } from "../domain/constants.ts";
 import { formatUsdc } from "../domain/money.ts";
 
 export type DepositsOptions = { databaseUrl: string; rpcUrl: string };

@@ -1,4 +1,4 @@
-import { type ColumnType, type Generated, Kysely, PostgresDialect } from "kysely";
+import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 
 /** Remit's tables (schema `app`), as kysely sees them. Amounts are USDC base units. */
@@ -161,6 +161,9 @@ export interface Database {
 }
 
 export type Db = Kysely<Database>;
+
+/** What a query function runs on: the database, or the caller's transaction (the caller owns the unit of work). */
+export type Executor = Db | Transaction<Database>;
 
 // Postgres bigint (int8) arrives as a string by default; money must never pass through a JS
 // number, so int8 becomes a bigint. A `date` stays the YYYY-MM-DD string it is: turning it into

@@ -10,7 +10,7 @@ import {
   spawnLogged,
   stopProcess,
   waitFor,
-} from "../platform/process.ts";
+} from "../internal/process.ts";
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import pg from "pg";
-import { isAlive } from "../platform/process.ts";
+import { isAlive } from "../internal/process.ts";
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 

@@ -5,8 +5,8 @@ import { runMigrations } from "graphile-worker";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import pg from "pg";
-import { graphileLogger } from "../platform/graphileLogger.ts";
-import { createLogger } from "../platform/logger.ts";
+import { graphileLogger } from "../internal/graphileLogger.ts";
+import { createLogger } from "../internal/logger.ts";
 
 const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 

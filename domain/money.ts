@@ -1,4 +1,4 @@
-import { USDC_DECIMALS } from "../chain/constants.ts";
+import { USDC_DECIMALS } from "./constants.ts";
 
 const SCALE = 10n ** BigInt(USDC_DECIMALS);
 

@@ -1,5 +1,5 @@
 import type { Address } from "viem";
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../chain/constants.ts";
+import { BASE_CHAIN_ID, USDC_ADDRESS } from "./constants.ts";
 
 /**
  * An EIP-681 URI asking a wallet to send exactly `amount` USDC base units to `deposit` on

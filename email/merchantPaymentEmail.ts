@@ -1,6 +1,6 @@
 import { formatUsdcForDisplay } from "../domain/money.ts";
 import type { PaymentEventType } from "../domain/paymentState.ts";
-import { escapeHtml } from "../platform/escapeHtml.ts";
+import { escapeHtml } from "../internal/escapeHtml.ts";
 
 type InvoiceEventType = Extract<PaymentEventType, `invoice.${string}`>;
 

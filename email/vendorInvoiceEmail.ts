@@ -1,5 +1,5 @@
 import { formatUsdcForDisplay } from "../domain/money.ts";
-import { escapeHtml } from "../platform/escapeHtml.ts";
+import { escapeHtml } from "../internal/escapeHtml.ts";
 
 export type VendorInvoiceEmailData = {
   invoiceNumber: string;

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import type { CapturedEmail } from "../api/dev/outbox.ts";
-import { waitFor } from "../platform/process.ts";
+import { waitFor } from "../internal/process.ts";
 import type { ReceivedWebhook } from "../test/helpers/webhookReceiver.ts";
 import type { LoadResult } from "./load.ts";
 

@@ -2,7 +2,7 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { usdcToBaseUnits } from "../domain/money.ts";
 import { newSlug } from "../domain/tokens.ts";
-import { waitFor } from "../platform/process.ts";
+import { waitFor } from "../internal/process.ts";
 import type { ReceivedWebhook } from "../test/helpers/webhookReceiver.ts";
 import type { Figures } from "./audit.ts";
 import { killAndAwaitRestart, runScenario } from "./scenario.ts";

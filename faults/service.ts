@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
+import { isAlive, stopProcess, waitFor } from "../internal/process.ts";
 import { privatePorts, startService as startNpmStart } from "../test/helpers/service.ts";
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ export type Service = {
 };
 
 const MARKERS: Record<Component, string> = {
-  api: "api/main.ts",
+  api: "server/main.ts",
   worker: "worker/main.ts",
   indexer: "ponder.js",
 };

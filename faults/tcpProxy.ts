@@ -1,5 +1,5 @@
 import net from "node:net";
-import { freePort } from "../platform/freePort.ts";
+import { freePort } from "../internal/freePort.ts";
 
 /**
  * A loopback TCP proxy that can be cut: the service reaches its RPC through it, so an "RPC

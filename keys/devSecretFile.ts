@@ -1,7 +1,16 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { EnvError } from "../platform/env.ts";
-import type { Logger } from "../platform/logger.ts";
+import { EnvError } from "../internal/env.ts";
+import type { Logger } from "../internal/logger.ts";
+
+/** Where a secret comes from: the configured value, or on the local chain a file in `dataDir`. */
+export type SecretSource = {
+  /** The operator's setting (DEPOSIT_MNEMONIC, WEBHOOK_SECRET_KEY), if any. */
+  configured: string | undefined;
+  /** The local simulated chain: the only mode where a development secret may be generated. */
+  localChain: boolean;
+  dataDir: string;
+};
 
 /**
  * A development secret kept in `<dataDir>/<name>` (mode 0600): read when it exists (and

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEV_MNEMONIC } from "../chain/constants.ts";
+import { DEV_MNEMONIC } from "../domain/constants.ts";
 import {
   DEPOSIT_ACCOUNT,
   deriveAccount,

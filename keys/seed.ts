@@ -1,7 +1,6 @@
-import type { Env } from "../platform/env.ts";
-import { EnvError } from "../platform/env.ts";
-import type { Logger } from "../platform/logger.ts";
-import { devSecretFile } from "./devSecretFile.ts";
+import { EnvError } from "../internal/env.ts";
+import type { Logger } from "../internal/logger.ts";
+import { devSecretFile, type SecretSource } from "./devSecretFile.ts";
 import { isValidMnemonic, newMnemonic } from "./hdWallet.ts";
 
 /**
@@ -10,14 +9,14 @@ import { isValidMnemonic, newMnemonic } from "./hdWallet.ts";
  * development, where no real funds exist. Against a real chain Remit refuses to start without
  * one, rather than invent a seed nobody has backed up.
  */
-export async function resolveMnemonic(env: Env, log: Logger): Promise<string> {
-  if (env.DEPOSIT_MNEMONIC) return env.DEPOSIT_MNEMONIC.trim();
-  if (!env.localChain) {
+export async function resolveMnemonic(source: SecretSource, log: Logger): Promise<string> {
+  if (source.configured) return source.configured.trim();
+  if (!source.localChain) {
     throw new EnvError(
       "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address",
     );
   }
-  return devSecretFile(env.DATA_DIR, "deposit-mnemonic.txt", {
+  return devSecretFile(source.dataDir, "deposit-mnemonic.txt", {
     create: newMnemonic,
     isValid: isValidMnemonic,
     what: "a valid BIP-39 mnemonic",

@@ -3,12 +3,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { decodeKey } from "../domain/secretBox.ts";
-import { parseEnv } from "../platform/env.ts";
+import { type Env, parseEnv } from "../internal/env.ts";
 import { isValidMnemonic } from "./hdWallet.ts";
 import { resolveMnemonic } from "./seed.ts";
 import { resolveWebhookSecretKey } from "./webhookSecretKey.ts";
 
 const log = { warn: () => {} } as never;
+
+/** A secret's source as `npm start` builds it from the settings. */
+const source = (env: Env, configured?: string) => ({
+  configured,
+  localChain: env.localChain,
+  dataDir: env.DATA_DIR,
+});
 
 describe("resolveWebhookSecretKey", () => {
   let dir: string;
@@ -21,17 +28,17 @@ describe("resolveWebhookSecretKey", () => {
 
   test("locally, generates a key once into DATA_DIR (mode 0600) and keeps using it", async () => {
     const env = parseEnv({ DATA_DIR: dir });
-    const key = await resolveWebhookSecretKey(env, log);
+    const key = await resolveWebhookSecretKey(source(env, env.WEBHOOK_SECRET_KEY), log);
     expect(decodeKey(key)).toHaveLength(32);
     const file = path.join(dir, "webhook-secret-key.txt");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await readFile(file, "utf8")).trim()).toBe(key);
-    expect(await resolveWebhookSecretKey(env, log)).toBe(key);
+    expect(await resolveWebhookSecretKey(source(env, env.WEBHOOK_SECRET_KEY), log)).toBe(key);
   });
 
   test("against a real chain, refuses to start without WEBHOOK_SECRET_KEY", async () => {
     const env = parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example", START_BLOCK: "1" });
-    await expect(resolveWebhookSecretKey(env, log)).rejects.toThrow(
+    await expect(resolveWebhookSecretKey(source(env, env.WEBHOOK_SECRET_KEY), log)).rejects.toThrow(
       /WEBHOOK_SECRET_KEY is required/,
     );
   });
@@ -44,7 +51,7 @@ describe("resolveWebhookSecretKey", () => {
       START_BLOCK: "1",
       WEBHOOK_SECRET_KEY: key,
     });
-    expect(await resolveWebhookSecretKey(env, log)).toBe(key);
+    expect(await resolveWebhookSecretKey(source(env, env.WEBHOOK_SECRET_KEY), log)).toBe(key);
     expect(() => parseEnv({ WEBHOOK_SECRET_KEY: "ab".repeat(16) })).toThrow(/WEBHOOK_SECRET_KEY/);
     expect(() => parseEnv({ WEBHOOK_SECRET_KEY_PREVIOUS: `${key},nope` })).toThrow(
       /WEBHOOK_SECRET_KEY_PREVIOUS/,
@@ -60,16 +67,20 @@ describe("resolveMnemonic (the same development-file rules)", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "remit-seed-"));
     try {
       const env = parseEnv({ DATA_DIR: dir });
-      const seed = await resolveMnemonic(env, log);
+      const seed = await resolveMnemonic(source(env, env.DEPOSIT_MNEMONIC), log);
       expect(isValidMnemonic(seed)).toBe(true);
       const file = path.join(dir, "deposit-mnemonic.txt");
       expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(await resolveMnemonic(env, log)).toBe(seed);
+      expect(await resolveMnemonic(source(env, env.DEPOSIT_MNEMONIC), log)).toBe(seed);
       await writeFile(file, "not a mnemonic\n");
-      await expect(resolveMnemonic(env, log)).rejects.toThrow(/does not hold a valid BIP-39/);
+      await expect(resolveMnemonic(source(env, env.DEPOSIT_MNEMONIC), log)).rejects.toThrow(
+        /does not hold a valid BIP-39/,
+      );
       await expect(
         resolveMnemonic(
-          parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example", START_BLOCK: "1" }),
+          source(
+            parseEnv({ DATA_DIR: dir, BASE_RPC_URL: "https://base.example", START_BLOCK: "1" }),
+          ),
           log,
         ),
       ).rejects.toThrow(/DEPOSIT_MNEMONIC is required/);

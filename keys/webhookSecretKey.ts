@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { decodeKey } from "../domain/secretBox.ts";
-import type { Env } from "../platform/env.ts";
-import { EnvError } from "../platform/env.ts";
-import type { Logger } from "../platform/logger.ts";
-import { devSecretFile } from "./devSecretFile.ts";
+import { EnvError } from "../internal/env.ts";
+import type { Logger } from "../internal/logger.ts";
+import { devSecretFile, type SecretSource } from "./devSecretFile.ts";
 
 /**
  * The key webhook secrets are sealed under at rest: WEBHOOK_SECRET_KEY when set. On the local
@@ -11,14 +10,14 @@ import { devSecretFile } from "./devSecretFile.ts";
  * (mode 0600), like the development seed. Against a real chain Remit refuses to start
  * without one: a key that lives next to the database protects nothing.
  */
-export async function resolveWebhookSecretKey(env: Env, log: Logger): Promise<string> {
-  if (env.WEBHOOK_SECRET_KEY) return env.WEBHOOK_SECRET_KEY.trim();
-  if (!env.localChain) {
+export async function resolveWebhookSecretKey(source: SecretSource, log: Logger): Promise<string> {
+  if (source.configured) return source.configured.trim();
+  if (!source.localChain) {
     throw new EnvError(
       "WEBHOOK_SECRET_KEY is required with BASE_RPC_URL: webhook secrets are encrypted under it (openssl rand -hex 32)",
     );
   }
-  return devSecretFile(env.DATA_DIR, "webhook-secret-key.txt", {
+  return devSecretFile(source.dataDir, "webhook-secret-key.txt", {
     create: () => randomBytes(32).toString("hex"),
     isValid: (text) => {
       try {

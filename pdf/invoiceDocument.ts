@@ -1,5 +1,5 @@
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../chain/constants.ts";
+import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
 import { formatUsdcForDisplay as formatUsdc } from "../domain/money.ts";
 import { fontRuns } from "./fonts.ts";
 import { renderPdf } from "./renderPdf.ts";

@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { projectRoot } from "../internal/projectRoot.ts";
 import { DEPOSIT_ACCOUNT, extendedPublicKey, MANAGED_WALLET_ACCOUNT } from "../keys/hdWallet.ts";
 import { relayerAccount } from "../keys/relayer.ts";
 import type { ChildSpec } from "./supervisor.ts";
-
-/** The project's root directory. */
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 // Ponder's package exports only its ESM entry (dist/esm/index.js); its CLI and package.json sit
 // at fixed places relative to it.
@@ -43,7 +41,7 @@ export type ChildSettings = {
  */
 function relayerAddressEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const relayer = relayerAccount({
-    RELAYER_PRIVATE_KEY: env.RELAYER_PRIVATE_KEY,
+    privateKey: env.RELAYER_PRIVATE_KEY,
     localChain: !env.BASE_RPC_URL,
   });
   return relayer && env.SWEEP !== "off" ? { RELAYER_ADDRESS: relayer.address } : {};
@@ -115,12 +113,12 @@ const webhookKeyEnv = (settings: ChildSettings): NodeJS.ProcessEnv => ({
     : {}),
 });
 
-/** The HTTP API (api/main.ts). */
+/** The HTTP API (server/main.ts). */
 export function apiSpec(settings: ChildSettings): ChildSpec {
   return {
     name: "api",
     command: process.execPath,
-    args: [...watchdog, "--import", "tsx", path.join(projectRoot, "api/main.ts")],
+    args: [...watchdog, "--import", "tsx", path.join(projectRoot, "server/main.ts")],
     env: {
       ...sharedEnv(settings),
       DEPOSIT_XPUB: extendedPublicKey(settings.mnemonic, DEPOSIT_ACCOUNT),

@@ -4,7 +4,7 @@ import {
   type RunningPostgres,
   startEmbeddedPostgres,
 } from "../db/embeddedPostgres.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../internal/logger.ts";
 import { restartDelay } from "./supervisor.ts";
 
 export type SupervisedPostgres = Pick<RunningPostgres, "url"> & {

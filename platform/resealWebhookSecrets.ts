@@ -1,8 +1,8 @@
 import { createDb } from "../db/database.ts";
 import { resealWebhookSecrets } from "../db/queries/webhookSecrets.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
-import type { Env } from "./env.ts";
-import type { Logger } from "./logger.ts";
+import type { Env } from "../internal/env.ts";
+import type { Logger } from "../internal/logger.ts";
 
 /**
  * Before any child starts: every stored webhook secret sealed under the current key (plain

@@ -1,22 +1,22 @@
 import path from "node:path";
 import type { Address } from "viem";
-import { rpcRequest } from "../chain/anvil.ts";
 import { checkBaseChain, RpcUnreachableError } from "../chain/checkBase.ts";
 import { startForkedChain } from "../chain/forkChain.ts";
 import { startLocalChain } from "../chain/localChain.ts";
-import { describeRpcUrl } from "../chain/rpc.ts";
+import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
+import { type Env, EnvError, parseEnv, splitRpcUrls } from "../internal/env.ts";
+import { createLogger } from "../internal/logger.ts";
+import { waitFor } from "../internal/process.ts";
+import { projectRoot } from "../internal/projectRoot.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
-import { apiSpec, indexerSpec, ponderVersion, projectRoot, workerSpec } from "./children.ts";
-import { type Env, EnvError, parseEnv, splitRpcUrls } from "./env.ts";
+import { apiSpec, indexerSpec, ponderVersion, workerSpec } from "./children.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
-import { createLogger } from "./logger.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
-import { waitFor } from "./process.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -193,8 +193,8 @@ async function main(): Promise<void> {
     databaseUrl,
     rpcUrl,
     indexerSchema,
-    mnemonic: await resolveMnemonic(env, log),
-    webhookSecretKey: await resolveWebhookSecretKey(env, log),
+    mnemonic: await resolveMnemonic(secretSource(env, env.DEPOSIT_MNEMONIC), log),
+    webhookSecretKey: await resolveWebhookSecretKey(secretSource(env, env.WEBHOOK_SECRET_KEY), log),
   };
   await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
   const indexer = indexerSpec({
@@ -262,3 +262,8 @@ main().catch((error: unknown) => {
   log.error(`failed to start: ${message}`);
   void shutdown("start-up failed", 1);
 });
+
+/** A secret's setting and where a development one may be kept. */
+function secretSource(env: Env, configured: string | undefined) {
+  return { configured, localChain: env.localChain, dataDir: env.DATA_DIR };
+}

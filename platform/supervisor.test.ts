@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import type { Logger } from "./logger.ts";
-import { isAlive, waitFor } from "./process.ts";
+import type { Logger } from "../internal/logger.ts";
+import { isAlive, waitFor } from "../internal/process.ts";
 import { restartDelay, SupervisedChild } from "./supervisor.ts";
 
 const quietLogger = (): Logger & { lines: string[] } => {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import type { Logger } from "./logger.ts";
-import { spawnLogged, stopProcess } from "./process.ts";
+import type { Logger } from "../internal/logger.ts";
+import { spawnLogged, stopProcess } from "../internal/process.ts";
 
 export type ChildSpec = {
   name: string;

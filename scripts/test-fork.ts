@@ -9,8 +9,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
-import { projectRoot } from "../platform/children.ts";
-import { freePort } from "../platform/freePort.ts";
+import { freePort } from "../internal/freePort.ts";
+import { projectRoot } from "../internal/projectRoot.ts";
 import { startUpstreamBase, upstreamWhale } from "../test/helpers/upstreamBase.ts";
 
 /** The tests that move USDC: every one of them must pass on a fork unchanged. */

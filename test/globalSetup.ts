@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Address } from "viem";
 import type { TestProject } from "vitest/node";
-import { type Anvil, rpcRequest, startAnvil } from "../chain/anvil.ts";
+import { type Anvil, startAnvil } from "../chain/anvil.ts";
 import { checkBaseChain } from "../chain/checkBase.ts";
 import { fundDevAccountsFromWhale } from "../chain/fundFromWhale.ts";
+import { rpcRequest } from "../chain/rpc.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { migrate } from "../db/migrate.ts";
-import { freePort } from "../platform/freePort.ts";
+import { freePort } from "../internal/freePort.ts";
 
 /** The migrated database every test database is cloned from. */
 export const TEMPLATE_DATABASE = "remit_template";

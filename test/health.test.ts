@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { HealthReport } from "../api/health.ts";
-import { waitFor } from "../platform/process.ts";
+import { waitFor } from "../internal/process.ts";
 import { chainUrl } from "./helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.ts";
 import { startApi, startIndexer, startWorker, type TestProcess } from "./helpers/processes.ts";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { waitFor } from "../platform/process.ts";
+import { waitFor } from "../internal/process.ts";
 import { devAccount, useChain } from "./helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.ts";
 import { startIndexer } from "./helpers/processes.ts";

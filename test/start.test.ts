@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../platform/freePort.ts";
-import { isAlive, stopProcess, waitFor } from "../platform/process.ts";
+import { freePort } from "../internal/freePort.ts";
+import { isAlive, stopProcess, waitFor } from "../internal/process.ts";
 import { parseMetrics, sampleValue } from "./helpers/prometheus.ts";
 import { childPids, exitCode, logLines, startService, waitForLine } from "./helpers/service.ts";
 

@@ -1,13 +1,14 @@
 import { type Context, Hono } from "hono";
 import { getAddress } from "viem";
-import type { AppDeps } from "../api/deps.ts";
-import { loadSweeps } from "../api/invoices/present.ts";
-import { invoiceUrls } from "../api/invoices/urls.ts";
+import type { Db } from "../db/database.ts";
 import { indexedTransfersTo } from "../db/queries/indexer.ts";
 import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
 import { findLinkBySlug } from "../db/queries/links.ts";
 import { loadPaymentState } from "../db/queries/paymentEvents.ts";
+import { findSweepsOf } from "../db/queries/sweeps.ts";
+import { invoiceUrls } from "../domain/invoiceUrls.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
+import { presentSweep } from "../domain/sweepView.ts";
 import { payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
@@ -41,7 +42,18 @@ function pageHeaders(c: Context, frameable: boolean): void {
 }
 
 /** The hosted pages and their assets. */
-export function pageRoutes(deps: AppDeps): Hono {
+/** What the hosted pages need from their process. */
+export type PageDeps = {
+  db: Db;
+  indexerSchema: string;
+  /** Public origins used in every URL handed out. */
+  baseUrl: string;
+  payUrl: string;
+  /** Block explorer for transaction links. */
+  explorerUrl: string;
+};
+
+export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();
   const asset = (body: string, type: string) => (c: Context) => {
     c.header("Content-Type", type);
@@ -93,11 +105,11 @@ export function pageRoutes(deps: AppDeps): Hono {
     const [state, transfers, sweeps] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
       indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
-      loadSweeps(deps, link.deposit_address),
+      findSweepsOf(deps.db, deps.indexerSchema, link.deposit_address),
     ]);
     return c.html(
       <MerchantPortal
-        sweeps={sweeps}
+        sweeps={sweeps.map(presentSweep)}
         link={link}
         state={state}
         transfers={transfers}

@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { isPrivateAddress } from "../domain/privateAddress.ts";
+import { webhookUrlProblem } from "../domain/webhookUrlPolicy.ts";
 
 export type WebhookResponse = { statusCode: number; latencyMs: number };
 
@@ -46,16 +47,8 @@ export function postWebhook(
   options: { timeoutMs: number; allowPrivate: boolean },
 ): Promise<WebhookResponse> {
   const target = new URL(url);
-  if (!options.allowPrivate && target.protocol !== "https:") {
-    return Promise.reject(new WebhookRefused("webhook URLs must use https"));
-  }
-  if (
-    !options.allowPrivate &&
-    /^[\d.]+$|^\[/.test(target.hostname) &&
-    isPrivateAddress(target.hostname.replace(/^\[|\]$/g, ""))
-  ) {
-    return Promise.reject(new WebhookRefused(`${target.hostname} is a private address`));
-  }
+  const problem = options.allowPrivate ? null : webhookUrlProblem(url);
+  if (problem) return Promise.reject(new WebhookRefused(`webhook URL ${problem}`));
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const request = (target.protocol === "https:" ? https : http).request(

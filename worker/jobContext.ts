@@ -1,5 +1,5 @@
 import type { Task, TaskList } from "graphile-worker";
-import { withLogContext } from "../platform/logContext.ts";
+import { withLogContext } from "../internal/logContext.ts";
 
 /**
  * The same tasks, each run in a log context naming its job (`job_id`, `task`), so every line

@@ -8,11 +8,11 @@ import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { createMailer } from "../email/mailer.ts";
+import { parseEnv } from "../internal/env.ts";
+import { graphileLogger } from "../internal/graphileLogger.ts";
+import { createLogger } from "../internal/logger.ts";
+import { type MetricsServer, startMetricsServer } from "../internal/metricsServer.ts";
 import { relayerAccount } from "../keys/relayer.ts";
-import { parseEnv } from "../platform/env.ts";
-import { graphileLogger } from "../platform/graphileLogger.ts";
-import { createLogger } from "../platform/logger.ts";
-import { type MetricsServer, startMetricsServer } from "../platform/metricsServer.ts";
 import { withJobContext } from "./jobContext.ts";
 import { observeJobs } from "./jobMetrics.ts";
 import { unlockCrashedJobs, watchIndexedTransfers } from "./startup.ts";
@@ -35,7 +35,7 @@ const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
 if (!env.WEBHOOK_SECRET_KEY)
   throw new Error("the worker needs WEBHOOK_SECRET_KEY (set by `npm start`)");
-const relayer = relayerAccount(env);
+const relayer = relayerAccount({ privateKey: env.RELAYER_PRIVATE_KEY, localChain: env.localChain });
 const taskList = createTaskList({
   db,
   // Without a key the capture endpoint accepts any bearer token.

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
-import { isAlive } from "../platform/process.ts";
+import { isAlive } from "../internal/process.ts";
 
 /**
  * How long a lock may be held by a worker id that no heartbeat lists before that worker is

@@ -1,16 +1,16 @@
-import { createHash } from "node:crypto";
-import { isIP } from "node:net";
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
 import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
 import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
-import { isPrivateAddress } from "../../domain/privateAddress.ts";
+import { requestHash } from "../../domain/requestHash.ts";
 import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
+import { webhookUrlProblem } from "../../domain/webhookUrlPolicy.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { sha256 } from "../../pdf/renderPdf.ts";
 import type { AppDeps } from "../deps.ts";
@@ -18,7 +18,6 @@ import { ApiError, validationError } from "../errors.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateInvoiceInput } from "./schema.ts";
-import { invoiceUrls } from "./urls.ts";
 
 export type CreateInvoiceResponse = {
   invoice_id: string;
@@ -46,45 +45,10 @@ async function withWebhookSecret(
   return sealed ? { ...body, webhook_secret: openSecret(sealed, deps.webhookKeys) } : body;
 }
 
-/**
- * Why a webhook URL is refused in production, or null. Literal hosts are checked here; names
- * are resolved and checked again at every delivery (webhooks/postWebhook.ts).
- */
-export function webhookUrlProblem(url: string): string | null {
-  const target = new URL(url);
-  if (target.protocol !== "https:") return "must use https";
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    (isIP(host) && isPrivateAddress(host))
-  ) {
-    return "must not point at a loopback, private or link-local address";
-  }
-  return null;
-}
-
 /** Creations of one merchant, queued in this process before they take a connection. */
 const perMerchant = createKeyedQueue();
 
 export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
-
-/** A stable hash of a request body: the same JSON, whatever its key order or spacing. */
-export function requestHash(body: unknown): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value && typeof value === "object"
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-          )
-        : value;
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(body)))
-    .digest("hex");
-}
 
 /**
  * Creates an invoice in one transaction: number, managed wallet, deposit address, PDF, the

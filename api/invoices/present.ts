@@ -1,6 +1,5 @@
 import { getAddress } from "viem";
-import { BASE_CHAIN_ID } from "../../chain/constants.ts";
-import { indexedTransfersFrom, indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { indexedTransfersTo } from "../../db/queries/indexer.ts";
 import {
   findLineItems,
   findPdf,
@@ -8,12 +7,15 @@ import {
   type LineItemRow,
 } from "../../db/queries/invoices.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
 import type { AppDeps } from "../deps.ts";
-import { invoiceUrls } from "./urls.ts";
 
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
 export function presentInvoice(
@@ -104,44 +106,6 @@ export function presentStatus(invoice: InvoiceRow, state: PaymentState) {
   };
 }
 
-export type SweepView = {
-  sequence: number;
-  amount: string;
-  destination: string;
-  status: string;
-  tx_hash: string | null;
-  error: string | null;
-  /** Whether the sweep's transfer out of the deposit address is in the indexed ledger. */
-  indexed: boolean;
-  created_at: string;
-};
-
-/** The sweeps of a deposit address: Remit's records, checked against the indexed transfers out. */
-export async function loadSweeps(
-  deps: Pick<AppDeps, "db" | "indexerSchema">,
-  depositAddress: string,
-): Promise<SweepView[]> {
-  const [rows, out] = await Promise.all([
-    deps.db
-      .selectFrom("app.sweeps")
-      .selectAll()
-      .where("deposit_address", "=", depositAddress)
-      .orderBy("sequence")
-      .execute(),
-    indexedTransfersFrom(deps.db, deps.indexerSchema, depositAddress),
-  ]);
-  return rows.map((row) => ({
-    sequence: row.sequence,
-    amount: formatUsdc(row.amount),
-    destination: getAddress(row.destination),
-    status: row.status,
-    tx_hash: row.tx_hash,
-    error: row.error,
-    indexed: out.some((t) => t.txHash === row.tx_hash),
-    created_at: row.created_at.toISOString(),
-  }));
-}
-
 /** Everything presentInvoice needs besides the invoice row. */
 export async function loadInvoiceDetails(
   deps: Pick<AppDeps, "db" | "indexerSchema">,
@@ -152,9 +116,15 @@ export async function loadInvoiceDetails(
     findPdf(deps.db, invoice.id),
     loadPaymentState(deps.db, invoice.deposit_address),
     indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
-    loadSweeps(deps, invoice.deposit_address),
+    findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
   ]);
-  return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers, sweeps };
+  return {
+    lines,
+    pdfSha256: pdf?.sha256 ?? "",
+    state,
+    transfers,
+    sweeps: sweeps.map(presentSweep),
+  };
 }
 
 /** The full invoice body (GET /api/invoices/{id}, POST …/send): details loaded, then presented. */

@@ -1,12 +1,13 @@
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
 import { findOrCreateMerchant } from "../../db/queries/merchants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
+import { requestHash } from "../../domain/requestHash.ts";
 import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
-import { escapeHtml } from "../../platform/escapeHtml.ts";
+import { webhookUrlProblem } from "../../domain/webhookUrlPolicy.ts";
+import { escapeHtml } from "../../internal/escapeHtml.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, validationError } from "../errors.ts";
-import { requestHash, webhookUrlProblem } from "../invoices/createInvoice.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateLinkInput } from "./schema.ts";
 

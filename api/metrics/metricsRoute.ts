@@ -3,7 +3,7 @@ import { register as processRegistry, Registry } from "prom-client";
 
 /**
  * `GET /metrics` in Prometheus' text format: the app's series and the process-wide ones (Node's
- * default metrics, registered by api/main.ts). Operational, not part of the public API: keep it
+ * default metrics, registered by server/main.ts). Operational, not part of the public API: keep it
  * behind your gateway like the rest of an internal surface.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its env and schema.

@@ -1,7 +1,7 @@
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, test } from "vitest";
-import { freePort } from "../../platform/freePort.ts";
-import { createLogger, createRootLogger } from "../../platform/logger.ts";
+import { freePort } from "../../internal/freePort.ts";
+import { createLogger, createRootLogger } from "../../internal/logger.ts";
 import { chainUrl } from "../../test/helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/database.ts";
 import { parseMetrics, sampleValue } from "../../test/helpers/prometheus.ts";

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { Counter, Gauge, type Registry } from "prom-client";
-import { rpcRequest } from "../../chain/anvil.ts";
+import { rpcRequest } from "../../chain/rpc.ts";
 import type { Db } from "../../db/database.ts";
 import { indexedHead } from "../../db/queries/indexer.ts";
-import type { Logger } from "../../platform/logger.ts";
+import type { Logger } from "../../internal/logger.ts";
 import { withTimeout } from "../health.ts";
 
 export type ServiceMetricsDeps = { db: Db; rpcUrl: string; indexerSchema: string; log: Logger };

@@ -2,13 +2,13 @@ import { setTimeout as delay } from "node:timers/promises";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { describe, expect, test } from "vitest";
-import { createLogger, createRootLogger } from "../../platform/logger.ts";
+import { createLogger, createRootLogger } from "../../internal/logger.ts";
 import { parseMetrics, sampleValue } from "../../test/helpers/prometheus.ts";
 import { createHttpMetrics } from "../metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../metrics/metricsRoute.ts";
 import { requestContext } from "./requestContext.ts";
 
-/** A small app wired like api/app.ts, logging into an array. */
+/** A small app wired like server/app.ts, logging into an array. */
 function buildApp() {
   const raw: string[] = [];
   const root = createRootLogger("debug", { write: (line: string) => void raw.push(line) });

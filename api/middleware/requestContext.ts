@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { withLogContext } from "../../platform/logContext.ts";
-import type { Logger } from "../../platform/logger.ts";
+import { withLogContext } from "../../internal/logContext.ts";
+import type { Logger } from "../../internal/logger.ts";
 import type { HttpMetrics } from "../metrics/httpMetrics.ts";
 import { methodLabel, routePattern } from "../metrics/routePattern.ts";
 import { requestIdFrom } from "../requestId.ts";

@@ -1,8 +1,6 @@
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
-import type { Database } from "../database.ts";
-
-type Executor = Kysely<Database> | Transaction<Database>;
+import type { Executor } from "../database.ts";
 
 /**
  * Ponder's checkpoint is a fixed-width decimal string: block timestamp (10 digits), chain id

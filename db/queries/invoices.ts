@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { Insertable, Selectable, Transaction } from "kysely";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN } from "../../domain/tokens.ts";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
 export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
 

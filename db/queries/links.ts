@@ -1,8 +1,7 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Selectable } from "kysely";
 import { SLUG_PATTERN } from "../../domain/tokens.ts";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type LinkRow = Selectable<Database["app.payment_links"]>;
 
 /** The payment link with this slug, or undefined (also for strings that cannot be slugs). */

@@ -1,12 +1,11 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Selectable, Transaction } from "kysely";
 import {
   EMPTY_PAYMENT_STATE,
   type PaymentEventType,
   type PaymentState,
 } from "../../domain/paymentState.ts";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type PaymentEventRow = Selectable<Database["app.payment_events"]>;
 
 /** Whose deposit address it is: an invoice's or a payment link's. */

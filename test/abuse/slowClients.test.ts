@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_BODY_BYTES } from "../../api/middleware/jsonBody.ts";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 
 /** A raw connection to the API that records what it receives and when it is closed. */

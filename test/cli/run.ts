@@ -1,8 +1,8 @@
 import { execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { projectRoot } from "../../platform/children.ts";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
+import { projectRoot } from "../../internal/projectRoot.ts";
 import { childEnv } from "../helpers/env.ts";
 
 export const remitBin = path.join(projectRoot, "cli/remit.mjs");

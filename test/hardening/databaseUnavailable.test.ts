@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { newSlug } from "../../domain/tokens.ts";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { projectRoot } from "../../platform/children.ts";
+import { projectRoot } from "../../internal/projectRoot.ts";
 
 /** Where browser tests leave their screenshots (test-artifacts/, not committed). */
 export const artifactsDir = path.join(projectRoot, "test-artifacts");

@@ -13,8 +13,8 @@ import {
 import { base } from "viem/chains";
 import { afterEach, beforeEach, inject } from "vitest";
 import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
-import { USDC_ADDRESS } from "../../chain/constants.ts";
 import { devAccount } from "../../chain/deployUsdc.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
 
 export { devAccount };
 

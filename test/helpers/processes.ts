@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { inject } from "vitest";
+import { freePort } from "../../internal/freePort.ts";
+import { spawnLogged, stopProcess, waitFor } from "../../internal/process.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
-import { freePort } from "../../platform/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../../platform/process.ts";
 import type { ChildSpec } from "../../platform/supervisor.ts";
 import { childEnv } from "./env.ts";
 

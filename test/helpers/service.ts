@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { projectRoot } from "../../platform/children.ts";
-import { freePort } from "../../platform/freePort.ts";
-import { waitFor } from "../../platform/process.ts";
+import { freePort } from "../../internal/freePort.ts";
+import { waitFor } from "../../internal/process.ts";
+import { projectRoot } from "../../internal/projectRoot.ts";
 import { childEnv } from "./env.ts";
 
 export type Service = { child: ChildProcess; output: () => string };

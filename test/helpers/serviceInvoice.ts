@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { Address } from "viem";
 import { expect } from "vitest";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import type { ReceivedWebhook } from "./webhookReceiver.ts";
 

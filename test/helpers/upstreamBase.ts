@@ -6,9 +6,9 @@ import { mnemonicToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../../abis/usdc.ts";
 import type { Anvil } from "../../chain/anvil.ts";
-import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../chain/constants.ts";
 import { devAccounts } from "../../chain/deployUsdc.ts";
 import { startLocalChain } from "../../chain/localChain.ts";
+import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../domain/constants.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { createChain } from "./chain.ts";
 

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { freePort } from "../../platform/freePort.ts";
+import { freePort } from "../../internal/freePort.ts";
 
 export type ReceivedWebhook = {
   headers: http.IncomingHttpHeaders;

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { Anvil } from "../../chain/anvil.ts";
-import { DEV_ACCOUNT_USDC } from "../../chain/constants.ts";
-import { freePort } from "../../platform/freePort.ts";
-import { stopProcess } from "../../platform/process.ts";
+import { DEV_ACCOUNT_USDC } from "../../domain/constants.ts";
+import { freePort } from "../../internal/freePort.ts";
+import { stopProcess } from "../../internal/process.ts";
 import { createChain, devAccount } from "../helpers/chain.ts";
 import {
   exitCode,

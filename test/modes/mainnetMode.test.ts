@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { type Anvil, startAnvil } from "../../chain/anvil.ts";
+import { freePort } from "../../internal/freePort.ts";
+import { isAlive, stopProcess, waitFor } from "../../internal/process.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
-import { freePort } from "../../platform/freePort.ts";
-import { isAlive, stopProcess, waitFor } from "../../platform/process.ts";
 import { createChain, devAccount } from "../helpers/chain.ts";
 import {
   exitCode,

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import type { Anvil } from "../../chain/anvil.ts";
-import { freePort } from "../../platform/freePort.ts";
-import { stopProcess, waitFor } from "../../platform/process.ts";
+import { freePort } from "../../internal/freePort.ts";
+import { stopProcess, waitFor } from "../../internal/process.ts";
 import { createChain, devAccount } from "../helpers/chain.ts";
 import {
   childPids,

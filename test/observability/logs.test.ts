@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, test } from "vitest";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { Browser, Page } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../../platform/freePort.ts";
+import { freePort } from "../../internal/freePort.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { deployOtherToken } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";

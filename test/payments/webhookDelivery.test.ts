@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Address } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { waitFor } from "../../platform/process.ts";
+import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startIndexer } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";

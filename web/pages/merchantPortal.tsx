@@ -1,8 +1,8 @@
 import { getAddress } from "viem";
-import type { SweepView } from "../../api/invoices/present.ts";
 import type { LinkRow } from "../../db/queries/links.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
+import type { SweepView } from "../../domain/sweepView.ts";
 import { Layout } from "../layout.tsx";
 
 /**

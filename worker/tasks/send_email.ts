@@ -1,7 +1,6 @@
 import type { Task } from "graphile-worker";
 import { getAddress } from "viem";
 import { z } from "zod";
-import { invoiceUrls } from "../../api/invoices/urls.ts";
 import {
   type EmailRow,
   findEmail,
@@ -11,11 +10,12 @@ import {
 } from "../../db/queries/emails.ts";
 import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
 import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
-import { createLogger } from "../../platform/logger.ts";
+import { createLogger } from "../../internal/logger.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
 

@@ -1,11 +1,11 @@
 import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
+import { StatusCache } from "../api/payments/statusCache.ts";
 import { createDb } from "../db/database.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
-import { parseEnv } from "../platform/env.ts";
-import { createLogger } from "../platform/logger.ts";
+import { parseEnv } from "../internal/env.ts";
+import { createLogger } from "../internal/logger.ts";
 import { createApp } from "./app.ts";
-import { StatusCache } from "./payments/statusCache.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
@@ -20,7 +20,7 @@ if (
   !WEBHOOK_SECRET_KEY
 ) {
   throw new Error(
-    "api/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB and WEBHOOK_SECRET_KEY",
+    "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB and WEBHOOK_SECRET_KEY",
   );
 }
 const db = createDb(DATABASE_URL, {

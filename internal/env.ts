@@ -1,6 +1,7 @@
 import path from "node:path";
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english";
 import { z } from "zod";
-import { isValidMnemonic } from "../keys/hdWallet.ts";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 // parseEnv drops empty variables first, so `NAME=` means "not set".
@@ -61,7 +62,10 @@ export const envSchema = z
     /** The BIP-39 seed every deposit address and managed wallet derives from. */
     DEPOSIT_MNEMONIC: z
       .string()
-      .refine(isValidMnemonic, "must be a valid BIP-39 mnemonic (12–24 English words)")
+      .refine(
+        (words) => validateMnemonic(words.trim(), wordlist),
+        "must be a valid BIP-39 mnemonic (12–24 English words)",
+      )
       .optional(),
     /** Set by `npm start` for the API: extended public keys, so the API can never sign. */
     DEPOSIT_XPUB: z.string().startsWith("xpub").optional(),

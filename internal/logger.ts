@@ -21,7 +21,7 @@ export function logValue(value: unknown): unknown {
 /**
  * The pino instance every Logger of a process writes through: one JSON object per line with
  * `time` (ISO 8601), `level` (its name), `component`, `msg`, the fields, and the fields of the
- * request or job in progress (platform/logContext.ts). Writes are synchronous so that the
+ * request or job in progress (internal/logContext.ts). Writes are synchronous so that the
  * last lines before a crash or `process.exit` are not lost.
  */
 export function createRootLogger(
