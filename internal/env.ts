@@ -95,7 +95,7 @@ export const envSchema = z
     RELAYER_ADDRESS: address.optional(),
     /**
      * Which of the three processes this `npm start` runs: one host runs the indexer, any
-     * number run `api,worker` replicas against the same database (README: Production).
+     * number run `api,worker` replicas against the same database (docs/operations.md, "Production").
      */
     PROCESSES: z
       .string()
@@ -173,7 +173,7 @@ export const envSchema = z
       localChain,
       // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
       PONDER_POLLING_INTERVAL: env.PONDER_POLLING_INTERVAL ?? (localChain ? 100 : 250),
-      // On Base, see README "Confirmations on Base": 10 blocks (20 s), well inside the
+      // On Base, see docs/operations.md, "Confirmations on Base": 10 blocks (20 s), well inside the
       // indexer's 30-block reorg window, so a deeper reorg is still seen and reversed.
       CONFIRMATIONS: env.CONFIRMATIONS ?? (localChain ? 1 : BASE_CONFIRMATIONS),
       ALLOW_PRIVATE_WEBHOOKS: env.ALLOW_PRIVATE_WEBHOOKS
@@ -192,7 +192,7 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-/** CONFIRMATIONS' default when following real Base (README: "Confirmations on Base"). */
+/** CONFIRMATIONS' default when following real Base (docs/operations.md, "Confirmations on Base"). */
 export const BASE_CONFIRMATIONS = 10;
 
 /** The settings each chain mode needs, and the ones it cannot combine. */

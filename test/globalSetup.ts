@@ -33,7 +33,7 @@ declare module "vitest" {
  * anvil per worker loaded from a state with USDC already deployed (instant). Tests clone the
  * template (test/helpers/database.ts) and snapshot/revert their worker's anvil.
  *
- * With BASE_FORK_URL set (fork mode, see README "Tests in fork mode"), each worker's anvil
+ * With BASE_FORK_URL set (fork mode, see docs/development.md, "Tests in fork mode"), each worker's anvil
  * forks it instead, at BASE_FORK_BLOCK_NUMBER or the upstream's latest block, and its dev
  * accounts are funded from USDC_WHALE: the tests then pay with the upstream's USDC.
  */

@@ -132,7 +132,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     expect(status).toMatchObject({ paid_amount: "150.00", tx_hash: paid.transactionHash });
     await expectPaidWebhook(receiver.received, invoice, paid.transactionHash);
 
-    // A replica (README: Production): API and worker only, same settings, same database. It
+    // A replica (docs/operations.md, "Production"): API and worker only, same settings, same database. It
     // finds the same indexer schema, and the single indexer serves both.
     const replica = await start("replica", {
       ...live,
