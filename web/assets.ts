@@ -29,6 +29,7 @@ button:focus-visible,a:focus-visible{outline:3px solid #9fb8ff;outline-offset:2p
 footer{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
 a{color:var(--accent)}.prewrap{white-space:pre-line}
 td code{overflow-wrap:anywhere;word-break:break-all;font-size:13px}
+code.txhash{overflow-wrap:anywhere;word-break:break-all}
 @media (max-width:480px){main{padding:12px 10px}.card{padding:16px}.amount{font-size:24px}}
 `;
 

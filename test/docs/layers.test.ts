@@ -79,7 +79,12 @@ describe("imports between top-level folders (docs/architecture.md)", () => {
     const cycle = (start: string): boolean => {
       const seen = new Set<string>();
       const walk = (f: string): boolean =>
-        next(f).some((n) => n === start || (!seen.has(n) && (seen.add(n), walk(n))));
+        next(f).some((n) => {
+          if (n === start) return true;
+          if (seen.has(n)) return false;
+          seen.add(n);
+          return walk(n);
+        });
       return walk(start);
     };
     expect(TOOLS.filter(cycle)).toEqual([]);

@@ -3,7 +3,8 @@ import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
-import { Layout, PayWith } from "../layout.tsx";
+import { Layout } from "../layout.tsx";
+import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 
 /** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
 export function InvoicePage(props: {
@@ -18,23 +19,12 @@ export function InvoicePage(props: {
   const due = invoice.total_amount > state.received ? invoice.total_amount - state.received : 0n;
   return (
     <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
-      <div
-        id="payment"
-        data-slug={invoice.slug}
-        data-status-url={`/api/payments/status/${invoice.slug}`}
-        data-poll-ms="5000"
-        data-total-units={invoice.total_amount.toString()}
-        data-state={status}
-      >
+      <PaymentRoot slug={invoice.slug} totalUnits={invoice.total_amount} state={status}>
         <section class="card">
           <p class="muted small">Invoice {invoice.invoice_number}</p>
           <h1>{invoice.merchant_name_snapshot}</h1>
           <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
-          <p>
-            <span class="badge" data-field="status" aria-live="polite">
-              {status}
-            </span>
-          </p>
+          <StatusBadge status={status} />
           <p class="small">
             Billed to <strong>{invoice.vendor_name}</strong>
             {invoice.vendor_address ? ` · ${invoice.vendor_address}` : ""} · issued{" "}
@@ -73,19 +63,7 @@ export function InvoicePage(props: {
           </p>
         </section>
 
-        <section class="card done" role="status">
-          <strong>Payment received. Thank you!</strong>
-          <br />
-          <span class="small">
-            Received <span data-field="received">{formatUsdcForDisplay(state.received)}</span> USDC
-            · transaction <code data-field="tx">{state.latestTxHash ?? ""}</code>
-          </span>
-        </section>
-        <section class="card partialnote" role="status">
-          <strong>Partly paid.</strong> Received{" "}
-          <span data-field="received">{formatUsdcForDisplay(state.received)}</span> USDC; still due{" "}
-          <strong data-field="due">{formatUsdcForDisplay(due)}</strong> USDC.
-        </section>
+        <PaymentProgress state={state} due={due} doneTitle="Payment received. Thank you!" />
 
         <PayWith
           amount={formatUsdcForDisplay(due > 0n ? due : invoice.total_amount).replace(/,/g, "")}
@@ -93,7 +71,7 @@ export function InvoicePage(props: {
           depositAddress={getAddress(invoice.deposit_address)}
           qrSvg={props.qrSvg}
         />
-      </div>
+      </PaymentRoot>
     </Layout>
   );
 }

@@ -1,9 +1,11 @@
 import { getAddress } from "viem";
 import type { LinkRow } from "../../db/queries/links.ts";
+import { formatUtc } from "../../domain/dates.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import type { SweepView } from "../../domain/sweepView.ts";
 import { Layout } from "../layout.tsx";
+import { PaymentRoot, StatusBadge, TxLink } from "../paymentPanels.tsx";
 
 /**
  * `{PAY_URL}/merchant/{slug}`: the merchant's view of a `managed` payment link: status, amount
@@ -19,22 +21,11 @@ export function MerchantPortal(props: {
   const { link, state } = props;
   return (
     <Layout title={`Payment link ${link.slug}: ${link.description}`}>
-      <div
-        id="payment"
-        data-slug={link.slug}
-        data-status-url={`/api/payments/status/${link.slug}`}
-        data-poll-ms="5000"
-        data-total-units={link.amount.toString()}
-        data-state={link.status}
-      >
+      <PaymentRoot slug={link.slug} totalUnits={link.amount} state={link.status}>
         <section class="card">
           <p class="muted small">Merchant portal · payment link {link.slug}</p>
           <h1>{link.description}</h1>
-          <p>
-            <span class="badge" data-field="status" aria-live="polite">
-              {link.status}
-            </span>
-          </p>
+          <StatusBadge status={link.status} />
           <table>
             <tbody>
               <tr>
@@ -61,7 +52,7 @@ export function MerchantPortal(props: {
               </tr>
               <tr>
                 <th>Created</th>
-                <td class="num">{link.created_at.toISOString()}</td>
+                <td class="num">{formatUtc(link.created_at)} UTC</td>
               </tr>
             </tbody>
           </table>
@@ -82,16 +73,10 @@ export function MerchantPortal(props: {
               <tbody>
                 {props.transfers.map((t) => (
                   <tr>
-                    <td>{t.paidAt.toISOString().replace("T", " ").slice(0, 19)}</td>
+                    <td>{formatUtc(t.paidAt)}</td>
                     <td class="num">{formatUsdcForDisplay(t.value)}</td>
                     <td>
-                      <a
-                        href={`${props.explorerUrl}/tx/${t.txHash}`}
-                        rel="noopener noreferrer"
-                        target="_blank"
-                      >
-                        <code>{`${t.txHash.slice(0, 10)}…${t.txHash.slice(-8)}`}</code>
-                      </a>
+                      <TxLink explorerUrl={props.explorerUrl} txHash={t.txHash} />
                       {state.counted.includes(t.id) ? "" : " (awaiting confirmations)"}
                     </td>
                   </tr>
@@ -122,13 +107,7 @@ export function MerchantPortal(props: {
                     <td>{sweep.status}</td>
                     <td>
                       {sweep.tx_hash ? (
-                        <a
-                          href={`${props.explorerUrl}/tx/${sweep.tx_hash}`}
-                          rel="noopener noreferrer"
-                          target="_blank"
-                        >
-                          <code>{`${sweep.tx_hash.slice(0, 10)}…${sweep.tx_hash.slice(-8)}`}</code>
-                        </a>
+                        <TxLink explorerUrl={props.explorerUrl} txHash={sweep.tx_hash} />
                       ) : (
                         (sweep.error ?? "")
                       )}
@@ -139,7 +118,7 @@ export function MerchantPortal(props: {
             </table>
           )}
         </section>
-      </div>
+      </PaymentRoot>
     </Layout>
   );
 }

@@ -1,0 +1,127 @@
+import type { Child } from "hono/jsx";
+import { formatUsdcForDisplay } from "../domain/money.ts";
+import type { PaymentState } from "../domain/paymentState.ts";
+
+/**
+ * The element pay.js watches: it polls `data-status-url` and shows the panel of the state it
+ * reads (`data-state`: sent, partial, paid…). Every payable page and the portal are one of these.
+ */
+export function PaymentRoot(props: {
+  slug: string;
+  totalUnits: bigint;
+  state: string;
+  redirectUrl?: string | null;
+  children: Child;
+}) {
+  return (
+    <div
+      id="payment"
+      data-slug={props.slug}
+      data-status-url={`/api/payments/status/${props.slug}`}
+      data-poll-ms="5000"
+      data-total-units={props.totalUnits.toString()}
+      data-state={props.state}
+      data-redirect={props.redirectUrl ?? undefined}
+    >
+      {props.children}
+    </div>
+  );
+}
+
+/** The status badge pay.js keeps current. */
+export function StatusBadge(props: { status: string }) {
+  return (
+    <p>
+      <span class="badge" data-field="status" aria-live="polite">
+        {props.status}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * The two panels pay.js reveals as payments arrive: settled (with what came and the latest
+ * transaction) and partly paid (with what is still due).
+ */
+export function PaymentProgress(props: {
+  state: PaymentState;
+  due: bigint;
+  doneTitle: string;
+  children?: Child;
+}) {
+  const received = formatUsdcForDisplay(props.state.received);
+  return (
+    <>
+      <section class="card done" role="status">
+        <strong>{props.doneTitle}</strong>
+        <br />
+        <span class="small">
+          Received <span data-field="received">{received}</span> USDC · transaction{" "}
+          <code class="txhash" data-field="tx">
+            {props.state.latestTxHash ?? ""}
+          </code>
+        </span>
+        {props.children}
+      </section>
+      <section class="card partialnote" role="status">
+        <strong>Partly paid.</strong> Received <span data-field="received">{received}</span> USDC;
+        still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong> USDC.
+      </section>
+    </>
+  );
+}
+
+/** A transaction hash, shortened, linking to the block explorer. */
+export function TxLink(props: { explorerUrl: string; txHash: string }) {
+  return (
+    <a href={`${props.explorerUrl}/tx/${props.txHash}`} rel="noopener noreferrer" target="_blank">
+      <code>{`${props.txHash.slice(0, 10)}…${props.txHash.slice(-8)}`}</code>
+    </a>
+  );
+}
+
+/** A value with a copy button. */
+export function CopyField(props: { label: string; value: string; id: string }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <div class="copyrow">
+        <code id={props.id}>{props.value}</code>
+        <button
+          type="button"
+          data-copy={props.value}
+          aria-label={`Copy ${props.label.toLowerCase()}`}
+        >
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The block every payable page shows: amount, address, QR code, the network warning. */
+export function PayWith(props: {
+  amount: string;
+  amountLabel: string;
+  depositAddress: string;
+  qrSvg: string;
+}) {
+  return (
+    <section class="card paywith" aria-labelledby="pay-heading">
+      <h2 id="pay-heading">Pay with USDC on Base</h2>
+      <CopyField label={props.amountLabel} value={props.amount} id="pay-amount" />
+      <CopyField label="Deposit address" value={props.depositAddress} id="pay-address" />
+      <div
+        class="qr"
+        role="img"
+        aria-label="QR code with a payment request for this amount and address"
+        dangerouslySetInnerHTML={{ __html: props.qrSvg }}
+      />
+      <p class="warning">
+        <strong>USDC on Base (chain 8453) only.</strong> Other tokens, or USDC on any other network,
+        sent to this address are not credited.
+      </p>
+      <p class="small muted">This page updates by itself when your payment arrives.</p>
+    </section>
+  );
+}
