@@ -9,7 +9,7 @@ const INDEXER_SOURCES = [
   "src",
   "indexer",
   "abis",
-  "chain/constants.ts",
+  "domain/constants.ts",
 ];
 
 async function listFiles(root: string, entry: string): Promise<string[]> {
