@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import pino, { type DestinationStream } from "pino";
 import { currentLogContext } from "./logContext.ts";
 
@@ -18,6 +19,25 @@ export function logValue(value: unknown): unknown {
   return value;
 }
 
+/** Whether a write failed because nobody reads standard output any more. */
+const isGoneReader = (error: unknown) =>
+  error instanceof Error && ["EIO", "EPIPE"].includes((error as NodeJS.ErrnoException).code ?? "");
+
+/**
+ * Standard output, written synchronously, that goes quiet once its reader is gone: a closed
+ * terminal (EIO) or a closed pipe (EPIPE) must not crash a process in the middle of its clean
+ * stop; the lines have nowhere to go.
+ */
+const standardOutput: DestinationStream = {
+  write(line: string) {
+    try {
+      writeSync(1, line);
+    } catch (error) {
+      if (!isGoneReader(error)) throw error;
+    }
+  },
+};
+
 /**
  * The pino instance every Logger of a process writes through: one JSON object per line with
  * `time` (ISO 8601), `level` (its name), `component`, `msg`, the fields, and the fields of the
@@ -26,7 +46,7 @@ export function logValue(value: unknown): unknown {
  */
 export function createRootLogger(
   level: string | undefined = process.env.LOG_LEVEL,
-  destination: DestinationStream = pino.destination({ fd: 1, sync: true }),
+  destination: DestinationStream = standardOutput,
 ): pino.Logger {
   return pino(
     {

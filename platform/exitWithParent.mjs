@@ -10,3 +10,7 @@ const timer = setInterval(() => {
   }
 }, 1000);
 timer.unref();
+
+// A closed terminal sends SIGHUP to its whole process group, us included. The supervisor gets
+// it too and stops us in order (SIGTERM); dying on the spot here would look like a crash to it.
+process.on("SIGHUP", () => {});

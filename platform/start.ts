@@ -31,18 +31,36 @@ const workerMetricsPort = (env: Env) => env.WORKER_METRICS_PORT ?? DEFAULT_WORKE
 
 /** Stops what was started, newest first. */
 const cleanups: Array<() => Promise<void>> = [];
-let shuttingDown = false;
+let stopping: Promise<void> | undefined;
 
+/**
+ * Stops everything, once: a second request (a signal after a signal, or the parent's exit
+ * noticed during a stop) waits for the stop under way instead of cutting it short, which
+ * would leave the database and the chain running.
+ */
 async function shutdown(reason: string, exitCode: number): Promise<never> {
-  if (!shuttingDown) {
-    shuttingDown = true;
+  stopping ??= (async () => {
     log.info("shutting down", { reason });
     for (const cleanup of cleanups.reverse()) {
       await cleanup().catch((error) => log.error("while stopping", { error }));
     }
     log.info("stopped");
-  }
+  })();
+  await stopping;
   process.exit(exitCode);
+}
+
+/**
+ * Whoever started us (npm, a shell, a service manager) may die without passing a signal on:
+ * `kill -HUP` of npm's pid kills npm and leaves us reparented. Nobody could stop us then, so
+ * we stop ourselves, everything we started included.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) void shutdown("parent exited", 0);
+  }, 500);
+  timer.unref();
 }
 
 async function startDatabase(env: Env): Promise<string> {
@@ -147,9 +165,14 @@ function requireProductionKeys(env: Env): void {
 
 async function main(): Promise<void> {
   const env = parseEnv();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  // SIGHUP is a closed terminal or SSH session: stop as cleanly as on Ctrl-C or a stop request.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => void shutdown(signal, 0));
   }
+  stopWhenOrphaned();
+  // Children's lines are passed on through process.stdout: once a closed terminal or pipe has
+  // nobody reading it, its errors are expected and must not stop the stop.
+  process.stdout.on("error", () => {});
   requireProductionKeys(env);
   const startedAt = performance.now();
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
