@@ -1,7 +1,9 @@
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
+import type { AddJobFunction } from "graphile-worker";
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
+import { jobKey, TASK } from "../domain/jobs.ts";
 import { isAlive } from "../internal/process.ts";
 
 /**
@@ -70,7 +72,7 @@ export async function unlockCrashedJobs(db: Db): Promise<number> {
 export async function watchIndexedTransfers(
   db: Db,
   indexerSchema: string,
-  addJob: (task: string, payload: unknown, options: { jobKey: string }) => Promise<unknown>,
+  addJob: AddJobFunction,
   signal: AbortSignal,
 ): Promise<void> {
   while (!signal.aborted) {
@@ -78,7 +80,7 @@ export async function watchIndexedTransfers(
       installed: boolean;
     }>`select app.install_transfer_trigger(${indexerSchema}) as installed`.execute(db);
     if (rows[0]?.installed) {
-      await addJob("reconcile_all", {}, { jobKey: "reconcile_all" });
+      await addJob(TASK.reconcileAll, {}, { jobKey: jobKey.reconcileAll() });
       return;
     }
     await delay(250, undefined, { signal }).catch(() => {});

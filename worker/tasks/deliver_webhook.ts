@@ -1,5 +1,6 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { jobKey, TASK } from "../../domain/jobs.ts";
 import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
@@ -96,12 +97,9 @@ export function deliverWebhook(deps: WorkerDeps): Task {
     if (nextAttemptAt) {
       // A key of its own per attempt: this job still holds the delivery's key while it runs.
       await helpers.addJob(
-        "deliver_webhook",
+        TASK.deliverWebhook,
         { delivery_id: delivery.id },
-        {
-          jobKey: `webhook:${delivery.id}:${attempt + 1}`,
-          runAt: nextAttemptAt,
-        },
+        { jobKey: jobKey.webhookAttempt(delivery.id, attempt + 1), runAt: nextAttemptAt },
       );
     }
     helpers.logger.info(

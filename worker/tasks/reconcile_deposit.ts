@@ -10,6 +10,7 @@ import {
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
   confirmedTransfers,
@@ -214,13 +215,13 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       return transfers.length > confirmed.length;
     });
     if (sweep && deps.sweep && deps.autoSweep) {
-      await helpers.addJob("sweep_deposit", { address }, { jobKey: `sweep:${address}` });
+      await helpers.addJob(TASK.sweepDeposit, { address }, { jobKey: jobKey.sweep(address) });
     }
     if (recheck) {
       await helpers.addJob(
-        "reconcile_deposit",
+        TASK.reconcileDeposit,
         { address },
-        { jobKey: `reconcile:${address}`, runAt: new Date(Date.now() + RECHECK_MS) },
+        { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + RECHECK_MS) },
       );
     }
   };

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
 import type { Database } from "../../db/database.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
+import { jobKey } from "../../domain/jobs.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import type { WorkerDeps } from "../deps.ts";
@@ -67,7 +68,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
     await deps.db.connection().execute(async (connection) => {
       const { rows } = await sql<{
         locked: boolean;
-      }>`select pg_try_advisory_lock(hashtext(${`sweep:${parsed.address}`})) as locked`.execute(
+      }>`select pg_try_advisory_lock(hashtext(${jobKey.sweep(parsed.address)})) as locked`.execute(
         connection,
       );
       if (!rows[0]?.locked) return; // another run is sweeping this address right now
@@ -196,7 +197,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
           await runRecorded(connection, row, submit);
         }
       } finally {
-        await sql`select pg_advisory_unlock(hashtext(${`sweep:${parsed.address}`}))`.execute(
+        await sql`select pg_advisory_unlock(hashtext(${jobKey.sweep(parsed.address)}))`.execute(
           connection,
         );
       }
