@@ -2,6 +2,7 @@ import type { Task } from "graphile-worker";
 import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
 import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
+import { classifyChainError, USDC_BLACKLISTED } from "../../chain/errors.ts";
 import type { Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import {
@@ -87,12 +88,12 @@ export function sweepDeposit(deps: WorkerDeps): Task {
               args,
             });
           } catch (error) {
-            // USDC's own revert reason ("Blacklistable: account is blacklisted") is the verdict.
-            const reason = (error as Error).message
-              .split("\n")
-              .find((line) => /blacklisted/i.test(line));
-            if (reason)
-              throw new PermanentSweepFailure(`USDC refuses the transfer: ${reason.trim()}`);
+            // USDC's own revert reason is the verdict: a blacklisted address stays blacklisted.
+            const failure = classifyChainError(error);
+            if (failure.kind === "reverted" && failure.reason === USDC_BLACKLISTED)
+              throw new PermanentSweepFailure(`USDC refuses the transfer: ${failure.reason}`, {
+                cause: error,
+              });
             throw error;
           }
           const hash = await sweep.wallet.writeContract({
@@ -174,9 +175,10 @@ async function runRecorded(
       await updateSweep(db, row.id, { status: "failed", error: message, attempt: true });
       return;
     }
-    const explained = /insufficient funds|exceeds the balance|gas required exceeds/i.test(message)
-      ? `the relayer has too little ETH for gas: ${message}`
-      : message;
+    const explained =
+      classifyChainError(error).kind === "insufficient_funds"
+        ? `the relayer has too little ETH for gas: ${message}`
+        : message;
     await updateSweep(db, row.id, { error: explained.slice(0, 2000), attempt: true });
     throw error;
   }
