@@ -1,6 +1,7 @@
 import type { Task } from "graphile-worker";
-import { getAddress } from "viem";
+import { getAddress, type Hash } from "viem";
 import { z } from "zod";
+import { isTransactionMined } from "../../chain/transactionMined.ts";
 import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
@@ -158,6 +159,8 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       // A counted transfer missing from the index is either reorged out, or being replayed by
       // the indexer (after a restart it deletes and re-inserts its last blocks). The chain
       // decides: while the transaction is still mined, nothing is reversed; look again soon.
+      // A chain that cannot be asked throws: the job fails, nothing is recorded, and
+      // graphile-worker retries it.
       const lost = previous.counted.filter((id) => !next.counted.includes(id));
       if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
       if (!unchanged) {
@@ -214,12 +217,14 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
   };
 }
 
-/** Whether any of these transfers' transactions is still in the canonical chain. */
+/**
+ * Whether any of these transfers' transactions is still in the canonical chain; false only on
+ * the node's word for each (isTransactionMined throws when it cannot be asked).
+ */
 async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<boolean> {
   for (const id of transferIds) {
-    const hash = id.split("-")[0] as `0x${string}`;
-    const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => null);
-    if (receipt?.status === "success") return true;
+    const hash = id.split("-")[0] as Hash;
+    if (await isTransactionMined(deps.chain, hash)) return true;
   }
   return false;
 }
