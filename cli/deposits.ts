@@ -3,6 +3,8 @@ import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
+import { findDepositOwners } from "../db/queries/depositAddresses.ts";
+import { queueSweep } from "../db/queries/jobs.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { formatUsdc } from "../domain/money.ts";
 
@@ -16,18 +18,8 @@ export async function depositsWithFunds(options: DepositsOptions) {
   const db = createDb(options.databaseUrl, { max: 2 });
   const chain = createPublicClient({ chain: base, transport: rpcTransport(options.rpcUrl) });
   try {
-    const owners = [
-      ...(await db
-        .selectFrom("app.invoices")
-        .select(["deposit_address", "wallet_address", "invoice_number as owner"])
-        .execute()),
-      ...(await db
-        .selectFrom("app.payment_links")
-        .select(["deposit_address", "wallet_address", "slug as owner"])
-        .execute()),
-    ];
     const funded = [];
-    for (const row of owners) {
+    for (const row of await findDepositOwners(db)) {
       const balance = await chain.readContract({
         address: USDC_ADDRESS,
         abi: usdcAbi,
@@ -53,14 +45,7 @@ export async function depositsWithFunds(options: DepositsOptions) {
 export async function queueSweeps(options: DepositsOptions, addresses: string[]): Promise<void> {
   const db = createDb(options.databaseUrl, { max: 2 });
   try {
-    for (const address of addresses) {
-      const lower = address.toLowerCase();
-      await db.executeQuery({
-        sql: "select graphile_worker.add_job('sweep_deposit', json_build_object('address', $1::text), job_key => 'sweep:' || $1::text)",
-        parameters: [lower],
-        query: { kind: "RawNode" },
-      } as never);
-    }
+    for (const address of addresses) await queueSweep(db, address.toLowerCase());
   } finally {
     await db.destroy();
   }

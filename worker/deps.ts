@@ -1,4 +1,5 @@
 import type { Account, PublicClient, WalletClient } from "viem";
+import type { TransactionLookup } from "../chain/transactionMined.ts";
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Mailer } from "../email/mailer.ts";
@@ -14,7 +15,7 @@ export type WorkerDeps = {
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
   /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
-  chain: Pick<PublicClient, "getTransactionReceipt">;
+  chain: TransactionLookup;
   confirmations: number;
   /** Sweep every counted payment automatically (SWEEP=on); otherwise only on request. */
   autoSweep: boolean;

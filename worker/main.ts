@@ -118,12 +118,9 @@ const runner = await run({
   pollInterval: 500,
 });
 const watching = new AbortController();
-void watchIndexedTransfers(
-  db,
-  env.INDEXER_SCHEMA,
-  (task, payload, options) => runner.addJob(task, payload as never, options),
-  watching.signal,
-).catch((error) => log.error("could not install the transfer trigger", { error }));
+void watchIndexedTransfers(db, env.INDEXER_SCHEMA, runner.addJob, watching.signal).catch((error) =>
+  log.error("could not install the transfer trigger", { error }),
+);
 log.info("running", {
   tasks: Object.keys(taskList).join(","),
   email: env.outboxDir ? `outbox ${env.outboxDir}` : "SendGrid",

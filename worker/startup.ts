@@ -1,7 +1,11 @@
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import { sql } from "kysely";
+import type { AddJobFunction } from "graphile-worker";
 import type { Db } from "../db/database.ts";
+import { deleteHeartbeats, findHeartbeatsOfHost } from "../db/queries/heartbeats.ts";
+import { installTransferTrigger } from "../db/queries/indexer.ts";
+import { deleteSupersededJobs, findDeadLockers, forceUnlockWorkers } from "../db/queries/jobs.ts";
+import { jobKey, TASK } from "../domain/jobs.ts";
 import { isAlive } from "../internal/process.ts";
 
 /**
@@ -20,44 +24,21 @@ export const UNPUBLISHED_LOCK_GRACE_SECONDS = 15;
  */
 export async function unlockCrashedJobs(db: Db): Promise<number> {
   // Processes of this host that are gone are dead whatever their last beat says.
-  const here = await db
-    .selectFrom("app.heartbeats")
-    .select(["instance", "pid", "worker_ids"])
-    .where("instance", "like", `${hostname()}:%`)
-    .execute();
+  const here = await findHeartbeatsOfHost(db, hostname());
   const gone = here.filter((row) => !isAlive(row.pid));
-  const goneWorkers = gone.flatMap((row) => row.worker_ids);
-  if (gone.length)
-    await db
-      .deleteFrom("app.heartbeats")
-      .where(
-        "instance",
-        "in",
-        gone.map((row) => row.instance),
-      )
-      .execute();
-  const { rows } = await sql<{ locked_by: string }>`
-    select distinct locked_by from graphile_worker._private_jobs
-    where locked_by is not null
-      and (
-        locked_by = any(${goneWorkers}::text[])
-        or (
-          locked_by <> all (
-            select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
-          )
-          and locked_at < now() - make_interval(secs => ${UNPUBLISHED_LOCK_GRACE_SECONDS})
-        )
-      )`.execute(db);
-  const dead = rows.map((row) => row.locked_by);
+  await deleteHeartbeats(
+    db,
+    gone.map((row) => row.instance),
+  );
+  const dead = await findDeadLockers(
+    db,
+    gone.flatMap((row) => row.worker_ids),
+    UNPUBLISHED_LOCK_GRACE_SECONDS,
+  );
   if (dead.length) {
-    // A job whose key was re-added while it ran was superseded: graphile-worker cleared its
-    // key, set its attempts to the maximum and queued a successor carrying the work. Unlocked,
-    // it would sit in the queue as a permanently failed job; it is dropped instead.
-    await sql`delete from graphile_worker._private_jobs
-      where locked_by = any(${dead}::text[]) and key is null and attempts >= max_attempts`.execute(
-      db,
-    );
-    await sql`select graphile_worker.force_unlock_workers(${dead}::text[])`.execute(db);
+    // Superseded jobs would sit in the queue as permanently failed ones once unlocked.
+    await deleteSupersededJobs(db, dead);
+    await forceUnlockWorkers(db, dead);
   }
   return dead.length;
 }
@@ -70,15 +51,12 @@ export async function unlockCrashedJobs(db: Db): Promise<number> {
 export async function watchIndexedTransfers(
   db: Db,
   indexerSchema: string,
-  addJob: (task: string, payload: unknown, options: { jobKey: string }) => Promise<unknown>,
+  addJob: AddJobFunction,
   signal: AbortSignal,
 ): Promise<void> {
   while (!signal.aborted) {
-    const { rows } = await sql<{
-      installed: boolean;
-    }>`select app.install_transfer_trigger(${indexerSchema}) as installed`.execute(db);
-    if (rows[0]?.installed) {
-      await addJob("reconcile_all", {}, { jobKey: "reconcile_all" });
+    if (await installTransferTrigger(db, indexerSchema)) {
+      await addJob(TASK.reconcileAll, {}, { jobKey: jobKey.reconcileAll() });
       return;
     }
     await delay(250, undefined, { signal }).catch(() => {});

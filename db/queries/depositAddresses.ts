@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Address } from "viem";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
 /** The next value of a derivation-index sequence. */
 export async function nextIndex(trx: Transaction<Database>, sequence: string): Promise<number> {
@@ -27,4 +27,34 @@ export async function allocateDepositAddress(
     .values({ address: address.toLowerCase(), derivation_index: index })
     .execute();
   return address;
+}
+
+/** The HD derivation index of a deposit address (lowercase), or undefined if it is not ours. */
+export async function findDerivationIndex(
+  db: Executor,
+  address: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("app.deposit_addresses")
+    .select("derivation_index")
+    .where("address", "=", address)
+    .executeTakeFirst();
+  return row?.derivation_index;
+}
+
+/** A deposit address with the wallet it is swept to and its owner (invoice number or slug). */
+export type DepositOwner = { deposit_address: string; wallet_address: string; owner: string };
+
+/** Every invoice's and payment link's deposit address, invoices first. */
+export async function findDepositOwners(db: Executor): Promise<DepositOwner[]> {
+  return [
+    ...(await db
+      .selectFrom("app.invoices")
+      .select(["deposit_address", "wallet_address", "invoice_number as owner"])
+      .execute()),
+    ...(await db
+      .selectFrom("app.payment_links")
+      .select(["deposit_address", "wallet_address", "slug as owner"])
+      .execute()),
+  ];
 }

@@ -1,13 +1,13 @@
-import type { Kysely, Selectable } from "kysely";
-import type { Database } from "../database.ts";
+import type { Selectable } from "kysely";
+import type { Database, Executor } from "../database.ts";
 
 export type EmailRow = Selectable<Database["app.emails"]>;
 
-export async function findEmail(db: Kysely<Database>, id: string): Promise<EmailRow | undefined> {
+export async function findEmail(db: Executor, id: string): Promise<EmailRow | undefined> {
   return db.selectFrom("app.emails").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function markEmailSent(db: Kysely<Database>, id: string): Promise<void> {
+export async function markEmailSent(db: Executor, id: string): Promise<void> {
   await db
     .updateTable("app.emails")
     .set((eb) => ({
@@ -21,7 +21,7 @@ export async function markEmailSent(db: Kysely<Database>, id: string): Promise<v
 }
 
 /** Recorded (committed) just before the message is handed to the provider. */
-export async function markEmailSending(db: Kysely<Database>, id: string): Promise<void> {
+export async function markEmailSending(db: Executor, id: string): Promise<void> {
   await db
     .updateTable("app.emails")
     .set({ status: "sending", handed_over_at: new Date() })
@@ -35,7 +35,7 @@ export async function markEmailSending(db: Kysely<Database>, id: string): Promis
  * arrived, and the next attempt asks before sending again.
  */
 export async function recordEmailFailure(
-  db: Kysely<Database>,
+  db: Executor,
   id: string,
   error: string,
   outcome: { final: boolean; refused: boolean },

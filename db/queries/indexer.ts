@@ -73,3 +73,15 @@ async function indexedTransfers(
     paidAt: new Date(Number(row.timestamp) * 1000),
   }));
 }
+
+/**
+ * Installs the trigger that queues a reconcile for every transfer the indexer writes to or
+ * deletes from its table (app.install_transfer_trigger, migration 0003). False while the
+ * indexer has not created the table yet.
+ */
+export async function installTransferTrigger(db: Executor, schema: string): Promise<boolean> {
+  const { rows } = await sql<{
+    installed: boolean;
+  }>`select app.install_transfer_trigger(${schema}) as installed`.execute(db);
+  return rows[0]?.installed ?? false;
+}

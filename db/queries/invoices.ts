@@ -116,3 +116,27 @@ export async function markSent(
   if (row) await queueVendorEmail(trx, row.id, row.vendor_email);
   return row;
 }
+
+/**
+ * The invoice whose deposit address this is, its row locked until the caller's transaction
+ * ends (concurrent reconciles of one address serialise on it).
+ */
+export async function lockInvoiceByDepositAddress(
+  db: Executor,
+  depositAddress: string,
+): Promise<InvoiceRow | undefined> {
+  return db
+    .selectFrom("app.invoices")
+    .selectAll()
+    .where("deposit_address", "=", depositAddress)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function setInvoiceStatus(
+  db: Executor,
+  invoiceId: string,
+  status: InvoiceRow["status"],
+): Promise<void> {
+  await db.updateTable("app.invoices").set({ status }).where("id", "=", invoiceId).execute();
+}

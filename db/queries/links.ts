@@ -9,3 +9,27 @@ export async function findLinkBySlug(db: Executor, slug: string): Promise<LinkRo
   if (!SLUG_PATTERN.test(slug)) return undefined;
   return db.selectFrom("app.payment_links").selectAll().where("slug", "=", slug).executeTakeFirst();
 }
+
+/**
+ * The payment link whose deposit address this is, its row locked until the caller's
+ * transaction ends (concurrent reconciles of one address serialise on it).
+ */
+export async function lockLinkByDepositAddress(
+  db: Executor,
+  depositAddress: string,
+): Promise<LinkRow | undefined> {
+  return db
+    .selectFrom("app.payment_links")
+    .selectAll()
+    .where("deposit_address", "=", depositAddress)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function setLinkStatus(
+  db: Executor,
+  linkId: string,
+  status: LinkRow["status"],
+): Promise<void> {
+  await db.updateTable("app.payment_links").set({ status }).where("id", "=", linkId).execute();
+}

@@ -1,4 +1,5 @@
-import type { Selectable } from "kysely";
+import { type Insertable, type Selectable, sql } from "kysely";
+import { jobKey } from "../../domain/jobs.ts";
 import type { Database, Executor } from "../database.ts";
 import { indexedTransfersFrom } from "./indexer.ts";
 
@@ -23,4 +24,79 @@ export async function findSweepsOf(
     indexedTransfersFrom(db, indexerSchema, depositAddress),
   ]);
   return rows.map((row) => ({ ...row, indexed: out.some((t) => t.txHash === row.tx_hash) }));
+}
+
+/** The latest sweep of a deposit address (the highest sequence), or undefined before the first. */
+export async function findLastSweep(
+  db: Executor,
+  depositAddress: string,
+): Promise<SweepRow | undefined> {
+  return db
+    .selectFrom("app.sweeps")
+    .selectAll()
+    .where("deposit_address", "=", depositAddress)
+    .orderBy("sequence", "desc")
+    .executeTakeFirst();
+}
+
+export async function insertSweep(
+  db: Executor,
+  sweep: Insertable<Database["app.sweeps"]>,
+): Promise<SweepRow> {
+  return db.insertInto("app.sweeps").values(sweep).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What a sweep's progress changes; `attempt` counts one more submission. */
+export type SweepUpdate = Partial<Pick<SweepRow, "status" | "tx_hash" | "error">> & {
+  attempt?: boolean;
+};
+
+export async function updateSweep(db: Executor, id: string, values: SweepUpdate): Promise<void> {
+  await db
+    .updateTable("app.sweeps")
+    .set((eb) => ({
+      ...(values.status ? { status: values.status } : {}),
+      ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
+      ...(values.error !== undefined ? { error: values.error } : {}),
+      ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
+      updated_at: new Date(),
+    }))
+    .where("id", "=", id)
+    .execute();
+}
+
+/** The wallet a deposit address is swept to: its invoice's or its payment link's, or null. */
+export async function findSweepDestination(
+  db: Executor,
+  depositAddress: string,
+): Promise<string | null> {
+  const invoice = await db
+    .selectFrom("app.invoices")
+    .select("wallet_address")
+    .where("deposit_address", "=", depositAddress)
+    .executeTakeFirst();
+  if (invoice) return invoice.wallet_address;
+  const link = await db
+    .selectFrom("app.payment_links")
+    .select("wallet_address")
+    .where("deposit_address", "=", depositAddress)
+    .executeTakeFirst();
+  return link?.wallet_address ?? null;
+}
+
+/**
+ * Takes the session advisory lock on sweeping `depositAddress` (named after its job key), or
+ * returns false when another session holds it. Session-level: `db` must be one connection
+ * (`db.connection()`), and the same one must call unlockSweeps.
+ */
+export async function tryLockSweeps(db: Executor, depositAddress: string): Promise<boolean> {
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_lock(hashtext(${jobKey.sweep(depositAddress)})) as locked`.execute(db);
+  return rows[0]?.locked ?? false;
+}
+
+/** Releases the lock tryLockSweeps took, on the same connection. */
+export async function unlockSweeps(db: Executor, depositAddress: string): Promise<void> {
+  await sql`select pg_advisory_unlock(hashtext(${jobKey.sweep(depositAddress)}))`.execute(db);
 }

@@ -31,7 +31,13 @@ export type TestStack = {
  * when asked for, sharing one seed and one DATA_DIR (emails land in its outbox).
  */
 export async function startStack(
-  options: { worker?: boolean; indexer?: boolean; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    worker?: boolean;
+    indexer?: boolean;
+    env?: NodeJS.ProcessEnv;
+    /** The workers' RPC, when not the chain itself: a proxy that can be cut, say. */
+    workerRpcUrl?: string;
+  } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-stack-"));
@@ -50,6 +56,7 @@ export async function startStack(
   const newWorker = (env: NodeJS.ProcessEnv = {}) =>
     startWorker({
       ...base,
+      rpcUrl: options.workerRpcUrl ?? base.rpcUrl,
       env: {
         ...base.env,
         PORT: String(api.port),

@@ -1,5 +1,11 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { insertWebhookAttempt } from "../../db/queries/webhookAttempts.ts";
+import {
+  findDeliveryToAttempt,
+  updateWebhookDelivery,
+} from "../../db/queries/webhookDeliveries.ts";
+import { jobKey, TASK } from "../../domain/jobs.ts";
 import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
@@ -20,23 +26,7 @@ export function deliverWebhook(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
-    const delivery = await deps.db
-      .selectFrom("app.webhook_deliveries as d")
-      .innerJoin("app.payment_events as e", "e.id", "d.event_id")
-      .leftJoin("app.invoices as i", "i.id", "e.invoice_id")
-      .leftJoin("app.payment_links as l", "l.id", "e.link_id")
-      .select([
-        "d.id",
-        "d.url",
-        "d.status",
-        "d.attempts",
-        "d.created_at",
-        "e.id as event_id",
-        "e.payload",
-        (eb) => eb.fn.coalesce("i.webhook_secret", "l.webhook_secret").as("webhook_secret"),
-      ])
-      .where("d.id", "=", parsed.delivery_id)
-      .executeTakeFirst();
+    const delivery = await findDeliveryToAttempt(deps.db, parsed.delivery_id);
     if (delivery?.status !== "pending" || !delivery.webhook_secret) return;
 
     const attempt = delivery.attempts + 1;
@@ -72,36 +62,26 @@ export function deliverWebhook(deps: WorkerDeps): Task {
       : null;
 
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("app.webhook_attempts")
-        .values({
-          delivery_id: delivery.id,
-          attempt,
-          status_code: statusCode,
-          latency_ms: latency,
-          error,
-        })
-        .execute();
-      await trx
-        .updateTable("app.webhook_deliveries")
-        .set({
-          attempts: attempt,
-          status: delivered ? "delivered" : gone ? "gone" : retry ? "pending" : "failed",
-          delivered_at: delivered ? now : null,
-          next_attempt_at: nextAttemptAt,
-        })
-        .where("id", "=", delivery.id)
-        .execute();
+      await insertWebhookAttempt(trx, {
+        delivery_id: delivery.id,
+        attempt,
+        status_code: statusCode,
+        latency_ms: latency,
+        error,
+      });
+      await updateWebhookDelivery(trx, delivery.id, {
+        attempts: attempt,
+        status: delivered ? "delivered" : gone ? "gone" : retry ? "pending" : "failed",
+        delivered_at: delivered ? now : null,
+        next_attempt_at: nextAttemptAt,
+      });
     });
     if (nextAttemptAt) {
       // A key of its own per attempt: this job still holds the delivery's key while it runs.
       await helpers.addJob(
-        "deliver_webhook",
+        TASK.deliverWebhook,
         { delivery_id: delivery.id },
-        {
-          jobKey: `webhook:${delivery.id}:${attempt + 1}`,
-          runAt: nextAttemptAt,
-        },
+        { jobKey: jobKey.webhookAttempt(delivery.id, attempt + 1), runAt: nextAttemptAt },
       );
     }
     helpers.logger.info(

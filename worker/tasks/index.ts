@@ -1,4 +1,5 @@
 import type { TaskList } from "graphile-worker";
+import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
@@ -8,10 +9,10 @@ import { sweepDeposit } from "./sweep_deposit.ts";
 /** Every task the worker runs, by name; each lives in its own file in this folder. */
 export function createTaskList(deps: WorkerDeps): TaskList {
   return {
-    send_email: sendEmail(deps),
-    reconcile_deposit: reconcileDeposit(deps),
-    reconcile_all: reconcileAll(deps),
-    deliver_webhook: deliverWebhook(deps),
-    sweep_deposit: sweepDeposit(deps),
+    [TASK.sendEmail]: sendEmail(deps),
+    [TASK.reconcileDeposit]: reconcileDeposit(deps),
+    [TASK.reconcileAll]: reconcileAll(deps),
+    [TASK.deliverWebhook]: deliverWebhook(deps),
+    [TASK.sweepDeposit]: sweepDeposit(deps),
   };
 }

@@ -1,20 +1,26 @@
 import type { Task } from "graphile-worker";
-import { sql, type Transaction } from "kysely";
-import { getAddress } from "viem";
+import { getAddress, type Hash } from "viem";
 import { z } from "zod";
-import type { Database } from "../../db/database.ts";
+import { isTransactionMined } from "../../chain/transactionMined.ts";
+import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
+import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
+import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
   loadPaymentState,
   type PaymentOwner,
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
+import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
   confirmedTransfers,
   derivePaymentState,
   invoiceStatusFor,
+  type LinkStatus,
   linkStatusFor,
   type PaymentEventType,
   type PaymentState,
@@ -47,33 +53,32 @@ type Owner = {
   owner: PaymentOwner;
   label: string;
   amount: bigint;
-  status: string;
-  statusFor: (received: bigint) => string;
+  status: OwnerStatus;
+  statusFor: (received: bigint) => OwnerStatus;
   merchantEmail: string | null;
   webhookUrl: string | null;
   payload: (event: EventContext) => Record<string, unknown>;
-  setStatus: (trx: Transaction<Database>, status: string) => Promise<void>;
+  /** Stores the status that `received` implies (statusFor's). */
+  saveStatusFor: (trx: Executor, received: bigint) => Promise<void>;
 };
+
+type OwnerStatus = StoredInvoiceStatus | LinkStatus;
 
 const due = (amount: bigint, received: bigint) =>
   formatUsdc(amount > received ? amount - received : 0n);
 
-async function findOwner(trx: Transaction<Database>, address: string): Promise<Owner | null> {
-  const invoice = await trx
-    .selectFrom("app.invoices")
-    .selectAll()
-    .where("deposit_address", "=", address)
-    .forUpdate()
-    .executeTakeFirst();
+async function findOwner(trx: Executor, address: string): Promise<Owner | null> {
+  const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
+    const statusFor = (received: bigint) =>
+      invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null);
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
       label: `invoice ${invoice.invoice_number}`,
       amount: invoice.total_amount,
       status: invoice.status,
-      statusFor: (received) =>
-        invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null),
+      statusFor,
       merchantEmail: invoice.merchant_email,
       webhookUrl: invoice.webhook_url,
       // Spec §6.1's fields, plus the event's id and type and the invoice's totals.
@@ -90,29 +95,19 @@ async function findOwner(trx: Transaction<Database>, address: string): Promise<O
         total_amount: formatUsdc(invoice.total_amount),
         amount_due: due(invoice.total_amount, e.state.received),
       }),
-      setStatus: async (t, status) => {
-        await t
-          .updateTable("app.invoices")
-          .set({ status: status as "paid" })
-          .where("id", "=", invoice.id)
-          .execute();
-      },
+      saveStatusFor: (t, received) => setInvoiceStatus(t, invoice.id, statusFor(received)),
     };
   }
-  const link = await trx
-    .selectFrom("app.payment_links")
-    .selectAll()
-    .where("deposit_address", "=", address)
-    .forUpdate()
-    .executeTakeFirst();
+  const link = await lockLinkByDepositAddress(trx, address);
   if (link) {
+    const statusFor = (received: bigint) => linkStatusFor(link.amount, received);
     return {
       kind: "link",
       owner: { linkId: link.id },
       label: `link ${link.slug}`,
       amount: link.amount,
       status: link.status,
-      statusFor: (received) => linkStatusFor(link.amount, received),
+      statusFor,
       merchantEmail: null,
       webhookUrl: link.webhook_url,
       // The payment-link status fields (spec §2.5), plus the event's id and type and the metadata.
@@ -129,13 +124,7 @@ async function findOwner(trx: Transaction<Database>, address: string): Promise<O
         amount_due: due(link.amount, e.state.received),
         metadata: link.metadata,
       }),
-      setStatus: async (t, status) => {
-        await t
-          .updateTable("app.payment_links")
-          .set({ status: status as "confirmed" })
-          .where("id", "=", link.id)
-          .execute();
-      },
+      saveStatusFor: (t, received) => setLinkStatus(t, link.id, statusFor(received)),
     };
   }
   return null;
@@ -170,15 +159,17 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       // A counted transfer missing from the index is either reorged out, or being replayed by
       // the indexer (after a restart it deletes and re-inserts its last blocks). The chain
       // decides: while the transaction is still mined, nothing is reversed; look again soon.
+      // A chain that cannot be asked throws: the job fails, nothing is recorded, and
+      // graphile-worker retries it.
       const lost = previous.counted.filter((id) => !next.counted.includes(id));
       if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
       if (!unchanged) {
         // Counted money is on the address: move it to the merchant (sweep_deposit).
         sweep = next.received > previous.received;
         const status = owner.statusFor(next.received);
-        const type = paymentEventType(previous, next, status as never, owner.kind);
+        const type = paymentEventType(previous, next, status, owner.kind);
         await savePaymentState(trx, owner.owner, address, next);
-        if (status !== owner.status) await owner.setStatus(trx, status);
+        if (status !== owner.status) await owner.saveStatusFor(trx, next.received);
         if (type) {
           const id = crypto.randomUUID();
           // A reversal names the transaction that disappeared; a payment the latest counted one.
@@ -214,24 +205,26 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       return transfers.length > confirmed.length;
     });
     if (sweep && deps.sweep && deps.autoSweep) {
-      await helpers.addJob("sweep_deposit", { address }, { jobKey: `sweep:${address}` });
+      await helpers.addJob(TASK.sweepDeposit, { address }, { jobKey: jobKey.sweep(address) });
     }
     if (recheck) {
       await helpers.addJob(
-        "reconcile_deposit",
+        TASK.reconcileDeposit,
         { address },
-        { jobKey: `reconcile:${address}`, runAt: new Date(Date.now() + RECHECK_MS) },
+        { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + RECHECK_MS) },
       );
     }
   };
 }
 
-/** Whether any of these transfers' transactions is still in the canonical chain. */
+/**
+ * Whether any of these transfers' transactions is still in the canonical chain; false only on
+ * the node's word for each (isTransactionMined throws when it cannot be asked).
+ */
 async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<boolean> {
   for (const id of transferIds) {
-    const hash = id.split("-")[0] as `0x${string}`;
-    const receipt = await deps.chain.getTransactionReceipt({ hash }).catch(() => null);
-    if (receipt?.status === "success") return true;
+    const hash = id.split("-")[0] as Hash;
+    if (await isTransactionMined(deps.chain, hash)) return true;
   }
   return false;
 }
@@ -239,12 +232,6 @@ async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<b
 /** Queues a reconcile for every deposit address that has transfers or a recorded payment. */
 export function reconcileAll(deps: WorkerDeps): Task {
   return async () => {
-    await sql`
-      select graphile_worker.add_job('reconcile_deposit', json_build_object('address', d.address), job_key => 'reconcile:' || d.address)
-      from app.deposit_addresses d
-      where exists (select 1 from ${sql.table(`${deps.indexerSchema}.usdc_transfer`)} t where t."to" = d.address)
-         or exists (select 1 from app.payment_state s where s.deposit_address = d.address and s.received > 0)`.execute(
-      deps.db,
-    );
+    await queueReconcileOfEveryDeposit(deps.db, deps.indexerSchema);
   };
 }

@@ -24,9 +24,6 @@ const Payload = z.object({ email_id: z.uuid() });
 // No job fields here: the job's log context (worker/jobContext.ts) adds job_id and task.
 const log = createLogger("worker/email");
 
-/** graphile-worker's default: the 25th attempt is the last. */
-const MAX_ATTEMPTS = 25;
-
 async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
   if (email.kind === "payment_event") return composePaymentEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
@@ -105,7 +102,7 @@ export function sendEmail(deps: WorkerDeps): Task {
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       await recordEmailFailure(deps.db, email.id, text, {
-        final: helpers.job.attempts >= MAX_ATTEMPTS,
+        final: helpers.job.attempts >= helpers.job.max_attempts,
         refused: isRefusal(error),
       });
       throw error;

@@ -1,10 +1,19 @@
 import type { Task } from "graphile-worker";
-import type { Kysely, Selectable } from "kysely";
-import { sql } from "kysely";
 import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
 import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
-import type { Database } from "../../db/database.ts";
+import { classifyChainError, USDC_BLACKLISTED } from "../../chain/errors.ts";
+import type { Executor } from "../../db/database.ts";
+import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
+import {
+  findLastSweep,
+  findSweepDestination,
+  insertSweep,
+  type SweepRow,
+  tryLockSweeps,
+  unlockSweeps,
+  updateSweep,
+} from "../../db/queries/sweeps.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
@@ -12,42 +21,9 @@ import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
-type SweepRow = Selectable<Database["app.sweeps"]>;
 
 /** A sweep that can never succeed (the destination is blacklisted by USDC, say). */
 class PermanentSweepFailure extends Error {}
-
-async function destinationOf(db: Kysely<Database>, address: string): Promise<string | null> {
-  const invoice = await db
-    .selectFrom("app.invoices")
-    .select("wallet_address")
-    .where("deposit_address", "=", address)
-    .executeTakeFirst();
-  if (invoice) return invoice.wallet_address;
-  const link = await db
-    .selectFrom("app.payment_links")
-    .select("wallet_address")
-    .where("deposit_address", "=", address)
-    .executeTakeFirst();
-  return link?.wallet_address ?? null;
-}
-
-const update = (
-  db: Kysely<Database>,
-  id: string,
-  values: Partial<Pick<SweepRow, "status" | "tx_hash" | "error">> & { attempt?: boolean },
-) =>
-  db
-    .updateTable("app.sweeps")
-    .set((eb) => ({
-      ...(values.status ? { status: values.status } : {}),
-      ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
-      ...(values.error !== undefined ? { error: values.error } : {}),
-      ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
-      updated_at: new Date(),
-    }))
-    .where("id", "=", id)
-    .execute();
 
 /**
  * Moves a deposit address's whole USDC balance to the merchant's wallet (the byo address or
@@ -65,21 +41,13 @@ export function sweepDeposit(deps: WorkerDeps): Task {
     const sweep = deps.sweep;
     const deposit = getAddress(parsed.address);
     await deps.db.connection().execute(async (connection) => {
-      const { rows } = await sql<{
-        locked: boolean;
-      }>`select pg_try_advisory_lock(hashtext(${`sweep:${parsed.address}`})) as locked`.execute(
-        connection,
-      );
-      if (!rows[0]?.locked) return; // another run is sweeping this address right now
+      // Another run is sweeping this address right now.
+      if (!(await tryLockSweeps(connection, parsed.address))) return;
       try {
-        const destination = await destinationOf(connection, parsed.address);
-        const key = await connection
-          .selectFrom("app.deposit_addresses")
-          .select("derivation_index")
-          .where("address", "=", parsed.address)
-          .executeTakeFirst();
-        if (!destination || !key) return;
-        const signer = deriveAccount(sweep.mnemonic, DEPOSIT_ACCOUNT, key.derivation_index);
+        const destination = await findSweepDestination(connection, parsed.address);
+        const index = await findDerivationIndex(connection, parsed.address);
+        if (!destination || index === undefined) return;
+        const signer = deriveAccount(sweep.mnemonic, DEPOSIT_ACCOUNT, index);
 
         const submit = async (row: SweepRow): Promise<void> => {
           const validBefore = BigInt(Math.floor(Date.now() / 1000) + 3600);
@@ -120,12 +88,12 @@ export function sweepDeposit(deps: WorkerDeps): Task {
               args,
             });
           } catch (error) {
-            // USDC's own revert reason ("Blacklistable: account is blacklisted") is the verdict.
-            const reason = (error as Error).message
-              .split("\n")
-              .find((line) => /blacklisted/i.test(line));
-            if (reason)
-              throw new PermanentSweepFailure(`USDC refuses the transfer: ${reason.trim()}`);
+            // USDC's own revert reason is the verdict: a blacklisted address stays blacklisted.
+            const failure = classifyChainError(error);
+            if (failure.kind === "reverted" && failure.reason === USDC_BLACKLISTED)
+              throw new PermanentSweepFailure(`USDC refuses the transfer: ${failure.reason}`, {
+                cause: error,
+              });
             throw error;
           }
           const hash = await sweep.wallet.writeContract({
@@ -136,7 +104,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
             functionName: "transferWithAuthorization",
             args,
           });
-          await update(connection, row.id, {
+          await updateSweep(connection, row.id, {
             status: "submitted",
             tx_hash: hash,
             attempt: true,
@@ -148,7 +116,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
             pollingInterval: 250,
           });
           if (receipt.status !== "success") throw new Error(`sweep transaction ${hash} reverted`);
-          await update(connection, row.id, { status: "confirmed" });
+          await updateSweep(connection, row.id, { status: "confirmed" });
           helpers.logger.info(
             `swept ${row.amount} USDC units from ${deposit} to ${row.destination} in ${hash}`,
           );
@@ -156,12 +124,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
 
         // At most a few rounds: a payment that lands while sweeping is swept in the next one.
         for (let round = 0; round < 3; round++) {
-          const last = await connection
-            .selectFrom("app.sweeps")
-            .selectAll()
-            .where("deposit_address", "=", parsed.address)
-            .orderBy("sequence", "desc")
-            .executeTakeFirst();
+          const last = await findLastSweep(connection, parsed.address);
           if (last?.status === "failed") return; // surfaced; needs a person
           if (last && last.status !== "confirmed") {
             const used = await sweep.chain.readContract({
@@ -170,7 +133,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
               functionName: "authorizationState",
               args: [deposit, last.nonce as Hex],
             });
-            if (used) await update(connection, last.id, { status: "confirmed" });
+            if (used) await updateSweep(connection, last.id, { status: "confirmed" });
             else await runRecorded(connection, last, submit);
             continue;
           }
@@ -182,23 +145,17 @@ export function sweepDeposit(deps: WorkerDeps): Task {
           });
           if (balance === 0n) return;
           const sequence = (last?.sequence ?? 0) + 1;
-          const row = await connection
-            .insertInto("app.sweeps")
-            .values({
-              deposit_address: parsed.address,
-              sequence,
-              nonce: sweepNonce(deposit, sequence),
-              destination,
-              amount: balance,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          const row = await insertSweep(connection, {
+            deposit_address: parsed.address,
+            sequence,
+            nonce: sweepNonce(deposit, sequence),
+            destination,
+            amount: balance,
+          });
           await runRecorded(connection, row, submit);
         }
       } finally {
-        await sql`select pg_advisory_unlock(hashtext(${`sweep:${parsed.address}`}))`.execute(
-          connection,
-        );
+        await unlockSweeps(connection, parsed.address);
       }
     });
   };
@@ -206,7 +163,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
 
 /** Runs a submission, recording its failure on the sweep row before the job retries. */
 async function runRecorded(
-  db: Kysely<Database>,
+  db: Executor,
   row: SweepRow,
   submit: (row: SweepRow) => Promise<void>,
 ): Promise<void> {
@@ -215,13 +172,14 @@ async function runRecorded(
   } catch (error) {
     const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
     if (error instanceof PermanentSweepFailure) {
-      await update(db, row.id, { status: "failed", error: message, attempt: true });
+      await updateSweep(db, row.id, { status: "failed", error: message, attempt: true });
       return;
     }
-    const explained = /insufficient funds|exceeds the balance|gas required exceeds/i.test(message)
-      ? `the relayer has too little ETH for gas: ${message}`
-      : message;
-    await update(db, row.id, { error: explained.slice(0, 2000), attempt: true });
+    const explained =
+      classifyChainError(error).kind === "insufficient_funds"
+        ? `the relayer has too little ETH for gas: ${message}`
+        : message;
+    await updateSweep(db, row.id, { error: explained.slice(0, 2000), attempt: true });
     throw error;
   }
 }

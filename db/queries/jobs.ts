@@ -1,0 +1,69 @@
+import { sql } from "kysely";
+import { JOB_KEY_PREFIX, jobKey, TASK } from "../../domain/jobs.ts";
+import type { Executor } from "../database.ts";
+
+/**
+ * The workers that hold job locks and are dead: those in `goneWorkers`, and those no heartbeat
+ * of the last minute lists whose lock is older than `graceSeconds` (a young unknown lock is a
+ * starting sibling's, whose heartbeat has not published it yet).
+ */
+export async function findDeadLockers(
+  db: Executor,
+  goneWorkers: string[],
+  graceSeconds: number,
+): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct locked_by from graphile_worker._private_jobs
+    where locked_by is not null
+      and (
+        locked_by = any(${goneWorkers}::text[])
+        or (
+          locked_by <> all (
+            select unnest(worker_ids) from app.heartbeats where beat_at > now() - interval '1 minute'
+          )
+          and locked_at < now() - make_interval(secs => ${graceSeconds})
+        )
+      )`.execute(db);
+  return rows.map((row) => row.locked_by);
+}
+
+/**
+ * Drops the jobs these workers held that were superseded while they ran: graphile-worker
+ * cleared such a job's key and set its attempts to the maximum when its key was added again,
+ * and queued a successor carrying the work. Unlocked, it would sit in the queue as failed.
+ */
+export async function deleteSupersededJobs(db: Executor, lockers: string[]): Promise<void> {
+  await sql`delete from graphile_worker._private_jobs
+    where locked_by = any(${lockers}::text[]) and key is null and attempts >= max_attempts`.execute(
+    db,
+  );
+}
+
+/** Releases every job and queue these workers hold, for another worker to take. */
+export async function forceUnlockWorkers(db: Executor, lockers: string[]): Promise<void> {
+  await sql`select graphile_worker.force_unlock_workers(${lockers}::text[])`.execute(db);
+}
+
+/**
+ * Queues a reconcile of every deposit address that has an indexed transfer to it or a recorded
+ * payment, one statement for all of them (job keys collapse duplicates).
+ */
+export async function queueReconcileOfEveryDeposit(
+  db: Executor,
+  indexerSchema: string,
+): Promise<void> {
+  await sql`
+    select graphile_worker.add_job(${TASK.reconcileDeposit}, json_build_object('address', d.address), job_key => ${JOB_KEY_PREFIX.reconcile}::text || d.address)
+    from app.deposit_addresses d
+    where exists (select 1 from ${sql.table(`${indexerSchema}.usdc_transfer`)} t where t."to" = d.address)
+       or exists (select 1 from app.payment_state s where s.deposit_address = d.address and s.received > 0)`.execute(
+    db,
+  );
+}
+
+/** Queues a sweep of the deposit address `address` (lowercase, as stored). */
+export async function queueSweep(db: Executor, address: string): Promise<void> {
+  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), job_key => ${jobKey.sweep(address)})`.execute(
+    db,
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The worker's task names (graphile-worker's task identifiers), by what each does. The file
+ * name of each task in `worker/tasks/` is its name.
+ *
+ * SQL migrations are frozen in time and name the same strings themselves: `send_email` in
+ * `0002_invoices.sql` (app.enqueue_email), `deliver_webhook` and `reconcile_deposit` in
+ * `0003_payments.sql` (app.enqueue_webhook_delivery, app.enqueue_reconcile). Renaming one
+ * here takes a new migration that redefines those trigger functions, and the jobs already
+ * queued under the old name.
+ */
+export const TASK = {
+  sendEmail: "send_email",
+  reconcileDeposit: "reconcile_deposit",
+  reconcileAll: "reconcile_all",
+  deliverWebhook: "deliver_webhook",
+  sweepDeposit: "sweep_deposit",
+} as const;
+
+export type TaskName = (typeof TASK)[keyof typeof TASK];
+
+/**
+ * The prefixes of the job keys, for SQL that builds a key from a column (`prefix || address`).
+ * The migrations above write the same ones: `email:` (0002), `webhook:` and `reconcile:` (0003).
+ */
+export const JOB_KEY_PREFIX = {
+  reconcile: "reconcile:",
+  sweep: "sweep:",
+  email: "email:",
+  webhook: "webhook:",
+} as const;
+
+/**
+ * graphile-worker job keys: jobs under one key collapse into one (a burst of transfers to an
+ * address reconciles it once). Addresses are lowercase, as stored.
+ *
+ * @example jobKey.reconcile("0xab…") // "reconcile:0xab…"
+ */
+export const jobKey = {
+  /** The one pending reconcile of a deposit address. */
+  reconcile: (address: string) => `${JOB_KEY_PREFIX.reconcile}${address}`,
+  /** The one pending sweep of a deposit address; also the name of its advisory lock. */
+  sweep: (address: string) => `${JOB_KEY_PREFIX.sweep}${address}`,
+  /** An email's delivery (queued by the trigger of 0002). */
+  email: (emailId: string) => `${JOB_KEY_PREFIX.email}${emailId}`,
+  /** A webhook delivery's first attempt (queued by the trigger of 0003). */
+  webhook: (deliveryId: string) => `${JOB_KEY_PREFIX.webhook}${deliveryId}`,
+  /**
+   * A later attempt of a webhook delivery: a key of its own, since the job scheduling it still
+   * holds the previous one while it runs.
+   */
+  webhookAttempt: (deliveryId: string, attempt: number) =>
+    `${JOB_KEY_PREFIX.webhook}${deliveryId}:${attempt}`,
+  /** The start-up reconcile of every address. */
+  reconcileAll: () => TASK.reconcileAll,
+} as const;
