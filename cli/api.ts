@@ -17,11 +17,7 @@ export async function callApi(
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(
-      `cannot reach the Remit API at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-      EXIT.unavailable,
-    );
+    throw unreachable(url, error);
   }
   const text = await response.text();
   let body: unknown = text;
@@ -41,4 +37,21 @@ export async function callApi(
     throw new CliError(error?.message ?? `HTTP ${response.status}`, EXIT.invalid, error?.fields);
   }
   return { status: response.status, text, body };
+}
+
+/**
+ * The API's address: --api, else REMIT_API_URL, else the local service on the PORT that
+ * `npm start` uses in this shell (3000 unless set).
+ */
+export const defaultApiUrl = (env: NodeJS.ProcessEnv = process.env): string =>
+  `http://localhost:${env.PORT || "3000"}`;
+
+/** The error for an API that could not be reached, saying how to point the CLI elsewhere. */
+export function unreachable(url: string, error: unknown): CliError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return new CliError(
+    `cannot reach the Remit API at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}. ` +
+      "Is it running (npm start)? Point the CLI at it with --api <url> or REMIT_API_URL.",
+    EXIT.unavailable,
+  );
 }

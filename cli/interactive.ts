@@ -3,7 +3,8 @@ import type { z } from "zod";
 import { CreateInvoiceSchema, LineItemSchema } from "../api/invoices/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { callApi } from "./api.ts";
-import { CliError, EXIT } from "./io.ts";
+import { CliCancelled, CliError, EXIT } from "./io.ts";
+import { defaultDueDate, promptAddress, promptAmount, promptQuantity } from "./promptValues.ts";
 import { invoicePreview, validateInvoice } from "./validate.ts";
 
 const fields = CreateInvoiceSchema.shape;
@@ -21,25 +22,34 @@ const check =
 function answered<T>(value: T | symbol): T {
   if (p.isCancel(value)) {
     p.cancel("Cancelled: nothing was created.");
-    throw new CliError("cancelled", EXIT.cancelled);
+    throw new CliCancelled();
   }
   return value as T;
 }
 
-const ask = async (
+/**
+ * One prompt, checked as typed with the field's schema after `transform` (what the typed text
+ * means: see promptValues.ts). Never pre-filled: a placeholder shows an example or the default
+ * that an empty answer takes, so no character the user did not type reaches a value.
+ */
+const ask = async <T = string>(
   message: string,
   schema: z.ZodType,
-  options: { optional?: boolean; placeholder?: string; initial?: string } = {},
-) => {
-  const value = answered(
+  options: {
+    optional?: boolean;
+    placeholder?: string;
+    transform?: (typed: string) => T;
+  } = {},
+): Promise<T | undefined> => {
+  const transform = options.transform ?? ((typed: string) => typed as T);
+  const value = answered<string | undefined>(
     await p.text({
       message,
       placeholder: options.placeholder,
-      initialValue: options.initial,
-      validate: check(schema, undefined, options.optional),
+      validate: check(schema, (typed) => transform(typed), options.optional),
     }),
   );
-  return value === "" ? undefined : value;
+  return value === "" && options.optional ? undefined : transform(value ?? "");
 };
 
 /**
@@ -65,25 +75,25 @@ export async function createInvoiceInteractively(api: string): Promise<void> {
   do {
     p.log.step(`Line item ${items.length + 1}`);
     const description = await ask("Description", LineItemSchema.shape.description);
-    const quantity = answered(
-      await p.text({
-        message: "Quantity",
-        initialValue: "1",
-        validate: check(LineItemSchema.shape.quantity, (v) =>
-          v.trim() === "" ? Number.NaN : Number(v),
-        ),
-      }),
-    );
+    const quantity = await ask("Quantity", LineItemSchema.shape.quantity, {
+      placeholder: "1",
+      transform: promptQuantity,
+    });
     const unitPrice = await ask("Unit price in USDC", LineItemSchema.shape.unit_price, {
       placeholder: "100.00",
+      transform: promptAmount,
     });
-    items.push({ description, quantity: Number(quantity), unit_price: unitPrice });
+    items.push({ description, quantity, unit_price: unitPrice });
   } while (
     items.length < 30 &&
     answered(await p.confirm({ message: "Add another line item?", initialValue: false }))
   );
   body.line_items = items;
-  body.due_date = await ask("Due date (YYYY-MM-DD)", fields.due_date, { placeholder: utcToday() });
+  const dueDefault = defaultDueDate(utcToday());
+  body.due_date = await ask(`Due date (YYYY-MM-DD, Enter for ${dueDefault})`, fields.due_date, {
+    placeholder: dueDefault,
+    transform: (typed) => typed.trim() || dueDefault,
+  });
   body.notes = await ask("Notes (optional)", fields.merchant_address, { optional: true });
   body.wallet_type = answered(
     await p.select({
@@ -95,7 +105,10 @@ export async function createInvoiceInteractively(api: string): Promise<void> {
     }),
   );
   if (body.wallet_type === "byo")
-    body.wallet_address = await ask("Your wallet address (checksummed)", fields.wallet_address);
+    body.wallet_address = await ask("Your wallet address", fields.wallet_address, {
+      placeholder: "0x…",
+      transform: promptAddress,
+    });
   body.webhook_url = await ask("Webhook URL (optional)", fields.webhook_url, { optional: true });
   body.send_now = answered(
     await p.confirm({ message: "Email the invoice to the vendor now?", initialValue: true }),
@@ -118,7 +131,7 @@ export async function createInvoiceInteractively(api: string): Promise<void> {
   );
   if (!answered(await p.confirm({ message: "Create this invoice?" }))) {
     p.cancel("Not created.");
-    throw new CliError("not created", EXIT.cancelled);
+    throw new CliCancelled();
   }
   const answer = await callApi(api, "/api/invoices", {
     method: "POST",

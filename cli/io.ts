@@ -15,6 +15,13 @@ export class CliError extends Error {
   }
 }
 
+/** The user stopped (Ctrl-C, or "no" at a confirmation) and was already told: nothing more to print. */
+export class CliCancelled extends CliError {
+  constructor() {
+    super("cancelled", EXIT.cancelled);
+  }
+}
+
 /** Colour only for a terminal, and never with NO_COLOR set. */
 export const useColour = (stream: NodeJS.WriteStream): boolean =>
   Boolean(stream.isTTY) && !process.env.NO_COLOR;
@@ -56,6 +63,7 @@ export function printJson(value: unknown): void {
 
 /** An error on stderr: the API's JSON error shape with --json, readable lines otherwise. */
 export function printError(error: CliError, json: boolean): void {
+  if (error instanceof CliCancelled) return;
   if (json) {
     process.stderr.write(
       `${JSON.stringify({ error: { code: error.fields ? "validation_failed" : "error", message: error.message, ...(error.fields ? { fields: error.fields } : {}) } }, null, 2)}\n`,

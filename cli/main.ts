@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
-import { callApi } from "./api.ts";
+import { callApi, defaultApiUrl, unreachable } from "./api.ts";
 import { depositsWithFunds, queueSweeps } from "./deposits.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
@@ -16,7 +16,9 @@ type CreateOptions = {
 };
 
 const apiOption = () =>
-  new Option("--api <url>", "the Remit API").env("REMIT_API_URL").default("http://localhost:3000");
+  new Option("--api <url>", "the Remit API (default: http://localhost:$PORT, PORT 3000 unless set)")
+    .env("REMIT_API_URL")
+    .default(defaultApiUrl());
 const jsonOption = () => new Option("--json", "errors as JSON on stderr (the API's error shape)");
 
 /** Reads a request from stdin and validates it with the API's own schema. */
@@ -123,10 +125,7 @@ invoices
   .action(async (id: string, options: CreateOptions & { output?: string }) => {
     const url = `${options.api.replace(/\/+$/, "")}/api/invoices/${encodeURIComponent(id)}/pdf`;
     const response = await fetch(url).catch((error: Error) => {
-      throw new CliError(
-        `cannot reach the Remit API at ${url}: ${(error.cause as { code?: string })?.code ?? error.message}`,
-        EXIT.unavailable,
-      );
+      throw unreachable(url, error);
     });
     if (!response.ok) {
       const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };

@@ -141,6 +141,12 @@ describe("the remit command", () => {
     expect(down.stderr).toContain(
       `cannot reach the Remit API at http://127.0.0.1:${port}/api/invoices`,
     );
+    expect(down.stderr).toMatch(/--api <url> or REMIT_API_URL/);
+    // Without --api or REMIT_API_URL, the CLI goes where npm start listens: PORT.
+    const byPort = await runCli(["invoices", "status", "x"], {
+      env: { REMIT_API_URL: undefined, PORT: String(port) },
+    });
+    expect(byPort.stderr).toContain(`cannot reach the Remit API at http://localhost:${port}/`);
     const failing = await countingServer(503);
     try {
       const broken = await runCli(["invoices", "status", "x", "--api", failing.url]);
@@ -286,6 +292,88 @@ describe("the remit command", () => {
       { description: "Consulting", quantity: "1" },
       { description: "Travel", quantity: "2" },
     ]);
+  });
+
+  /**
+   * Answers every prompt of `remit invoices create` the way a person types: a fractional
+   * quantity, a price without decimals, Enter at the due date, a lower-case wallet address.
+   */
+  async function typeEveryField(merchant: string, confirm: "y" | "n") {
+    const terminal = await startTerminal(
+      `${process.execPath} ${path.join(process.cwd(), "cli/remit.mjs")} invoices create`,
+      { REMIT_API_URL: stack.api.url },
+    );
+    try {
+      const answer = async (prompt: RegExp, text: string) => {
+        await terminal.waitFor(prompt);
+        if (text) await terminal.type(text);
+        await terminal.press("Enter");
+      };
+      await answer(/Your email/, merchant);
+      await answer(/business name/, "Typed Traders");
+      await answer(/business address/, "3 Prompt Street");
+      await answer(/Vendor's email/, "vendor@example.com");
+      await answer(/Vendor's name/, "Vendor Co");
+      await answer(/Vendor's address/, "");
+      await answer(/Line item 1[\s\S]*Description/, "Design");
+      await answer(/Quantity/, "2.5");
+      await answer(/Unit price/, "100");
+      await terminal.waitFor(/Add another line item/);
+      await terminal.press("n");
+      await answer(/Due date/, "");
+      await answer(/Notes/, "");
+      await terminal.waitFor(/Where should the money go/);
+      await terminal.press("Down");
+      await terminal.press("Enter");
+      await answer(/Your wallet address/, "0xd8da6bf26964af9d7eed9e03e53415d37aa96045");
+      await answer(/Webhook URL/, "");
+      await terminal.waitFor(/Email the invoice to the vendor now/);
+      await terminal.press("n");
+      // Exactly what was typed: 2.5 (not 12.5), and 100 as 100.00.
+      await terminal.waitFor(/Design: 2\.5 × 100\.00 = 250\.00 USDC/);
+      await terminal.waitFor(/Create this invoice/);
+      await terminal.press(confirm);
+      await terminal.waitFor(confirm === "y" ? /Created INV-/ : /Not created\./);
+      return await terminal.screen();
+    } finally {
+      await terminal.stop();
+    }
+  }
+
+  test("interactive: every field typed is sent exactly as meant, defaults only on Enter", async () => {
+    const merchant = `typed-${randomUUID()}@example.com`;
+    await typeEveryField(merchant, "y");
+    const invoice = await stack.db
+      .selectFrom("app.invoices")
+      .selectAll()
+      .where("merchant_email", "=", merchant)
+      .executeTakeFirstOrThrow();
+    const thirtyDaysOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(invoice).toMatchObject({
+      total_amount: 250_000_000n,
+      wallet_type: "byo",
+      wallet_address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+    });
+    expect(String(invoice.due_date).slice(0, 10)).toBe(thirtyDaysOn);
+    const [line] = await stack.db
+      .selectFrom("app.invoice_line_items")
+      .select(["quantity", "unit_price"])
+      .where("invoice_id", "=", invoice.id)
+      .execute();
+    expect(line).toEqual({ quantity: "2.5", unit_price: 100_000_000n });
+  });
+
+  test("interactive: No at the confirmation says so once and creates nothing", async () => {
+    const merchant = `declined-${randomUUID()}@example.com`;
+    const screen = await typeEveryField(merchant, "n");
+    expect(screen).not.toMatch(/error:/);
+    expect(
+      await stack.db
+        .selectFrom("app.invoices")
+        .select("id")
+        .where("merchant_email", "=", merchant)
+        .execute(),
+    ).toEqual([]);
   });
 
   test("interactive: Ctrl-C leaves nothing created", async () => {
