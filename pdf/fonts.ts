@@ -1,105 +1,86 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
-import * as fontkit from "fontkit";
+import bidiFactory from "bidi-js";
+import { familyOf } from "./fontFaces.ts";
 
-const require = createRequire(import.meta.url);
-const pdfmakeDir = path.dirname(require.resolve("pdfmake/package.json"));
-const notoDir = path.dirname(require.resolve("@fontsource/noto-sans-sc/package.json"));
+/** A stretch of text in one font, one pdfmake inline. */
+export type FontRun = { text: string; font: string };
 
-type FontVariants = { normal: string; bold: string; italics: string; bolditalics: string };
+const bidi = bidiFactory();
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
-/** Whether fontkit (pdfkit's font engine) can map characters with this font file. */
-function usable(file: string): boolean {
-  try {
-    const font = fontkit.create(readFileSync(file)) as unknown as {
-      glyphForCodePoint: (c: number) => unknown;
-    };
-    font.glyphForCodePoint(0x4e00);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// Scripts whose runs fontkit (pdfkit's shaper) lays out right to left by itself.
+const RTL_SCRIPT =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}]/u;
+// Right-to-left marks, embeddings, overrides and isolates.
+const RTL_CONTROL = /[\u061c\u200f\u202b\u202e\u2067]/u;
+
+type Piece = FontRun & { level: number };
 
 /**
- * Noto Sans SC, as @fontsource ships it: ~100 small files, each covering a unicode range
- * (listed in its CSS). Loading the one big file costs ~4 s per PDF; loading only the subsets a
- * text needs costs ~15 ms each.
+ * One line in the order a reader sees it, left to right. pdfkit draws inlines left to right and
+ * pdfmake breaks lines between words, so the Unicode bidi algorithm's reordering (rule L2) is
+ * done here, between runs: a run in an RTL script stays in logical order (fontkit reverses its
+ * glyphs), any other run at an RTL level is reversed here, its brackets mirrored. A line that
+ * wraps is reordered as a whole, before pdfmake breaks it.
  */
-const cjkSubsets: { lo: number; hi: number; family: string }[] = [];
-const cjkFamilies: Record<string, FontVariants> = {};
-for (const face of readFileSync(path.join(notoDir, "400.css"), "utf8").matchAll(
-  /noto-sans-sc-(\d+)-400-normal\.woff\)[^;]*;\s*unicode-range: ([^;]+);/g,
-)) {
-  const [, subset = "", ranges = ""] = face;
-  const family = `NotoSansSC${subset}`;
-  const file = (weight: number) =>
-    path.join(notoDir, `files/noto-sans-sc-${subset}-${weight}-normal.woff`);
-  // A few subset files lack a usable cmap and make fontkit throw mid-render; their
-  // characters fall back to Roboto (a missing-glyph box) rather than failing the PDF.
-  if (!usable(file(400)) || !usable(file(700))) continue;
-  cjkFamilies[family] = {
-    normal: file(400),
-    bold: file(700),
-    italics: file(400),
-    bolditalics: file(700),
-  };
-  for (const range of ranges.split(",")) {
-    const [lo = "", hi] = range.trim().replace(/^U\+/i, "").split("-");
-    cjkSubsets.push({ lo: Number.parseInt(lo, 16), hi: Number.parseInt(hi ?? lo, 16), family });
+function lineRuns(line: string, fontOf: (codePoint: number) => string): Piece[] {
+  const { levels } = bidi.getEmbeddingLevels(line);
+  const pieces: Piece[] = [];
+  for (const { segment, index } of graphemes.segment(line)) {
+    const font = fontOf(segment.codePointAt(0) ?? 0);
+    const level = levels[index] ?? 0;
+    const last = pieces.at(-1);
+    if (last && last.font === font && last.level === level) last.text += segment;
+    else pieces.push({ text: segment, font, level });
   }
+  for (const piece of pieces) {
+    if (piece.level % 2 === 1 && !RTL_SCRIPT.test(piece.text)) {
+      piece.text = [...graphemes.segment(piece.text)]
+        .reverse()
+        .map(({ segment }) => bidi.getMirroredCharacter(segment) ?? segment)
+        .join("");
+    }
+  }
+  const levelsUsed = pieces.map((piece) => piece.level);
+  const lowestOdd = Math.min(...levelsUsed.filter((level) => level % 2 === 1));
+  for (let level = Math.max(...levelsUsed); level >= lowestOdd; level--) {
+    for (let start = 0; start < pieces.length; start++) {
+      if ((pieces[start]?.level ?? 0) < level) continue;
+      let end = start;
+      while (end + 1 < pieces.length && (pieces[end + 1]?.level ?? 0) >= level) end++;
+      pieces.splice(start, end - start + 1, ...pieces.slice(start, end + 1).reverse());
+      start = end;
+    }
+  }
+  return pieces;
 }
 
 /**
- * Fonts embedded in invoices (pdfkit subsets them: a PDF carries only the glyphs it uses):
- * Roboto for Latin, Greek and Cyrillic; Noto Sans SC subsets for CJK characters, which Roboto
- * lacks; Courier (a PDF standard font) for addresses.
- */
-export const pdfFonts: Record<string, FontVariants> = {
-  Roboto: {
-    normal: path.join(pdfmakeDir, "fonts/Roboto/Roboto-Regular.ttf"),
-    bold: path.join(pdfmakeDir, "fonts/Roboto/Roboto-Medium.ttf"),
-    italics: path.join(pdfmakeDir, "fonts/Roboto/Roboto-Italic.ttf"),
-    bolditalics: path.join(pdfmakeDir, "fonts/Roboto/Roboto-MediumItalic.ttf"),
-  },
-  Courier: {
-    normal: "Courier",
-    bold: "Courier-Bold",
-    italics: "Courier-Oblique",
-    bolditalics: "Courier-BoldOblique",
-  },
-  ...cjkFamilies,
-};
-
-/** The files pdfmake may read: the fonts above, nothing else. */
-export const fontFiles: ReadonlySet<string> = new Set(
-  Object.values(pdfFonts).flatMap((variants) => Object.values(variants)),
-);
-
-// CJK ideographs and symbols, kana, bopomofo, hangul, full-width forms.
-const CJK =
-  /[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
-
-function familyOf(char: string): string {
-  if (!CJK.test(char)) return "Roboto";
-  const codePoint = char.codePointAt(0) ?? 0;
-  return cjkSubsets.find((s) => codePoint >= s.lo && codePoint <= s.hi)?.family ?? "Roboto";
-}
-
-/**
- * Splits user text into runs, each in a font that has its glyphs: one pdfmake inline per run.
+ * Splits user text into runs, each in a font that has its glyphs (one pdfmake inline per run),
+ * in the order a reader sees them. Characters are taken by grapheme cluster, so a combining
+ * mark, a vowel sign or an emoji modifier stays in its base character's font.
  *
- * @example fontRuns("王 GmbH") // [{ text: "王", font: "NotoSansSC116" }, { text: " GmbH", font: "Roboto" }]
+ * @example fontRuns("王 GmbH") // [{ text: "王", font: "noto-sans-sc-116" }, { text: " GmbH", font: "Roboto" }]
  */
-export function fontRuns(text: string): { text: string; font: string }[] {
-  if (!CJK.test(text)) return [{ text, font: "Roboto" }];
-  const runs: { text: string; font: string }[] = [];
+export function fontRuns(text: string, fontOf = familyOf): FontRun[] {
+  let plain = !RTL_CONTROL.test(text);
   for (const char of text) {
-    const font = familyOf(char);
-    const last = runs.at(-1);
-    if (last && last.font === font) last.text += char;
-    else runs.push({ text: char, font });
+    if (!plain) break;
+    plain = fontOf(char.codePointAt(0) ?? 0) === "Roboto";
+  }
+  if (plain) return [{ text, font: "Roboto" }];
+
+  const runs: FontRun[] = [];
+  for (const line of text.split(/(\r\n|\n|\r)/)) {
+    if (line === "") continue;
+    const pieces = /^[\r\n]+$/.test(line)
+      ? [{ text: line, font: "Roboto" }]
+      : lineRuns(line, fontOf);
+    for (const { text, font } of pieces) {
+      const last = runs.at(-1);
+      // Neighbours in one font merge, unless fontkit would reverse the merged text as one.
+      if (last && last.font === font && !RTL_SCRIPT.test(last.text + text)) last.text += text;
+      else runs.push({ text, font });
+    }
   }
   return runs;
 }

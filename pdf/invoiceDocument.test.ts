@@ -1,4 +1,4 @@
-import { getMeta } from "unpdf";
+import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { describe, expect, test } from "vitest";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
 import { type InvoicePdfData, invoiceDocument, renderInvoicePdf } from "./invoiceDocument.ts";
@@ -21,11 +21,43 @@ const data: InvoicePdfData = {
   invoiceUrl: "http://localhost:3000/i/abc",
 };
 
+const descriptions = {
+  latin: "Café, Straße, Ærøskøbing, Łódź",
+  greek: "Λογιστικές υπηρεσίες",
+  cyrillic: "Бухгалтерские услуги",
+  hebrew: "שירותי הנהלת חשבונות",
+  arabic: "خدمات محاسبية",
+  thai: "บริการบัญชี",
+  devanagari: "हिन्दी लेखा सेवाएँ",
+  chinese: "会计服务 (test)",
+  japanese: "カタカナ ひらがな 東京",
+  korean: "회계 서비스",
+  fullWidth: "＞ Ａ １",
+  symbols: "€ £ ¥ ₹ © ™ — “quoted” …",
+  emoji: "Launch 🚀 party 🎉",
+};
+
+/** A vendor named in Hebrew, billed for lines in every script users type. */
+const multiScript: InvoicePdfData = {
+  ...data,
+  vendor: { ...data.vendor, name: "חברת דוגמה בע״מ" },
+  lineItems: Object.values(descriptions).map((description) => ({
+    description,
+    quantity: "1",
+    unitPrice: 1_000_000n,
+    lineTotal: 1_000_000n,
+  })),
+  totalAmount: BigInt(Object.keys(descriptions).length) * 1_000_000n,
+};
+
 describe("invoiceDocument", () => {
-  test("the same record renders to the same bytes", async () => {
+  test.each([
+    ["Latin", data],
+    ["multi-script", multiScript],
+  ])("the same record renders to the same bytes (%s)", async (_, record) => {
     const [a, b] = await Promise.all([
-      renderPdf(invoiceDocument(data)),
-      renderPdf(invoiceDocument(data)),
+      renderPdf(invoiceDocument(record)),
+      renderPdf(invoiceDocument(record)),
     ]);
     expect(a.equals(b)).toBe(true);
   });
@@ -46,21 +78,40 @@ describe("invoiceDocument", () => {
 });
 
 describe("renderInvoicePdf", () => {
-  test("renders every character class users type, CJK full-width forms included", async () => {
-    for (const description of [
-      "＞ ",
-      "é ß ü",
-      "中文 (test)",
-      "🚀",
-      "\u0000",
-      "עברית",
-      "Ελληνικά",
-    ]) {
-      const pdf = await renderInvoicePdf({
-        ...data,
-        lineItems: data.lineItems.map((line) => ({ ...line, description })),
-      });
-      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
-    }
+  const words = (text: string) => text.split(" ");
+
+  test("every script users type comes out as text, not missing glyphs; right-to-left words in the order drawn", async () => {
+    const pdf = await renderInvoicePdf(multiScript);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), {
+      mergePages: true,
+    });
+    // A glyph the font lacks extracts as U+0000. Noto Sans Arabic draws a letter's dots as
+    // mark glyphs of their own, which stand for no character: pdf.js extracts each as a control
+    // character (U+0001…), dropped here, as are the extra spaces it puts between some runs.
+    expect(text).not.toContain("\u0000");
+    const lines = text
+      .replace(/(?!\n)\p{Cc}/gu, "")
+      .replace(/[^\S\n]+/g, " ")
+      .split("\n");
+    const cell = (row: number) =>
+      lines
+        .find((line) => line.startsWith(`${row} `) && line.endsWith(" 1 1.00 1.00"))
+        ?.slice(`${row} `.length, -" 1 1.00 1.00".length);
+
+    Object.values(descriptions).forEach((description, i) => {
+      const drawn = cell(i + 1);
+      if (description === descriptions.hebrew || description === descriptions.arabic) {
+        // Drawn right to left, a word at a time: pdf.js gives each word in reading order, and
+        // the words as they stand on the page, left to right, which is reading order reversed.
+        expect(drawn).toBe(words(description).reverse().join(" "));
+      } else if (description === descriptions.devanagari) {
+        // The vowel sign ि is drawn before the consonant it follows in the text (हि), and
+        // pdf.js returns glyphs as drawn: the same characters, that one sign moved.
+        expect([...(drawn ?? "")].sort()).toEqual([...description].sort());
+      } else {
+        expect(drawn).toBe(description);
+      }
+    });
+    expect(lines).toContain(words("חברת דוגמה בע״מ").reverse().join(" "));
   });
 });
