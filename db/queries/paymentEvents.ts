@@ -72,6 +72,8 @@ export async function recordPaymentEvent(
     paidAmount: bigint;
     txHash: string | null;
     paidAt: Date | null;
+    /** The moment the payload says it was created: stored as is, so the event has one time. */
+    createdAt: Date;
     payload: string;
     merchantEmail: string | null;
     webhookUrl: string | null;
@@ -89,6 +91,7 @@ export async function recordPaymentEvent(
       tx_hash: event.txHash,
       paid_at: event.paidAt,
       payload: event.payload,
+      created_at: event.createdAt,
     })
     .execute();
   if (event.merchantEmail) {
@@ -105,7 +108,7 @@ export async function recordPaymentEvent(
   if (event.webhookUrl) {
     await trx
       .insertInto("app.webhook_deliveries")
-      .values({ event_id: event.id, url: event.webhookUrl })
+      .values({ event_id: event.id, url: event.webhookUrl, created_at: event.createdAt })
       .execute();
   }
 }

@@ -13,6 +13,7 @@ type Events = {
   events: {
     event_id: string;
     type: string;
+    created_at: string;
     deliveries: {
       status: string;
       attempts: number;
@@ -95,7 +96,11 @@ describe("webhook delivery", () => {
     const hooks = await receiver();
     const invoice = await payInvoice(hooks.url);
     await waitFor("the first delivery", async () => hooks.received.length === 1);
-    const eventId = (await webhooks(invoice.invoice_id)).events[0]?.event_id;
+    const [event] = (await webhooks(invoice.invoice_id)).events;
+    const eventId = event?.event_id;
+    // One event, one moment: the delivery log and the delivered payload say the same time.
+    const delivered = JSON.parse(hooks.received[0]?.body ?? "{}") as { created_at: string };
+    expect(event?.created_at).toBe(delivered.created_at);
     const response = await stack.request(
       `/api/invoices/${invoice.invoice_id}/webhooks/${eventId}/redeliver`,
       { method: "POST" },

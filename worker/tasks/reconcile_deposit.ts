@@ -172,6 +172,8 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         if (status !== owner.status) await owner.saveStatusFor(trx, next.received);
         if (type) {
           const id = crypto.randomUUID();
+          // One moment for the event: in its payload, its row and its delivery log alike.
+          const createdAt = new Date();
           // A reversal names the transaction that disappeared; a payment the latest counted one.
           const removed = lost[0]?.split("-")[0];
           const txHash = type.endsWith("payment_reversed")
@@ -180,7 +182,7 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
           const body = owner.payload({
             id,
             type,
-            createdAt: new Date(),
+            createdAt,
             status,
             state: next,
             txHash,
@@ -193,6 +195,7 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
             paidAmount: next.received,
             txHash,
             paidAt: next.latestPaidAt,
+            createdAt,
             payload: JSON.stringify(body),
             merchantEmail: owner.merchantEmail,
             webhookUrl: owner.webhookUrl,
