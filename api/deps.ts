@@ -23,7 +23,7 @@ export type AppDeps = {
   /** Local development: webhook URLs may be http and point at loopback or private hosts. */
   allowPrivateWebhooks: boolean;
   /** Block explorer for transaction links. */
-  explorerUrl: string;
+  explorerUrl: string | null;
   /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
   relayerAddress?: string;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */

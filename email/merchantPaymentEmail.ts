@@ -11,7 +11,8 @@ export type MerchantPaymentEmailData = {
   totalAmount: bigint;
   received: bigint;
   txHash: string | null;
-  explorerUrl: string;
+  /** None on a local chain: its transactions are on no public explorer. */
+  explorerUrl: string | null;
   invoiceUrl: string;
 };
 
@@ -33,7 +34,7 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
       : due < 0n
         ? `Received in excess: ${usdc(-due)}`
         : "Nothing is due.";
-  const txUrl = data.txHash ? `${data.explorerUrl}/tx/${data.txHash}` : null;
+  const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
   const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
   const lines = [
     `${headline[data.type](data)}.`,
@@ -42,7 +43,8 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
     `Invoice total: ${usdc(data.totalAmount)}`,
     `Received so far: ${usdc(data.received)}`,
     balance,
-    ...(data.txHash ? [`Transaction: ${data.txHash}`, `View on the block explorer: ${txUrl}`] : []),
+    ...(data.txHash ? [`Transaction: ${data.txHash}`] : []),
+    ...(txUrl ? [`View on the block explorer: ${txUrl}`] : []),
     "",
     `Invoice page: ${data.invoiceUrl}`,
   ];
@@ -53,7 +55,7 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
 <tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice total</td><td>${escapeHtml(usdc(data.totalAmount))}</td></tr>
 <tr><td style="padding:2px 12px 2px 0;color:#616e7c">Received so far</td><td><strong>${escapeHtml(usdc(data.received))}</strong></td></tr>
 <tr><td colspan="2" style="padding-top:4px">${escapeHtml(balance)}</td></tr>
-${data.txHash && txUrl ? `<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Transaction</td><td><a href="${escapeHtml(txUrl)}"><code>${escapeHtml(data.txHash)}</code></a></td></tr>` : ""}
+${data.txHash ? `<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Transaction</td><td>${txUrl ? `<a href="${escapeHtml(txUrl)}"><code>${escapeHtml(data.txHash)}</code></a>` : `<code>${escapeHtml(data.txHash)}</code>`}</td></tr>` : ""}
 </table>
 <p><a href="${escapeHtml(data.invoiceUrl)}">Open the invoice</a></p>
 </body></html>`;

@@ -41,6 +41,18 @@ describe("parseEnv", () => {
     expect(env.CONFIRMATIONS).toBe(BASE_CONFIRMATIONS);
   });
 
+  test("explorer links: basescan.org in mainnet mode, none on a local or forked chain, or as set", () => {
+    expect(parseEnv({ BASE_RPC_URL: "https://b.example", START_BLOCK: "1" }).EXPLORER_URL).toBe(
+      "https://basescan.org",
+    );
+    expect(parseEnv({}).EXPLORER_URL).toBeNull();
+    const fork = { BASE_FORK_URL: "https://b.example", USDC_WHALE: `0x${"1".repeat(40)}` };
+    expect(parseEnv(fork).EXPLORER_URL).toBeNull();
+    expect(parseEnv({ EXPLORER_URL: "http://127.0.0.1:5100/" }).EXPLORER_URL).toBe(
+      "http://127.0.0.1:5100",
+    );
+  });
+
   test("mainnet mode: several comma-separated RPCs, START_BLOCK required", () => {
     const env = parseEnv({
       BASE_RPC_URL: "https://a.example/v2/key, https://b.example",

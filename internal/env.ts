@@ -76,8 +76,11 @@ export const envSchema = z
     EMAIL_FROM: z.string().min(3).default("Remit <invoices@remit.localhost>"),
     /** Blocks a transfer needs (its own included) before it counts. Default: 1 locally, 3 on Base. */
     CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).optional(),
-    /** Block explorer for transaction links in emails. */
-    EXPLORER_URL: z.url().default("https://basescan.org"),
+    /**
+     * Block explorer for transaction links in emails and pages. Default: basescan.org in
+     * mainnet mode only; a local or forked chain's transactions are on no public explorer.
+     */
+    EXPLORER_URL: z.url().optional(),
     /** Allow webhooks to loopback/private addresses and plain http. Default: only locally. */
     ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).optional(),
     /** First webhook retry delay; doubles per attempt (capped at 6 h), ±50 % jitter. */
@@ -179,7 +182,11 @@ export const envSchema = z
       ALLOW_PRIVATE_WEBHOOKS: env.ALLOW_PRIVATE_WEBHOOKS
         ? env.ALLOW_PRIVATE_WEBHOOKS === "true"
         : localChain,
-      EXPLORER_URL: trimSlash(env.EXPLORER_URL),
+      EXPLORER_URL: env.EXPLORER_URL
+        ? trimSlash(env.EXPLORER_URL)
+        : localChain
+          ? null
+          : "https://basescan.org",
       /** Where captured emails go when SendGrid is not configured; null with SendGrid. */
       outboxDir: env.SENDGRID_API_KEY ? null : path.join(path.resolve(env.DATA_DIR), "outbox"),
       SENDGRID_API_URL:

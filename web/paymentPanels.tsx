@@ -71,11 +71,13 @@ export function PaymentProgress(props: {
   );
 }
 
-/** A transaction hash, shortened, linking to the block explorer. */
-export function TxLink(props: { explorerUrl: string; txHash: string }) {
+/** A transaction hash, shortened, linking to the block explorer when there is one. */
+export function TxLink(props: { explorerUrl: string | null; txHash: string }) {
+  const hash = <code>{`${props.txHash.slice(0, 10)}…${props.txHash.slice(-8)}`}</code>;
+  if (!props.explorerUrl) return <span title={props.txHash}>{hash}</span>;
   return (
     <a href={`${props.explorerUrl}/tx/${props.txHash}`} rel="noopener noreferrer" target="_blank">
-      <code>{`${props.txHash.slice(0, 10)}…${props.txHash.slice(-8)}`}</code>
+      {hash}
     </a>
   );
 }

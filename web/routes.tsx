@@ -49,8 +49,8 @@ export type PageDeps = {
   /** Public origins used in every URL handed out. */
   baseUrl: string;
   payUrl: string;
-  /** Block explorer for transaction links. */
-  explorerUrl: string;
+  /** Block explorer for transaction links; none on a local chain. */
+  explorerUrl: string | null;
 };
 
 export function pageRoutes(deps: PageDeps): Hono {

@@ -26,7 +26,7 @@ export type WorkerDeps = {
     wallet: Pick<WalletClient, "writeContract">;
     chain: Pick<PublicClient, "readContract" | "simulateContract" | "waitForTransactionReceipt">;
   };
-  explorerUrl: string;
+  explorerUrl: string | null;
   /** `keys` opens the sealed webhook secrets to sign with. */
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number; keys: Keyring };
 };

@@ -16,7 +16,7 @@ export function MerchantPortal(props: {
   link: LinkRow;
   state: PaymentState;
   transfers: IndexedTransfer[];
-  explorerUrl: string;
+  explorerUrl: string | null;
 }) {
   const { link, state } = props;
   return (
