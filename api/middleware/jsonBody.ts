@@ -1,6 +1,8 @@
+import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { ApiError, formatPath, validationError } from "../errors.ts";
 import { jsonErrorOffset, jsonNestingOffset, lineAndColumn } from "./jsonErrorPosition.ts";
+import { lingerOnClose } from "./lingeringClose.ts";
 import { findUnpairedSurrogate } from "./unpairedSurrogate.ts";
 
 /** Request bodies above this are refused with 413 before they are read in full. */
@@ -62,8 +64,11 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) throw tooLarge();
   const raw = await readAtMost(c.req.raw, MAX_BODY_BYTES);
   if (!raw) {
-    // The rest of an oversized body is not worth reading: the connection is closed instead.
+    // The rest of an oversized body is not worth reading: the connection is closed instead,
+    // lingering so that the client gets the 413 (lingeringClose.ts).
     c.header("Connection", "close");
+    const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+    if (socket) lingerOnClose(socket);
     throw tooLarge();
   }
   // The route's validator reads the body from Hono's cache, which holds promises of bodies
