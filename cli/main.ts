@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { callApi, defaultApiUrl, unreachable } from "./api.ts";
 import { depositsWithFunds, queueSweeps } from "./deposits.ts";
+import { devPay } from "./devPay.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
@@ -201,6 +202,43 @@ depositOptions(
     );
     printJson({ queued: chosen });
   });
+
+const dev = program
+  .command("dev")
+  .description("development helpers for the local simulated chain (never a real one)");
+dev
+  .command("pay <target> <amount>")
+  .description(
+    "pay USDC from a development account: <target> is a deposit address, a hosted page's URL or a slug",
+  )
+  .option("--gasless", "sign an EIP-3009 authorization; another development account submits it")
+  .option("--from <index>", "which of anvil's development accounts pays (0–7)", "0")
+  .addOption(
+    new Option("--rpc-url <url>", "the local chain (default: http://127.0.0.1:$ANVIL_PORT, 8545)")
+      .env("REMIT_RPC_URL")
+      .default(`http://127.0.0.1:${process.env.ANVIL_PORT || "8545"}`),
+  )
+  .addOption(jsonOption())
+  .addOption(apiOption())
+  .action(
+    async (
+      target: string,
+      amount: string,
+      options: { api: string; rpcUrl: string; from: string; gasless?: boolean },
+    ) => {
+      const from = Number(options.from);
+      if (!Number.isInteger(from) || from < 0 || from > 7)
+        throw new CliError("--from: a development account index from 0 to 7", EXIT.usage);
+      printJson(
+        await devPay(target, amount, {
+          api: options.api,
+          rpcUrl: options.rpcUrl,
+          from,
+          gasless: options.gasless === true,
+        }),
+      );
+    },
+  );
 
 try {
   await program.parseAsync(process.argv);

@@ -8,6 +8,8 @@ import type { PaymentState } from "../domain/paymentState.ts";
  */
 export function PaymentRoot(props: {
   slug: string;
+  /** Shown on the page anyway; as an attribute for tools (`remit dev pay <url>`). */
+  depositAddress: string;
   totalUnits: bigint;
   state: string;
   redirectUrl?: string | null;
@@ -17,6 +19,7 @@ export function PaymentRoot(props: {
     <div
       id="payment"
       data-slug={props.slug}
+      data-deposit-address={props.depositAddress}
       data-status-url={`/api/payments/status/${props.slug}`}
       data-poll-ms="5000"
       data-total-units={props.totalUnits.toString()}

@@ -13,6 +13,7 @@ export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg:
     <Layout title={`Pay ${formatUsdcForDisplay(link.amount)} USDC: ${link.description}`}>
       <PaymentRoot
         slug={link.slug}
+        depositAddress={getAddress(link.deposit_address)}
         totalUnits={link.amount}
         state={link.status}
         redirectUrl={link.redirect_url}

@@ -19,7 +19,12 @@ export function InvoicePage(props: {
   const due = invoice.total_amount > state.received ? invoice.total_amount - state.received : 0n;
   return (
     <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
-      <PaymentRoot slug={invoice.slug} totalUnits={invoice.total_amount} state={status}>
+      <PaymentRoot
+        slug={invoice.slug}
+        depositAddress={getAddress(invoice.deposit_address)}
+        totalUnits={invoice.total_amount}
+        state={status}
+      >
         <section class="card">
           <p class="muted small">Invoice {invoice.invoice_number}</p>
           <h1>{invoice.merchant_name_snapshot}</h1>

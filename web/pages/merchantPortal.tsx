@@ -21,7 +21,12 @@ export function MerchantPortal(props: {
   const { link, state } = props;
   return (
     <Layout title={`Payment link ${link.slug}: ${link.description}`}>
-      <PaymentRoot slug={link.slug} totalUnits={link.amount} state={link.status}>
+      <PaymentRoot
+        slug={link.slug}
+        depositAddress={getAddress(link.deposit_address)}
+        totalUnits={link.amount}
+        state={link.status}
+      >
         <section class="card">
           <p class="muted small">Merchant portal · payment link {link.slug}</p>
           <h1>{link.description}</h1>

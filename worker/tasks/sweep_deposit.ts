@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
 import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
-import { transferWithAuthorizationTypes, usdcAbi } from "../../abis/usdc.ts";
+import { usdcAbi } from "../../abis/usdc.ts";
 import { classifyChainError, USDC_BLACKLISTED } from "../../chain/errors.ts";
 import type { Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
@@ -14,8 +14,9 @@ import {
   unlockSweeps,
   updateSweep,
 } from "../../db/queries/sweeps.ts";
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
+import { transferAuthorizationTypedData } from "../../domain/usdcAuthorization.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
@@ -59,17 +60,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
             validBefore,
             nonce: row.nonce as Hex,
           };
-          const signature = await signer.signTypedData({
-            domain: {
-              name: "USD Coin",
-              version: "2",
-              chainId: BASE_CHAIN_ID,
-              verifyingContract: USDC_ADDRESS,
-            },
-            types: transferWithAuthorizationTypes,
-            primaryType: "TransferWithAuthorization",
-            message,
-          });
+          const signature = await signer.signTypedData(transferAuthorizationTypedData(message));
           const args = [
             message.from,
             message.to,
