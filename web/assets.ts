@@ -31,6 +31,15 @@ a{color:var(--accent)}.prewrap{white-space:pre-line}
 td code{overflow-wrap:anywhere;word-break:break-all;font-size:13px}
 code.txhash{overflow-wrap:anywhere;word-break:break-all}
 @media (max-width:480px){main{padding:12px 10px}.card{padding:16px}.amount{font-size:24px}}
+@media (max-width:480px) and (max-height:700px){
+main{padding:8px}.card{padding:12px;margin-bottom:8px}.card p{margin:4px 0}
+h1{font-size:18px;margin:0}.amount{font-size:20px}.field{margin:6px 0}.copyrow code{padding:6px 8px}
+button{padding:6px 10px}h2{margin:0 0 4px}
+.paywith{display:grid;grid-template-columns:116px 1fr;column-gap:12px;align-items:center}
+.paywith>h2,.paywith>.field,.paywith>p.small{grid-column:1/-1}
+.qr{margin:6px 0}.qr svg{width:116px;height:116px}.warning{font-size:13px;padding:8px}
+footer{padding:0 0 8px}
+}
 `;
 
 export const payJs = `(function () {
