@@ -38,6 +38,8 @@ export function graphileLogger(log: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {
     const fields = graphileFields(scope, meta);
     const text = redactCredentials(message);
+    // Remit schedules nothing by crontab: its absence is expected, not news at info level.
+    if (/^Failed to read crontab file/.test(message)) return log.debug(text, fields);
     if (level === "warning") log.warn(text, fields);
     else log[level](text, fields);
   });

@@ -132,6 +132,14 @@ describe("graphileLogger", () => {
     });
   });
 
+  test("the missing crontab Remit never uses is not news at info level", () => {
+    const { root, lines } = capture("info");
+    const logger = graphileLogger(createLogger("worker/graphile", root));
+    logger.info("Failed to read crontab file '/srv/remit/crontab'; cron is disabled");
+    logger.info("Worker connected");
+    expect(lines().map((line) => line.msg)).toEqual(["Worker connected"]);
+  });
+
   test("writes graphile-worker's lines (warning included) as ours, with the job's scope", () => {
     const { root, lines } = capture();
     const logger = graphileLogger(createLogger("worker/graphile", root));

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 
@@ -96,4 +97,22 @@ export async function owningSupervisor(pid: number): Promise<number | null> {
   if (!parent || parent <= 1 || parent === process.pid) return null;
   const command = await readFile(`/proc/${parent}/cmdline`, "utf8").catch(() => "");
   return command.includes("platform/start.ts") ? parent : null;
+}
+
+/**
+ * When a process started, in Unix milliseconds, from /proc (Linux); null elsewhere or when it
+ * is gone. `npm start` reports its start-up time from the moment the user's command started.
+ */
+export function processStartedAtMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 (starttime, in clock ticks since boot) counted after the ")" that ends the name.
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    // USER_HZ is 100 on every Linux architecture Node runs on.
+    const started = (bootSeconds + ticks / 100) * 1000;
+    return Number.isFinite(started) ? started : null;
+  } catch {
+    return null;
+  }
 }

@@ -79,6 +79,9 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
     command: process.execPath,
     args: [
       ...watchdog,
+      // Ponder's drizzle calls pg's client.query() while one is running, which pg deprecates
+      // with a warning at every start; not ours to fix, and not worth an operator's attention.
+      "--disable-warning=DeprecationWarning",
       ponderBin,
       "start",
       "--root",

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../internal/logger.ts";
 import { spawnLogged, stopProcess } from "../internal/process.ts";
+import { childLogLine } from "./childLogLine.ts";
 
 export type ChildSpec = {
   name: string;
@@ -49,7 +50,7 @@ export class SupervisedChild {
       env: this.spec.env,
       onLine: (line) => {
         this.spec.onLine?.(line);
-        process.stdout.write(`${line}\n`);
+        process.stdout.write(`${childLogLine(line, this.spec.name, new Date())}\n`);
       },
     });
     this.child = child;
