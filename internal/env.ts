@@ -33,7 +33,6 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
  */
 export const envSchema = z
   .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     PORT: port.default(3000),
     /** Interface the API and the indexer's HTTP server bind to; loopback unless exposed on purpose. */
