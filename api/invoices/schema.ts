@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
 import { USDC_DECIMAL_PATTERN } from "../../domain/money.ts";
+import {
+  INVOICE_STATUSES,
+  REPORTED_INVOICE_STATUSES,
+  WALLET_TYPES,
+} from "../../domain/statuses.ts";
 
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
@@ -100,10 +105,7 @@ export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx)
   }
 }
 
-export const walletType = z.enum(
-  ["managed", "byo"],
-  rule("invalid_enum", 'must be "managed" or "byo"'),
-);
+export const walletType = z.enum(WALLET_TYPES, rule("invalid_enum", 'must be "managed" or "byo"'));
 export const webhookUrl = z
   .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
   .max(2000);
@@ -192,19 +194,12 @@ export const CreateInvoiceResponseSchema = z
     deposit_address: z.string(),
     total_amount: z.string().openapi({ example: "150.00" }),
     sent_at: z.string().nullable(),
-    status: z.enum(["draft", "sent"]),
+    status: z.enum(INVOICE_STATUSES).extract(["draft", "sent"]),
     webhook_secret: z.string().optional(),
   })
   .openapi("CreateInvoiceResponse");
 
-export const InvoiceStatusSchema = z.enum([
-  "draft",
-  "sent",
-  "paid",
-  "partial",
-  "excess",
-  "overdue",
-]);
+export const InvoiceStatusSchema = z.enum(REPORTED_INVOICE_STATUSES);
 
 export const InvoiceStatusResponseSchema = z
   .object({
@@ -221,7 +216,7 @@ export const InvoiceSchema = z
     invoice_number: z.string(),
     slug: z.string(),
     status: InvoiceStatusSchema,
-    stored_status: z.enum(["draft", "sent", "paid", "partial", "excess"]),
+    stored_status: z.enum(INVOICE_STATUSES),
     merchant_email: z.string(),
     merchant_name_snapshot: z.string(),
     merchant_address_snapshot: z.string(),
@@ -242,7 +237,7 @@ export const InvoiceSchema = z
     issue_date: z.string(),
     due_date: z.string(),
     notes: z.string().nullable(),
-    wallet_type: z.enum(["managed", "byo"]),
+    wallet_type: z.enum(WALLET_TYPES),
     wallet_address: z.string(),
     deposit_address: z.string(),
     payment_uri: z.string(),

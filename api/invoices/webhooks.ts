@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
@@ -16,7 +17,7 @@ const AttemptSchema = z.object({
 const DeliverySchema = z.object({
   delivery_id: z.uuid(),
   url: z.string(),
-  status: z.enum(["pending", "delivered", "failed", "gone"]),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number(),
   next_attempt_at: z.string().nullable(),
   delivered_at: z.string().nullable(),

@@ -3,6 +3,11 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import { rpcRequest } from "../../chain/rpc.ts";
 import type { Db } from "../../db/database.ts";
 import { indexedHead } from "../../db/queries/indexer.ts";
+import {
+  EMAIL_STATUSES,
+  WEBHOOK_ATTEMPT_OUTCOMES,
+  WEBHOOK_DELIVERY_STATUSES,
+} from "../../domain/statuses.ts";
 import type { Logger } from "../../internal/logger.ts";
 import { withTimeout } from "../health.ts";
 
@@ -14,9 +19,6 @@ const SOURCE_TIMEOUT_MS = 2_000;
 const READING_TTL_MS = 1_000;
 
 const EMAIL_KINDS = ["vendor_invoice", "payment_event"];
-const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"];
-const WEBHOOK_OUTCOMES = ["delivered", "gone", "http_error", "no_response"];
-const DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"];
 
 /** `read`'s result, shared by calls within `ttlMs` of each other. */
 function shared<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
@@ -44,7 +46,7 @@ function publish(metric: Counter | Gauge, zeros: Labels[], readings: [Labels, nu
   for (const [labels, value] of readings) put(labels, value);
 }
 
-const product = (kinds: string[], key: string, values: string[]): Labels[] =>
+const product = (kinds: readonly string[], key: string, values: readonly string[]): Labels[] =>
   kinds.flatMap((kind) => values.map((value) => ({ kind, [key]: value })));
 
 type Outcomes = {
@@ -120,7 +122,7 @@ export function registerServiceMetrics(
       if (!read) return;
       publish(
         attempts,
-        WEBHOOK_OUTCOMES.map((outcome) => ({ outcome })),
+        WEBHOOK_ATTEMPT_OUTCOMES.map((outcome) => ({ outcome })),
         read.webhookAttempts.map((row) => [{ outcome: row.outcome }, row.n]),
       );
     },
@@ -135,7 +137,7 @@ export function registerServiceMetrics(
       if (!read) return;
       publish(
         deliveries,
-        DELIVERY_STATUSES.map((status) => ({ status })),
+        WEBHOOK_DELIVERY_STATUSES.map((status) => ({ status })),
         read.deliveries.map((row) => [{ status: row.status }, row.n]),
       );
     },
