@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
+import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
 /**
@@ -7,7 +8,7 @@ import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
  * answered 400 with every failing field at once (api/errors.ts).
  */
 export function createRouter(knownKeys?: (path: string) => readonly string[]) {
-  return new OpenAPIHono({ defaultHook: validationHook(knownKeys) });
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook(knownKeys) });
 }
 
 /** A validation hook answering 400 with every failing field; per route for its own hints. */

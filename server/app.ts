@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps) {
     },
   };
   app.doc31("/openapi.json", document);
-  app.get("/docs", (c) => c.html(renderDocs(app.getOpenAPI31Document(document) as never)));
+  app.get("/docs", (c) => c.html(renderDocs(app.getOpenAPI31Document(document))));
 
   app.route("/", pageRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps) {
     if (isTransientDatabaseError(error)) {
       // Down, restarting, out of connections or too slow: a retry soon may well succeed.
       deps.log.warn("database unavailable", {
-        request_id: c.get("requestId" as never),
+        request_id: c.get("requestId"),
         path: c.req.path,
         error,
       });
@@ -94,7 +94,7 @@ export function createApp(deps: AppDeps) {
       );
     }
     deps.log.error("unhandled error", {
-      request_id: c.get("requestId" as never),
+      request_id: c.get("requestId"),
       method: c.req.method,
       path: c.req.path,
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),

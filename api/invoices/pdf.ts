@@ -33,6 +33,6 @@ export function registerInvoicePdf(app: Router, deps: AppDeps): void {
       // The bytes never change: cache them for good, keyed by their hash.
       ETag: `"${pdf.sha256}"`,
       "Cache-Control": "private, max-age=31536000, immutable",
-    }) as never;
+    });
   });
 }

@@ -167,7 +167,7 @@ export const CreateInvoiceSchema = z
         });
       }
     },
-    { when: () => true } as never,
+    { when: () => true },
   )
   .openapi("CreateInvoiceRequest", {
     example: {

@@ -34,7 +34,8 @@ const route = createRoute({
 });
 
 export function registerCreateLink(app: Router, deps: AppDeps): void {
-  app.openapi(
+  // The route's type given: otherwise the hook's loose parameter would be inferred as the input.
+  app.openapi<typeof route>(
     route,
     async (c) => {
       const body = await createLink(
@@ -46,6 +47,6 @@ export function registerCreateLink(app: Router, deps: AppDeps): void {
       return c.json(body, 201);
     },
     // Its own hook, so "did you mean" hints come from the link schema.
-    validationHook(createLinkKnownKeys) as never,
+    validationHook(createLinkKnownKeys),
   );
 }

@@ -28,7 +28,7 @@ const metadataValue = z
     },
   )
   // A custom schema tells the OpenAPI generator nothing: describe it (OpenAPI 3.1 type list).
-  .openapi({ type: ["string", "number", "boolean", "null"] as never, maxLength: 500 });
+  .openapi({ type: ["string", "number", "boolean", "null"], maxLength: 500 });
 const metadata = z
   .record(
     z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),
@@ -62,7 +62,7 @@ export const CreateLinkSchema = z
       if (typeof input !== "object" || input === null || Array.isArray(input)) return;
       walletRules(input as Record<string, unknown>, ctx);
     },
-    { when: () => true } as never,
+    { when: () => true },
   )
   .openapi("CreateLinkRequest", {
     example: {
