@@ -1,8 +1,9 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
-import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
+import { insertInvoice } from "../../db/queries/invoices.ts";
 import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
+import { findSealedWebhookSecret } from "../../db/queries/webhookSecrets.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -41,7 +42,7 @@ async function withWebhookSecret(
   deps: Pick<AppDeps, "webhookKeys">,
   body: CreateInvoiceResponse,
 ): Promise<CreateInvoiceResponse> {
-  const sealed = await findWebhookSecret(trx, body.invoice_id);
+  const sealed = await findSealedWebhookSecret(trx, "app.invoices", body.invoice_id);
   return sealed ? { ...body, webhook_secret: openSecret(sealed, deps.webhookKeys) } : body;
 }
 

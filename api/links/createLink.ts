@@ -1,5 +1,7 @@
 import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
+import { insertLink } from "../../db/queries/links.ts";
 import { findOrCreateMerchant } from "../../db/queries/merchants.ts";
+import { findSealedWebhookSecret } from "../../db/queries/webhookSecrets.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { requestHash } from "../../domain/requestHash.ts";
 import { openSecret, sealSecret } from "../../domain/secretBox.ts";
@@ -70,14 +72,8 @@ export async function createLink(
       }
       if (previous) {
         const body = previous as CreateLinkResponse;
-        const row = await trx
-          .selectFrom("app.payment_links")
-          .select("webhook_secret")
-          .where("id", "=", body.link_id)
-          .executeTakeFirst();
-        return row?.webhook_secret
-          ? { ...body, webhook_secret: openSecret(row.webhook_secret, deps.webhookKeys) }
-          : body;
+        const sealed = await findSealedWebhookSecret(trx, "app.payment_links", body.link_id);
+        return sealed ? { ...body, webhook_secret: openSecret(sealed, deps.webhookKeys) } : body;
       }
     }
     const merchant = await findOrCreateMerchant(trx, merchantEmail);
@@ -85,24 +81,21 @@ export async function createLink(
     const id = crypto.randomUUID();
     const slug = newSlug();
     const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
-    await trx
-      .insertInto("app.payment_links")
-      .values({
-        id,
-        slug,
-        merchant_id: merchant.id,
-        merchant_email: merchantEmail,
-        amount,
-        description: input.description,
-        wallet_type: input.wallet_type,
-        wallet_address: walletAddress,
-        deposit_address: depositAddress.toLowerCase(),
-        webhook_url: input.webhook_url ?? null,
-        webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
-        metadata: JSON.stringify(input.metadata ?? {}),
-        redirect_url: input.redirect_url ?? null,
-      })
-      .execute();
+    await insertLink(trx, {
+      id,
+      slug,
+      merchant_id: merchant.id,
+      merchant_email: merchantEmail,
+      amount,
+      description: input.description,
+      wallet_type: input.wallet_type,
+      wallet_address: walletAddress,
+      deposit_address: depositAddress.toLowerCase(),
+      webhook_url: input.webhook_url ?? null,
+      webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
+      metadata: JSON.stringify(input.metadata ?? {}),
+      redirect_url: input.redirect_url ?? null,
+    });
     const body: CreateLinkResponse = {
       link_id: id,
       slug,
