@@ -5,10 +5,11 @@ import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
 /**
  * The router every route module registers on. A request that fails its route's zod schema is
- * answered 400 with every failing field at once (api/errors.ts).
+ * answered 400 with every failing field at once (api/errors.ts); a route whose body refuses
+ * unknown fields registers validationHook with its own keys, for "did you mean" hints.
  */
-export function createRouter(knownKeys?: (path: string) => readonly string[]) {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook(knownKeys) });
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook() });
 }
 
 /** A validation hook answering 400 with every failing field; per route for its own hints. */

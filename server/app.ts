@@ -9,7 +9,6 @@ import { checkHealth } from "../api/health.ts";
 import { registerCreateInvoice } from "../api/invoices/create.ts";
 import { registerGetInvoice } from "../api/invoices/get.ts";
 import { registerInvoicePdf } from "../api/invoices/pdf.ts";
-import { createInvoiceKnownKeys } from "../api/invoices/schema.ts";
 import { registerSendInvoice } from "../api/invoices/send.ts";
 import { registerInvoiceStatus } from "../api/invoices/status.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
@@ -30,7 +29,7 @@ const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /** The HTTP application: JSON API, hosted pages and health. Pure wiring; no I/O at import. */
 export function createApp(deps: AppDeps) {
-  const app = createRouter(createInvoiceKnownKeys);
+  const app = createRouter();
 
   // Each app has its own registry: tests build several apps in one process.
   const metrics = new Registry();

@@ -199,6 +199,8 @@ export const CreateInvoiceResponseSchema = z
   })
   .openapi("CreateInvoiceResponse");
 
+export type CreateInvoiceResponse = z.infer<typeof CreateInvoiceResponseSchema>;
+
 export const InvoiceStatusSchema = z.enum(REPORTED_INVOICE_STATUSES);
 
 export const InvoiceStatusResponseSchema = z

@@ -96,6 +96,8 @@ export const CreateLinkResponseSchema = z
   })
   .openapi("CreateLinkResponse");
 
+export type CreateLinkResponse = z.infer<typeof CreateLinkResponseSchema>;
+
 export const PaymentStatusResponseSchema = z
   .object({
     status: z.string().openapi({
