@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import { jsonBody } from "./middleware/jsonBody.ts";
-import { errorResponses, type Router, validationHook } from "./openapi.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "./openapi.ts";
 
 /** The optional `Idempotency-Key` header of the creation routes (see createIdempotently). */
 export const IdempotencyKeyHeadersSchema = z.object({
@@ -44,7 +44,7 @@ export function creationRoute<Request extends ZodType, Response extends ZodType>
       body: { required: true, content: { "application/json": { schema: request } } },
     },
     responses: {
-      201: { description: "Created", content: { "application/json": { schema: response } } },
+      201: jsonResponse("Created", response),
       ...errorResponses(400, 409, 413, 415, 429),
     },
   });

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { ZodError } from "zod";
+import type { ZodError, ZodType } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
@@ -23,6 +23,12 @@ export function validationHook(knownKeys?: (path: string) => readonly string[]) 
 
 export type Router = ReturnType<typeof createRouter>;
 
+/** A response with a JSON body of `schema`, for a route's `responses`. */
+export const jsonResponse = <Schema extends ZodType>(description: string, schema: Schema) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
 const descriptions: Record<number, string> = {
   400: "Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`).",
   404: "Not found.",
@@ -37,9 +43,6 @@ export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => [
       status,
-      {
-        description: descriptions[status] ?? "Error",
-        content: { "application/json": { schema: ErrorResponseSchema } },
-      },
+      jsonResponse(descriptions[status] ?? "Error", ErrorResponseSchema),
     ]),
   );

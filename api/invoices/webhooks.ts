@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findInvoice } from "../../db/queries/invoices.ts";
 import {
   findInvoiceEventId,
   findWebhookHistory,
@@ -11,7 +10,8 @@ import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 
 const AttemptSchema = z.object({
@@ -54,10 +54,7 @@ const listRoute = createRoute({
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
   responses: {
-    200: {
-      description: "The events",
-      content: { "application/json": { schema: z.object({ events: z.array(EventSchema) }) } },
-    },
+    200: jsonResponse("The events", z.object({ events: z.array(EventSchema) })),
     ...errorResponses(404),
   },
 });
@@ -75,7 +72,7 @@ const redeliverRoute = createRoute({
     }),
   },
   responses: {
-    202: { description: "Queued", content: { "application/json": { schema: DeliverySchema } } },
+    202: jsonResponse("Queued", DeliverySchema),
     ...errorResponses(404, 409),
   },
 });
@@ -108,8 +105,7 @@ function presentDelivery(
 
 export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
-    if (!invoice) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
     const { events, deliveries, attempts } = await findWebhookHistory(deps.db, invoice.id);
     return c.json(
       {
@@ -132,8 +128,7 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
 
   app.openapi(redeliverRoute, async (c) => {
     const { id, event_id: eventId } = c.req.valid("param");
-    const invoice = await findInvoice(deps.db, id);
-    if (!invoice) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, id);
     if (!invoice.webhook_url)
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
     const event = await findInvoiceEventId(deps.db, invoice.id, eventId);

@@ -8,7 +8,7 @@ import type { PaymentState } from "../../domain/paymentState.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { PaymentStatusResponseSchema } from "../links/schema.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const route = createRoute({
   method: "get",
@@ -24,10 +24,7 @@ const route = createRoute({
     params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" } }) }),
   },
   responses: {
-    200: {
-      description: "The status",
-      content: { "application/json": { schema: PaymentStatusResponseSchema } },
-    },
+    200: jsonResponse("The status", PaymentStatusResponseSchema),
     ...errorResponses(404, 429),
   },
 });
