@@ -4,8 +4,10 @@ import { USDC_DECIMAL_PATTERN } from "../../domain/money.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
+  SWEEP_STATUSES,
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
+import type { SweepView } from "../../domain/sweepView.ts";
 
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
@@ -212,6 +214,29 @@ export const InvoiceStatusResponseSchema = z
   })
   .openapi("InvoiceStatusResponse");
 
+export type InvoiceStatusResponse = z.infer<typeof InvoiceStatusResponseSchema>;
+
+/** A sweep of the deposit address to wallet_address, as domain/sweepView.ts presents it. */
+export const SweepSchema = z
+  .object({
+    sequence: z.number(),
+    amount: z.string(),
+    destination: z.string(),
+    status: z.enum(SWEEP_STATUSES),
+    tx_hash: z.string().nullable(),
+    error: z.string().nullable(),
+    indexed: z.boolean().openapi({
+      description:
+        "Whether the sweep's transfer out of the deposit address is in the indexed ledger.",
+    }),
+    created_at: z.string(),
+  })
+  .openapi("Sweep");
+
+// The API shows a sweep exactly as the pages do: a field added to one only stops compiling here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.infer<typeof SweepSchema>, SweepView>;
+
 export const InvoiceSchema = z
   .object({
     invoice_id: z.uuid(),
@@ -251,18 +276,29 @@ export const InvoiceSchema = z
     pdf_sha256: z.string(),
     paid_amount: z.string(),
     amount_due: z.string(),
-    payments: z.array(
-      z.object({
-        tx_hash: z.string(),
-        log_index: z.number(),
-        from: z.string(),
-        amount: z.string(),
-        block_number: z.number(),
-        paid_at: z.string(),
-      }),
-    ),
+    payments: z
+      .array(
+        z.object({
+          tx_hash: z.string(),
+          log_index: z.number(),
+          from: z.string(),
+          amount: z.string(),
+          block_number: z.number(),
+          paid_at: z.string(),
+          counted: z.boolean().openapi({
+            description:
+              "Whether the transfer has the confirmations it needs: only counted ones are in paid_amount.",
+          }),
+        }),
+      )
+      .openapi({ description: "Every USDC transfer indexed to the deposit address." }),
+    sweeps: z
+      .array(SweepSchema)
+      .openapi({ description: "Settlement: each sweep of the deposit address to wallet_address." }),
   })
   .openapi("Invoice");
+
+export type Invoice = z.infer<typeof InvoiceSchema>;
 
 export const InvoiceIdParamSchema = z.object({
   id: z.string().openapi({

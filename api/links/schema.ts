@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { LINK_STATUSES, REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
 import {
   CONTROL_CHARACTERS,
   checksummedAddress,
@@ -100,7 +101,7 @@ export type CreateLinkResponse = z.infer<typeof CreateLinkResponseSchema>;
 
 export const PaymentStatusResponseSchema = z
   .object({
-    status: z.string().openapi({
+    status: z.union([z.enum(LINK_STATUSES), z.enum(REPORTED_INVOICE_STATUSES)]).openapi({
       description: "Links: pending, confirmed, partial, excess. Invoices: their status (§2.4).",
     }),
     tx_hash: z.string().optional(),
@@ -109,3 +110,5 @@ export const PaymentStatusResponseSchema = z
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("PaymentStatusResponse");
+
+export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;
