@@ -7,9 +7,9 @@ import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
+import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
-import { sha256 } from "../../pdf/renderPdf.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
 import type { AppDeps } from "../deps.ts";
@@ -125,7 +125,7 @@ export async function createInvoice(
         created_at: createdAt,
       },
       lines,
-      pdf: { pdf, sha256: sha256(pdf) },
+      pdf: { pdf, sha256: sha256Hex(pdf) },
       sendToVendor: sendNow,
     });
 
