@@ -1,7 +1,9 @@
 import { rpcRequestAny } from "../chain/rpc.ts";
 import type { Db } from "../db/database.ts";
-import { countFailingSweeps, heartbeatAgeMs, pingDatabase } from "../db/queries/health.ts";
+import { heartbeatAgeMs } from "../db/queries/heartbeats.ts";
 import { indexedHead } from "../db/queries/indexer.ts";
+import { pingDatabase } from "../db/queries/pingDatabase.ts";
+import { countFailingSweeps } from "../db/queries/sweeps.ts";
 
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 

@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { type DeliveryRow, insertWebhookDelivery } from "../../db/queries/webhookDeliveries.ts";
 import {
   findInvoiceEventId,
   findWebhookHistory,
-  insertWebhookDelivery,
   type WebhookAttemptRow,
-  type WebhookDeliveryRow,
 } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
@@ -81,7 +80,7 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** A delivery as the API shows it, with the log of its attempts (of `attempts`, those that are its). */
 function presentDelivery(
-  delivery: WebhookDeliveryRow,
+  delivery: DeliveryRow,
   attempts: WebhookAttemptRow[],
 ): z.infer<typeof DeliverySchema> {
   return {

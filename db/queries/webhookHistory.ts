@@ -2,8 +2,8 @@ import type { Selectable } from "kysely";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import type { PaymentEventRow } from "./paymentEvents.ts";
+import type { DeliveryRow } from "./webhookDeliveries.ts";
 
-export type WebhookDeliveryRow = Selectable<Database["app.webhook_deliveries"]>;
 export type WebhookAttemptRow = Selectable<Database["app.webhook_attempts"]>;
 
 /** An invoice's payment events and, for the merchant to inspect, what became of their webhooks. */
@@ -11,7 +11,7 @@ export type WebhookHistory = {
   /** Oldest first. */
   events: PaymentEventRow[];
   /** Every delivery of those events, oldest first. */
-  deliveries: WebhookDeliveryRow[];
+  deliveries: DeliveryRow[];
   /** Every attempt of those deliveries, in attempt order. */
   attempts: WebhookAttemptRow[];
 };
@@ -63,20 +63,4 @@ export async function findInvoiceEventId(
     .where("invoice_id", "=", invoiceId)
     .executeTakeFirst();
   return row?.id;
-}
-
-/**
- * A new delivery of an event to `url`. Its insert trigger (migration 0003) queues the first
- * attempt in the same transaction, with retries of its own.
- */
-export async function insertWebhookDelivery(
-  db: Executor,
-  eventId: string,
-  url: string,
-): Promise<WebhookDeliveryRow> {
-  return db
-    .insertInto("app.webhook_deliveries")
-    .values({ event_id: eventId, url })
-    .returningAll()
-    .executeTakeFirstOrThrow();
 }
