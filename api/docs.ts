@@ -1,16 +1,12 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { html, raw } from "hono/html";
 import { escapeHtml } from "../internal/escapeHtml.ts";
 
-type Operation = {
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  responses?: Record<string, { description?: string }>;
-};
-type Document = {
-  info: { title: string; version: string; description?: string };
-  paths: Record<string, Record<string, Operation>>;
-};
+/** The OpenAPI 3.1 document the app generates (`app.getOpenAPI31Document`). */
+type Document = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+/** The keys of a path item that are operations, in the order OpenAPI lists them. */
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
 /** `code` spans in descriptions, nothing more. */
 const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
@@ -20,8 +16,11 @@ const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$
  * nothing fetched from elsewhere, so it works on machines without internet access.
  */
 export function renderDocs(doc: Document) {
-  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ path, method: method.toUpperCase(), op }] : [];
+    }),
   );
   return html`<!doctype html>
 <html lang="en">

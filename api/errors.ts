@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import type { AppEnv } from "./appEnv.ts";
 
 export const FieldErrorSchema = z.object({
   path: z.string().openapi({ example: "line_items[0].unit_price" }),
@@ -150,8 +151,9 @@ export const validationError = (fields: FieldError[]) =>
   );
 
 /** Writes an error body; the request id lets an operator find the log line. */
-export function errorResponse(c: Context, error: ApiError) {
-  const requestId = c.get("requestId" as never) as string | undefined;
+export function errorResponse(c: Context<AppEnv>, error: ApiError) {
+  // Unset only if a response is written before the first middleware ran.
+  const requestId: string | undefined = c.get("requestId");
   return c.json(
     {
       error: {

@@ -1,7 +1,9 @@
-import { sql } from "kysely";
 import { rpcRequestAny } from "../chain/rpc.ts";
 import type { Db } from "../db/database.ts";
+import { heartbeatAgeMs } from "../db/queries/heartbeats.ts";
 import { indexedHead } from "../db/queries/indexer.ts";
+import { pingDatabase } from "../db/queries/pingDatabase.ts";
+import { countFailingSweeps } from "../db/queries/sweeps.ts";
 
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 
@@ -40,19 +42,9 @@ const failed = (error: unknown): ComponentState => ({
   error: error instanceof Error ? error.message : String(error),
 });
 
-/** Milliseconds since the freshest heartbeat of any instance of `component`. */
-async function heartbeatAge(db: Db, component: string): Promise<number | null> {
-  const row = await db
-    .selectFrom("app.heartbeats")
-    .select(sql<number | null>`extract(epoch from now() - max(beat_at)) * 1000`.as("age_ms"))
-    .where("component", "=", component)
-    .executeTakeFirst();
-  return row?.age_ms == null ? null : Number(row.age_ms);
-}
-
 /** Every component's state; `ok` only when all of them are. Never throws. */
 export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
-  const database = withTimeout(sql`select 1`.execute(deps.db), 2_000).then(
+  const database = withTimeout(pingDatabase(deps.db), 2_000).then(
     (): ComponentState => ({ ok: true }),
     failed,
   );
@@ -67,7 +59,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   const indexer = Promise.all([
     head.catch(() => null),
     withTimeout(indexedHead(deps.db, deps.indexerSchema), 2_000),
-    withTimeout(heartbeatAge(deps.db, "indexer"), 2_000),
+    withTimeout(heartbeatAgeMs(deps.db, "indexer"), 2_000),
   ]).then(([headBlock, indexed, age]): ComponentState => {
     if (indexed === null) return { ok: false, error: "has not indexed a block yet" };
     const lag = headBlock === null ? null : headBlock - indexed;
@@ -82,12 +74,15 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     };
   }, failed);
 
-  const worker = withTimeout(heartbeatAge(deps.db, "worker"), 2_000).then((age): ComponentState => {
-    if (age === null) return { ok: false, error: "has not started" };
-    if (age >= HEARTBEAT_STALE_MS)
-      return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
-    return { ok: true, last_beat_ms_ago: Math.round(age) };
-  }, failed);
+  const worker = withTimeout(heartbeatAgeMs(deps.db, "worker"), 2_000).then(
+    (age): ComponentState => {
+      if (age === null) return { ok: false, error: "has not started" };
+      if (age >= HEARTBEAT_STALE_MS)
+        return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
+      return { ok: true, last_beat_ms_ago: Math.round(age) };
+    },
+    failed,
+  );
 
   const relayer = deps.relayerAddress
     ? Promise.all([
@@ -95,17 +90,8 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
           rpcRequestAny<string>(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]),
           2_000,
         ).then(BigInt),
-        withTimeout(
-          deps.db
-            .selectFrom("app.sweeps")
-            .select((eb) => eb.fn.countAll<string>().as("n"))
-            .where("status", "!=", "confirmed")
-            .where("error", "is not", null)
-            .executeTakeFirst(),
-          2_000,
-        ),
-      ]).then(([wei, failing]): ComponentState => {
-        const failingSweeps = Number(failing?.n ?? 0);
+        withTimeout(countFailingSweeps(deps.db), 2_000),
+      ]).then(([wei, failingSweeps]): ComponentState => {
         const low = wei < MIN_RELAYER_WEI;
         return {
           ok: !low && failingSweeps === 0,

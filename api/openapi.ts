@@ -1,13 +1,15 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { ZodError } from "zod";
+import type { ZodError, ZodType } from "zod";
+import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
 /**
  * The router every route module registers on. A request that fails its route's zod schema is
- * answered 400 with every failing field at once (api/errors.ts).
+ * answered 400 with every failing field at once (api/errors.ts); a route whose body refuses
+ * unknown fields registers validationHook with its own keys, for "did you mean" hints.
  */
-export function createRouter(knownKeys?: (path: string) => readonly string[]) {
-  return new OpenAPIHono({ defaultHook: validationHook(knownKeys) });
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook() });
 }
 
 /** A validation hook answering 400 with every failing field; per route for its own hints. */
@@ -20,6 +22,12 @@ export function validationHook(knownKeys?: (path: string) => readonly string[]) 
 }
 
 export type Router = ReturnType<typeof createRouter>;
+
+/** A response with a JSON body of `schema`, for a route's `responses`. */
+export const jsonResponse = <Schema extends ZodType>(description: string, schema: Schema) => ({
+  description,
+  content: { "application/json": { schema } },
+});
 
 const descriptions: Record<number, string> = {
   400: "Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`).",
@@ -35,9 +43,6 @@ export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => [
       status,
-      {
-        description: descriptions[status] ?? "Error",
-        content: { "application/json": { schema: ErrorResponseSchema } },
-      },
+      jsonResponse(descriptions[status] ?? "Error", ErrorResponseSchema),
     ]),
   );

@@ -4,6 +4,7 @@ import type { Database } from "../db/database.ts";
 import { allocateDepositAddress } from "../db/queries/depositAddresses.ts";
 import type { MerchantForInvoice } from "../db/queries/merchants.ts";
 import { provisionManagedWallet } from "../db/queries/merchants.ts";
+import type { WalletType } from "../domain/statuses.ts";
 import { deriveAddress } from "../keys/hdWallet.ts";
 import type { AppDeps } from "./deps.ts";
 
@@ -16,7 +17,7 @@ export async function provisionAddresses(
   trx: Transaction<Database>,
   deps: Pick<AppDeps, "depositXpub" | "managedWalletXpub">,
   merchant: MerchantForInvoice,
-  wallet: { wallet_type: "managed" | "byo"; wallet_address?: string },
+  wallet: { wallet_type: WalletType; wallet_address?: string },
 ): Promise<{ walletAddress: string; depositAddress: Address }> {
   const walletAddress =
     wallet.wallet_type === "byo"

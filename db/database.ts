@@ -1,5 +1,13 @@
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
+import type {
+  EmailStatus,
+  LinkStatus,
+  StoredInvoiceStatus,
+  SweepStatus,
+  WalletType,
+  WebhookDeliveryStatus,
+} from "../domain/statuses.ts";
 
 /** Remit's tables (schema `app`), as kysely sees them. Amounts are USDC base units. */
 export interface Database {
@@ -38,13 +46,13 @@ export interface Database {
     issue_date: string;
     due_date: string;
     notes: string | null;
-    wallet_type: "managed" | "byo";
+    wallet_type: WalletType;
     wallet_address: string;
     deposit_address: string;
     total_amount: bigint;
     webhook_url: string | null;
     webhook_secret: string | null;
-    status: "draft" | "sent" | "paid" | "partial" | "excess";
+    status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
   };
@@ -64,14 +72,14 @@ export interface Database {
     merchant_email: string;
     amount: bigint;
     description: string;
-    wallet_type: "managed" | "byo";
+    wallet_type: WalletType;
     wallet_address: string;
     deposit_address: string;
     webhook_url: string | null;
     webhook_secret: string | null;
     metadata: ColumnType<Record<string, string | number | boolean | null>, string, never>;
     redirect_url: string | null;
-    status: Generated<"pending" | "confirmed" | "partial" | "excess">;
+    status: Generated<LinkStatus>;
     created_at: ColumnType<Date, Date | undefined, never>;
   };
   "app.invoice_pdfs": {
@@ -95,7 +103,7 @@ export interface Database {
     kind: string;
     invoice_id: string | null;
     recipient: string;
-    status: Generated<"queued" | "sending" | "sent" | "failed">;
+    status: Generated<EmailStatus>;
     attempts: Generated<number>;
     last_error: string | null;
     sent_at: Date | null;
@@ -129,7 +137,7 @@ export interface Database {
     id: Generated<string>;
     event_id: string;
     url: string;
-    status: Generated<"pending" | "delivered" | "failed" | "gone">;
+    status: Generated<WebhookDeliveryStatus>;
     attempts: Generated<number>;
     next_attempt_at: Date | null;
     delivered_at: Date | null;
@@ -142,7 +150,7 @@ export interface Database {
     nonce: string;
     destination: string;
     amount: bigint;
-    status: Generated<"signed" | "submitted" | "confirmed" | "failed">;
+    status: Generated<SweepStatus>;
     tx_hash: string | null;
     error: string | null;
     attempts: Generated<number>;

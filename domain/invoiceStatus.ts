@@ -1,5 +1,7 @@
-export type StoredInvoiceStatus = "draft" | "sent" | "paid" | "partial" | "excess";
-export type ReportedInvoiceStatus = StoredInvoiceStatus | "overdue";
+import type { ReportedInvoiceStatus, StoredInvoiceStatus } from "./statuses.ts";
+
+// Defined with their lists in statuses.ts; named here too, where callers have long found them.
+export type { ReportedInvoiceStatus, StoredInvoiceStatus };
 
 /**
  * The status an invoice reports: its stored status, or `overdue` when it is still `draft` or

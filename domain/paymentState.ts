@@ -1,4 +1,7 @@
-import type { StoredInvoiceStatus } from "./invoiceStatus.ts";
+import type { LinkStatus, StoredInvoiceStatus } from "./statuses.ts";
+
+// Defined with its list in statuses.ts; named here too, where callers have long found it.
+export type { LinkStatus };
 
 export type IndexedTransfer = {
   /** `<tx hash>-<log index>`. */
@@ -85,8 +88,6 @@ export type PaymentEventType =
   | "link.partial"
   | "link.excess"
   | "link.payment_reversed";
-
-export type LinkStatus = "pending" | "confirmed" | "partial" | "excess";
 
 /** A payment link's status (spec §3.2) for what it has received. */
 export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { sha256Hex } from "./sha256.ts";
 
 /**
  * A stable hash of a request body: the same JSON, whatever its key order or spacing. An
@@ -17,7 +17,5 @@ export function requestHash(body: unknown): string {
               .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
           )
         : value;
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(body)))
-    .digest("hex");
+  return sha256Hex(JSON.stringify(canonical(body)));
 }

@@ -1,12 +1,13 @@
 import { getAddress } from "viem";
 import { formatUsdc } from "./money.ts";
+import type { SweepStatus } from "./statuses.ts";
 
 /** A sweep as the API and the merchant portal show it. */
 export type SweepView = {
   sequence: number;
   amount: string;
   destination: string;
-  status: string;
+  status: SweepStatus;
   tx_hash: string | null;
   error: string | null;
   /** Whether the sweep's transfer out of the deposit address is in the indexed ledger. */
@@ -19,7 +20,7 @@ export type SweepRecord = {
   sequence: number;
   amount: bigint;
   destination: string;
-  status: string;
+  status: SweepStatus;
   tx_hash: string | null;
   error: string | null;
   indexed: boolean;

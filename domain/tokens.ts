@@ -21,5 +21,8 @@ export function newSlug(length = 12): string {
 /** What newSlug makes (with room for other lengths): anything else cannot name a link or invoice. */
 export const SLUG_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{1,32}$/;
 
+/** A UUID as Postgres writes one (any version): anything else cannot be a row's id. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A webhook signing secret in the Standard Webhooks format: `whsec_` + base64 of 32 bytes. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`;

@@ -1,6 +1,6 @@
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
-import { formatUsdcForDisplay as formatUsdc } from "../domain/money.ts";
+import { formatUsdcForDisplay } from "../domain/money.ts";
 import { fontRuns } from "./fonts.ts";
 import { renderPdf } from "./renderPdf.ts";
 
@@ -42,14 +42,14 @@ export function invoiceDocument(
     ...style,
   });
 
-  const total = `${formatUsdc(invoice.totalAmount)} USDC`;
+  const total = `${formatUsdcForDisplay(invoice.totalAmount)} USDC`;
   const right = (value: string): Content => ({ text: value, alignment: "right" });
   const itemRows: Content[][] = invoice.lineItems.map((item, index) => [
     { text: String(index + 1), color: MUTED },
     text(item.description),
     right(item.quantity),
-    right(formatUsdc(item.unitPrice)),
-    right(formatUsdc(item.lineTotal)),
+    right(formatUsdcForDisplay(item.unitPrice)),
+    right(formatUsdcForDisplay(item.lineTotal)),
   ]);
 
   const content: Content[] = [
@@ -150,7 +150,7 @@ export function invoiceDocument(
               [
                 { text: "Total (USDC)", bold: true, margin: [0, 4, 0, 4] },
                 {
-                  text: formatUsdc(invoice.totalAmount),
+                  text: formatUsdcForDisplay(invoice.totalAmount),
                   bold: true,
                   alignment: "right",
                   margin: [0, 4, 0, 4],

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import pdfmake from "pdfmake";
 import type { TDocumentDefinitions } from "pdfmake/interfaces";
 import { fontFiles, pdfFonts, readScriptFont, scriptFontFiles } from "./fontFaces.ts";
@@ -24,7 +23,3 @@ vfs.readFileSync = (path, options) =>
 export async function renderPdf(document: TDocumentDefinitions): Promise<Buffer> {
   return pdfmake.createPdf(document).getBuffer();
 }
-
-/** Hex SHA-256 of the bytes, stored beside the PDF. */
-export const sha256 = (bytes: Uint8Array): string =>
-  createHash("sha256").update(bytes).digest("hex");

@@ -1,49 +1,22 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
-import { claimIdempotencyKey, saveIdempotentResponse } from "../../db/queries/idempotency.ts";
-import { findWebhookSecret, insertInvoice } from "../../db/queries/invoices.ts";
+import { insertInvoice } from "../../db/queries/invoices.ts";
 import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
-import { requestHash } from "../../domain/requestHash.ts";
-import { openSecret, sealSecret } from "../../domain/secretBox.ts";
+import { sealSecret } from "../../domain/secretBox.ts";
+import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
-import { webhookUrlProblem } from "../../domain/webhookUrlPolicy.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
-import { sha256 } from "../../pdf/renderPdf.ts";
+import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
+import { type Creation, createIdempotently } from "../createIdempotently.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, validationError } from "../errors.ts";
+import { validationError } from "../errors.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
-import type { CreateInvoiceInput } from "./schema.ts";
-
-export type CreateInvoiceResponse = {
-  invoice_id: string;
-  invoice_number: string;
-  slug: string;
-  invoice_url: string;
-  pdf_url: string;
-  deposit_address: string;
-  total_amount: string;
-  sent_at: string | null;
-  status: "draft" | "sent";
-  webhook_secret?: string;
-};
-
-/**
- * A replay answers exactly as the first response did, the webhook secret included: the client
- * retrying may never have received the first answer.
- */
-async function withWebhookSecret(
-  trx: Transaction<Database>,
-  deps: Pick<AppDeps, "webhookKeys">,
-  body: CreateInvoiceResponse,
-): Promise<CreateInvoiceResponse> {
-  const sealed = await findWebhookSecret(trx, body.invoice_id);
-  return sealed ? { ...body, webhook_secret: openSecret(sealed, deps.webhookKeys) } : body;
-}
+import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
 
 /** Creations of one merchant, queued in this process before they take a connection. */
 const perMerchant = createKeyedQueue();
@@ -54,21 +27,15 @@ export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padSt
  * Creates an invoice in one transaction: number, managed wallet, deposit address, PDF, the
  * invoice rows and (unless send_now is false) the vendor email. Everything commits or nothing
  * does. With an idempotency key, a replay returns the first response and a different body
- * under the same key is a 409.
+ * under the same key is a 409 (see createIdempotently).
  */
 export async function createInvoice(
   deps: AppDeps,
   input: CreateInvoiceInput,
   idempotencyKey: string | undefined,
-): Promise<{ status: 200 | 201; body: CreateInvoiceResponse }> {
+): Promise<CreateInvoiceResponse> {
   const { lines, total } = priceLineItems(input.line_items);
-  if (input.webhook_url && !deps.allowPrivateWebhooks) {
-    const problem = webhookUrlProblem(input.webhook_url);
-    if (problem)
-      throw validationError([
-        { path: "webhook_url", code: "webhook_url_not_allowed", message: problem },
-      ]);
-  }
+  assertWebhookUrlAllowed(deps, input.webhook_url);
   if (total > MAX_TOTAL) {
     throw validationError([
       {
@@ -89,29 +56,14 @@ export async function createInvoice(
   }
   const sendNow = input.send_now ?? true;
   const merchantEmail = input.merchant_email.toLowerCase();
-  const hash = requestHash(input);
 
-  return perMerchant.run(merchantEmail, () => deps.db.transaction().execute(inTransaction));
+  return perMerchant.run(merchantEmail, () =>
+    createIdempotently(deps, { kind: "invoice", key: idempotencyKey, input }, insertNew),
+  );
 
-  async function inTransaction(
+  async function insertNew(
     trx: Transaction<Database>,
-  ): Promise<{ status: 200 | 201; body: CreateInvoiceResponse }> {
-    if (idempotencyKey) {
-      const previous = await claimIdempotencyKey(trx, "create_invoice", idempotencyKey, hash);
-      if (previous === "conflict") {
-        throw new ApiError(
-          409,
-          "idempotency_key_reused",
-          "this Idempotency-Key was used with a different request body",
-        );
-      }
-      if (previous)
-        return {
-          status: 201,
-          body: await withWebhookSecret(trx, deps, previous as CreateInvoiceResponse),
-        };
-    }
-
+  ): Promise<Creation<Omit<CreateInvoiceResponse, "webhook_secret">>> {
     const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
     const { walletAddress, depositAddress } = await provisionAddresses(trx, deps, merchant, input);
 
@@ -173,26 +125,22 @@ export async function createInvoice(
         created_at: createdAt,
       },
       lines,
-      pdf: { pdf, sha256: sha256(pdf) },
+      pdf: { pdf, sha256: sha256Hex(pdf) },
       sendToVendor: sendNow,
     });
 
-    const body: CreateInvoiceResponse = {
-      invoice_id: invoiceId,
-      invoice_number: invoiceNumber,
-      slug,
-      ...urls,
-      deposit_address: depositAddress,
-      total_amount: formatUsdc(total),
-      sent_at: sendNow ? createdAt.toISOString() : null,
-      status: sendNow ? "sent" : "draft",
-      ...(webhookSecret ? { webhook_secret: webhookSecret } : {}),
+    return {
+      body: {
+        invoice_id: invoiceId,
+        invoice_number: invoiceNumber,
+        slug,
+        ...urls,
+        deposit_address: depositAddress,
+        total_amount: formatUsdc(total),
+        sent_at: sendNow ? createdAt.toISOString() : null,
+        status: sendNow ? "sent" : "draft",
+      },
+      webhookSecret,
     };
-    if (idempotencyKey) {
-      // The secret lives in one place only; a replay takes it from the invoice.
-      const { webhook_secret: _secret, ...stored } = body;
-      await saveIdempotentResponse(trx, "create_invoice", idempotencyKey, 201, stored, invoiceId);
-    }
-    return { status: 201, body };
   }
 }

@@ -1,8 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
+import { findPdf } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
+import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -23,9 +24,9 @@ const route = createRoute({
 
 export function registerInvoicePdf(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
-    const pdf = invoice && (await findPdf(deps.db, invoice.id));
-    if (!invoice || !pdf) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
+    const pdf = await findPdf(deps.db, invoice.id);
+    if (!pdf) throw notFound("invoice");
     return c.body(new Uint8Array(pdf.pdf), 200, {
       "Content-Type": "application/pdf",
       "Content-Disposition": `inline; filename="${invoice.invoice_number}.pdf"`,
@@ -33,6 +34,6 @@ export function registerInvoicePdf(app: Router, deps: AppDeps): void {
       // The bytes never change: cache them for good, keyed by their hash.
       ETag: `"${pdf.sha256}"`,
       "Cache-Control": "private, max-age=31536000, immutable",
-    }) as never;
+    });
   });
 }

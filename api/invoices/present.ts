@@ -16,17 +16,31 @@ import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
 import type { AppDeps } from "../deps.ts";
+import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
+
+export type PresentInvoiceParameters = {
+  /** The public origins the invoice's URLs are built on. */
+  deps: Pick<AppDeps, "baseUrl" | "payUrl">;
+  invoice: InvoiceRow;
+  lines: LineItemRow[];
+  pdfSha256: string;
+  /** What the reconcile job last derived for the deposit address. */
+  state: PaymentState;
+  /** Every indexed USDC transfer to the deposit address. */
+  transfers: IndexedTransfer[];
+  sweeps?: SweepView[];
+};
 
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
-export function presentInvoice(
-  deps: Pick<AppDeps, "baseUrl" | "payUrl">,
-  invoice: InvoiceRow,
-  lines: LineItemRow[],
-  pdfSha256: string,
-  state: PaymentState,
-  transfers: IndexedTransfer[],
-  sweeps: SweepView[] = [],
-) {
+export function presentInvoice({
+  deps,
+  invoice,
+  lines,
+  pdfSha256,
+  state,
+  transfers,
+  sweeps = [],
+}: PresentInvoiceParameters): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
   const due = invoice.total_amount - paid;
@@ -42,15 +56,15 @@ export function presentInvoice(
     vendor_email: invoice.vendor_email,
     vendor_name: invoice.vendor_name,
     vendor_address: invoice.vendor_address,
-    line_items: lines.map((line) => ({
+    line_items: lines.map((line): Invoice["line_items"][number] => ({
       description: line.description,
       quantity: Number(line.quantity),
       unit_price: formatUsdc(line.unit_price),
       line_total: formatUsdc(line.line_total),
     })),
     total_amount: formatUsdc(invoice.total_amount),
-    currency: "USDC" as const,
-    chain_id: BASE_CHAIN_ID as 8453,
+    currency: "USDC",
+    chain_id: BASE_CHAIN_ID,
     issue_date: invoice.issue_date,
     due_date: invoice.due_date,
     notes: invoice.notes,
@@ -69,7 +83,7 @@ export function presentInvoice(
     // confirmations it needs (only counted ones are in paid_amount).
     payments: transfers
       .filter((t) => t.from.toLowerCase() !== invoice.deposit_address)
-      .map((t) => ({
+      .map((t): Invoice["payments"][number] => ({
         tx_hash: t.txHash,
         log_index: Number(t.id.split("-")[1]),
         from: getAddress(t.from),
@@ -87,7 +101,7 @@ export function presentInvoice(
  * `GET /api/invoices/{id}/status` (§2.4): the status, and once anything was received (paid,
  * partial or excess) the amount received, the latest payment's tx hash and time.
  */
-export function presentStatus(invoice: InvoiceRow, state: PaymentState) {
+export function presentStatus(invoice: InvoiceRow, state: PaymentState): InvoiceStatusResponse {
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
   if (
     status === "draft" ||
@@ -132,14 +146,5 @@ export async function invoiceBody(
   deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
   invoice: InvoiceRow,
 ) {
-  const details = await loadInvoiceDetails(deps, invoice);
-  return presentInvoice(
-    deps,
-    invoice,
-    details.lines,
-    details.pdfSha256,
-    details.state,
-    details.transfers,
-    details.sweeps,
-  );
+  return presentInvoice({ deps, invoice, ...(await loadInvoiceDetails(deps, invoice)) });
 }

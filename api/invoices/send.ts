@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { findInvoice, markSent } from "../../db/queries/invoices.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, notFound } from "../errors.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { ApiError } from "../errors.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
+import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -16,10 +17,7 @@ const route = createRoute({
     "Only drafts can be sent: any other status is a 409 (an invoice is emailed once; share `invoice_url` to remind).",
   request: { params: InvoiceIdParamSchema },
   responses: {
-    200: {
-      description: "The updated invoice",
-      content: { "application/json": { schema: InvoiceSchema } },
-    },
+    200: jsonResponse("The updated invoice", InvoiceSchema),
     ...errorResponses(404, 409),
   },
 });
@@ -27,8 +25,7 @@ const route = createRoute({
 export function registerSendInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const id = c.req.valid("param").id;
-    const invoice = await findInvoice(deps.db, id);
-    if (!invoice) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, id);
     const sent = await deps.db.transaction().execute((trx) => markSent(trx, invoice.id));
     if (!sent) {
       const current = (await findInvoice(deps.db, id))?.status ?? invoice.status;

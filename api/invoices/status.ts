@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { findInvoice } from "../../db/queries/invoices.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { presentStatus } from "./present.ts";
+import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema, InvoiceStatusResponseSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -17,18 +16,14 @@ const route = createRoute({
     "`paid_amount` (total received), `tx_hash` and `paid_at` (the latest payment's) appear once anything was received: in `paid`, `partial` and `excess`.",
   request: { params: InvoiceIdParamSchema },
   responses: {
-    200: {
-      description: "The status",
-      content: { "application/json": { schema: InvoiceStatusResponseSchema } },
-    },
+    200: jsonResponse("The status", InvoiceStatusResponseSchema),
     ...errorResponses(404, 429),
   },
 });
 
 export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
-    if (!invoice) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
     return c.json(
       presentStatus(invoice, await loadPaymentState(deps.db, invoice.deposit_address)),
       200,

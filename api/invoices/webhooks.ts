@@ -1,9 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findInvoice } from "../../db/queries/invoices.ts";
+import { type DeliveryRow, insertWebhookDelivery } from "../../db/queries/webhookDeliveries.ts";
+import {
+  findInvoiceEventId,
+  findWebhookHistory,
+  type WebhookAttemptRow,
+} from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 
 const AttemptSchema = z.object({
@@ -16,7 +23,7 @@ const AttemptSchema = z.object({
 const DeliverySchema = z.object({
   delivery_id: z.uuid(),
   url: z.string(),
-  status: z.enum(["pending", "delivered", "failed", "gone"]),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number(),
   next_attempt_at: z.string().nullable(),
   delivered_at: z.string().nullable(),
@@ -46,10 +53,7 @@ const listRoute = createRoute({
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
   responses: {
-    200: {
-      description: "The events",
-      content: { "application/json": { schema: z.object({ events: z.array(EventSchema) }) } },
-    },
+    200: jsonResponse("The events", z.object({ events: z.array(EventSchema) })),
     ...errorResponses(404),
   },
 });
@@ -67,48 +71,41 @@ const redeliverRoute = createRoute({
     }),
   },
   responses: {
-    202: { description: "Queued", content: { "application/json": { schema: DeliverySchema } } },
+    202: jsonResponse("Queued", DeliverySchema),
     ...errorResponses(404, 409),
   },
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A delivery as the API shows it, with the log of its attempts (of `attempts`, those that are its). */
+function presentDelivery(
+  delivery: DeliveryRow,
+  attempts: WebhookAttemptRow[],
+): z.infer<typeof DeliverySchema> {
+  return {
+    delivery_id: delivery.id,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: iso(delivery.next_attempt_at),
+    delivered_at: iso(delivery.delivered_at),
+    attempt_log: attempts
+      .filter((a) => a.delivery_id === delivery.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        attempted_at: a.attempted_at.toISOString(),
+        status_code: a.status_code,
+        latency_ms: a.latency_ms,
+        error: a.error,
+      })),
+  };
+}
 
 export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const invoice = await findInvoice(deps.db, c.req.valid("param").id);
-    if (!invoice) throw notFound("invoice");
-    const events = await deps.db
-      .selectFrom("app.payment_events")
-      .selectAll()
-      .where("invoice_id", "=", invoice.id)
-      .orderBy("created_at")
-      .execute();
-    const deliveries = events.length
-      ? await deps.db
-          .selectFrom("app.webhook_deliveries")
-          .selectAll()
-          .where(
-            "event_id",
-            "in",
-            events.map((e) => e.id),
-          )
-          .orderBy("created_at")
-          .execute()
-      : [];
-    const attempts = deliveries.length
-      ? await deps.db
-          .selectFrom("app.webhook_attempts")
-          .selectAll()
-          .where(
-            "delivery_id",
-            "in",
-            deliveries.map((d) => d.id),
-          )
-          .orderBy("attempt")
-          .execute()
-      : [];
+    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
+    const { events, deliveries, attempts } = await findWebhookHistory(deps.db, invoice.id);
     return c.json(
       {
         events: events.map((event) => ({
@@ -121,23 +118,7 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
           payload: event.payload,
           deliveries: deliveries
             .filter((d) => d.event_id === event.id)
-            .map((d) => ({
-              delivery_id: d.id,
-              url: d.url,
-              status: d.status,
-              attempts: d.attempts,
-              next_attempt_at: iso(d.next_attempt_at),
-              delivered_at: iso(d.delivered_at),
-              attempt_log: attempts
-                .filter((a) => a.delivery_id === d.id)
-                .map((a) => ({
-                  attempt: a.attempt,
-                  attempted_at: a.attempted_at.toISOString(),
-                  status_code: a.status_code,
-                  latency_ms: a.latency_ms,
-                  error: a.error,
-                })),
-            })),
+            .map((d) => presentDelivery(d, attempts)),
         })),
       },
       200,
@@ -146,35 +127,12 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
 
   app.openapi(redeliverRoute, async (c) => {
     const { id, event_id: eventId } = c.req.valid("param");
-    const invoice = await findInvoice(deps.db, id);
-    if (!invoice) throw notFound("invoice");
+    const invoice = await requireInvoice(deps.db, id);
     if (!invoice.webhook_url)
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
-    const event = UUID.test(eventId)
-      ? await deps.db
-          .selectFrom("app.payment_events")
-          .select("id")
-          .where("id", "=", eventId)
-          .where("invoice_id", "=", invoice.id)
-          .executeTakeFirst()
-      : undefined;
+    const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
     if (!event) throw notFound("event");
-    const delivery = await deps.db
-      .insertInto("app.webhook_deliveries")
-      .values({ event_id: event.id, url: invoice.webhook_url })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return c.json(
-      {
-        delivery_id: delivery.id,
-        url: delivery.url,
-        status: delivery.status,
-        attempts: delivery.attempts,
-        next_attempt_at: null,
-        delivered_at: null,
-        attempt_log: [],
-      },
-      202,
-    );
+    const delivery = await insertWebhookDelivery(deps.db, event, invoice.webhook_url);
+    return c.json(presentDelivery(delivery, []), 202);
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { LINK_STATUSES, REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
 import {
   CONTROL_CHARACTERS,
   checksummedAddress,
@@ -28,7 +29,7 @@ const metadataValue = z
     },
   )
   // A custom schema tells the OpenAPI generator nothing: describe it (OpenAPI 3.1 type list).
-  .openapi({ type: ["string", "number", "boolean", "null"] as never, maxLength: 500 });
+  .openapi({ type: ["string", "number", "boolean", "null"], maxLength: 500 });
 const metadata = z
   .record(
     z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),
@@ -62,7 +63,7 @@ export const CreateLinkSchema = z
       if (typeof input !== "object" || input === null || Array.isArray(input)) return;
       walletRules(input as Record<string, unknown>, ctx);
     },
-    { when: () => true } as never,
+    { when: () => true },
   )
   .openapi("CreateLinkRequest", {
     example: {
@@ -96,9 +97,11 @@ export const CreateLinkResponseSchema = z
   })
   .openapi("CreateLinkResponse");
 
+export type CreateLinkResponse = z.infer<typeof CreateLinkResponseSchema>;
+
 export const PaymentStatusResponseSchema = z
   .object({
-    status: z.string().openapi({
+    status: z.union([z.enum(LINK_STATUSES), z.enum(REPORTED_INVOICE_STATUSES)]).openapi({
       description: "Links: pending, confirmed, partial, excess. Invoices: their status (§2.4).",
     }),
     tx_hash: z.string().optional(),
@@ -107,3 +110,5 @@ export const PaymentStatusResponseSchema = z
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("PaymentStatusResponse");
+
+export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponseSchema>;

@@ -1,8 +1,13 @@
-import { sql } from "kysely";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { rpcRequest } from "../../chain/rpc.ts";
 import type { Db } from "../../db/database.ts";
 import { indexedHead } from "../../db/queries/indexer.ts";
+import { countOutcomes, type Outcomes } from "../../db/queries/metrics.ts";
+import {
+  EMAIL_STATUSES,
+  WEBHOOK_ATTEMPT_OUTCOMES,
+  WEBHOOK_DELIVERY_STATUSES,
+} from "../../domain/statuses.ts";
 import type { Logger } from "../../internal/logger.ts";
 import { withTimeout } from "../health.ts";
 
@@ -14,9 +19,6 @@ const SOURCE_TIMEOUT_MS = 2_000;
 const READING_TTL_MS = 1_000;
 
 const EMAIL_KINDS = ["vendor_invoice", "payment_event"];
-const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"];
-const WEBHOOK_OUTCOMES = ["delivered", "gone", "http_error", "no_response"];
-const DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"];
 
 /** `read`'s result, shared by calls within `ttlMs` of each other. */
 function shared<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
@@ -44,15 +46,8 @@ function publish(metric: Counter | Gauge, zeros: Labels[], readings: [Labels, nu
   for (const [labels, value] of readings) put(labels, value);
 }
 
-const product = (kinds: string[], key: string, values: string[]): Labels[] =>
+const product = (kinds: readonly string[], key: string, values: readonly string[]): Labels[] =>
   kinds.flatMap((kind) => values.map((value) => ({ kind, [key]: value })));
-
-type Outcomes = {
-  webhookAttempts: { outcome: string; n: number }[];
-  deliveries: { status: string; n: number }[];
-  emails: { kind: string; status: string; n: number; attempts: number }[];
-  jobs: { task: string; waiting: number; failed: number }[];
-};
 
 /**
  * Series read from the chain and the database when Prometheus scrapes: the indexer's lag, and
@@ -102,7 +97,7 @@ export function registerServiceMetrics(
   let lastOutcomes: Outcomes | undefined;
   const outcomes = shared(async (): Promise<Outcomes | undefined> => {
     try {
-      lastOutcomes = await withTimeout(readOutcomes(deps.db), SOURCE_TIMEOUT_MS);
+      lastOutcomes = await withTimeout(countOutcomes(deps.db), SOURCE_TIMEOUT_MS);
     } catch (error) {
       // Counters must not drop to zero because one scrape failed: keep the last reading.
       deps.log.warn("metrics: could not read outcomes from the database", { error });
@@ -120,7 +115,7 @@ export function registerServiceMetrics(
       if (!read) return;
       publish(
         attempts,
-        WEBHOOK_OUTCOMES.map((outcome) => ({ outcome })),
+        WEBHOOK_ATTEMPT_OUTCOMES.map((outcome) => ({ outcome })),
         read.webhookAttempts.map((row) => [{ outcome: row.outcome }, row.n]),
       );
     },
@@ -135,7 +130,7 @@ export function registerServiceMetrics(
       if (!read) return;
       publish(
         deliveries,
-        DELIVERY_STATUSES.map((status) => ({ status })),
+        WEBHOOK_DELIVERY_STATUSES.map((status) => ({ status })),
         read.deliveries.map((row) => [{ status: row.status }, row.n]),
       );
     },
@@ -195,34 +190,4 @@ export function registerServiceMetrics(
       );
     },
   });
-}
-
-async function readOutcomes(db: Db): Promise<Outcomes> {
-  const [webhookAttempts, deliveries, emails, jobs] = await Promise.all([
-    sql<{ outcome: string; n: number }>`
-      select case
-          when status_code between 200 and 299 then 'delivered'
-          when status_code = 410 then 'gone'
-          when status_code is not null then 'http_error'
-          else 'no_response'
-        end as outcome,
-        count(*)::int as n
-      from app.webhook_attempts group by 1`.execute(db),
-    sql<{ status: string; n: number }>`
-      select status, count(*)::int as n from app.webhook_deliveries group by status`.execute(db),
-    sql<{ kind: string; status: string; n: number; attempts: number }>`
-      select kind, status, count(*)::int as n, sum(attempts)::int as attempts
-      from app.emails group by kind, status`.execute(db),
-    sql<{ task: string; waiting: number; failed: number }>`
-      select task_identifier as task,
-        count(*) filter (where locked_at is null and run_at <= now() and attempts < max_attempts)::int as waiting,
-        count(*) filter (where attempts >= max_attempts)::int as failed
-      from graphile_worker.jobs group by task_identifier`.execute(db),
-  ]);
-  return {
-    webhookAttempts: webhookAttempts.rows,
-    deliveries: deliveries.rows,
-    emails: emails.rows,
-    jobs: jobs.rows,
-  };
 }

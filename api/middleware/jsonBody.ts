@@ -71,9 +71,10 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     if (socket) lingerOnClose(socket);
     throw tooLarge();
   }
-  // The route's validator reads the body from Hono's cache, which holds promises of bodies
-  // (typed as Partial<Body>, whose arrayBuffer is a method: hence the cast).
-  c.req.bodyCache.arrayBuffer = Promise.resolve(raw) as never;
+  // The route's validator reads the body from Hono's cache. What the cache holds (and
+  // HonoRequest reads back with `.then`) are promises of bodies, though its declared type names
+  // the bodies themselves: Object.assign stores the promise without claiming either type.
+  Object.assign(c.req.bodyCache, { arrayBuffer: Promise.resolve(raw) });
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw);

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { withLogContext } from "../../internal/logContext.ts";
 import type { Logger } from "../../internal/logger.ts";
+import type { AppEnv } from "../appEnv.ts";
 import type { HttpMetrics } from "../metrics/httpMetrics.ts";
 import { methodLabel, routePattern } from "../metrics/routePattern.ts";
 import { requestIdFrom } from "../requestId.ts";
@@ -11,10 +12,10 @@ import { requestIdFrom } from "../requestId.ts";
  * bodies), runs everything after it in a log context carrying that id, so every line written
  * while handling the request has `request_id` wherever it is written from, and times it.
  */
-export function requestContext(log: Logger, metrics: HttpMetrics): MiddlewareHandler {
+export function requestContext(log: Logger, metrics: HttpMetrics): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const id = requestIdFrom(c.req.header("x-request-id"));
-    c.set("requestId" as never, id as never);
+    c.set("requestId", id);
     c.header("X-Request-Id", id);
     const started = performance.now();
     await withLogContext({ request_id: id }, async () => {

@@ -7,8 +7,8 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { PaymentStatusResponseSchema } from "../links/schema.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { type PaymentStatusResponse, PaymentStatusResponseSchema } from "../links/schema.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const route = createRoute({
   method: "get",
@@ -24,10 +24,7 @@ const route = createRoute({
     params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" } }) }),
   },
   responses: {
-    200: {
-      description: "The status",
-      content: { "application/json": { schema: PaymentStatusResponseSchema } },
-    },
+    200: jsonResponse("The status", PaymentStatusResponseSchema),
     ...errorResponses(404, 429),
   },
 });
@@ -42,7 +39,10 @@ const received = (state: PaymentState) =>
     : {};
 
 /** The status a page or client polls, for a link's or an invoice's slug. */
-export async function paymentStatus(deps: Pick<AppDeps, "db">, slug: string) {
+export async function paymentStatus(
+  deps: Pick<AppDeps, "db">,
+  slug: string,
+): Promise<PaymentStatusResponse | null> {
   const link = await findLinkBySlug(deps.db, slug);
   if (link) {
     if (link.status === "pending") return { status: link.status };
@@ -59,13 +59,13 @@ export async function paymentStatus(deps: Pick<AppDeps, "db">, slug: string) {
 export function registerPaymentStatus(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const slug = c.req.valid("param").slug;
-    let status = deps.statusCache?.get(slug) as
-      | Awaited<ReturnType<typeof paymentStatus>>
-      | undefined;
+    // The cache holds only what this route put into it.
+    let status = deps.statusCache?.get(slug) as PaymentStatusResponse | undefined;
     if (!status) {
-      status = await paymentStatus(deps, slug);
-      if (!status) throw notFound("payment");
-      deps.statusCache?.set(slug, status);
+      const fresh = await paymentStatus(deps, slug);
+      if (!fresh) throw notFound("payment");
+      deps.statusCache?.set(slug, fresh);
+      status = fresh;
     }
     c.header("Cache-Control", "no-store");
     return c.json(status, 200);

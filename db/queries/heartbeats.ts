@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Executor } from "../database.ts";
 
 /** A process's heartbeat: who it is and the graphile-worker workers it runs. */
@@ -16,4 +17,17 @@ export async function findHeartbeatsOfHost(db: Executor, host: string): Promise<
 export async function deleteHeartbeats(db: Executor, instances: string[]): Promise<void> {
   if (!instances.length) return;
   await db.deleteFrom("app.heartbeats").where("instance", "in", instances).execute();
+}
+
+/**
+ * Milliseconds since the freshest heartbeat of any instance of `component`, or null when none
+ * has beaten (what /health judges a process alive by).
+ */
+export async function heartbeatAgeMs(db: Executor, component: string): Promise<number | null> {
+  const row = await db
+    .selectFrom("app.heartbeats")
+    .select(sql<number | null>`extract(epoch from now() - max(beat_at)) * 1000`.as("age_ms"))
+    .where("component", "=", component)
+    .executeTakeFirst();
+  return row?.age_ms == null ? null : Number(row.age_ms);
 }

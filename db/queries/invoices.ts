@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Transaction } from "kysely";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
-import { SLUG_PATTERN } from "../../domain/tokens.ts";
+import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
@@ -52,11 +52,9 @@ export async function queueVendorEmail(
     .execute();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
 export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!UUID_PATTERN.test(id)) return undefined;
   return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
@@ -87,15 +85,6 @@ export async function findPdf(
     .select(["pdf", "sha256"])
     .where("invoice_id", "=", invoiceId)
     .executeTakeFirst();
-}
-
-export async function findWebhookSecret(db: Executor, invoiceId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("app.invoices")
-    .select("webhook_secret")
-    .where("id", "=", invoiceId)
-    .executeTakeFirst();
-  return row?.webhook_secret ?? null;
 }
 
 /**

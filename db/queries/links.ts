@@ -1,8 +1,16 @@
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable, Transaction } from "kysely";
 import { SLUG_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 
 export type LinkRow = Selectable<Database["app.payment_links"]>;
+
+/** Inserts a payment link, in the caller's transaction (its addresses were provisioned in it). */
+export async function insertLink(
+  trx: Transaction<Database>,
+  link: Insertable<Database["app.payment_links"]>,
+): Promise<void> {
+  await trx.insertInto("app.payment_links").values(link).execute();
+}
 
 /** The payment link with this slug, or undefined (also for strings that cannot be slugs). */
 export async function findLinkBySlug(db: Executor, slug: string): Promise<LinkRow | undefined> {

@@ -100,3 +100,14 @@ export async function tryLockSweeps(db: Executor, depositAddress: string): Promi
 export async function unlockSweeps(db: Executor, depositAddress: string): Promise<void> {
   await sql`select pg_advisory_unlock(hashtext(${jobKey.sweep(depositAddress)}))`.execute(db);
 }
+
+/** How many sweeps are not confirmed and carry an error: failing, so the relayer needs a look. */
+export async function countFailingSweeps(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom("app.sweeps")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("status", "!=", "confirmed")
+    .where("error", "is not", null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

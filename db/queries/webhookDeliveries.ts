@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { Database, Executor } from "../database.ts";
 
-type DeliveryRow = Selectable<Database["app.webhook_deliveries"]>;
+export type DeliveryRow = Selectable<Database["app.webhook_deliveries"]>;
 
 /** A delivery with what an attempt needs: its event's body and the owner's sealed secret. */
 export type DeliveryToAttempt = Pick<
@@ -44,4 +44,20 @@ export async function updateWebhookDelivery(
   values: Pick<DeliveryRow, "attempts" | "status" | "delivered_at" | "next_attempt_at">,
 ): Promise<void> {
   await db.updateTable("app.webhook_deliveries").set(values).where("id", "=", deliveryId).execute();
+}
+
+/**
+ * A new delivery of an event to `url` (a redelivery). Its insert trigger (migration 0003) queues
+ * the first attempt in the same transaction, with retries of its own.
+ */
+export async function insertWebhookDelivery(
+  db: Executor,
+  eventId: string,
+  url: string,
+): Promise<DeliveryRow> {
+  return db
+    .insertInto("app.webhook_deliveries")
+    .values({ event_id: eventId, url })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -1,8 +1,22 @@
 import type { Kysely } from "kysely";
 import { type Keyring, keyId, openSecret, sealSecret } from "../../domain/secretBox.ts";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
 const PLAIN = /^whsec_/;
+
+/** The sealed webhook secret of the invoice or payment link `id`, or null when it has none. */
+export async function findSealedWebhookSecret(
+  db: Executor,
+  table: "app.invoices" | "app.payment_links",
+  id: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom(table)
+    .select("webhook_secret")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.webhook_secret ?? null;
+}
 
 /**
  * Re-seals every stored webhook secret that is not sealed under the current key: those written

@@ -1,0 +1,41 @@
+/**
+ * Every status list of Remit's records, once: the kysely table types (db/database.ts), the zod
+ * schemas of the API (and so the OpenAPI document) and the metrics read them from here. The
+ * migrations' check constraints name the same strings; migrations are frozen in time, so a
+ * change here needs a new migration beside it.
+ */
+
+/** An invoice's stored status (app.invoices.status, spec §3.1). */
+export const INVOICE_STATUSES = ["draft", "sent", "paid", "partial", "excess"] as const;
+export type StoredInvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** What an invoice reports: its stored status, or the derived `overdue` (never stored). */
+export const REPORTED_INVOICE_STATUSES = [...INVOICE_STATUSES, "overdue"] as const;
+export type ReportedInvoiceStatus = (typeof REPORTED_INVOICE_STATUSES)[number];
+
+/** A payment link's status (app.payment_links.status, spec §3.2). */
+export const LINK_STATUSES = ["pending", "confirmed", "partial", "excess"] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+/** Where the funds of an invoice or link end up: a wallet Remit manages, or the merchant's own. */
+export const WALLET_TYPES = ["managed", "byo"] as const;
+export type WalletType = (typeof WALLET_TYPES)[number];
+
+/** A sweep of a deposit address to the merchant's wallet (app.sweeps.status). */
+export const SWEEP_STATUSES = ["signed", "submitted", "confirmed", "failed"] as const;
+export type SweepStatus = (typeof SWEEP_STATUSES)[number];
+
+/** A webhook delivery: one event to one URL, with its retries (app.webhook_deliveries.status). */
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+/**
+ * How one webhook attempt ended, from its recorded status code: 2xx delivered, 410 gone,
+ * another status http_error, none (timeout, network error, refused address) no_response.
+ */
+export const WEBHOOK_ATTEMPT_OUTCOMES = ["delivered", "gone", "http_error", "no_response"] as const;
+export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
+
+/** An email of the outbox (app.emails.status): sending is handed to SendGrid, not yet recorded. */
+export const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];

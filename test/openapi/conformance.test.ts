@@ -1,0 +1,266 @@
+import { randomUUID } from "node:crypto";
+import { type Address, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { waitFor } from "../../internal/process.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+import { linkRequest } from "../links/fixtures.ts";
+
+type Json = Record<string, unknown>;
+type Request = RequestInit & { json?: unknown; client?: string };
+
+/** A body the API accepts for no route that takes one: a field it does not know. */
+const INVALID = { nonsense: true };
+/** One byte more than any JSON body may hold (api/middleware/jsonBody.ts). */
+const TOO_LARGE = "x".repeat(256 * 1024 + 1);
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+const BUDGET = 3;
+
+/**
+ * The published document is the contract: every route of the JSON API is called here, with its
+ * successes and each error it documents, on the real stack (a paid invoice swept to its wallet,
+ * a paid link, delivered webhooks), and every response's status, media type and body are
+ * checked against what /openapi.json says of that route and status, with no field the document
+ * does not declare (test/helpers/openApi.ts). The last test requires every documented route and
+ * status to have been seen.
+ */
+describe("every response of the JSON API matches the published /openapi.json", () => {
+  const chain = useChainForFile();
+  const relayer = generatePrivateKey();
+  let stack: TestStack;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let api: ReturnType<typeof openApiChecker>;
+
+  beforeAll(async () => {
+    await chain.snapshot();
+    await chain.client.setBalance({
+      address: privateKeyToAccount(relayer).address,
+      value: parseEther("1"),
+    });
+    receiver = await startWebhookReceiver();
+    stack = await startStack({
+      worker: true,
+      indexer: true,
+      env: {
+        RELAYER_PRIVATE_KEY: relayer,
+        // Behind one (pretend) proxy: each request names its client, so only the 429 test
+        // spends a budget.
+        TRUST_PROXY: "1",
+        RATE_LIMIT_STATUS_PER_MIN: String(BUDGET),
+        RATE_LIMIT_INVOICES_PER_MIN: String(BUDGET),
+        RATE_LIMIT_LINKS_PER_MIN: String(BUDGET),
+      },
+    });
+    api = openApiChecker((await (await stack.request("/openapi.json")).json()) as OpenApiDocument);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.stop();
+    await chain.revert();
+  });
+
+  let clients = 0;
+  /** Calls `path` (an OpenAPI template, `{name}`s filled from `params`) and checks the answer. */
+  const call = async (
+    method: "get" | "post",
+    path: string,
+    params: Record<string, string> = {},
+    {
+      client = `198.18.${Math.floor(++clients / 200)}.${(clients % 200) + 1}`,
+      ...init
+    }: Request = {},
+  ) => {
+    const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      encodeURIComponent(params[name] ?? ""),
+    );
+    const response = await stack.request(url, {
+      ...init,
+      method: method.toUpperCase(),
+      headers: { "X-Forwarded-For": client, ...init.headers },
+    });
+    const checked = await api.check(method, path, response);
+    return { status: checked.status, body: checked.body as Json };
+  };
+  const createInvoice = async (overrides: Record<string, unknown> = {}) =>
+    (await call("post", "/api/invoices", {}, { json: invoiceRequest(overrides) })).body as Json & {
+      invoice_id: string;
+      slug: string;
+      deposit_address: Address;
+    };
+
+  /** The errors every creation route documents besides its 429: 400, 409, 413 and 415. */
+  const creationErrors = async (path: string, valid: () => Record<string, unknown>) => {
+    expect((await call("post", path, {}, { json: INVALID })).status).toBe(400);
+    const malformed = { body: "{", headers: { "content-type": "application/json" } };
+    expect((await call("post", path, {}, malformed)).status).toBe(400);
+    const key = { "Idempotency-Key": randomUUID() };
+    const first = await call("post", path, {}, { json: valid(), headers: key });
+    expect(first.status).toBe(201);
+    const reused = await call("post", path, {}, { json: valid(), headers: key });
+    expect([reused.status, reused.body.error]).toEqual([
+      409,
+      expect.objectContaining({ code: "idempotency_key_reused" }),
+    ]);
+    const large = { body: TOO_LARGE, headers: { "content-type": "application/json" } };
+    expect((await call("post", path, {}, large)).status).toBe(413);
+    const text = { body: "hello", headers: { "content-type": "text/plain" } };
+    expect((await call("post", path, {}, text)).status).toBe(415);
+  };
+
+  test("POST /api/invoices: sent, draft, with a webhook secret, replayed; and its errors", async () => {
+    expect((await createInvoice()).status).toBe("sent");
+    expect((await createInvoice({ send_now: false })).sent_at).toBeNull();
+    const request = invoiceRequest({ webhook_url: receiver.url });
+    const key = { "Idempotency-Key": randomUUID() };
+    const first = await call("post", "/api/invoices", {}, { json: request, headers: key });
+    expect(first.body.webhook_secret).toEqual(expect.any(String));
+    expect(await call("post", "/api/invoices", {}, { json: request, headers: key })).toEqual(first);
+    await creationErrors("/api/invoices", invoiceRequest);
+  });
+
+  test("POST /api/links: managed and byo, with a webhook secret, replayed; and its errors", async () => {
+    const managed = await call("post", "/api/links", {}, { json: linkRequest() });
+    expect(managed.body.merchant_portal).toEqual(expect.any(String));
+    const byo = linkRequest({
+      wallet_type: "byo",
+      wallet_address: privateKeyToAccount(generatePrivateKey()).address,
+      webhook_url: receiver.url,
+    });
+    const key = { "Idempotency-Key": randomUUID() };
+    const first = await call("post", "/api/links", {}, { json: byo, headers: key });
+    expect([first.body.merchant_portal, first.body.webhook_secret]).toEqual([
+      null,
+      expect.any(String),
+    ]);
+    expect(await call("post", "/api/links", {}, { json: byo, headers: key })).toEqual(first);
+    await creationErrors("/api/links", linkRequest);
+  });
+
+  test("an unpaid invoice: get, pdf, status, send (then 409), webhooks, redeliver; and the 404s", async () => {
+    const draft = await createInvoice({ send_now: false });
+    const id = { id: draft.invoice_id };
+    expect((await call("get", "/api/invoices/{id}", id)).body.status).toBe("draft");
+    const pdf = await call("get", "/api/invoices/{id}/pdf", id);
+    expect(new TextDecoder().decode((pdf.body as unknown as Uint8Array).slice(0, 5))).toBe("%PDF-");
+    expect((await call("get", "/api/invoices/{id}/status", id)).body).toEqual({ status: "draft" });
+    expect((await call("post", "/api/invoices/{id}/send", id)).body.status).toBe("sent");
+    expect((await call("post", "/api/invoices/{id}/send", id)).status).toBe(409);
+    expect((await call("get", "/api/invoices/{id}/webhooks", id)).body).toEqual({ events: [] });
+    // No webhook_url: nothing to deliver again, whichever event is named.
+    const redeliver = "/api/invoices/{id}/webhooks/{event_id}/redeliver";
+    expect((await call("post", redeliver, { ...id, event_id: UNKNOWN_ID })).status).toBe(409);
+
+    for (const unknown of [UNKNOWN_ID, "not-a-uuid"]) {
+      const missing = { id: unknown, event_id: UNKNOWN_ID };
+      for (const path of [
+        "/api/invoices/{id}",
+        "/api/invoices/{id}/pdf",
+        "/api/invoices/{id}/status",
+        "/api/invoices/{id}/webhooks",
+      ])
+        expect((await call("get", path, missing)).status).toBe(404);
+      for (const path of ["/api/invoices/{id}/send", redeliver])
+        expect((await call("post", path, missing)).status).toBe(404);
+    }
+  });
+
+  test("a paid invoice: its counted payment, its sweep, its webhook events and a redelivery", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await createInvoice({
+      line_items: [{ description: "Work", quantity: 1, unit_price: "10.00" }],
+      wallet_type: "byo",
+      wallet_address: wallet,
+      webhook_url: receiver.url,
+    });
+    const id = { id: invoice.invoice_id };
+    await chain.payUsdc(devAccount(4), invoice.deposit_address, 10_000_000n);
+
+    // Swept, the sweep indexed and confirmed, the payment counted: the invoice with every field.
+    const paid = await waitFor(
+      "the payment counted and the sweep confirmed and indexed",
+      async () => {
+        const { body } = await call("get", "/api/invoices/{id}", id);
+        const sweeps = body.sweeps as Json[];
+        const payments = body.payments as Json[];
+        return (
+          payments[0]?.counted === true &&
+          sweeps[0]?.status === "confirmed" &&
+          sweeps[0]?.indexed === true &&
+          body
+        );
+      },
+      { timeoutMs: 45_000, intervalMs: 200 },
+    );
+    expect([paid.status, paid.paid_amount, paid.amount_due]).toEqual(["paid", "10.00", "0.00"]);
+    const status = await call("get", "/api/invoices/{id}/status", id);
+    expect(Object.keys(status.body).sort()).toEqual([
+      "paid_amount",
+      "paid_at",
+      "status",
+      "tx_hash",
+    ]);
+    expect((await call("post", "/api/invoices/{id}/send", id)).status).toBe(409);
+
+    const delivered = await waitFor("the webhook delivered", async () => {
+      const { body } = await call("get", "/api/invoices/{id}/webhooks", id);
+      const [event] = body.events as (Json & { deliveries: Json[] })[];
+      return event?.deliveries[0]?.status === "delivered" && event;
+    });
+    const redeliver = "/api/invoices/{id}/webhooks/{event_id}/redeliver";
+    const again = await call("post", redeliver, { ...id, event_id: delivered.event_id as string });
+    expect([again.status, again.body.status]).toEqual([202, "pending"]);
+    expect((await call("post", redeliver, { ...id, event_id: UNKNOWN_ID })).status).toBe(404);
+    expect((await call("post", redeliver, { ...id, event_id: "not-a-uuid" })).status).toBe(404);
+  });
+
+  test("payment status: a pending link, a paid link with its metadata, an invoice's slug; and a 404", async () => {
+    const link = (await call("post", "/api/links", {}, { json: linkRequest() })).body;
+    const slug = { slug: link.slug as string };
+    expect((await call("get", "/api/payments/status/{slug}", slug)).body).toEqual({
+      status: "pending",
+    });
+    await chain.payUsdc(devAccount(4), link.deposit_address as Address, 25_000_000n);
+    const confirmed = await waitFor("the link confirmed", async () => {
+      const { body } = await call("get", "/api/payments/status/{slug}", slug);
+      return body.status === "confirmed" && body;
+    });
+    expect(Object.keys(confirmed).sort()).toEqual([
+      "amount_usdc",
+      "confirmed_at",
+      "metadata",
+      "status",
+      "tx_hash",
+    ]);
+    const invoice = await createInvoice();
+    expect((await call("get", "/api/payments/status/{slug}", { slug: invoice.slug })).body).toEqual(
+      { status: "sent" },
+    );
+    expect((await call("get", "/api/payments/status/{slug}", { slug: "nope" })).status).toBe(404);
+  });
+
+  test("the rate-limited routes answer their documented 429", async () => {
+    const invoice = await createInvoice();
+    const client = "203.0.113.50";
+    const spend = async (method: "get" | "post", path: string, params = {}, init: Request = {}) => {
+      for (let i = 0; i < BUDGET; i++)
+        expect((await call(method, path, params, { client, ...init })).status).not.toBe(429);
+      expect((await call(method, path, params, { client, ...init })).status).toBe(429);
+    };
+    await spend("get", "/api/invoices/{id}/status", { id: invoice.invoice_id });
+    // One budget for both status routes: this client has none left for either.
+    const slug = { slug: invoice.slug };
+    expect((await call("get", "/api/payments/status/{slug}", slug, { client })).status).toBe(429);
+    await spend("get", "/api/payments/status/{slug}", slug, { client: "203.0.113.51" });
+    // Invalid bodies spend the budget as well as valid ones, and create nothing.
+    await spend("post", "/api/invoices", {}, { json: INVALID });
+    await spend("post", "/api/links", {}, { json: INVALID });
+  });
+
+  test("every route and status the document lists was exercised above", () => {
+    expect(api.exercised().sort()).toEqual(api.documented().sort());
+  });
+});
