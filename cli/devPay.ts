@@ -8,13 +8,16 @@ import {
   http,
   isAddress,
 } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { type HDAccount, mnemonicToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { rpcRequest } from "../chain/rpc.ts";
 import { DEV_MNEMONIC, USDC_ADDRESS } from "../domain/constants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
-import { transferAuthorizationTypedData } from "../domain/usdcAuthorization.ts";
+import {
+  transferAuthorizationTypedData,
+  transferWithAuthorizationArgs,
+} from "../domain/usdcAuthorization.ts";
 import { unreachable } from "./api.ts";
 import { CliError, EXIT } from "./io.ts";
 
@@ -77,6 +80,35 @@ async function statusAfter(statusUrl: string, hash: Hex): Promise<string | null>
   return last.status ?? null;
 }
 
+/** An EIP-3009 authorization signed by `payer`, submitted (and paid for) by another dev account. */
+async function payGasless(
+  rpcUrl: string,
+  payer: HDAccount,
+  to: Address,
+  value: bigint,
+): Promise<Hex> {
+  const message = {
+    from: payer.address,
+    to,
+    value,
+    validAfter: 0n,
+    validBefore: BigInt(Math.floor(Date.now() / 1000) + 600),
+    nonce: `0x${randomBytes(32).toString("hex")}` as Hex,
+  };
+  const signature = await payer.signTypedData(transferAuthorizationTypedData(message));
+  const submitter = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: SUBMITTER_INDEX });
+  return createWalletClient({
+    account: submitter,
+    chain: base,
+    transport: http(rpcUrl),
+  }).writeContract({
+    address: USDC_ADDRESS,
+    abi: usdcAbi,
+    functionName: "transferWithAuthorization",
+    args: transferWithAuthorizationArgs(message, signature),
+  });
+}
+
 /**
  * `remit dev pay`: pays USDC from one of the local chain's development accounts, as a payer's
  * wallet would: a plain `transfer`, or (gasless) an EIP-3009 authorization the payer signs and
@@ -119,50 +151,18 @@ export async function devPay(target: string, amount: string, options: DevPayOpti
       EXIT.invalid,
     );
 
-  let hash: Hex;
-  if (options.gasless) {
-    const message = {
-      from: payer.address,
-      to,
-      value,
-      validAfter: 0n,
-      validBefore: BigInt(Math.floor(Date.now() / 1000) + 600),
-      nonce: `0x${randomBytes(32).toString("hex")}` as Hex,
-    };
-    const signature = await payer.signTypedData(transferAuthorizationTypedData(message));
-    const submitter = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: SUBMITTER_INDEX });
-    const wallet = createWalletClient({
-      account: submitter,
-      chain: base,
-      transport: http(options.rpcUrl),
-    });
-    hash = await wallet.writeContract({
-      address: USDC_ADDRESS,
-      abi: usdcAbi,
-      functionName: "transferWithAuthorization",
-      args: [
-        message.from,
-        message.to,
-        message.value,
-        message.validAfter,
-        message.validBefore,
-        message.nonce,
-        signature,
-      ],
-    });
-  } else {
-    const wallet = createWalletClient({
-      account: payer,
-      chain: base,
-      transport: http(options.rpcUrl),
-    });
-    hash = await wallet.writeContract({
-      address: USDC_ADDRESS,
-      abi: usdcAbi,
-      functionName: "transfer",
-      args: [to, value],
-    });
-  }
+  const hash = options.gasless
+    ? await payGasless(options.rpcUrl, payer, to, value)
+    : await createWalletClient({
+        account: payer,
+        chain: base,
+        transport: http(options.rpcUrl),
+      }).writeContract({
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "transfer",
+        args: [to, value],
+      });
   const receipt = await chain.waitForTransactionReceipt({ hash, timeout: 60_000 });
   if (receipt.status !== "success")
     throw new CliError(`the payment ${hash} reverted`, EXIT.invalid);

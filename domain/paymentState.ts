@@ -69,6 +69,11 @@ export function derivePaymentState(
 }
 
 /** The stored status that `received` implies for an invoice of `total`. */
+/** What is still to pay: the amount less what arrived, never below zero. */
+export function amountDue(amount: bigint, received: bigint): bigint {
+  return amount > received ? amount - received : 0n;
+}
+
 export function invoiceStatusFor(
   total: bigint,
   received: bigint,

@@ -33,3 +33,16 @@ export function transferAuthorizationTypedData(message: TransferAuthorization) {
     message,
   };
 }
+
+/** `transferWithAuthorization`'s arguments, in the contract's order, for a signed message. */
+export function transferWithAuthorizationArgs(message: TransferAuthorization, signature: Hex) {
+  return [
+    message.from,
+    message.to,
+    message.value,
+    message.validAfter,
+    message.validBefore,
+    message.nonce,
+    signature,
+  ] as const;
+}

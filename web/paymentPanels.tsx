@@ -105,16 +105,14 @@ export function CopyField(props: { label: string; value: string; id: string }) {
 }
 
 /** The block every payable page shows: amount, address, QR code, the network warning. */
-export function PayWith(props: {
-  amount: string;
-  amountLabel: string;
-  depositAddress: string;
-  qrSvg: string;
-}) {
+export function PayWith(props: { due: bigint; depositAddress: string; qrSvg: string | null }) {
+  // Nothing due (paid, excess, confirmed): no payment request at all, not one hidden by CSS.
+  if (props.due <= 0n || !props.qrSvg) return null;
+  const amount = formatUsdcForDisplay(props.due).replace(/,/g, "");
   return (
     <section class="card paywith" aria-labelledby="pay-heading">
       <h2 id="pay-heading">Pay with USDC on Base</h2>
-      <CopyField label={props.amountLabel} value={props.amount} id="pay-amount" />
+      <CopyField label="Amount (USDC)" value={amount} id="pay-amount" />
       <CopyField label="Deposit address" value={props.depositAddress} id="pay-address" />
       <div
         class="qr"

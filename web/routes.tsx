@@ -7,6 +7,7 @@ import { findLinkBySlug } from "../db/queries/links.ts";
 import { loadPaymentState } from "../db/queries/paymentEvents.ts";
 import { findSweepsOf } from "../db/queries/sweeps.ts";
 import { invoiceUrls } from "../domain/invoiceUrls.ts";
+import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
 import { presentSweep } from "../domain/sweepView.ts";
 import { payCss, payJs } from "./assets.ts";
@@ -53,6 +54,13 @@ export type PageDeps = {
   explorerUrl: string | null;
 };
 
+/**
+ * The QR code of an EIP-681 request for what is still due, or none once nothing is: a settled
+ * page must not carry a payment request, even a hidden one.
+ */
+const payQr = (depositAddress: string, due: bigint) =>
+  due > 0n ? qrSvg(usdcPaymentUri(getAddress(depositAddress), due)) : Promise.resolve(null);
+
 export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();
   const asset = (body: string, type: string) => (c: Context) => {
@@ -75,11 +83,10 @@ export function pageRoutes(deps: PageDeps): Hono {
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),
     ]);
-    const due =
-      invoice.total_amount > state.received
-        ? invoice.total_amount - state.received
-        : invoice.total_amount;
-    const qr = await qrSvg(usdcPaymentUri(getAddress(invoice.deposit_address), due));
+    const qr = await payQr(
+      invoice.deposit_address,
+      amountDue(invoice.total_amount, state.received),
+    );
     const { pdf_url } = invoiceUrls(deps, invoice.id, invoice.slug);
     return c.html(
       <InvoicePage invoice={invoice} lines={lines} state={state} pdfUrl={pdf_url} qrSvg={qr} />,
@@ -91,8 +98,7 @@ export function pageRoutes(deps: PageDeps): Hono {
     const link = await findLinkBySlug(deps.db, c.req.param("slug"));
     if (!link) return c.html(<NotFoundPage what="payment link" />, 404);
     const state = await loadPaymentState(deps.db, link.deposit_address);
-    const due = link.amount > state.received ? link.amount - state.received : link.amount;
-    const qr = await qrSvg(usdcPaymentUri(getAddress(link.deposit_address), due));
+    const qr = await payQr(link.deposit_address, amountDue(link.amount, state.received));
     return c.html(<CheckoutPage link={link} state={state} qrSvg={qr} />);
   });
 

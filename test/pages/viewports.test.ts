@@ -137,6 +137,9 @@ describe("every hosted page at phone, iframe and desktop size", () => {
     await untilStatus(invoice.slug, "paid");
     await atEverySize("invoice-paid", invoice.url, async (page) => {
       expect(await page.isVisible(".done")).toBe(true);
+      // Settled: no payment request left on the page, not even one hidden by CSS.
+      expect(await page.locator(".paywith, .qr").count()).toBe(0);
+      expect(await page.content()).not.toContain("ethereum:");
     });
   });
 

@@ -1,14 +1,14 @@
 import { getAddress } from "viem";
 import type { LinkRow } from "../../db/queries/links.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import type { PaymentState } from "../../domain/paymentState.ts";
+import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 
 /** `{PAY_URL}/pay/{slug}`: the checkout for a payment link; also what the iframe and w.js show. */
-export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg: string }) {
+export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg: string | null }) {
   const { link, state } = props;
-  const due = link.amount > state.received ? link.amount - state.received : 0n;
+  const due = amountDue(link.amount, state.received);
   return (
     <Layout title={`Pay ${formatUsdcForDisplay(link.amount)} USDC: ${link.description}`}>
       <PaymentRoot
@@ -34,12 +34,7 @@ export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg:
             </p>
           ) : null}
         </PaymentProgress>
-        <PayWith
-          amount={formatUsdcForDisplay(due > 0n ? due : link.amount).replace(/,/g, "")}
-          amountLabel="Amount (USDC)"
-          depositAddress={getAddress(link.deposit_address)}
-          qrSvg={props.qrSvg}
-        />
+        <PayWith due={due} depositAddress={getAddress(link.deposit_address)} qrSvg={props.qrSvg} />
       </PaymentRoot>
     </Layout>
   );

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import type { PaymentState } from "../../domain/paymentState.ts";
+import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 
@@ -12,11 +12,11 @@ export function InvoicePage(props: {
   lines: LineItemRow[];
   state: PaymentState;
   pdfUrl: string;
-  qrSvg: string;
+  qrSvg: string | null;
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  const due = invoice.total_amount > state.received ? invoice.total_amount - state.received : 0n;
+  const due = amountDue(invoice.total_amount, state.received);
   return (
     <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
       <PaymentRoot
@@ -71,8 +71,7 @@ export function InvoicePage(props: {
         <PaymentProgress state={state} due={due} doneTitle="Payment received. Thank you!" />
 
         <PayWith
-          amount={formatUsdcForDisplay(due > 0n ? due : invoice.total_amount).replace(/,/g, "")}
-          amountLabel="Amount (USDC)"
+          due={due}
           depositAddress={getAddress(invoice.deposit_address)}
           qrSvg={props.qrSvg}
         />

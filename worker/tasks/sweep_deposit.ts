@@ -16,7 +16,10 @@ import {
 } from "../../db/queries/sweeps.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
-import { transferAuthorizationTypedData } from "../../domain/usdcAuthorization.ts";
+import {
+  transferAuthorizationTypedData,
+  transferWithAuthorizationArgs,
+} from "../../domain/usdcAuthorization.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
@@ -61,15 +64,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
             nonce: row.nonce as Hex,
           };
           const signature = await signer.signTypedData(transferAuthorizationTypedData(message));
-          const args = [
-            message.from,
-            message.to,
-            message.value,
-            message.validAfter,
-            message.validBefore,
-            message.nonce,
-            signature,
-          ] as const;
+          const args = transferWithAuthorizationArgs(message, signature);
           try {
             await sweep.chain.simulateContract({
               account: sweep.relayer,
