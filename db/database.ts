@@ -79,6 +79,8 @@ export interface Database {
     webhook_secret: string | null;
     metadata: ColumnType<Record<string, string | number | boolean | null>, string, never>;
     redirect_url: string | null;
+    /** Shown on the checkout; null when the merchant's name is not known. */
+    merchant_name: string | null;
     status: Generated<LinkStatus>;
     created_at: ColumnType<Date, Date | undefined, never>;
   };

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
 import { insertLink } from "../../db/queries/links.ts";
-import { findOrCreateMerchant } from "../../db/queries/merchants.ts";
+import { findLatestMerchantName, findOrCreateMerchant } from "../../db/queries/merchants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
@@ -65,6 +65,7 @@ export async function createLink(
       webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
       metadata: JSON.stringify(input.metadata ?? {}),
       redirect_url: input.redirect_url ?? null,
+      merchant_name: input.merchant_name ?? (await findLatestMerchantName(trx, merchant.id)),
     });
     return {
       body: {

@@ -47,6 +47,8 @@ const metadata = z
 export const CreateLinkSchema = z
   .strictObject({
     merchant_email: emailAddress,
+    /** Shown on the checkout, so a payer sees who asks (default: the merchant's latest invoice's name). */
+    merchant_name: nonEmptyText(200).optional(),
     amount: usdcAmount,
     description: nonEmptyText(500),
     wallet_type: walletType,
@@ -68,6 +70,7 @@ export const CreateLinkSchema = z
   .openapi("CreateLinkRequest", {
     example: {
       merchant_email: "shop@acme.example",
+      merchant_name: "Acme Coffee",
       amount: "25.00",
       description: "Order #1042",
       wallet_type: "managed",

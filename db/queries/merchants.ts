@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 import { nextIndex } from "./depositAddresses.ts";
 
 export type MerchantForInvoice = {
@@ -72,4 +72,19 @@ export async function provisionManagedWallet(
     .where("id", "=", merchantId)
     .execute();
   return address;
+}
+
+/** The name on the merchant's latest invoice, or null: who a link's checkout says is asking. */
+export async function findLatestMerchantName(
+  db: Executor,
+  merchantId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("app.invoices")
+    .select("merchant_name_snapshot")
+    .where("merchant_id", "=", merchantId)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.merchant_name_snapshot ?? null;
 }

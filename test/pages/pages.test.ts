@@ -109,6 +109,28 @@ describe("hosted pages in a real browser", () => {
     await page.close();
   });
 
+  test("checkout: says who is asking for the money: the link's merchant_name, else the name on the merchant's invoices", async () => {
+    const page = await newPage();
+    const named = await createLink({ merchant_name: "Corner Café <b>" });
+    await page.goto(named.payment_link);
+    expect(await page.textContent(".merchant")).toBe("Corner Café <b>");
+    expect(await page.title()).toContain("to Corner Café <b>");
+
+    const merchant = `named-${Date.now()}@example.com`;
+    await stack.request("/api/invoices", {
+      method: "POST",
+      json: invoiceRequest({ merchant_email: merchant, merchant_name: "Bakery by Invoice" }),
+    });
+    const fromInvoice = await createLink({ merchant_email: merchant });
+    await page.goto(fromInvoice.payment_link);
+    expect(await page.textContent(".merchant")).toBe("Bakery by Invoice");
+
+    const unknown = await createLink({ merchant_email: `unknown-${Date.now()}@example.com` });
+    await page.goto(unknown.payment_link);
+    expect(await page.locator(".merchant").count()).toBe(0);
+    await page.close();
+  });
+
   test("invoice page: items, total, pay block; paid in place; user strings rendered as text", async () => {
     const response = await stack.request("/api/invoices", {
       method: "POST",

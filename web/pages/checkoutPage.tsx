@@ -10,7 +10,9 @@ export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg:
   const { link, state } = props;
   const due = amountDue(link.amount, state.received);
   return (
-    <Layout title={`Pay ${formatUsdcForDisplay(link.amount)} USDC: ${link.description}`}>
+    <Layout
+      title={`Pay ${formatUsdcForDisplay(link.amount)} USDC${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
+    >
       <PaymentRoot
         slug={link.slug}
         depositAddress={getAddress(link.deposit_address)}
@@ -19,7 +21,10 @@ export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg:
         redirectUrl={link.redirect_url}
       >
         <section class="card">
-          <p class="muted small">Payment request</p>
+          <p class="muted small">
+            Payment request{link.merchant_name ? " from " : ""}
+            {link.merchant_name ? <strong class="merchant">{link.merchant_name}</strong> : null}
+          </p>
           <h1>{link.description}</h1>
           <p class="amount">{formatUsdcForDisplay(link.amount)} USDC</p>
           <StatusBadge status={link.status} />
