@@ -83,9 +83,17 @@ export async function createIdempotently<
       }
     }
     const created = await create(trx);
-    // The key's row names the invoice it created; a link's is left unset, as it always was.
-    const invoiceId = kind === "invoice" ? idOf(created.body) : null;
-    if (key) await saveIdempotentResponse(trx, operation, key, 201, created.body, invoiceId);
+    // The key's row names what it created.
+    const id = idOf(created.body);
+    if (key)
+      await saveIdempotentResponse(
+        trx,
+        operation,
+        key,
+        201,
+        created.body,
+        kind === "invoice" ? { invoiceId: id } : { linkId: id },
+      );
     return { body: withSecret(created.body, created.webhookSecret), replayed: false };
   });
 

@@ -1,11 +1,11 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
+import type { NewInvoiceRow } from "../../db/queries/invoices.ts";
 import { insertInvoice } from "../../db/queries/invoices.ts";
 import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
@@ -16,6 +16,7 @@ import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
+import { invoicePdfData } from "./invoicePdfData.ts";
 import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
 
 /** Creations of one merchant, queued in this process before they take a connection. */
@@ -76,54 +77,34 @@ export async function createInvoice(
     const issueDate = input.issue_date ?? createdAt.toISOString().slice(0, 10);
     const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
 
-    const pdf = await renderInvoicePdf({
-      invoiceNumber,
-      issueDate,
-      dueDate: input.due_date,
-      createdAt,
-      merchant: {
-        name: input.merchant_name,
-        address: input.merchant_address,
-        email: merchantEmail,
-      },
-      vendor: {
-        name: input.vendor_name,
-        email: input.vendor_email,
-        address: input.vendor_address ?? null,
-      },
-      lineItems: lines,
-      totalAmount: total,
+    const invoice: NewInvoiceRow = {
+      id: invoiceId,
+      merchant_id: merchant.id,
+      invoice_number: invoiceNumber,
+      slug,
+      merchant_email: merchantEmail,
+      merchant_name_snapshot: input.merchant_name,
+      merchant_address_snapshot: input.merchant_address,
+      vendor_email: input.vendor_email,
+      vendor_name: input.vendor_name,
+      vendor_address: input.vendor_address ?? null,
+      issue_date: issueDate,
+      due_date: input.due_date,
       notes: input.notes ?? null,
-      depositAddress,
-      paymentUri: usdcPaymentUri(depositAddress, total),
-      invoiceUrl: urls.invoice_url,
-    });
+      wallet_type: input.wallet_type,
+      wallet_address: walletAddress,
+      deposit_address: depositAddress.toLowerCase(),
+      total_amount: total,
+      webhook_url: input.webhook_url ?? null,
+      webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
+      status: sendNow ? "sent" : "draft",
+      sent_at: sendNow ? createdAt : null,
+      created_at: createdAt,
+    };
+    const pdf = await renderInvoicePdf(invoicePdfData(invoice, lines, urls.invoice_url));
 
     await insertInvoice(trx, {
-      invoice: {
-        id: invoiceId,
-        merchant_id: merchant.id,
-        invoice_number: invoiceNumber,
-        slug,
-        merchant_email: merchantEmail,
-        merchant_name_snapshot: input.merchant_name,
-        merchant_address_snapshot: input.merchant_address,
-        vendor_email: input.vendor_email,
-        vendor_name: input.vendor_name,
-        vendor_address: input.vendor_address ?? null,
-        issue_date: issueDate,
-        due_date: input.due_date,
-        notes: input.notes ?? null,
-        wallet_type: input.wallet_type,
-        wallet_address: walletAddress,
-        deposit_address: depositAddress.toLowerCase(),
-        total_amount: total,
-        webhook_url: input.webhook_url ?? null,
-        webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
-        status: sendNow ? "sent" : "draft",
-        sent_at: sendNow ? createdAt : null,
-        created_at: createdAt,
-      },
+      invoice,
       lines,
       pdf: { pdf, sha256: sha256Hex(pdf) },
       sendToVendor: sendNow,

@@ -111,7 +111,7 @@ end
 $$;
 
 -- Long-running processes identify their graphile-worker workers, so a restarted worker can
--- release the jobs a crashed one held (see worker/unlockCrashedJobs.ts).
+-- release the jobs a crashed one held (see unlockCrashedJobs in worker/startup.ts).
 alter table app.heartbeats add column instance text not null default '';
 alter table app.heartbeats add column worker_ids text[] not null default '{}';
 alter table app.heartbeats drop constraint heartbeats_pkey;

@@ -42,11 +42,16 @@ export async function saveIdempotentResponse(
   key: string,
   status: number,
   body: unknown,
-  invoiceId: string | null,
+  created: { invoiceId: string } | { linkId: string },
 ): Promise<void> {
   await trx
     .updateTable("app.idempotency_keys")
-    .set({ response_status: status, response_body: JSON.stringify(body), invoice_id: invoiceId })
+    .set({
+      response_status: status,
+      response_body: JSON.stringify(body),
+      invoice_id: "invoiceId" in created ? created.invoiceId : null,
+      link_id: "linkId" in created ? created.linkId : null,
+    })
     .where("operation", "=", operation)
     .where("key", "=", key)
     .execute();

@@ -10,10 +10,13 @@ export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
  * Inserts an invoice with its line items and PDF, and queues the vendor email when it is sent
  * at creation (the email row's trigger adds the send_email job in this same transaction).
  */
+/** An invoice row as it is first written (its id and creation time chosen by the caller). */
+export type NewInvoiceRow = Insertable<Database["app.invoices"]> & { id: string; created_at: Date };
+
 export async function insertInvoice(
   trx: Transaction<Database>,
   data: {
-    invoice: Insertable<Database["app.invoices"]> & { id: string };
+    invoice: NewInvoiceRow;
     lines: PricedLineItem[];
     pdf: { pdf: Buffer; sha256: string };
     sendToVendor: boolean;

@@ -107,6 +107,13 @@ describe("payment links", () => {
     expect((await create({ ...request, amount: "26.00" }, { "Idempotency-Key": key })).status).toBe(
       409,
     );
+    // The key's record names the link it created.
+    const stored = await stack.db
+      .selectFrom("app.idempotency_keys")
+      .select("link_id")
+      .where("key", "=", key)
+      .executeTakeFirstOrThrow();
+    expect(stored.link_id).toBe(first.body.link_id);
   });
 
   test("payments move a link pending → confirmed, partial, excess, with webhooks carrying the metadata", async () => {

@@ -1,0 +1,55 @@
+import { getAddress } from "viem";
+import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
+import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import type { InvoicePdfData } from "../../pdf/invoiceDocument.ts";
+
+/** The stored fields an invoice's PDF is made of: the PDF is a function of the record alone. */
+export type InvoiceRecordForPdf = {
+  invoice_number: string;
+  issue_date: string;
+  due_date: string;
+  created_at: Date;
+  merchant_name_snapshot: string;
+  merchant_address_snapshot: string;
+  merchant_email: string;
+  vendor_name: string;
+  vendor_email: string;
+  vendor_address?: string | null;
+  notes?: string | null;
+  deposit_address: string;
+  total_amount: bigint;
+};
+
+/**
+ * What the PDF shows, from the invoice's record and its priced lines, so that rendering the
+ * stored record again gives the stored bytes.
+ */
+export function invoicePdfData(
+  invoice: InvoiceRecordForPdf,
+  lines: readonly PricedLineItem[],
+  invoiceUrl: string,
+): InvoicePdfData {
+  const depositAddress = getAddress(invoice.deposit_address);
+  return {
+    invoiceNumber: invoice.invoice_number,
+    issueDate: invoice.issue_date,
+    dueDate: invoice.due_date,
+    createdAt: invoice.created_at,
+    merchant: {
+      name: invoice.merchant_name_snapshot,
+      address: invoice.merchant_address_snapshot,
+      email: invoice.merchant_email,
+    },
+    vendor: {
+      name: invoice.vendor_name,
+      email: invoice.vendor_email,
+      address: invoice.vendor_address ?? null,
+    },
+    lineItems: [...lines],
+    totalAmount: invoice.total_amount,
+    notes: invoice.notes ?? null,
+    depositAddress,
+    paymentUri: usdcPaymentUri(depositAddress, invoice.total_amount),
+    invoiceUrl,
+  };
+}
