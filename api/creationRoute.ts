@@ -4,7 +4,7 @@ import { jsonBody } from "./middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "./openapi.ts";
 
 /** The optional `Idempotency-Key` header of the creation routes (see createIdempotently). */
-export const IdempotencyKeyHeadersSchema = z.object({
+const IdempotencyKeyHeadersSchema = z.object({
   "idempotency-key": z
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, "must be 1–255 visible ASCII characters")

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 
-export const FieldErrorSchema = z.object({
+const FieldErrorSchema = z.object({
   path: z.string().openapi({ example: "line_items[0].unit_price" }),
   message: z.string(),
   code: z.string().openapi({ example: "invalid_decimal" }),

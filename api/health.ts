@@ -22,12 +22,12 @@ export type HealthReport = {
 export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string; relayerAddress?: string };
 
 /** Below this much ETH the relayer is reported low: sweeps would start failing. */
-export const MIN_RELAYER_WEI = 10n ** 14n; // 0.0001 ETH, a few hundred sweeps on Base
+const MIN_RELAYER_WEI = 10n ** 14n; // 0.0001 ETH, a few hundred sweeps on Base
 
 /** A heartbeat older than this means the process is gone (they beat every 5 s). */
-export const HEARTBEAT_STALE_MS = 15_000;
+const HEARTBEAT_STALE_MS = 15_000;
 /** The indexer counts as up while it is at most this many blocks behind the chain head. */
-export const MAX_INDEXER_LAG_BLOCKS = 10n;
+const MAX_INDEXER_LAG_BLOCKS = 10n;
 
 export const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([

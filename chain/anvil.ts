@@ -7,7 +7,7 @@ import { rpcRequest } from "./rpc.ts";
 const require = createRequire(import.meta.url);
 
 /** Path of the anvil binary shipped by the `@foundry-rs/anvil-<platform>-<arch>` npm package. */
-export function anvilBinaryPath(): string {
+function anvilBinaryPath(): string {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   return require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
 }

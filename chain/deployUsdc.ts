@@ -42,7 +42,7 @@ const ADMIN_SLOT = "0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1f
  * above the ten funded accounts, so a payer never acts as the proxy admin (whose calls the
  * proxy refuses to forward) or the owner.
  */
-export const usdcAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 100 });
+const usdcAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 100 });
 export const usdcOwner = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 101 });
 
 /** Anvil's default account `index` (0–9), funded with 1,000,000 USDC on the local chain. */

@@ -39,7 +39,7 @@ export type PayTarget = { address: Address; statusUrl: string | null };
  * Where `target` says to pay: an address as it is; a hosted page's URL (`…/i/{slug}`,
  * `…/pay/{slug}`) or a bare slug, by the deposit address that page shows.
  */
-export async function resolvePayTarget(api: string, target: string): Promise<PayTarget> {
+async function resolvePayTarget(api: string, target: string): Promise<PayTarget> {
   if (isAddress(target, { strict: false })) return { address: getAddress(target), statusUrl: null };
   const slug =
     target

@@ -23,10 +23,10 @@ export class CliCancelled extends CliError {
 }
 
 /** Colour only for a terminal, and never with NO_COLOR set. */
-export const useColour = (stream: NodeJS.WriteStream): boolean =>
+const useColour = (stream: NodeJS.WriteStream): boolean =>
   Boolean(stream.isTTY) && !process.env.NO_COLOR;
 
-export function paint(
+function paint(
   format: Parameters<typeof styleText>[0],
   text: string,
   stream: NodeJS.WriteStream = process.stderr,

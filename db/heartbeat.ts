@@ -2,10 +2,10 @@ import { hostname } from "node:os";
 import pg from "pg";
 import { isAlive } from "../internal/process.ts";
 
-export const HEARTBEAT_INTERVAL_MS = 5_000;
+const HEARTBEAT_INTERVAL_MS = 5_000;
 
 /** This process, as heartbeats name it: `<host>:<pid>`. */
-export const processInstance = (): string => `${hostname()}:${process.pid}`;
+const processInstance = (): string => `${hostname()}:${process.pid}`;
 
 /**
  * Records every 5 s that this instance of `component` is alive (app.heartbeats), with the

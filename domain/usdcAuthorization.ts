@@ -3,7 +3,7 @@ import { transferWithAuthorizationTypes } from "../abis/usdc.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "./constants.ts";
 
 /** USDC's EIP-712 domain on Base (FiatTokenV2_2): what every EIP-3009 signature is made under. */
-export const USDC_EIP712_DOMAIN = {
+const USDC_EIP712_DOMAIN = {
   name: "USD Coin",
   version: "2",
   chainId: BASE_CHAIN_ID,

@@ -2,7 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 
 /** The NOTIFY channel that db/migrations' insert trigger on app.deposit_addresses uses. */
-export const DEPOSIT_ADDRESS_CHANNEL = "remit_deposit_address";
+const DEPOSIT_ADDRESS_CHANNEL = "remit_deposit_address";
 
 /**
  * The set of deposit addresses the indexer keeps transfers for, held in memory because it is
@@ -14,7 +14,7 @@ export const DEPOSIT_ADDRESS_CHANNEL = "remit_deposit_address";
  * payer only after its row commits, and the NOTIFY arrives milliseconds after commit, long
  * before a payment to it can be mined.
  */
-export class DepositAddressSet {
+class DepositAddressSet {
   private addresses = new Set<string>();
   private client: pg.Client | null = null;
   private loading: Promise<Set<string>> | null = null;

@@ -31,7 +31,7 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
  * process with a message that names the variable (see `parseEnv`). `.env.example` documents
  * each of them.
  */
-export const envSchema = z
+const envSchema = z
   .object({
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     PORT: port.default(3000),

@@ -13,7 +13,7 @@ export type Logger = Record<Level, (message: string, fields?: Record<string, unk
 const reserved = new Set(["time", "level", "component", "msg"]);
 
 /** A field's value as JSON can carry it: bigints as decimal strings, errors as their message. */
-export function logValue(value: unknown): unknown {
+function logValue(value: unknown): unknown {
   if (value instanceof Error) return value.message;
   if (typeof value === "bigint") return value.toString();
   return value;

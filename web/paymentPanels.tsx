@@ -86,7 +86,7 @@ export function TxLink(props: { explorerUrl: string | null; txHash: string }) {
 }
 
 /** A value with a copy button. */
-export function CopyField(props: { label: string; value: string; id: string }) {
+function CopyField(props: { label: string; value: string; id: string }) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>

@@ -13,7 +13,7 @@ import { isAlive } from "../internal/process.ts";
  * taken for dead. A starting worker takes jobs before its next heartbeat publishes its ids
  * (heartbeats come every 5 s), so a young unknown lock is a live sibling's, not a crashed one's.
  */
-export const UNPUBLISHED_LOCK_GRACE_SECONDS = 15;
+const UNPUBLISHED_LOCK_GRACE_SECONDS = 15;
 
 /**
  * Releases jobs still locked by workers that no longer run. A worker killed mid-job (kill -9)

@@ -22,7 +22,7 @@ import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
 /** Creations of one merchant, queued in this process before they take a connection. */
 const perMerchant = createKeyedQueue();
 
-export const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
+const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
 
 /**
  * Creates an invoice in one transaction: number, managed wallet, deposit address, PDF, the

@@ -32,7 +32,7 @@ export type PresentInvoiceParameters = {
 };
 
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
-export function presentInvoice({
+function presentInvoice({
   deps,
   invoice,
   lines,
@@ -121,7 +121,7 @@ export function presentStatus(invoice: InvoiceRow, state: PaymentState): Invoice
 }
 
 /** Everything presentInvoice needs besides the invoice row. */
-export async function loadInvoiceDetails(
+async function loadInvoiceDetails(
   deps: Pick<AppDeps, "db" | "indexerSchema">,
   invoice: InvoiceRow,
 ) {

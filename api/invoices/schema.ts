@@ -18,7 +18,7 @@ import type { SweepView } from "../../domain/sweepView.ts";
 const rule = (code: string, message: string) => ({ message, params: { code } });
 
 /** A real calendar date written as YYYY-MM-DD. */
-export function isCalendarDate(value: string): boolean {
+function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const [, y, m, d] = match.map(Number) as [number, number, number, number];
@@ -203,7 +203,7 @@ export const CreateInvoiceResponseSchema = z
 
 export type CreateInvoiceResponse = z.infer<typeof CreateInvoiceResponseSchema>;
 
-export const InvoiceStatusSchema = z.enum(REPORTED_INVOICE_STATUSES);
+const InvoiceStatusSchema = z.enum(REPORTED_INVOICE_STATUSES);
 
 export const InvoiceStatusResponseSchema = z
   .object({
@@ -217,7 +217,7 @@ export const InvoiceStatusResponseSchema = z
 export type InvoiceStatusResponse = z.infer<typeof InvoiceStatusResponseSchema>;
 
 /** A sweep of the deposit address to wallet_address, as domain/sweepView.ts presents it. */
-export const SweepSchema = z
+const SweepSchema = z
   .object({
     sequence: z.number(),
     amount: z.string(),

@@ -39,7 +39,7 @@ const received = (state: PaymentState) =>
     : {};
 
 /** The status a page or client polls, for a link's or an invoice's slug. */
-export async function paymentStatus(
+async function paymentStatus(
   deps: Pick<AppDeps, "db">,
   slug: string,
 ): Promise<PaymentStatusResponse | null> {

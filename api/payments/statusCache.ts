@@ -1,7 +1,7 @@
 import pg from "pg";
 
 /** Channel of db/migrations/0005_status_notify.sql. */
-export const STATUS_CHANNEL = "remit_status";
+const STATUS_CHANNEL = "remit_status";
 
 type Entry = { value: unknown; expires: number };
 

@@ -44,7 +44,7 @@ export async function insertInvoice(
 }
 
 /** Queues the vendor's invoice email; at most one per invoice (a unique index). */
-export async function queueVendorEmail(
+async function queueVendorEmail(
   trx: Transaction<Database>,
   invoiceId: string,
   recipient: string,
