@@ -8,7 +8,12 @@ const IdempotencyKeyHeadersSchema = z.object({
   "idempotency-key": z
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, "must be 1–255 visible ASCII characters")
-    .optional(),
+    .optional()
+    .openapi({
+      example: "order-1042",
+      description:
+        "Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters.",
+    }),
 });
 
 export type CreationRouteParameters<Request extends ZodType, Response extends ZodType> = {
@@ -20,6 +25,8 @@ export type CreationRouteParameters<Request extends ZodType, Response extends Zo
   request: Request;
   /** The 201 body's schema. */
   response: Response;
+  /** An example 201 body, when `response` carries no example of its own. */
+  responseExample?: z.output<Response>;
 };
 
 /**
@@ -34,7 +41,7 @@ export type CreationRouteParameters<Request extends ZodType, Response extends Zo
 export function creationRoute<Request extends ZodType, Response extends ZodType>(
   parameters: CreationRouteParameters<Request, Response>,
 ) {
-  const { request, response, ...documented } = parameters;
+  const { request, response, responseExample, ...documented } = parameters;
   return createRoute({
     method: "post",
     ...documented,
@@ -44,7 +51,7 @@ export function creationRoute<Request extends ZodType, Response extends ZodType>
       body: { required: true, content: { "application/json": { schema: request } } },
     },
     responses: {
-      201: jsonResponse("Created", response),
+      201: jsonResponse("Created", response, responseExample),
       ...errorResponses(400, 409, 413, 415, 429),
     },
   });

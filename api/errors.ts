@@ -5,9 +5,11 @@ import type { ZodError } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 
 const FieldErrorSchema = z.object({
-  path: z.string().openapi({ example: "line_items[0].unit_price" }),
-  message: z.string(),
-  code: z.string().openapi({ example: "invalid_decimal" }),
+  path: z
+    .string()
+    .openapi({ example: "line_items[0].unit_price", description: "The failing field." }),
+  message: z.string().openapi({ description: "What is wrong with it, for people." }),
+  code: z.string().openapi({ example: "invalid_decimal", description: "Stable, for programs." }),
 });
 export type FieldError = z.infer<typeof FieldErrorSchema>;
 
@@ -15,13 +17,34 @@ export type FieldError = z.infer<typeof FieldErrorSchema>;
 export const ErrorResponseSchema = z
   .object({
     error: z.object({
-      code: z.string(),
-      message: z.string(),
-      request_id: z.string().optional(),
-      fields: z.array(FieldErrorSchema).optional(),
+      code: z.string().openapi({
+        description: "Stable, for programs: `validation_failed`, `not_found`, `rate_limited`, …",
+      }),
+      message: z.string().openapi({ description: "For people; may change." }),
+      request_id: z.string().optional().openapi({
+        description: "Also in the `X-Request-Id` header and the server's log line: quote it.",
+      }),
+      fields: z.array(FieldErrorSchema).optional().openapi({
+        description: "On a 400 `validation_failed`: every failing field at once.",
+      }),
     }),
   })
-  .openapi("Error");
+  .openapi("Error", {
+    example: {
+      error: {
+        code: "validation_failed",
+        message: "1 field failed validation",
+        request_id: "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
+        fields: [
+          {
+            path: "line_items[0].unit_price",
+            message: 'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
+            code: "invalid_decimal",
+          },
+        ],
+      },
+    },
+  });
 
 /** An error a client caused or may see; anything else is a 500 with a request id. */
 export class ApiError extends Error {

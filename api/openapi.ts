@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { ZodError, ZodType } from "zod";
+import type { ZodError, ZodType, z } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
@@ -23,10 +23,17 @@ export function validationHook(knownKeys?: (path: string) => readonly string[]) 
 
 export type Router = ReturnType<typeof createRouter>;
 
-/** A response with a JSON body of `schema`, for a route's `responses`. */
-export const jsonResponse = <Schema extends ZodType>(description: string, schema: Schema) => ({
+/**
+ * A response with a JSON body of `schema`, for a route's `responses`, with an `example` body
+ * for the document when the schema carries none of its own.
+ */
+export const jsonResponse = <Schema extends ZodType>(
+  description: string,
+  schema: Schema,
+  example?: z.output<Schema>,
+) => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
 });
 
 const descriptions: Record<number, string> = {

@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
-import { renderDocs } from "../api/docs.ts";
+import { registerDocs } from "../api/docs.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { checkHealth } from "../api/health.ts";
 import { registerCreateInvoice } from "../api/invoices/create.ts";
@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
     },
   };
   app.doc31("/openapi.json", document);
-  app.get("/docs", (c) => c.html(renderDocs(app.getOpenAPI31Document(document))));
+  registerDocs(app, document);
 
   app.route("/", pageRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));

@@ -8,6 +8,14 @@ import {
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
 import type { SweepView } from "../../domain/sweepView.ts";
+import {
+  createInvoiceResponseExample,
+  EXAMPLE_INVOICE_ID,
+  EXAMPLE_WALLET_ADDRESS,
+  invoiceExample,
+  invoiceStatusResponseExample,
+  sweepExample,
+} from "./examples.ts";
 
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
@@ -36,7 +44,8 @@ const calendarDate = z
   .refine(
     (value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value),
     rule("invalid_date", "is not a real calendar date"),
-  );
+  )
+  .openapi({ format: "date", example: "2026-12-31" });
 
 const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
 /** C0 control characters other than tab, line feed and carriage return, and DEL: Postgres
@@ -68,10 +77,15 @@ export const usdcAmount = z
       abort: false,
     },
   )
-  .openapi({ type: "string", pattern: USDC_DECIMAL_PATTERN.source, example: "100.00" });
+  .openapi({
+    type: "string",
+    pattern: USDC_DECIMAL_PATTERN.source,
+    example: "100.00",
+    description: 'A USDC amount: a quoted decimal string with 1 to 6 decimals, such as `"100.00"`.',
+  });
 
 /** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
-export const checksummedAddress = z.string().superRefine((value, ctx) => {
+const checksummed = z.string().superRefine((value, ctx) => {
   if (!isAddress(value, { strict: false })) {
     ctx.addIssue({
       code: "custom",
@@ -84,6 +98,12 @@ export const checksummedAddress = z.string().superRefine((value, ctx) => {
       ...rule("not_checksummed", `must be EIP-55 checksummed: ${getAddress(value)}`),
     });
   }
+});
+export const checksummedAddress = checksummed.openapi({
+  pattern: "^0x[0-9a-fA-F]{40}$",
+  example: EXAMPLE_WALLET_ADDRESS,
+  description:
+    'The merchant\'s own wallet, EIP-55 checksummed: required when `wallet_type` is `"byo"`, refused when `"managed"`.',
 });
 
 /** byo needs a wallet_address; managed must not have one. Shared by invoices and links. */
@@ -107,20 +127,35 @@ export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx)
   }
 }
 
-export const walletType = z.enum(WALLET_TYPES, rule("invalid_enum", 'must be "managed" or "byo"'));
+export const walletType = z
+  .enum(WALLET_TYPES, rule("invalid_enum", 'must be "managed" or "byo"'))
+  .openapi({
+    description:
+      "Where the funds go once paid: `managed`, a wallet Remit manages for the merchant; `byo`, the merchant's own `wallet_address`.",
+  });
 export const webhookUrl = z
   .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
-  .max(2000);
+  .max(2000)
+  .openapi({
+    example: "https://acme.example/hooks/remit",
+    description:
+      "Receives the signed payment events; the signing secret is returned only in the 201, as `webhook_secret`. Must be https and public unless the server sets `ALLOW_PRIVATE_WEBHOOKS=true`.",
+  });
 export { email as emailAddress, rule, text as nonEmptyText };
 
 export const LineItemSchema = z
   .strictObject({
-    description: text(500),
+    description: text(500).openapi({ description: "What the line bills for." }),
     quantity: z
       .number(rule("invalid_number", "must be a positive number"))
       .positive(rule("not_positive", "must be greater than 0"))
-      .max(1_000_000_000, rule("too_large", "must be at most 1000000000")),
-    unit_price: usdcAmount,
+      .max(1_000_000_000, rule("too_large", "must be at most 1000000000"))
+      .openapi({ description: "A JSON number; fractions are allowed (hours, say)." }),
+    unit_price: usdcAmount.openapi({
+      example: "75.00",
+      description:
+        'The price of one unit in USDC: a quoted decimal string with 1 to 6 decimals, such as `"75.00"`. The line total is quantity × unit_price, rounded half-up to 6 decimals.',
+    }),
   })
   .openapi("LineItem", {
     example: { description: "Design work", quantity: 2, unit_price: "75.00" },
@@ -129,23 +164,45 @@ export const LineItemSchema = z
 /** `POST /api/invoices` — spec §2.1, exactly; unknown fields are refused. */
 export const CreateInvoiceSchema = z
   .strictObject({
-    merchant_email: email,
-    merchant_name: text(200),
-    merchant_address: text(1000),
-    vendor_email: email,
-    vendor_name: text(200),
-    vendor_address: text(1000).optional(),
+    merchant_email: email.openapi({
+      description:
+        "The merchant, who is paid: identifies them (case-insensitively), numbers their invoices and receives their payment notices.",
+    }),
+    merchant_name: text(200).openapi({ description: "The merchant's name, on the invoice." }),
+    merchant_address: text(1000).openapi({
+      description: "The merchant's postal address, on the invoice.",
+    }),
+    vendor_email: email.openapi({ description: "Who pays: the invoice is emailed here." }),
+    vendor_name: text(200).openapi({ description: "The payer's name, on the invoice." }),
+    vendor_address: text(1000)
+      .openapi({ description: "The payer's postal address, on the invoice." })
+      .optional(),
     line_items: z
       .array(LineItemSchema)
       .min(1, rule("too_few", "must have at least 1 line item"))
-      .max(30, rule("too_many", "must have at most 30 line items")),
-    issue_date: calendarDate.optional(),
-    due_date: calendarDate,
-    notes: text(2000).optional(),
+      .max(30, rule("too_many", "must have at most 30 line items"))
+      .openapi({ description: "What is billed; `total_amount` is the sum of the line totals." }),
+    issue_date: calendarDate
+      .openapi({
+        example: "2026-11-20",
+        description: "A date written YYYY-MM-DD; today (UTC) when omitted.",
+      })
+      .optional(),
+    due_date: calendarDate.openapi({
+      description:
+        "A date written YYYY-MM-DD, not before `issue_date`; past it, an unpaid invoice reads `overdue`.",
+    }),
+    notes: text(2000).openapi({ description: "Free text printed on the invoice." }).optional(),
     wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
     webhook_url: webhookUrl.optional(),
-    send_now: z.boolean(rule("invalid_boolean", "must be true or false")).optional(),
+    send_now: z
+      .boolean(rule("invalid_boolean", "must be true or false"))
+      .openapi({
+        description:
+          "Whether to email the vendor now (the default); `false` keeps a `draft`, sent later with `POST /api/invoices/{id}/send`.",
+      })
+      .optional(),
   })
   .superRefine(
     (input, ctx) => {
@@ -188,18 +245,36 @@ export type CreateInvoiceInput = z.infer<typeof CreateInvoiceSchema>;
 
 export const CreateInvoiceResponseSchema = z
   .object({
-    invoice_id: z.uuid(),
-    invoice_number: z.string().openapi({ example: "INV-0001" }),
-    slug: z.string(),
-    invoice_url: z.url(),
-    pdf_url: z.url(),
-    deposit_address: z.string(),
-    total_amount: z.string().openapi({ example: "150.00" }),
-    sent_at: z.string().nullable(),
-    status: z.enum(INVOICE_STATUSES).extract(["draft", "sent"]),
-    webhook_secret: z.string().optional(),
+    invoice_id: z.uuid().openapi({ description: "Names the invoice in the other endpoints." }),
+    invoice_number: z
+      .string()
+      .openapi({ example: "INV-0001", description: "Per merchant: `INV-0001`, `INV-0002`, …" }),
+    slug: z.string().openapi({
+      description:
+        "Names the invoice in its page's URL and in `GET /api/payments/status/{slug}`: 12 base58 characters.",
+    }),
+    invoice_url: z.url().openapi({ description: "The hosted invoice page the vendor pays from." }),
+    pdf_url: z.url().openapi({ description: "The PDF, byte-identical to the one emailed." }),
+    deposit_address: z.string().openapi({
+      description: "The invoice's own address: the vendor sends USDC on Base here.",
+    }),
+    total_amount: z
+      .string()
+      .openapi({ example: "150.00", description: "The sum of the line totals, in USDC." }),
+    sent_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the email to the vendor was queued; null for a draft." }),
+    status: z
+      .enum(INVOICE_STATUSES)
+      .extract(["draft", "sent"])
+      .openapi({ description: "`sent`, or `draft` when `send_now` was false." }),
+    webhook_secret: z.string().optional().openapi({
+      description:
+        "Signs the webhooks (`whsec_…`). Only when `webhook_url` was given, and only in this answer (and its idempotent replays): store it.",
+    }),
   })
-  .openapi("CreateInvoiceResponse");
+  .openapi("CreateInvoiceResponse", { example: createInvoiceResponseExample });
 
 export type CreateInvoiceResponse = z.infer<typeof CreateInvoiceResponseSchema>;
 
@@ -207,12 +282,17 @@ const InvoiceStatusSchema = z.enum(REPORTED_INVOICE_STATUSES);
 
 export const InvoiceStatusResponseSchema = z
   .object({
-    status: InvoiceStatusSchema,
-    paid_amount: z.string().optional(),
-    tx_hash: z.string().optional(),
-    paid_at: z.string().optional(),
+    status: InvoiceStatusSchema.openapi({
+      description:
+        "`overdue` is derived: reported while the stored status is `draft` or `sent` and `due_date` is before today (UTC).",
+    }),
+    paid_amount: z.string().optional().openapi({
+      description: "The total received, in USDC; in `paid`, `partial` and `excess` only.",
+    }),
+    tx_hash: z.string().optional().openapi({ description: "The latest payment's transaction." }),
+    paid_at: z.string().optional().openapi({ description: "The latest payment's block time." }),
   })
-  .openapi("InvoiceStatusResponse");
+  .openapi("InvoiceStatusResponse", { example: invoiceStatusResponseExample });
 
 export type InvoiceStatusResponse = z.infer<typeof InvoiceStatusResponseSchema>;
 
@@ -231,7 +311,7 @@ const SweepSchema = z
     }),
     created_at: z.string(),
   })
-  .openapi("Sweep");
+  .openapi("Sweep", { example: sweepExample });
 
 // The API shows a sweep exactly as the pages do: a field added to one only stops compiling here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -240,13 +320,19 @@ true satisfies Same<z.infer<typeof SweepSchema>, SweepView>;
 export const InvoiceSchema = z
   .object({
     invoice_id: z.uuid(),
-    invoice_number: z.string(),
-    slug: z.string(),
-    status: InvoiceStatusSchema,
-    stored_status: z.enum(INVOICE_STATUSES),
+    invoice_number: z.string().openapi({ description: "Per merchant: `INV-0001`, `INV-0002`, …" }),
+    slug: z.string().openapi({ description: "Names the invoice in `invoice_url`." }),
+    status: InvoiceStatusSchema.openapi({
+      description: "As stored, or `overdue` once past `due_date` unpaid (see `stored_status`).",
+    }),
+    stored_status: z.enum(INVOICE_STATUSES).openapi({ description: "As stored: never `overdue`." }),
     merchant_email: z.string(),
-    merchant_name_snapshot: z.string(),
-    merchant_address_snapshot: z.string(),
+    merchant_name_snapshot: z
+      .string()
+      .openapi({ description: "`merchant_name` as given at creation, as the PDF shows it." }),
+    merchant_address_snapshot: z
+      .string()
+      .openapi({ description: "`merchant_address` as given at creation." }),
     vendor_email: z.string(),
     vendor_name: z.string(),
     vendor_address: z.string().nullable(),
@@ -255,36 +341,50 @@ export const InvoiceSchema = z
         description: z.string(),
         quantity: z.number(),
         unit_price: z.string(),
-        line_total: z.string(),
+        line_total: z.string().openapi({
+          description: "quantity × unit_price, rounded half-up to 6 decimals.",
+        }),
       }),
     ),
-    total_amount: z.string(),
+    total_amount: z.string().openapi({ description: "The sum of the line totals, in USDC." }),
     currency: z.literal("USDC"),
     chain_id: z.literal(8453),
     issue_date: z.string(),
     due_date: z.string(),
     notes: z.string().nullable(),
     wallet_type: z.enum(WALLET_TYPES),
-    wallet_address: z.string(),
-    deposit_address: z.string(),
-    payment_uri: z.string(),
+    wallet_address: z.string().openapi({
+      description: "Where the funds are swept: the merchant's own wallet, or their managed one.",
+    }),
+    deposit_address: z
+      .string()
+      .openapi({ description: "The invoice's own address: the vendor pays USDC on Base here." }),
+    payment_uri: z.string().openapi({
+      description:
+        "An EIP-681 request for what is still due (the total once nothing is), for wallets and QR codes.",
+    }),
     webhook_url: z.string().nullable(),
-    sent_at: z.string().nullable(),
+    sent_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the email to the vendor was queued; null for a draft." }),
     created_at: z.string(),
     invoice_url: z.url(),
     pdf_url: z.url(),
-    pdf_sha256: z.string(),
-    paid_amount: z.string(),
-    amount_due: z.string(),
+    pdf_sha256: z
+      .string()
+      .openapi({ description: "The SHA-256 of the PDF's bytes (hex), also its `ETag`." }),
+    paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
+    amount_due: z.string().openapi({ description: "What is still due, in USDC; never negative." }),
     payments: z
       .array(
         z.object({
           tx_hash: z.string(),
           log_index: z.number(),
-          from: z.string(),
+          from: z.string().openapi({ description: "The payer's address." }),
           amount: z.string(),
           block_number: z.number(),
-          paid_at: z.string(),
+          paid_at: z.string().openapi({ description: "The block's time." }),
           counted: z.boolean().openapi({
             description:
               "Whether the transfer has the confirmations it needs: only counted ones are in paid_amount.",
@@ -296,14 +396,15 @@ export const InvoiceSchema = z
       .array(SweepSchema)
       .openapi({ description: "Settlement: each sweep of the deposit address to wallet_address." }),
   })
-  .openapi("Invoice");
+  .openapi("Invoice", { example: invoiceExample });
 
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
 export const InvoiceIdParamSchema = z.object({
   id: z.string().openapi({
     param: { name: "id", in: "path" },
-    example: "4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11",
+    example: EXAMPLE_INVOICE_ID,
+    description: "The invoice's `invoice_id`; anything that is not one is a 404.",
   }),
 });
 

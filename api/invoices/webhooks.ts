@@ -10,8 +10,10 @@ import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { EXAMPLE_EVENT_ID } from "./examples.ts";
 import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
+import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
 const AttemptSchema = z.object({
   attempt: z.number(),
@@ -20,19 +22,27 @@ const AttemptSchema = z.object({
   latency_ms: z.number(),
   error: z.string().nullable(),
 });
-const DeliverySchema = z.object({
-  delivery_id: z.uuid(),
-  url: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number(),
-  next_attempt_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  attempt_log: z.array(AttemptSchema),
-});
+const DeliverySchema = z
+  .object({
+    delivery_id: z.uuid(),
+    url: z.string(),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({
+      description:
+        "`pending` while attempts remain, `delivered` on a 2xx, `gone` on a 410, `failed` once retries ran out.",
+    }),
+    attempts: z.number(),
+    next_attempt_at: z.string().nullable(),
+    delivered_at: z.string().nullable(),
+    attempt_log: z.array(AttemptSchema),
+  })
+  .openapi({ example: deliveryExample });
 const EventSchema = z
   .object({
     event_id: z.uuid(),
-    type: z.string(),
+    type: z.string().openapi({
+      description:
+        "`invoice.paid`, `invoice.partial`, `invoice.excess` or `invoice.payment_reversed`.",
+    }),
     status: z.string(),
     paid_amount: z.string(),
     tx_hash: z.string().nullable(),
@@ -42,7 +52,7 @@ const EventSchema = z
       .openapi({ description: "The exact body every delivery of this event sends." }),
     deliveries: z.array(DeliverySchema),
   })
-  .openapi("WebhookEvent");
+  .openapi("WebhookEvent", { example: webhookEventExample });
 
 const listRoute = createRoute({
   method: "get",
@@ -53,7 +63,12 @@ const listRoute = createRoute({
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
   responses: {
-    200: jsonResponse("The events", z.object({ events: z.array(EventSchema) })),
+    200: jsonResponse(
+      "The events",
+      z
+        .object({ events: z.array(EventSchema) })
+        .openapi({ example: { events: [webhookEventExample] } }),
+    ),
     ...errorResponses(404),
   },
 });
@@ -67,11 +82,15 @@ const redeliverRoute = createRoute({
     "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries.",
   request: {
     params: InvoiceIdParamSchema.extend({
-      event_id: z.string().openapi({ param: { name: "event_id", in: "path" } }),
+      event_id: z.string().openapi({
+        param: { name: "event_id", in: "path" },
+        example: EXAMPLE_EVENT_ID,
+        description: "An `event_id` from `GET /api/invoices/{id}/webhooks`.",
+      }),
     }),
   },
   responses: {
-    202: jsonResponse("Queued", DeliverySchema),
+    202: jsonResponse("Queued", DeliverySchema, redeliveryExample),
     ...errorResponses(404, 409),
   },
 });

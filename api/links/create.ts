@@ -2,6 +2,7 @@ import { creationRoute, registerCreation } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Router } from "../openapi.ts";
 import { createLink } from "./createLink.ts";
+import { createLinkResponseExample } from "./examples.ts";
 import { CreateLinkResponseSchema, CreateLinkSchema, createLinkKnownKeys } from "./schema.ts";
 
 const route = creationRoute({
@@ -14,6 +15,7 @@ const route = creationRoute({
     "`redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.",
   request: CreateLinkSchema,
   response: CreateLinkResponseSchema,
+  responseExample: createLinkResponseExample,
 });
 
 export function registerCreateLink(app: Router, deps: AppDeps): void {

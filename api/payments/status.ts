@@ -7,6 +7,8 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
+import { EXAMPLE_SLUG } from "../invoices/examples.ts";
+import { paymentStatusResponseExample } from "../links/examples.ts";
 import { type PaymentStatusResponse, PaymentStatusResponseSchema } from "../links/schema.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -21,10 +23,16 @@ const route = createRoute({
     "For an invoice slug (the hosted invoice page polls it too): the invoice's status vocabulary (`draft`, `sent`, `overdue`, `paid`, `partial`, `excess`), " +
     "with the same three fields once anything was received.",
   request: {
-    params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" } }) }),
+    params: z.object({
+      slug: z.string().openapi({
+        param: { name: "slug", in: "path" },
+        example: EXAMPLE_SLUG,
+        description: "A link's `slug`, or an invoice's.",
+      }),
+    }),
   },
   responses: {
-    200: jsonResponse("The status", PaymentStatusResponseSchema),
+    200: jsonResponse("The status", PaymentStatusResponseSchema, paymentStatusResponseExample),
     ...errorResponses(404, 429),
   },
 });
