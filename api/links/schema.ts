@@ -46,19 +46,33 @@ const metadata = z
  */
 export const CreateLinkSchema = z
   .strictObject({
-    merchant_email: emailAddress,
-    /** Shown on the checkout, so a payer sees who asks (default: the merchant's latest invoice's name). */
-    merchant_name: nonEmptyText(200).optional(),
+    merchant_email: emailAddress.openapi({
+      description: "The merchant, looked up or created as for invoices.",
+    }),
+    merchant_name: nonEmptyText(200).optional().openapi({
+      description:
+        "Who the checkout says is asking for the money. Default: the name on the merchant's latest invoice, else none.",
+    }),
     amount: usdcAmount,
-    description: nonEmptyText(500),
+    description: nonEmptyText(500).openapi({
+      description: "What the payer pays for, shown on the checkout.",
+    }),
     wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
     webhook_url: webhookUrl.optional(),
-    metadata: metadata.optional(),
+    metadata: metadata
+      .optional()
+      .openapi({
+        description:
+          "Up to 20 flat keys echoed in status responses and webhooks (an order id, say).",
+      }),
     redirect_url: z
       .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
       .max(2000)
-      .optional(),
+      .optional()
+      .openapi({
+        description: "Where the checkout sends the payer once the payment is confirmed.",
+      }),
   })
   .superRefine(
     (input, ctx) => {
