@@ -4,6 +4,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 export type Keyring = { current: Buffer; previous: readonly Buffer[] };
 
 const PREFIX = "enc:v1:";
+// GCM verifies a tag as short as 4 bytes unless told its length: a short tag is forgeable.
+const TAG_BYTES = 16;
 // Binds a ciphertext to its purpose: a sealed webhook secret cannot be replayed as anything else.
 const AAD = Buffer.from("remit webhook_secret v1");
 
@@ -69,10 +71,14 @@ export function openSecret(stored: string, keyring: Keyring): string {
       `sealed under key ${id}, which is neither WEBHOOK_SECRET_KEY nor a previous key`,
     );
   const bytes = Buffer.from(sealed, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64")).setAAD(AAD);
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  if (bytes.length < TAG_BYTES)
+    throw new Error(`sealed secret shorter than its ${TAG_BYTES}-byte tag`);
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"), {
+    authTagLength: TAG_BYTES,
+  }).setAAD(AAD);
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
   return Buffer.concat([
-    decipher.update(bytes.subarray(0, bytes.length - 16)),
+    decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)),
     decipher.final(),
   ]).toString("utf8");
 }

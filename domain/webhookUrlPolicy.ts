@@ -3,15 +3,18 @@ import { isPrivateAddress } from "./privateAddress.ts";
 
 /**
  * Why a webhook URL is refused in production, or null: the one policy, checked when an invoice
- * or link is created and again before every delivery. Literal hosts are judged here; names are
- * resolved and judged at every delivery, inside the connection (webhooks/postWebhook.ts).
+ * or link is created and again before every delivery. Literal hosts are judged here, in the
+ * form the URL parser gives them (`[::ffff:127.0.0.1]` arrives as `[::ffff:7f00:1]`, `127.1`
+ * as `127.0.0.1`); names are resolved and judged at every delivery, inside the connection, and
+ * the connected peer is checked last (webhooks/postWebhook.ts).
  *
  * @example webhookUrlProblem("http://hooks.example.com/x") // "must use https"
  */
 export function webhookUrlProblem(url: string): string | null {
   const target = new URL(url);
   if (target.protocol !== "https:") return "must use https";
-  const host = target.hostname.replace(/^\[|\]$/g, "");
+  // A name may end with the root's dot: "localhost." is localhost.
+  const host = target.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
   if (
     host === "localhost" ||
     host.endsWith(".localhost") ||

@@ -22,6 +22,16 @@ export type Mailer = {
 };
 
 /**
+ * Control characters: C0 (CR and LF among them), DEL, C1, and Unicode's line and paragraph
+ * separators. In a header value, a line break starts a header of its own.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g;
+
+/** A header value with each run of control characters turned into one space. */
+const headerValue = (text: string): string => text.replace(CONTROL_CHARACTERS, " ");
+
+/**
  * The real SendGrid client (@sendgrid/mail), pointed at `baseUrl`: SendGrid itself in
  * production, the local capture endpoint (api/dev/outbox.ts) in development and tests.
  * `setApiKey` resets the base URL, so the key is set first.
@@ -48,18 +58,20 @@ export function createMailer(options: { apiKey: string; baseUrl: string }): Mail
         return null;
       }
     },
+    // Every value that ends up in a header (addresses and names, subject, attachment names,
+    // custom headers) passes through headerValue here, so no email's author can forget it.
     send: async (email) => {
       await mail.send({
-        to: email.to,
-        from: email.from,
-        subject: email.subject,
+        to: headerValue(email.to),
+        from: headerValue(email.from),
+        subject: headerValue(email.subject),
         text: email.text,
         html: email.html,
-        customArgs: { remit_email_id: email.id },
-        headers: { "X-Remit-Email-Id": email.id },
+        customArgs: { remit_email_id: headerValue(email.id) },
+        headers: { "X-Remit-Email-Id": headerValue(email.id) },
         attachments: email.attachments?.map((a) => ({
-          filename: a.filename,
-          type: a.type,
+          filename: headerValue(a.filename),
+          type: headerValue(a.type),
           content: a.content.toString("base64"),
           disposition: "attachment",
         })),

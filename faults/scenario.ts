@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { appendFile } from "node:fs/promises";
-import { mnemonicToAccount } from "viem/accounts";
+import { parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { inject } from "vitest";
 import { startAnvil } from "../chain/anvil.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
-import { DEV_MNEMONIC } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
 import { waitFor } from "../internal/process.ts";
 import { newMnemonic } from "../keys/hdWallet.ts";
@@ -38,12 +38,6 @@ export type ScenarioOptions = {
   beforeAudit?: (context: ScenarioContext) => Promise<void>;
 };
 
-const relayerKey = (): `0x${string}` => {
-  const key = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey;
-  if (!key) throw new Error("no relayer key");
-  return `0x${Buffer.from(key).toString("hex")}`;
-};
-
 /**
  * One fault scenario end to end: a chain of its own (anvil with Circle's USDC, reached through
  * a proxy that can be cut), `npm start` following it as it would follow Base, a webhook
@@ -63,6 +57,12 @@ export async function runScenario(
   });
   const cleanups: (() => Promise<unknown>)[] = [anvil.stop];
   try {
+    // A relayer of its own, funded: mainnet mode refuses anvil's published keys.
+    const relayerKey = generatePrivateKey();
+    await createChain(anvil.url).client.setBalance({
+      address: privateKeyToAccount(relayerKey).address,
+      value: parseEther("10"),
+    });
     const rpc = await startTcpProxy({ host: "127.0.0.1", port: anvilPort });
     cleanups.unshift(rpc.stop);
     const receiver = await startWebhookReceiver(options.receiverReplies);
@@ -72,7 +72,7 @@ export async function runScenario(
       START_BLOCK: "0",
       CONFIRMATIONS: "1",
       DEPOSIT_MNEMONIC: newMnemonic(),
-      RELAYER_PRIVATE_KEY: relayerKey(),
+      RELAYER_PRIVATE_KEY: relayerKey,
       WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
       ALLOW_PRIVATE_WEBHOOKS: "true",
       WEBHOOK_RETRY_BASE_MS: "500",

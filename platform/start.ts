@@ -8,10 +8,11 @@ import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
-import { type Env, EnvError, parseEnv, splitRpcUrls } from "../internal/env.ts";
+import { type Env, parseEnv, splitRpcUrls } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
 import { processStartedAtMs, waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
+import { requireProductionKeys } from "../keys/productionKeys.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, workerSpec } from "./children.ts";
@@ -149,19 +150,6 @@ async function checkBaseRpcs(urls: string[]): Promise<void> {
   if (wrong) throw wrong;
   if (failures.length === urls.length) throw failures[0];
   for (const error of failures) log.warn(`${error.message}; following the other RPCs meanwhile`);
-}
-
-/** Refuses, before anything starts, a real chain without explicitly configured keys. */
-function requireProductionKeys(env: Env): void {
-  if (env.localChain) return;
-  if (!env.DEPOSIT_MNEMONIC)
-    throw new EnvError(
-      "DEPOSIT_MNEMONIC is required with BASE_RPC_URL: it is the seed of every deposit address (no development seed is generated outside the local chain)",
-    );
-  if (env.SWEEP === "on" && !env.RELAYER_PRIVATE_KEY)
-    throw new EnvError(
-      "RELAYER_PRIVATE_KEY is required with BASE_RPC_URL while SWEEP is on: it pays the sweeps' gas",
-    );
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
+import type { LookupFunction, Socket } from "node:net";
 import { isPrivateAddress } from "../domain/privateAddress.ts";
 import { webhookUrlProblem } from "../domain/webhookUrlPolicy.ts";
 
@@ -36,9 +36,29 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
+ * The last word on where a webhook goes: once the socket is connected, and before the request
+ * is written to it, the peer must be a public address. The URL policy judges literal hosts and
+ * the guarded lookup judges names; this judges whatever was actually connected to, by any path
+ * either of them missed. Attach it to the request's `socket` event: the request writes only
+ * after that event, and a write on a connecting socket waits for `connect`, after this check.
+ */
+export function refusePrivatePeer(socket: Socket): void {
+  const check = () => {
+    const peer = socket.remoteAddress;
+    if (peer === undefined || isPrivateAddress(peer))
+      socket.destroy(
+        new WebhookRefused(`connected to ${peer ?? "an unknown peer"}, a private address`),
+      );
+  };
+  if (socket.connecting) socket.once("connect", check);
+  else check();
+}
+
+/**
  * POSTs a webhook body and resolves with the receiver's status code (any code: the caller
  * decides what is a success). Rejects on a network error, on a timeout, and — unless
- * `allowPrivate` — on a URL that is not https or whose host is a private address.
+ * `allowPrivate` — on a URL that is not https or whose host is a private address, a name that
+ * resolves to one, or a connection whose peer is one.
  */
 export function postWebhook(
   url: string,
@@ -79,6 +99,7 @@ export function postWebhook(
     request.on("timeout", () =>
       request.destroy(new Error(`no response within ${options.timeoutMs} ms`)),
     );
+    if (!options.allowPrivate) request.on("socket", refusePrivatePeer);
     request.on("error", reject);
     request.end(body);
   });

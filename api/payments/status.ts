@@ -70,9 +70,11 @@ export function registerPaymentStatus(app: Router, deps: AppDeps): void {
     // The cache holds only what this route put into it.
     let status = deps.statusCache?.get(slug) as PaymentStatusResponse | undefined;
     if (!status) {
+      // Noted before the read: an invalidation that overtakes the read keeps it out.
+      const generation = deps.statusCache?.generation() ?? 0;
       const fresh = await paymentStatus(deps, slug);
       if (!fresh) throw notFound("payment");
-      deps.statusCache?.set(slug, fresh);
+      deps.statusCache?.set(slug, fresh, generation);
       status = fresh;
     }
     c.header("Cache-Control", "no-store");

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { createWalletClient, http, toHex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { createWalletClient, http, parseEther } from "viem";
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../../abis/usdc.ts";
 import type { Anvil } from "../../chain/anvil.ts";
@@ -18,6 +18,12 @@ import { createChain } from "./chain.ts";
  * index 200) only so that tests can also pay from it on the upstream itself.
  */
 export const upstreamWhale = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 200 });
+
+/**
+ * The relayer of mainnet-mode tests: a key of its own, funded with ETH on the upstream, since
+ * mainnet mode refuses anvil's published keys (keys/publicTestKeys.ts).
+ */
+const upstreamRelayerKey = generatePrivateKey();
 
 export type UpstreamBaseOptions = {
   /** The USDC genesis state (`inject("usdcGenesisFile")` in tests). */
@@ -53,6 +59,10 @@ export async function startUpstreamBase(options: UpstreamBaseOptions): Promise<A
     blockTime: options.blockTime,
   });
   if (fresh && options.emptyDevAccounts) await emptyDevAccounts(anvil.url);
+  await createChain(anvil.url).client.setBalance({
+    address: privateKeyToAccount(upstreamRelayerKey).address,
+    value: parseEther("10"),
+  });
   return anvil;
 }
 
@@ -81,14 +91,12 @@ async function emptyDevAccounts(url: string): Promise<void> {
  * receiver allowed. Confirmations are 2 to keep tests short; the default is documented.
  */
 export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.ProcessEnv {
-  const relayerKey = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).getHdKey().privateKey;
-  if (!relayerKey) throw new Error("no private key for the relayer");
   return {
     BASE_RPC_URL: rpcUrl,
     START_BLOCK: String(startBlock),
     DEPOSIT_MNEMONIC: newMnemonic(),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex"),
-    RELAYER_PRIVATE_KEY: toHex(relayerKey),
+    RELAYER_PRIVATE_KEY: upstreamRelayerKey,
     CONFIRMATIONS: "2",
     ALLOW_PRIVATE_WEBHOOKS: "true",
   };
