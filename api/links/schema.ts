@@ -60,12 +60,9 @@ export const CreateLinkSchema = z
     wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
     webhook_url: webhookUrl.optional(),
-    metadata: metadata
-      .optional()
-      .openapi({
-        description:
-          "Up to 20 flat keys echoed in status responses and webhooks (an order id, say).",
-      }),
+    metadata: metadata.optional().openapi({
+      description: "Up to 20 flat keys echoed in status responses and webhooks (an order id, say).",
+    }),
     redirect_url: z
       .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
       .max(2000)
