@@ -19,7 +19,10 @@ describe("API under database exhaustion and slow queries", () => {
       env: {
         DATABASE_POOL_MAX: "2",
         DATABASE_CONNECT_TIMEOUT_MS: "500",
-        DATABASE_STATEMENT_TIMEOUT_MS: "2500",
+        // The second test's third request must reach the pool, and wait its 500 ms there,
+        // while the first two still hold it: they let go at this timeout, counted from before
+        // the test saw them waiting, so it leaves room for a loaded machine.
+        DATABASE_STATEMENT_TIMEOUT_MS: "5000",
       },
     });
     locker = new pg.Client({ connectionString: stack.database.url });
@@ -65,7 +68,7 @@ describe("API under database exhaustion and slow queries", () => {
     expect(answer.retryAfter).toBe("2");
     expect(answer.body.error?.code).toBe("database_unavailable");
     expect(answer.body.error?.request_id).toBeTruthy();
-    // The statement timeout (2.5 s) ends it, not the client.
+    // The statement timeout (5 s) ends it, not the client.
     expect(answer.ms).toBeLessThan(10_000);
     await release();
     expect(await invoiceCount()).toBe(0);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { waitFor } from "../../internal/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "./fixtures.ts";
 
@@ -45,18 +46,23 @@ describe("invoice lifecycle: send, email, read, status", () => {
     const downloaded = await pdfBytes(created.invoice_id);
     expect(Buffer.from(attachment?.content ?? "", "base64").equals(downloaded)).toBe(true);
     expect(attachment?.sha256).toBe(createHash("sha256").update(downloaded).digest("hex"));
-    expect(email.deliveries).toBe(1);
-    const row = await stack.db
-      .selectFrom("app.emails")
-      .selectAll()
-      .where("invoice_id", "=", created.invoice_id as string)
-      .executeTakeFirstOrThrow();
+    // The worker marks the row sent only after SendGrid's 202, that is after the outbox has the
+    // message: wait for the mark, then count the deliveries, now that the job is done with it.
+    const row = await waitFor("the email marked sent", async () => {
+      const stored = await stack.db
+        .selectFrom("app.emails")
+        .selectAll()
+        .where("invoice_id", "=", created.invoice_id as string)
+        .executeTakeFirst();
+      return stored?.status === "sent" && stored;
+    });
     expect(row).toMatchObject({
       kind: "vendor_invoice",
       status: "sent",
       attempts: 1,
       last_error: null,
     });
+    expect((await stack.outbox()).find((e) => e.id === email.id)?.deliveries).toBe(1);
   });
 
   test("draft → send → sent: emails the vendor once; a second send is a 409", async () => {

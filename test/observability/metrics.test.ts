@@ -97,12 +97,16 @@ describe("/metrics after a paid invoice", () => {
       return body.status === "paid";
     });
 
-    // Webhooks and emails are counted from the database, whichever worker did them.
+    // Webhooks and emails are counted from the database, whichever worker did them. A scrape
+    // reads attempts and deliveries in statements of their own, so it may see the delivered
+    // attempt and not yet its delivery's status (one transaction wrote both): wait for both.
     const after = await scrapeUntil("the delivery and both emails in /metrics", api, (samples) => {
       const value = (name: string, labels: Record<string, string>) =>
         sampleValue(samples, name, labels);
       return (
         value("remit_webhook_attempts_total", { outcome: "delivered" }) === 1 &&
+        value("remit_webhook_deliveries", { status: "delivered" }) === 1 &&
+        value("remit_webhook_deliveries", { status: "pending" }) === 0 &&
         value("remit_emails", { kind: "vendor_invoice", status: "sent" }) === 1 &&
         value("remit_emails", { kind: "payment_event", status: "sent" }) === 1
       );
@@ -153,7 +157,8 @@ describe("/metrics after a paid invoice", () => {
       workerMetrics,
       (s) =>
         sampleValue(s, "remit_jobs_total", { task: "send_email", outcome: "success" }) === 2 &&
-        sampleValue(s, "remit_jobs_total", { task: "deliver_webhook", outcome: "success" }) === 2,
+        sampleValue(s, "remit_jobs_total", { task: "deliver_webhook", outcome: "success" }) === 2 &&
+        atLeast("remit_jobs_total", { task: "reconcile_deposit", outcome: "success" }, 1)(s),
     );
     const job = (name: string, labels: Record<string, string>) =>
       sampleValue(jobs.samples, name, labels);
@@ -213,10 +218,19 @@ describe("/metrics when email delivery fails", () => {
     expect(
       sampleValue(jobs.samples, "remit_jobs_total", { task: "send_email", outcome: "success" }),
     ).toBeUndefined();
+    // Each retry hands the email over again (`sending`) before it fails back to `queued`: wait
+    // for a scrape between two attempts.
+    const failed = atLeast(
+      "remit_email_attempts_total",
+      { kind: "vendor_invoice", outcome: "failed" },
+      1,
+    );
     const api = await scrapeUntil(
-      "the failed attempt",
+      "the failed attempt, the email queued again",
       `${stack.api.url}/metrics`,
-      atLeast("remit_email_attempts_total", { kind: "vendor_invoice", outcome: "failed" }, 1),
+      (samples) =>
+        failed(samples) &&
+        sampleValue(samples, "remit_emails", { kind: "vendor_invoice", status: "queued" }) === 1,
     );
     expect(
       sampleValue(api.samples, "remit_emails", { kind: "vendor_invoice", status: "queued" }),

@@ -12,6 +12,11 @@ type Json = Record<string, unknown>;
 
 /** The hosted pages poll every 5 s (spec §4.6). */
 const POLL_PERIOD_MS = 5_000;
+/**
+ * Once the service reports a payment, an open page shows it within one polling period, plus
+ * its request and its render, which take seconds on a loaded machine rather than milliseconds.
+ */
+const PAGE_UPDATE_MS = POLL_PERIOD_MS + 3_000;
 
 /** A page on another origin (its own port), as a merchant's shop would be. */
 async function startHostSite(html: string) {
@@ -100,7 +105,7 @@ describe("hosted pages in a real browser", () => {
     // Once the service knows, the open page shows it within one polling period (5 s).
     await untilStatus(link.slug, "confirmed");
     await page.waitForSelector("#payment[data-state=confirmed]", {
-      timeout: POLL_PERIOD_MS + 1_000,
+      timeout: PAGE_UPDATE_MS,
     });
     expect(await page.isVisible(".done")).toBe(true);
     expect(await page.isVisible(".paywith")).toBe(false);
@@ -160,13 +165,13 @@ describe("hosted pages in a real browser", () => {
 
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 5_000_000n);
     await untilStatus(invoice.slug, "partial");
-    await page.waitForSelector("#payment[data-state=partial]", { timeout: POLL_PERIOD_MS + 1_000 });
+    await page.waitForSelector("#payment[data-state=partial]", { timeout: PAGE_UPDATE_MS });
     expect(await page.textContent(".partialnote [data-field=due]")).toBe("2.50");
     expect(await page.textContent("#pay-amount")).toBe("2.50");
     await screenshot(page, "invoice-partial");
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 2_500_000n);
     await untilStatus(invoice.slug, "paid");
-    await page.waitForSelector("#payment[data-state=paid]", { timeout: POLL_PERIOD_MS + 1_000 });
+    await page.waitForSelector("#payment[data-state=paid]", { timeout: PAGE_UPDATE_MS });
     await screenshot(page, "invoice-paid");
     await page.close();
   });
@@ -185,13 +190,18 @@ describe("hosted pages in a real browser", () => {
       await screenshot(page, "widget-button");
       await button.click();
       const frame = page.frameLocator("iframe[title='Pay with USDC']");
-      await expect.poll(() => frame.locator("h1").textContent()).toBe("Widget order");
+      // The click creates the frame, which only then loads: more than expect.poll's default 1 s
+      // on a loaded machine.
+      await expect
+        .poll(() => frame.locator("h1").textContent(), { timeout: 15_000 })
+        .toBe("Widget order");
       await screenshot(page, "widget-open");
       await chain.payUsdc(devAccount(3), link.deposit_address, 3_000_000n);
+      await untilStatus(link.slug, "confirmed");
       await page.waitForFunction(
         () => (window as unknown as { payments: unknown[] }).payments.length > 0,
         undefined,
-        { timeout: 8_000 },
+        { timeout: PAGE_UPDATE_MS },
       );
       const [detail] = await page.evaluate(
         () => (window as unknown as { payments: Json[] }).payments,
@@ -230,14 +240,7 @@ describe("hosted pages in a real browser", () => {
   test("the merchant portal shows the payment with its transaction; it refuses to be framed", async () => {
     const link = await createLink({ description: "Portal order" });
     const paid = await chain.payUsdc(devAccount(4), link.deposit_address, 12_500_000n);
-    await expect
-      .poll(
-        async () =>
-          ((await (await stack.request(`/api/payments/status/${link.slug}`)).json()) as Json)
-            .status,
-        { timeout: 10_000 },
-      )
-      .toBe("confirmed");
+    await untilStatus(link.slug, "confirmed");
     const page = await newPage();
     const response = await page.goto(link.merchant_portal as string);
     expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");

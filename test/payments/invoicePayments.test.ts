@@ -66,6 +66,17 @@ describe("payments to an invoice's deposit address", () => {
     );
   const hooksFor = (id: string) =>
     receiver.received.filter((hook) => (JSON.parse(hook.body) as Json).invoice_id === id);
+  /** The status of every webhook delivery of the invoice's events, oldest first. */
+  const deliveriesFor = async (id: string) =>
+    (
+      await stack.db
+        .selectFrom("app.webhook_deliveries as d")
+        .innerJoin("app.payment_events as e", "e.id", "d.event_id")
+        .select("d.status")
+        .where("e.invoice_id", "=", id)
+        .orderBy("d.created_at")
+        .execute()
+    ).map((d) => d.status);
   const eventsFor = (id: string) =>
     stack.db
       .selectFrom("app.payment_events")
@@ -123,6 +134,11 @@ describe("payments to an invoice's deposit address", () => {
       ),
     ).toEqual(payload);
     expect(hook?.headers["webhook-id"]).toBe(payload.event_id);
+    // Once only: counted after the worker has recorded the delivery (no retry is due).
+    await waitFor("the delivery recorded", async () => {
+      const statuses = await deliveriesFor(invoice.invoice_id);
+      return statuses.length > 0 && statuses.every((status) => status === "delivered");
+    });
     expect(hooksFor(invoice.invoice_id)).toHaveLength(1);
   });
 
@@ -132,6 +148,9 @@ describe("payments to an invoice's deposit address", () => {
     expect(await waitForStatus(invoice.invoice_id, "partial")).toMatchObject({
       paid_amount: "100.00",
     });
+    // The partial webhook is another job than the status: in before the next payment, so the
+    // order below is the order of the events, not of two racing deliveries.
+    await waitFor("the partial webhook", async () => hooksFor(invoice.invoice_id).length === 1);
     const second = await chain.payUsdc(devAccount(2), invoice.deposit_address, USDC(50));
     expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({
       paid_amount: "150.00",
@@ -179,6 +198,9 @@ describe("payments to an invoice's deposit address", () => {
     const signed = await chain.signUsdcTransfer(devAccount(6), invoice.deposit_address, USDC(150));
     const paid = await chain.sendRaw(signed);
     await waitForStatus(invoice.invoice_id, "paid");
+    // The paid webhook is delivered by another job than the status: in before the reorg, so
+    // the reversal below is the second webhook received, not one racing the first.
+    await waitFor("the paid webhook", async () => hooksFor(invoice.invoice_id).length === 1);
 
     const head = await chain.client.getBlockNumber();
     await chain.reorg(Number(head - paid.blockNumber) + 1);

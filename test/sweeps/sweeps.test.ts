@@ -157,8 +157,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       const rows = await stack.db
         .selectFrom("graphile_worker.jobs" as never)
         .selectAll()
-        .execute()
-        .catch(() => []);
+        .execute();
       return rows.length === 0;
     });
     await stack.db.executeQuery({
