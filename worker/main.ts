@@ -67,14 +67,22 @@ const taskList = createTaskList({
   },
 });
 
-// graphile-worker's workers get random ids; they are published in our heartbeat so that a
-// restarted worker can tell its crashed predecessor's locks from a live sibling's.
+// graphile-worker's pools and workers get random ids; they are published in our heartbeat so
+// that a restarted worker can tell its crashed predecessor's locks from a live sibling's.
+// graphile-worker 0.18 locks jobs with the pool's id (locked_by = "pool-…"), not a worker's:
+// without it, every lock of a live worker looked dead once older than the grace period.
 const workerIds = new Set<string>();
 const events = new EventEmitter();
-events.on("worker:create", ({ worker }: { worker: { workerId: string } }) => {
-  workerIds.add(worker.workerId);
+const publish = (id: string) => {
+  workerIds.add(id);
   void stopHeartbeat.beatNow();
-});
+};
+events.on("pool:create", ({ workerPool }: { workerPool: { id: string } }) =>
+  publish(workerPool.id),
+);
+events.on("worker:create", ({ worker }: { worker: { workerId: string } }) =>
+  publish(worker.workerId),
+);
 const stopHeartbeat = startHeartbeat("worker", env.DATABASE_URL, () => [...workerIds]);
 
 // Job outcomes and latencies live in this process: it serves them on its own loopback port.

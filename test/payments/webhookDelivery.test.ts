@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Address } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { findDeadLockers } from "../../db/queries/jobs.ts";
 import { jobKey } from "../../domain/jobs.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
@@ -128,6 +129,24 @@ describe("webhook delivery", () => {
       { method: "POST" },
     );
     expect(missing.status).toBe(404);
+  });
+
+  test("a job held by a live worker is never taken for a crashed one's, however long it runs", async () => {
+    const hooks = await receiver(["hang"]);
+    await payInvoice(hooks.url);
+    await waitFor("the delivery to be in flight", async () => hooks.received.length === 1, {
+      timeoutMs: 20_000,
+    });
+    // With no grace at all, a lock that no live worker's heartbeat lists counts as dead: the
+    // delivery's lock must be listed, or the periodic check would release it mid-delivery.
+    await waitFor("the heartbeat to list the lock", async () => {
+      const { rows: held } = await sql`
+        select locked_by from graphile_worker._private_jobs where locked_by is not null`.execute(
+        stack.db,
+      );
+      return held.length > 0 && (await findDeadLockers(stack.db, [], 0)).length === 0;
+    });
+    hooks.release();
   });
 
   test("kill -9 of the worker during a delivery: the event is still delivered, with the same id", async () => {
