@@ -1,20 +1,13 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { createApp } from "../server/app.ts";
-import type { AppDeps } from "./deps.ts";
+import { documentApp } from "../test/helpers/documentApp.ts";
 import type { ApiDocument, JsonSchema, Media } from "./docs/apiDocument.ts";
 import { operationsOf, resolve } from "./docs/apiDocument.ts";
 import { operationAnchor } from "./docs/renderOperation.ts";
 import { renderDocs } from "./docs.ts";
 
 // The real app's document and page, generated from the route schemas alone: no database.
-const app = createApp({
-  baseUrl: "http://localhost:3000",
-  payUrl: "http://localhost:3000",
-  outboxDir: null,
-  allowPrivateWebhooks: true,
-  log: { error: () => {}, debug: () => {} },
-} as unknown as AppDeps);
+const app = documentApp();
 
 const load = async () => {
   const doc = (await (await app.request("/openapi.json")).json()) as ApiDocument;

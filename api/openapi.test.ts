@@ -1,18 +1,11 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, test } from "vitest";
-import { createApp } from "../server/app.ts";
+import { documentApp } from "../test/helpers/documentApp.ts";
 import { closeObjectSchemas } from "../test/helpers/openApi.ts";
-import type { AppDeps } from "./deps.ts";
 
 // The document is generated from the route schemas alone: no database is touched.
-const app = createApp({
-  baseUrl: "http://localhost:3000",
-  payUrl: "http://localhost:3000",
-  outboxDir: null,
-  allowPrivateWebhooks: true,
-  log: { error: () => {}, debug: () => {} },
-} as unknown as AppDeps);
+const app = documentApp();
 
 describe("GET /openapi.json", () => {
   test("documents every API route, each schema included", async () => {
