@@ -49,6 +49,7 @@ describe("every hosted page at phone, iframe and desktop size", () => {
   const createLink = async (): Promise<Created & { portal: string }> => {
     const body = await post("/api/links", {
       merchant_email: "shop@example.com",
+      merchant_name: "Corner Café",
       amount: "12.50",
       description: "Order #77 — 2 coffees",
       wallet_type: "managed",
