@@ -122,6 +122,10 @@ export interface Database {
     latest_tx_hash: string | null;
     latest_paid_at: Date | null;
     updated_at: Date;
+    /** paid_amount of the last event (migration 0014). */
+    notified_received: Generated<bigint>;
+    /** Since when counted transfers are missing from the index but still mined (0014). */
+    lost_since: Date | null;
   };
   "app.payment_events": {
     id: string;

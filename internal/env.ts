@@ -24,6 +24,25 @@ const rpcUrlList = z
     "must be an http(s) URL, or several separated by commas",
   )
   .optional();
+/**
+ * A USDC amount in decimal ("0.10", "1", "0.000001"), as base units. (internal/ sits below
+ * domain/, so the conversion is spelled out here rather than borrowed from domain/money.ts.)
+ */
+const usdcSetting = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,6})?$/, "must be a USDC amount such as 0.10 (up to 6 decimals)")
+  .transform((value) => {
+    const [whole = "0", fraction = ""] = value.split(".");
+    return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));
+  });
+/** A duration: a number of seconds, or a number with s, m, h or d ("90s", "30m", "6h"), in ms. */
+const duration = z
+  .string()
+  .regex(/^\d{1,9}(s|m|h|d)?$/, "must be a duration such as 6h, 30m, 90s or a number of seconds")
+  .transform((value) => {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1)];
+    return unit ? Number(value.slice(0, -1)) * unit : Number(value) * 1_000;
+  });
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
 /**
@@ -88,6 +107,18 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
     /** `off`: leave funds on the deposit addresses (see `remit deposits`). */
     SWEEP: z.enum(["on", "off"]).default("on"),
+    /**
+     * Sweep policy (docs/api.md, "Settlement"): no automatic sweep moves less than this (the
+     * relayer's gas must be worth it; docs/operations.md, "Sweeps and dust").
+     */
+    SWEEP_MIN_AMOUNT: usdcSetting.default(100_000n),
+    /** A partial payment is swept once no transfer has arrived for this long. */
+    SWEEP_PARTIAL_AFTER: duration.default(6 * 3_600_000),
+    /**
+     * Extra payments on a `paid` invoice (`confirmed` link) adding up to less than this are held
+     * for refund and leave the status as it is; changes below it are coalesced in notifications.
+     */
+    EXCESS_DUST_THRESHOLD: usdcSetting.default(10_000n),
     /** Pays the gas of sweeps. Locally: anvil's account 9. Required with BASE_RPC_URL. */
     RELAYER_PRIVATE_KEY: z
       .string()

@@ -49,6 +49,8 @@ const taskList = createTaskList({
   indexerSchema: env.INDEXER_SCHEMA,
   chain,
   autoSweep: env.SWEEP === "on",
+  sweepPolicy: { minAmount: env.SWEEP_MIN_AMOUNT, partialAfterMs: env.SWEEP_PARTIAL_AFTER },
+  dustThreshold: env.EXCESS_DUST_THRESHOLD,
   sweep: relayer
     ? {
         mnemonic: seed,

@@ -22,6 +22,7 @@ import {
 } from "../../domain/usdcAuthorization.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { amountToSweep } from "../sweepDecision.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
@@ -30,7 +31,7 @@ const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 class PermanentSweepFailure extends Error {}
 
 /**
- * Moves a deposit address's whole USDC balance to the merchant's wallet (the byo address or
+ * Moves a deposit address's settled USDC to the merchant's wallet (the byo address or
  * the managed wallet): the deposit key signs an EIP-3009 transferWithAuthorization whose
  * nonce is derived from the address and the sweep's sequence number, and the relayer submits
  * it and pays the gas. A retried, duplicated or concurrent job signs the same authorization,
@@ -129,14 +130,17 @@ export function sweepDeposit(deps: WorkerDeps): Task {
             functionName: "balanceOf",
             args: [deposit],
           });
-          if (balance === 0n) return;
+          // How much is the sweep policy's (domain/sweepPolicy.ts): what is settled, never
+          // a partial payment the payer may still be completing, nor held excess or dust.
+          const amount = await amountToSweep(connection, parsed.address, deps.sweepPolicy, balance);
+          if (amount === 0n) return;
           const sequence = (last?.sequence ?? 0) + 1;
           const row = await insertSweep(connection, {
             deposit_address: parsed.address,
             sequence,
             nonce: sweepNonce(deposit, sequence),
             destination,
-            amount: balance,
+            amount,
           });
           await runRecorded(connection, row, submit);
         }
