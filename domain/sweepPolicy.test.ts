@@ -12,7 +12,7 @@ const input = (overrides: Partial<SweepInput>): SweepInput => ({
   owner: invoice("paid"),
   received: 3_000_000n,
   swept: 0n,
-  lastPaymentAt: new Date(now.getTime() - 1000),
+  lastChangeAt: new Date(now.getTime() - 1000),
   now,
   settings,
   ...overrides,
@@ -41,7 +41,7 @@ describe("decideSweep", () => {
   test("partial: never while the payer may still be paying; retry when it has been quiet", () => {
     const last = new Date(now.getTime() - HOUR);
     expect(
-      decideSweep(input({ owner: invoice("partial"), received: 1_000_000n, lastPaymentAt: last })),
+      decideSweep(input({ owner: invoice("partial"), received: 1_000_000n, lastChangeAt: last })),
     ).toEqual({
       sweep: false,
       reason: "partial",
@@ -51,7 +51,7 @@ describe("decideSweep", () => {
   test("partial and quiet for SWEEP_PARTIAL_AFTER: what arrived is swept", () => {
     const last = new Date(now.getTime() - 6 * HOUR);
     expect(
-      decideSweep(input({ owner: invoice("partial"), received: 1_000_000n, lastPaymentAt: last })),
+      decideSweep(input({ owner: invoice("partial"), received: 1_000_000n, lastChangeAt: last })),
     ).toEqual({
       sweep: true,
       amount: 1_000_000n,
@@ -82,7 +82,7 @@ describe("decideSweep", () => {
   test("below SWEEP_MIN_AMOUNT: held, whatever its status", () => {
     const last = new Date(now.getTime() - 7 * HOUR);
     expect(
-      decideSweep(input({ owner: invoice("partial"), received: 1n, lastPaymentAt: last })),
+      decideSweep(input({ owner: invoice("partial"), received: 1n, lastChangeAt: last })),
     ).toEqual({
       sweep: false,
       reason: "below_minimum",

@@ -21,8 +21,12 @@ export type SweepInput = {
   swept: bigint;
   /** The address's USDC balance on chain, when known: a sweep never moves more. */
   balance?: bigint;
-  /** Block time of the latest counted payment. */
-  lastPaymentAt: Date | null;
+  /**
+   * When Remit last saw the counted payments change (app.payment_state.updated_at): by the
+   * worker's own clock, which `now` is read from, so a chain clock running ahead (anvil mining
+   * a block per transaction) or behind cannot move the wait.
+   */
+  lastChangeAt: Date | null;
   now: Date;
   settings: SweepSettings;
 };
@@ -80,7 +84,7 @@ export function decideSweep(input: SweepInput): SweepDecision {
   if (received === 0n) return { sweep: false, reason: "nothing_received" };
   let target = settledAmount(owner, received);
   if (target === null) {
-    const since = input.lastPaymentAt ?? input.now;
+    const since = input.lastChangeAt ?? input.now;
     const retryAt = new Date(since.getTime() + settings.partialAfterMs);
     if (input.now < retryAt) return { sweep: false, reason: "partial", retryAt };
     target = received;

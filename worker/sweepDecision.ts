@@ -1,4 +1,5 @@
 import type { Executor } from "../db/database.ts";
+import { queueSweep } from "../db/queries/jobs.ts";
 import { loadSweepFacts } from "../db/queries/sweepPolicy.ts";
 import { decideSweep, type SweepDecision, type SweepSettings } from "../domain/sweepPolicy.ts";
 
@@ -19,7 +20,9 @@ export async function decideSweepOf(
 
 /**
  * How much the sweep job moves from a deposit address holding `balance`: the policy's amount,
- * or 0n when the policy holds the funds (partial, excess, dust, already swept).
+ * or 0n when the policy holds the funds (partial, excess, dust, already swept). A partial
+ * payment not quiet long enough yet gets its sweep queued again for when it will be (reconcile
+ * queued it for then already; this covers a job that ran early, on a clock ahead of ours).
  */
 export async function amountToSweep(
   db: Executor,
@@ -28,5 +31,7 @@ export async function amountToSweep(
   balance: bigint,
 ): Promise<bigint> {
   const decision = await decideSweepOf(db, depositAddress, settings, balance);
-  return decision.sweep ? decision.amount : 0n;
+  if (decision.sweep) return decision.amount;
+  if (decision.retryAt) await queueSweep(db, depositAddress, decision.retryAt);
+  return 0n;
 }

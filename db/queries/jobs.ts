@@ -61,9 +61,12 @@ export async function queueReconcileOfEveryDeposit(
   );
 }
 
-/** Queues a sweep of the deposit address `address` (lowercase, as stored). */
-export async function queueSweep(db: Executor, address: string): Promise<void> {
-  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), job_key => ${jobKey.sweep(address)})`.execute(
+/**
+ * Queues a sweep of the deposit address `address` (lowercase, as stored), now or at `runAt`
+ * (replacing the one pending, whose key it shares).
+ */
+export async function queueSweep(db: Executor, address: string, runAt?: Date): Promise<void> {
+  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), run_at => ${runAt ?? null}::timestamptz, job_key => ${jobKey.sweep(address)})`.execute(
     db,
   );
 }

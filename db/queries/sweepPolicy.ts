@@ -7,13 +7,13 @@ export type SweepFacts = {
   owner: SweepOwner;
   received: bigint;
   swept: bigint;
-  lastPaymentAt: Date | null;
+  lastChangeAt: Date | null;
 };
 
 /**
  * The sweep policy's facts about a deposit address in one statement: what it belongs to (an
- * invoice's or a link's amount and stored status), what reconcile counted on it and when the
- * latest payment arrived, and what its sweeps moved or are moving (every sweep not `failed`).
+ * invoice's or a link's amount and stored status), what reconcile counted on it and when it last
+ * recorded a change, and what its sweeps moved or are moving (every sweep not `failed`).
  * Undefined for an address that is nobody's.
  */
 export async function loadSweepFacts(
@@ -26,14 +26,14 @@ export async function loadSweepFacts(
     amount: bigint | null;
     received: bigint;
     swept: bigint;
-    latest_paid_at: Date | null;
+    updated_at: Date | null;
   }>`
     select
       case when i.id is not null then 'invoice' when l.id is not null then 'link' end as kind,
       coalesce(i.status, l.status) as status,
       coalesce(i.total_amount, l.amount) as amount,
       coalesce(s.received, 0)::bigint as received,
-      s.latest_paid_at,
+      s.updated_at,
       (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w
         where w.deposit_address = d.address and w.status <> 'failed') as swept
     from app.deposit_addresses d
@@ -47,6 +47,6 @@ export async function loadSweepFacts(
     owner: { kind: row.kind, status: row.status, amount: row.amount } as SweepOwner,
     received: row.received,
     swept: row.swept,
-    lastPaymentAt: row.latest_paid_at,
+    lastChangeAt: row.updated_at,
   };
 }
