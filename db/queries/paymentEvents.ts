@@ -67,6 +67,18 @@ export async function markTransfersMissing(
   return row?.lost_since ?? now;
 }
 
+/** Forgets that transfers of the address went missing: they are back. */
+export async function clearTransfersMissing(
+  trx: Transaction<Database>,
+  depositAddress: string,
+): Promise<void> {
+  await trx
+    .updateTable("app.payment_state")
+    .set({ lost_since: null })
+    .where("deposit_address", "=", depositAddress.toLowerCase())
+    .execute();
+}
+
 /**
  * Stores the state reconcile derived (nothing is missing any more); `notifiedReceived` when an
  * event told it.

@@ -127,6 +127,15 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
         .orderBy("sequence")
         .execute()
     ).map((r) => [r.sequence, r.status, r.amount]);
+  /**
+   * The address's sweeps once none is in flight: the wallet's balance can change before the
+   * worker has recorded the receipt.
+   */
+  const settledSweeps = (address: Address) =>
+    until("the sweeps recorded", async () => {
+      const rows = await sweepRows(address);
+      return rows.every((row) => row[1] === "confirmed" || row[1] === "failed") && rows;
+    });
   /** No job due: a partial payment's sweep waits, scheduled hours ahead (SWEEP_PARTIAL_AFTER). */
   const workerIdle = () =>
     until("every due job done", async () => {
@@ -155,7 +164,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(12_000_000n);
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 18_000_000n);
     await until("all of it swept", async () => (await chain.usdcBalance(wallet)) === 30_000_000n);
-    expect(await sweepRows(invoice.deposit_address)).toEqual([[1, "confirmed", 30_000_000n]]);
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 30_000_000n]]);
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
   });
 
@@ -198,7 +207,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     });
     await until("the total swept", async () => (await chain.usdcBalance(wallet)) === 3_000_000n);
     await workerIdle();
-    expect(await sweepRows(invoice.deposit_address)).toEqual([[1, "confirmed", 3_000_000n]]);
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 3_000_000n]]);
     expect(await chain.usdcBalance(wallet)).toBe(3_000_000n);
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
   });
@@ -226,7 +235,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     await workerIdle();
     expect(await chain.usdcBalance(wallet)).toBe(5_000_000n);
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(1_500_000n);
-    expect(await sweepRows(invoice.deposit_address)).toEqual([[1, "confirmed", 5_000_000n]]);
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 5_000_000n]]);
   });
 
   test("a link takes many payments: each whole amount is swept, the start of the next one is held", async () => {
@@ -256,7 +265,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       "the second payment swept",
       async () => (await chain.usdcBalance(wallet)) === 4_000_000n,
     );
-    expect(await sweepRows(link.deposit_address)).toEqual([
+    expect(await settledSweeps(link.deposit_address)).toEqual([
       [1, "confirmed", 2_000_000n],
       [2, "confirmed", 2_000_000n],
     ]);

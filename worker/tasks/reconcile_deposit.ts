@@ -8,6 +8,7 @@ import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/
 import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
+  clearTransfersMissing,
   loadPaymentState,
   loadReconcileMemory,
   markTransfersMissing,
@@ -168,8 +169,11 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       const next = derivePaymentState(address, confirmed);
       // Transfers still waiting for their confirmations: look again soon.
       const waiting = transfers.length > confirmed.length;
-      if (next.received === previous.received && next.counted.join() === previous.counted.join())
+      if (next.received === previous.received && next.counted.join() === previous.counted.join()) {
+        // What went missing is back as it was: the next loss starts a wait of its own.
+        if (memory.lostSince) await clearTransfersMissing(trx, address);
         return waiting;
+      }
       // A counted transfer missing from the index is either re-mined (the same transaction at
       // another log index or in another block: counted where it is now), reorged out, or being
       // replayed by the indexer (after a restart it deletes and re-inserts its last blocks). For
@@ -201,7 +205,9 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       if (status !== owner.status) await owner.saveStatus(trx, status);
       if (!type) {
         helpers.logger.info(
-          `${owner.label} (${getAddress(address)}): received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}, ${status}; nothing to tell yet (dust is coalesced)`,
+          next.received === previous.received
+            ? `${owner.label} (${getAddress(address)}): the same payments, re-mined (${lost.remined.join(", ")}), counted where they are now`
+            : `${owner.label} (${getAddress(address)}): received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}, ${status}; dust, told with the next event`,
         );
         return waiting;
       }
