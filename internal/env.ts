@@ -131,8 +131,8 @@ const envSchema = z
     RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
     RATE_LIMIT_LINKS_PER_MIN: rateBudget.default(120),
     /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
-    RATE_LIMIT_AUTHORIZATIONS_PER_MIN: rateBudget.default(10),
-    RATE_LIMIT_AUTHORIZATIONS_PER_SLUG_PER_MIN: rateBudget.default(10),
+    RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
+    GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
     /**
      * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless
      * payments), counted in the database across every API process; 0: no gasless payments.

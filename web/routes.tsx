@@ -16,7 +16,7 @@ import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
 import { MerchantPortal } from "./pages/merchantPortal.tsx";
 import { qrSvg } from "./qrSvg.ts";
-import type { WalletSettings } from "./walletPanel.tsx";
+import { WALLET_SCRIPT, type WalletSettings } from "./walletPanel.tsx";
 import { walletJs } from "./walletScript.ts";
 import { widgetJs } from "./widget.ts";
 
@@ -88,7 +88,7 @@ export function pageRoutes(deps: PageDeps): Hono {
   app.get("/assets/pay.css", asset(payCss, "text/css; charset=utf-8"));
   app.get("/assets/pay.js", asset(payJs, "text/javascript; charset=utf-8"));
   app.get("/w.js", asset(widgetJs, "text/javascript; charset=utf-8"));
-  app.get("/assets/wallet.js", asset(walletJs, "text/javascript; charset=utf-8"));
+  app.get(WALLET_SCRIPT, asset(walletJs, "text/javascript; charset=utf-8"));
 
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);

@@ -1,5 +1,8 @@
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
 
+/** The script of the wallet button, for the page's Layout (outside `main`, like pay.js). */
+export const WALLET_SCRIPT = "/assets/wallet.js";
+
 /** What the wallet button needs to know of the service. */
 export type WalletSettings = {
   /** The service relays signed authorizations (a relayer and a gas budget). */
@@ -9,7 +12,7 @@ export type WalletSettings = {
 };
 
 /**
- * The "Pay with wallet" block. Hidden until /assets/wallet.js finds a wallet in the browser
+ * The "Pay with wallet" block. Hidden until WALLET_SCRIPT (/assets/wallet.js) finds a wallet in the browser
  * (without script, or without a wallet, the page is the QR code and the copy fields); the
  * script fills in a button per wallet and says each step in the status line.
  */
@@ -31,7 +34,6 @@ export function WalletPay(props: { settings: WalletSettings }) {
           for gas)
         </label>
         <p class="walletstatus" role="status" aria-live="polite" data-wallet-status />
-        <script src="/assets/wallet.js" defer />
       </div>
       <p class="orline small muted">or pay from any wallet or exchange:</p>
     </>

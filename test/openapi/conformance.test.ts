@@ -55,7 +55,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_STATUS_PER_MIN: String(BUDGET),
         RATE_LIMIT_INVOICES_PER_MIN: String(BUDGET),
         RATE_LIMIT_LINKS_PER_MIN: String(BUDGET),
-        RATE_LIMIT_AUTHORIZATIONS_PER_MIN: String(BUDGET),
+        RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
         // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
         RELAYER_SUBMIT_WAIT_MS: "8000",
       },

@@ -202,7 +202,7 @@ describe("the relayer is no free gas tap: per invoice or link, and per day", () 
     stack = await startStack({
       env: {
         RELAYER_PRIVATE_KEY: relayerKey,
-        RATE_LIMIT_AUTHORIZATIONS_PER_SLUG_PER_MIN: "2",
+        GASLESS_PER_SLUG_PER_MIN: "2",
         // Less than one payment's gas: every valid authorization is over the day's budget.
         RELAYER_DAILY_GAS_BUDGET: "1000",
       },

@@ -4,7 +4,7 @@ import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
-import type { WalletSettings } from "../walletPanel.tsx";
+import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
 /** `{PAY_URL}/pay/{slug}`: the checkout for a payment link; also what the iframe and w.js show. */
 export function CheckoutPage(props: {
@@ -18,6 +18,7 @@ export function CheckoutPage(props: {
   const due = amountDue(link.amount, state.received);
   return (
     <Layout
+      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
       title={`Pay ${formatUsdcForDisplay(link.amount)} USDC${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
     >
       <PaymentRoot

@@ -5,7 +5,7 @@ import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
-import type { WalletSettings } from "../walletPanel.tsx";
+import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
 /** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
 export function InvoicePage(props: {
@@ -21,7 +21,10 @@ export function InvoicePage(props: {
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
   const due = amountDue(invoice.total_amount, state.received);
   return (
-    <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
+    <Layout
+      title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
+      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+    >
       <PaymentRoot
         slug={invoice.slug}
         depositAddress={getAddress(invoice.deposit_address)}
