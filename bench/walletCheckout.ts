@@ -12,12 +12,12 @@ import { devAccount } from "../chain/deployUsdc.ts";
 import { rpcRequest } from "../chain/rpc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
+import { waitFor } from "../internal/process.ts";
 import { relayerAccount } from "../keys/relayer.ts";
-import { apiSpec, indexerSpec, workerSpec } from "../platform/children.ts";
 import { launchBrowser } from "../test/helpers/browser.ts";
 import { injectWallet } from "../test/helpers/injectedWallet.ts";
 import { benchEnvironment } from "./environment.ts";
+import { startServiceProcesses } from "./serviceProcesses.ts";
 import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -43,35 +43,12 @@ export async function benchWalletCheckout(): Promise<void> {
       RELAYER_ADDRESS: relayer.address,
     },
   });
-  const specs = [
-    indexerSpec({
-      ...env.settings,
-      port: indexerPort,
-      host: "127.0.0.1",
-      pollingInterval: 100,
-      startBlock: 0,
-    }),
-    apiSpec(env.settings),
-    workerSpec(env.settings),
-  ];
-  const children = specs.map((spec) =>
-    spawnLogged(spec.command, spec.args, {
-      env: spec.env,
-      onLine: (line) => /error/i.test(line) && console.error(line),
-    }),
-  );
   const db = new pg.Client({ connectionString: env.databaseUrl });
   await db.connect();
   const browser = await launchBrowser();
+  let service: Awaited<ReturnType<typeof startServiceProcesses>> | undefined;
   try {
-    await waitFor(
-      "the indexer",
-      async () => (await fetch(`http://127.0.0.1:${indexerPort}/ready`)).ok,
-      { timeoutMs: 60_000, intervalMs: 100 },
-    );
-    await waitFor("the API", async () => (await fetch(`${apiUrl}/health`)).status > 0, {
-      timeoutMs: 30_000,
-    });
+    service = await startServiceProcesses(env.settings, { indexer: indexerPort, apiUrl });
     const client = createPublicClient({ chain: base, transport: http(env.rpcUrl) });
     const sender = createWalletClient({
       chain: base,
@@ -175,7 +152,7 @@ export async function benchWalletCheckout(): Promise<void> {
   } finally {
     await browser.close();
     await db.end();
-    await Promise.all(children.map((child) => stopProcess(child)));
+    await service?.stop();
     await env.stop();
   }
 }

@@ -1,11 +1,10 @@
-import http from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { type Address, type Hash, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../../internal/freePort.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startHostSite } from "../helpers/hostSite.ts";
 import { injectWallet, type WalletScenario } from "../helpers/injectedWallet.ts";
 import { createInvoiceOn, expectPaidWebhook } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -27,19 +26,6 @@ const SIZES = Object.keys(VIEWPORTS) as Size[];
  * and a loaded machine: seconds, not milliseconds.
  */
 const COUNTED_MS = 30_000;
-
-/** A page on another origin (its own port), as a merchant's shop would be. */
-async function startHostSite(html: string) {
-  const port = await freePort();
-  const server = http.createServer((_, response) =>
-    response.writeHead(200, { "content-type": "text/html" }).end(html),
-  );
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing) in real Chromium", () => {
   const chain = useChainForFile();
