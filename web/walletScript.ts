@@ -301,7 +301,9 @@ export const walletJs = String.raw`(function () {
 
   function answered(response) {
     return response.json().then(function (body) {
-      if (response.ok && body.status === "pending") return follow(body.status_url);
+      // Relative, like every request of the page: the API answers on the page's origin (CSP).
+      if (response.ok && body.status === "pending")
+        return follow("/api/payments/" + encodeURIComponent(slug) + "/authorizations/" + encodeURIComponent(body.authorization_id));
       if (response.ok) return outcomeOf(body);
       var error = body.error || {};
       if (error.code === "relayer_budget_exhausted" || error.code === "gasless_unavailable") {

@@ -6,6 +6,7 @@ import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
 import { injectWallet, type WalletScenario } from "../helpers/injectedWallet.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { createInvoiceOn, expectPaidWebhook } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
@@ -49,11 +50,20 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     await chain.payUsdc(poorPayer, devAccount(5).address, poorUsdc - 1_000_000n);
     receiver = await startWebhookReceiver();
     [stack, browser] = await Promise.all([
-      startStack({ worker: true, indexer: true, env: { RELAYER_PRIVATE_KEY: relayerKey } }),
+      startStack({
+        worker: true,
+        indexer: true,
+        // Short, so that the queued payment of the last test is answered 202 soon; the page
+        // follows a 202 as well as it takes a 200.
+        env: { RELAYER_PRIVATE_KEY: relayerKey, RELAYER_SUBMIT_WAIT_MS: "3000" },
+      }),
       launchBrowser(),
     ]);
   });
+  /** The worker the last test starts after stopping the stack's own. */
+  let replacement: TestProcess | undefined;
   afterAll(async () => {
+    await replacement?.stop();
     await browser?.close();
     await stack?.stop();
     await receiver?.stop();
@@ -303,5 +313,24 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     expect(await page.isVisible("a.deeplink")).toBe(true);
     await screenshot(page, "wallet-noscript-phone");
     await context.close();
+  });
+
+  // Last: it stops the stack's worker.
+  test("a queued payment (the relayer's worker is down) is followed until it is submitted and counted", async () => {
+    await stack.worker?.stop();
+    const link = await createLink();
+    const { page } = await walletPage("phone", { account: gaslessPayer.address });
+    await page.goto(link.payment_link);
+    await payButton(page).click();
+    await expect
+      .poll(() => statusText(page), { timeout: 15_000 })
+      .toBe("Your signed payment is queued; sending it…");
+    await screenshot(page, "wallet-gasless-phone-queued");
+    replacement = stack.startWorker();
+    await page.waitForSelector("[data-wallet-status][data-step=submitted]", { timeout: 30_000 });
+    await page.waitForSelector("#payment[data-state=confirmed]", { timeout: COUNTED_MS });
+    const [row] = await storedAuthorizations(link.deposit_address);
+    expect(row?.status).toBe("mined");
+    await page.close();
   });
 });
