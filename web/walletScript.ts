@@ -275,7 +275,9 @@ export const walletJs = String.raw`(function () {
               valid_after: message.validAfter, valid_before: message.validBefore,
               nonce: nonce, signature: signature,
             }),
-          }).then(answered);
+          }).then(answered, function () {
+            throw { remit: "Could not reach the payment service. Check your connection and pay again." };
+          });
         },
         function (error) {
           if (rejected(error)) throw { remit: "You declined the signature in " + name + "." };
@@ -300,7 +302,8 @@ export const walletJs = String.raw`(function () {
   };
 
   function answered(response) {
-    return response.json().then(function (body) {
+    // A proxy's HTML error page is no JSON: its status is all there is to say.
+    return response.json().catch(function () { return {}; }).then(function (body) {
       // Relative, like every request of the page: the API answers on the page's origin (CSP).
       if (response.ok && body.status === "pending")
         return follow("/api/payments/" + encodeURIComponent(slug) + "/authorizations/" + encodeURIComponent(body.authorization_id));
@@ -309,7 +312,7 @@ export const walletJs = String.raw`(function () {
       if (error.code === "relayer_budget_exhausted" || error.code === "gasless_unavailable") {
         if (plainBox && plainToggle) { plainBox.hidden = false; plainToggle.checked = true; }
       }
-      throw { remit: refusals[error.code] || error.message || "The payment was refused." };
+      throw { remit: refusals[error.code] || error.message || "The payment service answered " + response.status + "." };
     });
   }
   function outcomeOf(body) {
