@@ -105,7 +105,9 @@ export async function benchWalletCheckout(): Promise<void> {
       await button.waitFor();
       const clickedAt = performance.now();
       await button.click();
+      // Attached, not visible: the "paid" panel may already have hidden it.
       await page.waitForSelector("[data-wallet-status][data-step=submitted]", {
+        state: "attached",
         timeout: 30_000,
       });
       clickToSubmitted.push(performance.now() - clickedAt);

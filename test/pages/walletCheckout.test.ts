@@ -88,6 +88,21 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     return { page, wallet };
   };
   const payButton = (page: Page) => page.locator("[data-wallet-pay]");
+  /**
+   * Holds the page's status polls (its frames' too) until the returned function is called: the
+   * step before "paid" stays on screen to be looked at, however fast the payment counts.
+   */
+  const holdStatusPolls = async (page: Page) => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/payments/status/**", async (route) => {
+      await gate;
+      await route.continue();
+    });
+    return release;
+  };
   const statusText = async (page: Page) =>
     (await page.locator("[data-wallet-status]").textContent()) ?? "";
   const storedAuthorizations = async (deposit: Address) =>
@@ -116,6 +131,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
       expect(await page.textContent("#pay-amount")).toBe("150.00");
       await screenshot(page, `wallet-gasless-${size}-1-ready`);
 
+      const releaseStatus = await holdStatusPolls(page);
       const switching = size === "phone" ? wallet.pause("wallet_addEthereumChain") : null;
       const signing = wallet.pause("eth_signTypedData_v4");
       await payButton(page).click();
@@ -138,6 +154,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
       );
       await screenshot(page, `wallet-gasless-${size}-4-submitted`);
       const txHash = (await page.getAttribute("[data-tx]", "title")) as Hash;
+      releaseStatus();
 
       await page.waitForSelector("#payment[data-state=paid]", { timeout: COUNTED_MS });
       expect(await page.isVisible(".done")).toBe(true);
@@ -186,6 +203,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
           await page.close();
           continue;
         }
+        const releaseStatus = await holdStatusPolls(page);
         const sending = wallet.pause("eth_sendTransaction");
         await frame.locator("[data-wallet-pay]").click();
         await sending.reached;
@@ -199,6 +217,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
           .waitFor({ timeout: 20_000 });
         const txHash = await frame.locator("[data-tx]").getAttribute("title");
         await screenshot(page, `wallet-widget-${size}-3-submitted`);
+        releaseStatus();
 
         await page.waitForFunction(
           () => (window as unknown as { payments: unknown[] }).payments.length > 0,
@@ -320,6 +339,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     await stack.worker?.stop();
     const link = await createLink();
     const { page } = await walletPage("phone", { account: gaslessPayer.address });
+    const releaseStatus = await holdStatusPolls(page);
     await page.goto(link.payment_link);
     await payButton(page).click();
     await expect
@@ -328,6 +348,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     await screenshot(page, "wallet-gasless-phone-queued");
     replacement = stack.startWorker();
     await page.waitForSelector("[data-wallet-status][data-step=submitted]", { timeout: 30_000 });
+    releaseStatus();
     await page.waitForSelector("#payment[data-state=confirmed]", { timeout: COUNTED_MS });
     const [row] = await storedAuthorizations(link.deposit_address);
     expect(row?.status).toBe("mined");
