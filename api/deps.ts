@@ -2,6 +2,7 @@ import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
+import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 
 /**
@@ -31,6 +32,8 @@ export type AppDeps = {
   /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */
   webhookKeys: Keyring;
   log: Logger;
+  /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
+  gasless?: GaslessSettings;
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
 };

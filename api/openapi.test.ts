@@ -26,6 +26,8 @@ describe("GET /openapi.json", () => {
         "/api/invoices/{id}/webhooks/{event_id}/redeliver",
         "/api/links",
         "/api/payments/status/{slug}",
+        "/api/payments/{slug}/authorizations",
+        "/api/payments/{slug}/authorizations/{id}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -50,6 +52,8 @@ describe("rate-limited routes", () => {
       ["/api/links", "post"],
       ["/api/invoices/{id}/status", "get"],
       ["/api/payments/status/{slug}", "get"],
+      ["/api/payments/{slug}/authorizations", "post"],
+      ["/api/payments/{slug}/authorizations/{id}", "get"],
     ] as const) {
       expect(doc.paths[path]?.[method]?.responses).toHaveProperty("429");
     }

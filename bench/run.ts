@@ -6,11 +6,13 @@ import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { formatSummary, recorded } from "./summary.ts";
+import { benchWalletCheckout } from "./walletCheckout.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 await benchIndexLatency();
 await benchInvoiceCreation();
 await benchPaymentLatency();
+await benchWalletCheckout();
 await benchStatusEndpoint();
 await benchStartup();
 await benchMemory();

@@ -1,5 +1,6 @@
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
+import type { PayerAuthorizationStatus } from "../domain/relayedAuthorization.ts";
 import type {
   EmailStatus,
   LinkStatus,
@@ -160,6 +161,23 @@ export interface Database {
     tx_hash: string | null;
     error: string | null;
     attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  "app.payer_authorizations": {
+    id: Generated<string>;
+    deposit_address: string;
+    payer: string;
+    value: bigint;
+    valid_after: bigint;
+    valid_before: bigint;
+    nonce: string;
+    signature: string;
+    gas_reserved: bigint;
+    status: Generated<PayerAuthorizationStatus>;
+    tx_hash: string | null;
+    gas_used: bigint | null;
+    error: string | null;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };

@@ -14,6 +14,8 @@ export const TASK = {
   reconcileAll: "reconcile_all",
   deliverWebhook: "deliver_webhook",
   sweepDeposit: "sweep_deposit",
+  /** Submits a payer's verified gasless authorization (queued by the trigger of 0015). */
+  relayAuthorization: "relay_authorization",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
@@ -27,6 +29,7 @@ export const JOB_KEY_PREFIX = {
   sweep: "sweep:",
   email: "email:",
   webhook: "webhook:",
+  relay: "relay:",
 } as const;
 
 /**

@@ -161,6 +161,20 @@ const envSchema = z
     RATE_LIMIT_STATUS_PER_MIN: rateBudget.default(600),
     RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
     RATE_LIMIT_LINKS_PER_MIN: rateBudget.default(120),
+    /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
+    RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
+    GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
+    /**
+     * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless
+     * payments), counted in the database across every API process; 0: no gasless payments.
+     */
+    RELAYER_DAILY_GAS_BUDGET: z.coerce
+      .bigint()
+      .min(0n)
+      .max(10n ** 12n)
+      .default(50_000_000n),
+    /** How long `POST /api/payments/{slug}/authorizations` waits for the relayer's submission before a 202. */
+    RELAYER_SUBMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
     /** Slow clients: all headers within this, the whole request within the next, idle keep-alive. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

@@ -18,6 +18,7 @@ import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
+import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { pageRoutes } from "../web/routes.tsx";
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps) {
   registerInvoiceWebhooks(app, deps);
   registerCreateLink(app, deps);
   registerPaymentStatus(app, deps);
+  registerPaymentAuthorizations(app, deps);
 
   const document = {
     openapi: "3.1.0",

@@ -49,7 +49,13 @@ const app = createApp({
     status: env.RATE_LIMIT_STATUS_PER_MIN,
     invoices: env.RATE_LIMIT_INVOICES_PER_MIN,
     links: env.RATE_LIMIT_LINKS_PER_MIN,
+    authorizations: env.RATE_LIMIT_GASLESS_PER_MIN,
     trustedProxies: env.TRUST_PROXY,
+  },
+  gasless: {
+    dailyGasBudget: env.RELAYER_DAILY_GAS_BUDGET,
+    submitWaitMs: env.RELAYER_SUBMIT_WAIT_MS,
+    perSlugPerMinute: env.GASLESS_PER_SLUG_PER_MIN,
   },
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   log,

@@ -3,6 +3,7 @@ import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
+import { relayAuthorization } from "./relay_authorization.ts";
 import { sendEmail } from "./send_email.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
 
@@ -14,5 +15,6 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.reconcileAll]: reconcileAll(deps),
     [TASK.deliverWebhook]: deliverWebhook(deps),
     [TASK.sweepDeposit]: sweepDeposit(deps),
+    [TASK.relayAuthorization]: relayAuthorization(deps),
   };
 }
