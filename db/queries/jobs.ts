@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { JOB_KEY_PREFIX, jobKey, TASK } from "../../domain/jobs.ts";
+import { JOB_KEY_PREFIX, jobKey, TASK, type TaskName } from "../../domain/jobs.ts";
 import type { Executor } from "../database.ts";
 
 /**
@@ -64,6 +64,21 @@ export async function queueReconcileOfEveryDeposit(
 /** Queues a sweep of the deposit address `address` (lowercase, as stored). */
 export async function queueSweep(db: Executor, address: string): Promise<void> {
   await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), job_key => ${jobKey.sweep(address)})`.execute(
+    db,
+  );
+}
+
+/**
+ * Queues a job in the caller's transaction (it exists only if the transaction commits): what a
+ * job that records a step and schedules the next one needs to do atomically.
+ */
+export async function queueJob(
+  db: Executor,
+  task: TaskName,
+  payload: Record<string, unknown>,
+  options: { jobKey: string; runAt?: Date },
+): Promise<void> {
+  await sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, job_key => ${options.jobKey}, run_at => ${options.runAt ?? new Date()}::timestamptz)`.execute(
     db,
   );
 }
