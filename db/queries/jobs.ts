@@ -82,3 +82,30 @@ export async function queueJob(
     db,
   );
 }
+
+/** How the job queue looks to /health: jobs held too long, and payment detection waiting. */
+export type JobBacklog = {
+  /** Jobs locked (running) for longer than the threshold given. */
+  stuckJobs: number;
+  /** How long the oldest due, unlocked reconcile job has been waiting; null when none is. */
+  oldestWaitingReconcileMs: number | null;
+};
+
+export async function findJobBacklog(db: Executor, stuckAfterSeconds: number): Promise<JobBacklog> {
+  const { rows } = await sql<{ stuck: string; waiting_ms: number | null }>`
+    select
+      (select count(*) from graphile_worker._private_jobs
+        where locked_at < now() - make_interval(secs => ${stuckAfterSeconds})) as stuck,
+      (select extract(epoch from now() - min(j.run_at)) * 1000
+         from graphile_worker._private_jobs j
+         join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${TASK.reconcileDeposit}
+          and j.locked_at is null and j.run_at <= now() and j.attempts < j.max_attempts) as waiting_ms`.execute(
+    db,
+  );
+  const row = rows[0];
+  return {
+    stuckJobs: Number(row?.stuck ?? 0),
+    oldestWaitingReconcileMs: row?.waiting_ms == null ? null : Math.round(Number(row.waiting_ms)),
+  };
+}
