@@ -84,13 +84,3 @@ export async function updateRelayed(
     .where("id", "=", id)
     .execute();
 }
-
-/** How many transactions of `relayer` wait to be mined: a backlog /health can show. */
-export async function countPendingRelayed(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom("app.relayer_transactions")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("status", "=", "pending")
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
