@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each printing its figures, then one table of them all.
+import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
 import { benchMemory } from "./memory.ts";
@@ -13,6 +14,7 @@ await benchIndexLatency();
 await benchInvoiceCreation();
 await benchPaymentLatency();
 await benchWalletCheckout();
+await benchBusyChainSweeps();
 await benchStatusEndpoint();
 await benchStartup();
 await benchMemory();

@@ -4,6 +4,7 @@ import type { PayerAuthorizationStatus } from "../domain/relayedAuthorization.ts
 import type {
   EmailStatus,
   LinkStatus,
+  RelayedStatus,
   StoredInvoiceStatus,
   SweepStatus,
   WalletType,
@@ -112,6 +113,8 @@ export interface Database {
     sent_at: Date | null;
     handed_over_at: Generated<Date | null>;
     event_id: string | null;
+    /** A `sweep_failed` email's sweep (migration 0012). */
+    sweep_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.payment_state": {
@@ -161,6 +164,35 @@ export interface Database {
     tx_hash: string | null;
     error: string | null;
     attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    /** The relayer nonce of the sweep's current submission (migration 0012). */
+    relayer_nonce: bigint | null;
+  };
+  "app.relayer_nonces": {
+    address: string;
+    next_nonce: bigint;
+    updated_at: Generated<Date>;
+  };
+  "app.relayer_transactions": {
+    id: Generated<string>;
+    purpose: string;
+    relayer: string;
+    nonce: bigint;
+    to_address: string;
+    data: string;
+    gas: bigint;
+    /** numeric(78,0): wei, read as a decimal string. */
+    max_fee_per_gas: string;
+    max_priority_fee_per_gas: string;
+    signed: string;
+    hashes: string[];
+    status: Generated<RelayedStatus>;
+    sent_block: bigint | null;
+    mined_hash: string | null;
+    mined_block: bigint | null;
+    receipt_status: "success" | "reverted" | null;
+    last_error: string | null;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };

@@ -103,7 +103,7 @@ const envSchema = z
     ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).optional(),
     /** First webhook retry delay; doubles per attempt (capped at 6 h), ±50 % jitter. */
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
-    /** How long a webhook receiver has to answer. */
+    /** The whole of one webhook delivery (connect, answer, body): cut at this deadline. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
     /** `off`: leave funds on the deposit addresses (see `remit deposits`). */
     SWEEP: z.enum(["on", "off"]).default("on"),
@@ -146,6 +146,16 @@ const envSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /**
+     * The worker's slots per queue (worker/queues.ts): payment detection, emails, webhook
+     * deliveries, chain transactions (sweeps). Each queue has its own; none can take another's.
+     */
+    WORKER_PAYMENTS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    WORKER_EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
+    WORKER_WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+    WORKER_CHAIN_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /** A relayer transaction not mined this many blocks after it was sent is re-sent at a higher fee. */
+    RELAYER_REPLACE_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z

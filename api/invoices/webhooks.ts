@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { type DeliveryRow, insertWebhookDelivery } from "../../db/queries/webhookDeliveries.ts";
+import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
 import {
   findInvoiceEventId,
   findWebhookHistory,
@@ -11,6 +11,7 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { EXAMPLE_EVENT_ID } from "./examples.ts";
+import { queueRedelivery, RedeliveryLimited } from "./queueRedelivery.ts";
 import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
@@ -79,7 +80,7 @@ const redeliverRoute = createRoute({
   tags: ["Webhooks"],
   summary: "Deliver an event again",
   description:
-    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries.",
+    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. Limited: one redelivery of an event queued or in flight at a time (409 `redelivery_queued`), and 20 redeliveries per invoice per hour (429 `rate_limited`, `Retry-After`).",
   request: {
     params: InvoiceIdParamSchema.extend({
       event_id: z.string().openapi({
@@ -91,7 +92,7 @@ const redeliverRoute = createRoute({
   },
   responses: {
     202: jsonResponse("Queued", DeliverySchema, redeliveryExample),
-    ...errorResponses(404, 409),
+    ...errorResponses(404, 409, 429),
   },
 });
 
@@ -151,7 +152,13 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
     const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
     if (!event) throw notFound("event");
-    const delivery = await insertWebhookDelivery(deps.db, event, invoice.webhook_url);
+    const delivery = await queueRedelivery(deps, invoice.id, event, invoice.webhook_url).catch(
+      (error: unknown) => {
+        if (error instanceof RedeliveryLimited)
+          c.header("Retry-After", String(error.retryAfterSeconds));
+        throw error;
+      },
+    );
     return c.json(presentDelivery(delivery, []), 202);
   });
 }

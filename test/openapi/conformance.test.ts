@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
@@ -223,6 +225,16 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect([again.status, again.body.status]).toEqual([202, "pending"]);
     expect((await call("post", redeliver, { ...id, event_id: UNKNOWN_ID })).status).toBe(404);
     expect((await call("post", redeliver, { ...id, event_id: "not-a-uuid" })).status).toBe(404);
+    // The invoice's hourly budget of redeliveries used up (recorded as attempted ones): 429.
+    const eventId = delivered.event_id as string;
+    await sql`update app.webhook_deliveries set attempts = 1 where event_id = ${eventId}::uuid`.execute(
+      stack.db,
+    );
+    await sql`insert into app.webhook_deliveries (event_id, url, status, attempts)
+      select ${eventId}::uuid, ${receiver.url}, 'failed', 1
+        from generate_series(1, ${REDELIVERIES_PER_INVOICE_PER_HOUR})`.execute(stack.db);
+    const limited = await call("post", redeliver, { ...id, event_id: eventId });
+    expect(limited.status).toBe(429);
   });
 
   test("payment status: a pending link, a paid link with its metadata, an invoice's slug; and a 404", async () => {

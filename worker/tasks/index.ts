@@ -1,6 +1,7 @@
 import type { TaskList } from "graphile-worker";
 import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
@@ -16,5 +17,6 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.deliverWebhook]: deliverWebhook(deps),
     [TASK.sweepDeposit]: sweepDeposit(deps),
     [TASK.relayAuthorization]: relayAuthorization(deps),
+    [TASK.checkSweep]: checkSweep(deps),
   };
 }
