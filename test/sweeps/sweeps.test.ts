@@ -378,11 +378,14 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       return details.sweeps[0]?.error && details;
     })) as { sweeps: Sweep[] };
     expect(failing.sweeps[0]?.error).toMatch(/too little ETH/);
-    const health = (await (await stack.request("/health")).json()) as {
-      status: string;
-      components: { relayer: Json };
-    };
-    expect(health.components.relayer).toMatchObject({ ok: false, eth_wei: "0" });
+    // /health caches its chain probe for a second: poll until the probe has seen the balance.
+    const relayerHealth = await until("health to see the empty relayer", async () => {
+      const health = (await (await stack.request("/health")).json()) as {
+        components: { relayer: Json & { eth_wei?: string } };
+      };
+      return health.components.relayer.eth_wei === "0" && health.components.relayer;
+    });
+    expect(relayerHealth).toMatchObject({ ok: false, eth_wei: "0" });
     expect(await chain.usdcBalance(wallet)).toBe(0n);
 
     await chain.client.setBalance({ address: relayer.address, value: parseEther("1") });
