@@ -26,6 +26,13 @@ describe("GET /openapi.json", () => {
         "/api/invoices/{id}/webhooks/{event_id}/redeliver",
         "/api/links",
         "/api/payments/status/{slug}",
+        "/api/invoices/by-slug/{slug}/pdf",
+        "/api/merchants/claim",
+        "/api/keys",
+        "/api/keys/{id}",
+        "/api/merchant/wallets",
+        "/api/merchant/wallets/{address}",
+        "/api/audit",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

@@ -1,6 +1,8 @@
 import { HTTPException } from "hono/http-exception";
 import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
+import { registerAuditRoute } from "../api/audit/list.ts";
+import { registerAuth } from "../api/auth/registerAuth.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
@@ -12,7 +14,10 @@ import { registerInvoicePdf } from "../api/invoices/pdf.ts";
 import { registerSendInvoice } from "../api/invoices/send.ts";
 import { registerInvoiceStatus } from "../api/invoices/status.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
+import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
+import { registerClaimRoute } from "../api/merchants/claim.ts";
+import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
@@ -20,6 +25,7 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
+import { claimRoutes } from "../web/claimRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 
 export type { AppDeps };
@@ -37,6 +43,7 @@ export function createApp(deps: AppDeps) {
   registerServiceMetrics(metrics, deps);
   registerMetricsRoute(app, metrics);
   registerAbuseGuards(app, deps);
+  registerAuth(app, deps);
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);
@@ -51,6 +58,10 @@ export function createApp(deps: AppDeps) {
   registerInvoiceWebhooks(app, deps);
   registerCreateLink(app, deps);
   registerPaymentStatus(app, deps);
+  registerClaimRoute(app, deps);
+  registerKeyRoutes(app, deps);
+  registerWalletRoutes(app, deps);
+  registerAuditRoute(app, deps);
 
   const document = {
     openapi: "3.1.0",
@@ -65,6 +76,7 @@ export function createApp(deps: AppDeps) {
   registerDocs(app, document);
 
   app.route("/", pageRoutes(deps));
+  app.route("/", claimRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>

@@ -51,6 +51,12 @@ const app = createApp({
     links: env.RATE_LIMIT_LINKS_PER_MIN,
     trustedProxies: env.TRUST_PROXY,
   },
+  auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },
+  accountLimits: {
+    perKey: env.RATE_LIMIT_KEY_PER_MIN,
+    redeliveries: env.RATE_LIMIT_REDELIVERIES_PER_MIN,
+    claims: env.RATE_LIMIT_CLAIMS_PER_MIN,
+  },
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   log,
 });

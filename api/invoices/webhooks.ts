@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { recordAudit } from "../../db/queries/audit.ts";
 import { type DeliveryRow, insertWebhookDelivery } from "../../db/queries/webhookDeliveries.ts";
 import {
   findInvoiceEventId,
@@ -7,11 +8,12 @@ import {
 } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
+import { authorizedInvoice } from "../auth/authorize.ts";
+import { actorOf, auditActor, identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { EXAMPLE_EVENT_ID } from "./examples.ts";
-import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
@@ -59,6 +61,7 @@ const listRoute = createRoute({
   path: "/api/invoices/{id}/webhooks",
   tags: ["Webhooks"],
   summary: "List an invoice's payment events and their webhook deliveries",
+  security: [{ bearerAuth: [] }],
   description:
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
@@ -69,7 +72,7 @@ const listRoute = createRoute({
         .object({ events: z.array(EventSchema) })
         .openapi({ example: { events: [webhookEventExample] } }),
     ),
-    ...errorResponses(404),
+    ...errorResponses(401, 404),
   },
 });
 
@@ -78,8 +81,10 @@ const redeliverRoute = createRoute({
   path: "/api/invoices/{id}/webhooks/{event_id}/redeliver",
   tags: ["Webhooks"],
   summary: "Deliver an event again",
+  security: [{ bearerAuth: [] }],
   description:
-    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries.",
+    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. " +
+    "Rate-limited per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",
   request: {
     params: InvoiceIdParamSchema.extend({
       event_id: z.string().openapi({
@@ -91,7 +96,7 @@ const redeliverRoute = createRoute({
   },
   responses: {
     202: jsonResponse("Queued", DeliverySchema, redeliveryExample),
-    ...errorResponses(404, 409),
+    ...errorResponses(401, 403, 404, 409, 429),
   },
 });
 
@@ -123,7 +128,7 @@ function presentDelivery(
 
 export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
+    const invoice = await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id);
     const { events, deliveries, attempts } = await findWebhookHistory(deps.db, invoice.id);
     return c.json(
       {
@@ -146,12 +151,24 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
 
   app.openapi(redeliverRoute, async (c) => {
     const { id, event_id: eventId } = c.req.valid("param");
-    const invoice = await requireInvoice(deps.db, id);
+    const actor = actorOf(c);
+    const invoice = await authorizedInvoice(deps.db, actor.identity, id);
     if (!invoice.webhook_url)
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
     const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
     if (!event) throw notFound("event");
-    const delivery = await insertWebhookDelivery(deps.db, event, invoice.webhook_url);
+    const url = invoice.webhook_url;
+    const delivery = await deps.db.transaction().execute(async (trx) => {
+      const queued = await insertWebhookDelivery(trx, event, url);
+      await recordAudit(trx, {
+        merchantId: invoice.merchant_id,
+        ...auditActor(actor.identity),
+        action: "webhook.redelivered",
+        target: eventId,
+        requestId: actor.requestId,
+      });
+      return queued;
+    });
     return c.json(presentDelivery(delivery, []), 202);
   });
 }
