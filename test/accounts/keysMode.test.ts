@@ -68,7 +68,13 @@ describe("keys mode", () => {
               ? { email: "someone@example.com" }
               : undefined;
   const call = async ({ method, path }: Operation, headers: Record<string, string> = {}) =>
-    answer(await stack.request(fill(path), { method, json: bodyFor(path), headers }));
+    answer(
+      await stack.request(fill(path), {
+        method,
+        ...(method === "GET" ? {} : { json: bodyFor(path) }),
+        headers,
+      }),
+    );
 
   test("the document lists every route this test walks", () => {
     expect(operations.length).toBeGreaterThanOrEqual(18);
@@ -138,7 +144,8 @@ describe("keys mode", () => {
         "insufficient_scope",
       ]);
     }
-    expect(writes).toBeGreaterThanOrEqual(9);
+    // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet.
+    expect(writes).toBe(8);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {
