@@ -25,6 +25,7 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
+import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 
@@ -91,7 +92,7 @@ export function createApp(deps: AppDeps) {
       // Down, restarting, out of connections or too slow: a retry soon may well succeed.
       deps.log.warn("database unavailable", {
         request_id: c.get("requestId"),
-        path: c.req.path,
+        path: redactPath(c.req.path),
         error,
       });
       c.header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
@@ -107,7 +108,7 @@ export function createApp(deps: AppDeps) {
     deps.log.error("unhandled error", {
       request_id: c.get("requestId"),
       method: c.req.method,
-      path: c.req.path,
+      path: redactPath(c.req.path),
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
     return errorResponse(

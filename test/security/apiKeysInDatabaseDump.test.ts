@@ -29,12 +29,13 @@ async function dumpAsText(url: string): Promise<string> {
 /**
  * A database dump or backup that leaks must not hand out merchants' keys or live claim links:
  * keys are stored as SHA-256 hashes, claim tokens too, and the one copy of a claim link the
- * worker needs travels sealed and is erased once sent. Nor do keys reach the logs.
+ * worker needs travels sealed and is erased once sent. Nor do keys or links reach the logs.
  */
 describe("API keys in a database dump", () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack({ worker: true });
+    // Debug: every request's path is logged, claim links' included (redacted).
+    stack = await startStack({ worker: true, env: { LOG_LEVEL: "debug" } });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -87,6 +88,8 @@ describe("API keys in a database dump", () => {
       expect(stack.api.output()).not.toContain(secret.slice(-30));
       expect(stack.worker?.output() ?? "").not.toContain(secret.slice(-30));
     }
+    // The claim requests were logged, their links redacted.
+    expect(stack.api.output()).toContain("/claim/[redacted]");
     // Every key works nonetheless: they are found by their hash.
     for (const key of [operatorKey, claimedKey, readKey])
       expect((await stack.request("/api/keys", { headers: bearer(key) })).status).toBe(200);
