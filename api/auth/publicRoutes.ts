@@ -1,14 +1,17 @@
 /**
  * The /api routes anyone may call in every AUTH_MODE, and why (docs/api.md, "Who may call
  * what"): the two status endpoints (spec §5: no authentication; hosted pages poll them), the
- * vendor's PDF by the invoice's public slug (a vendor has no key), and the claim request (how a
- * merchant gets its first key). Every other /api route needs a key in `keys` mode.
+ * vendor's PDF by the invoice's public slug (a vendor has no key), the claim request (how a
+ * merchant gets its first key), and a payer's gasless authorizations by slug (issue 18: a payer
+ * has no key either). Every other /api route needs a key in `keys` mode.
  */
 const PUBLIC_ROUTES: readonly { method: string; pattern: RegExp }[] = [
   { method: "GET", pattern: /^\/api\/payments\/status\/[^/]+$/ },
   { method: "GET", pattern: /^\/api\/invoices\/[^/]+\/status$/ },
   { method: "GET", pattern: /^\/api\/invoices\/by-slug\/[^/]+\/pdf$/ },
   { method: "POST", pattern: /^\/api\/merchants\/claim$/ },
+  { method: "POST", pattern: /^\/api\/payments\/[^/]+\/authorizations$/ },
+  { method: "GET", pattern: /^\/api\/payments\/[^/]+\/authorizations\/[^/]+$/ },
 ];
 
 export const isPublicRoute = (method: string, path: string): boolean => {
