@@ -30,11 +30,25 @@ export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits
   if (!limits) return;
   // One budget for both status endpoints: a page polls one or the other.
   const status = rateLimit(limits.status, limits.trustedProxies, "status");
-  app.on("GET", ["/api/payments/status/:slug", "/api/invoices/:id/status"], status);
+  app.on(
+    "GET",
+    [
+      "/api/payments/status/:slug",
+      "/api/invoices/:id/status",
+      "/api/payments/:slug/authorizations/:id",
+    ],
+    status,
+  );
   app.on(
     "POST",
     "/api/invoices",
     rateLimit(limits.invoices, limits.trustedProxies, "invoice creation"),
   );
   app.on("POST", "/api/links", rateLimit(limits.links, limits.trustedProxies, "link creation"));
+  if (limits.authorizations !== undefined)
+    app.on(
+      "POST",
+      "/api/payments/:slug/authorizations",
+      rateLimit(limits.authorizations, limits.trustedProxies, "payment authorization"),
+    );
 }

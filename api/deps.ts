@@ -4,6 +4,7 @@ import type { Logger } from "../internal/logger.ts";
 import type { AuthSettings } from "./auth/identity.ts";
 import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
+import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 
 /**
@@ -37,6 +38,8 @@ export type AppDeps = {
   auth?: AuthSettings;
   /** Per-key and per-IP budgets of the account routes; none: unlimited (tests of the app alone). */
   accountLimits?: AccountLimits;
+  /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
+  gasless?: GaslessSettings;
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
 };

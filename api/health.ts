@@ -2,6 +2,7 @@ import { rpcRequestAny } from "../chain/rpc.ts";
 import type { Db } from "../db/database.ts";
 import { heartbeatAgeMs } from "../db/queries/heartbeats.ts";
 import { indexedHead } from "../db/queries/indexer.ts";
+import { findJobBacklog } from "../db/queries/jobs.ts";
 import { pingDatabase } from "../db/queries/pingDatabase.ts";
 import { countFailingSweeps } from "../db/queries/sweeps.ts";
 
@@ -24,6 +25,13 @@ export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string; relaye
 /** Below this much ETH the relayer is reported low: sweeps would start failing. */
 const MIN_RELAYER_WEI = 10n ** 14n; // 0.0001 ETH, a few hundred sweeps on Base
 
+/** A job running this long is stuck: every job is bounded well below it (a webhook at 15 s). */
+const STUCK_JOB_SECONDS = 60;
+/** A due reconcile waiting this long means payment detection is starved. */
+const MAX_RECONCILE_WAIT_MS = 5_000;
+/** How long one answer of the chain is reused: /health is polled, the RPC may be metered. */
+const CHAIN_PROBE_CACHE_MS = 1_000;
+
 /** A heartbeat older than this means the process is gone (they beat every 5 s). */
 const HEARTBEAT_STALE_MS = 15_000;
 /** The indexer counts as up while it is at most this many blocks behind the chain head. */
@@ -37,6 +45,24 @@ export const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
     ),
   ]);
 
+const probes = new Map<string, { at: number; answer: Promise<string> }>();
+
+/**
+ * A JSON-RPC read of the chain, shared for CHAIN_PROBE_CACHE_MS by every /health hit (the
+ * same answer, or the same failure): a flood of /health requests costs the RPC one call a
+ * second, not one per hit.
+ */
+function probeChain(rpcUrl: string, method: string, params: unknown[]): Promise<string> {
+  const key = JSON.stringify([rpcUrl, method, params]);
+  const now = Date.now();
+  const cached = probes.get(key);
+  if (cached && now - cached.at < CHAIN_PROBE_CACHE_MS) return cached.answer;
+  const answer = withTimeout(rpcRequestAny<string>(rpcUrl, method, params), 2_000);
+  answer.catch(() => {});
+  probes.set(key, { at: now, answer });
+  return answer;
+}
+
 const failed = (error: unknown): ComponentState => ({
   ok: false,
   error: error instanceof Error ? error.message : String(error),
@@ -48,9 +74,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     (): ComponentState => ({ ok: true }),
     failed,
   );
-  const head = withTimeout(rpcRequestAny<string>(deps.rpcUrl, "eth_blockNumber", []), 2_000).then(
-    BigInt,
-  );
+  const head = probeChain(deps.rpcUrl, "eth_blockNumber", []).then(BigInt);
   const chain = head.then(
     (block): ComponentState => ({ ok: true, head_block: Number(block) }),
     failed,
@@ -74,22 +98,35 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     };
   }, failed);
 
-  const worker = withTimeout(heartbeatAgeMs(deps.db, "worker"), 2_000).then(
-    (age): ComponentState => {
-      if (age === null) return { ok: false, error: "has not started" };
-      if (age >= HEARTBEAT_STALE_MS)
-        return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age) };
-      return { ok: true, last_beat_ms_ago: Math.round(age) };
-    },
-    failed,
-  );
+  // Alive is not enough: a worker whose jobs hang, or whose payment detection waits behind
+  // other work, is reported too.
+  const worker = Promise.all([
+    withTimeout(heartbeatAgeMs(deps.db, "worker"), 2_000),
+    withTimeout(findJobBacklog(deps.db, STUCK_JOB_SECONDS), 2_000),
+  ]).then(([age, backlog]): ComponentState => {
+    if (age === null) return { ok: false, error: "has not started" };
+    const jobs = {
+      stuck_jobs: backlog.stuckJobs,
+      oldest_waiting_reconcile_ms: backlog.oldestWaitingReconcileMs,
+    };
+    if (age >= HEARTBEAT_STALE_MS)
+      return { ok: false, error: "no heartbeat", last_beat_ms_ago: Math.round(age), ...jobs };
+    const stuck = backlog.stuckJobs > 0;
+    const starved = (backlog.oldestWaitingReconcileMs ?? 0) > MAX_RECONCILE_WAIT_MS;
+    return {
+      ok: !stuck && !starved,
+      last_beat_ms_ago: Math.round(age),
+      ...jobs,
+      ...(stuck ? { error: `jobs running for over ${STUCK_JOB_SECONDS} s` } : {}),
+      ...(!stuck && starved
+        ? { error: "payment detection is waiting: reconcile jobs are not being taken" }
+        : {}),
+    };
+  }, failed);
 
   const relayer = deps.relayerAddress
     ? Promise.all([
-        withTimeout(
-          rpcRequestAny<string>(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]),
-          2_000,
-        ).then(BigInt),
+        probeChain(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]).then(BigInt),
         withTimeout(countFailingSweeps(deps.db), 2_000),
       ]).then(([wei, failingSweeps]): ComponentState => {
         const low = wei < MIN_RELAYER_WEI;

@@ -33,6 +33,8 @@ describe("GET /openapi.json", () => {
         "/api/merchant/wallets",
         "/api/merchant/wallets/{address}",
         "/api/audit",
+        "/api/payments/{slug}/authorizations",
+        "/api/payments/{slug}/authorizations/{id}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -57,6 +59,8 @@ describe("rate-limited routes", () => {
       ["/api/links", "post"],
       ["/api/invoices/{id}/status", "get"],
       ["/api/payments/status/{slug}", "get"],
+      ["/api/payments/{slug}/authorizations", "post"],
+      ["/api/payments/{slug}/authorizations/{id}", "get"],
     ] as const) {
       expect(doc.paths[path]?.[method]?.responses).toHaveProperty("429");
     }

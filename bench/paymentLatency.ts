@@ -9,10 +9,10 @@ import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
-import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
-import { apiSpec, indexerSpec, workerSpec } from "../platform/children.ts";
+import { waitFor } from "../internal/process.ts";
 import { startWebhookReceiver } from "../test/helpers/webhookReceiver.ts";
 import { benchEnvironment } from "./environment.ts";
+import { startServiceProcesses } from "./serviceProcesses.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -27,34 +27,11 @@ export async function benchPaymentLatency(): Promise<void> {
     env: { PORT: String(apiPort), BASE_URL: apiUrl, PAY_URL: apiUrl },
   });
   const receiver = await startWebhookReceiver();
-  const specs = [
-    indexerSpec({
-      ...env.settings,
-      port: indexerPort,
-      host: "127.0.0.1",
-      pollingInterval: 100,
-      startBlock: 0,
-    }),
-    apiSpec(env.settings),
-    workerSpec(env.settings),
-  ];
-  const children = specs.map((spec) =>
-    spawnLogged(spec.command, spec.args, {
-      env: spec.env,
-      onLine: (line) => /error/i.test(line) && console.error(line),
-    }),
-  );
   const db = new pg.Client({ connectionString: env.databaseUrl });
   await db.connect();
+  let service: Awaited<ReturnType<typeof startServiceProcesses>> | undefined;
   try {
-    await waitFor(
-      "the indexer",
-      async () => (await fetch(`http://127.0.0.1:${indexerPort}/ready`)).ok,
-      { timeoutMs: 60_000, intervalMs: 100 },
-    );
-    await waitFor("the API", async () => (await fetch(`${apiUrl}/health`)).status > 0, {
-      timeoutMs: 30_000,
-    });
+    service = await startServiceProcesses(env.settings, { indexer: indexerPort, apiUrl });
     const client = createPublicClient({ chain: base, transport: http(env.rpcUrl) });
     const wallet = createWalletClient({
       chain: base,
@@ -149,7 +126,7 @@ export async function benchPaymentLatency(): Promise<void> {
       });
   } finally {
     await db.end();
-    await Promise.all(children.map((child) => stopProcess(child)));
+    await service?.stop();
     await receiver.stop();
     await env.stop();
   }

@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each printing its figures, then one table of them all.
+import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
 import { benchMemory } from "./memory.ts";
@@ -6,11 +7,14 @@ import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { formatSummary, recorded } from "./summary.ts";
+import { benchWalletCheckout } from "./walletCheckout.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 await benchIndexLatency();
 await benchInvoiceCreation();
 await benchPaymentLatency();
+await benchWalletCheckout();
+await benchBusyChainSweeps();
 await benchStatusEndpoint();
 await benchStartup();
 await benchMemory();

@@ -14,10 +14,15 @@ import { usdcAbi } from "../abis/usdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { connectionRefused, fakeNode, type NodeReply } from "../test/helpers/fakeNode.ts";
 import {
+  type BroadcastRefusal,
   type ChainFailure,
+  classifyBroadcastError,
   classifyChainError,
   summarizeChainError,
   USDC_BLACKLISTED,
+  USDC_REVERT,
+  type UsdcTransferVerdict,
+  usdcTransferVerdict,
 } from "./errors.ts";
 
 const HASH: Hex = `0x${"12".repeat(32)}`;
@@ -175,6 +180,55 @@ describe("classifyChainError, on the errors viem throws", () => {
     const wrapped = new Error("reconcile failed", { cause });
     expect(classifyChainError(wrapped)).toEqual({ kind: "unreachable" });
     expect(classifyChainError(new Error("outer", { cause: "text" }))).toEqual({ kind: "unknown" });
+  });
+});
+
+describe("usdcTransferVerdict: what USDC's refusal of a sweep means, by its revert reason", () => {
+  const cases: [string, UsdcTransferVerdict][] = [
+    [USDC_REVERT.blacklisted, "permanent"],
+    [USDC_REVERT.toZeroAddress, "permanent"],
+    [USDC_REVERT.invalidSignature, "permanent"],
+    [USDC_REVERT.authorizationUsed, "done"],
+    [USDC_REVERT.exceedsBalance, "stale"],
+    [USDC_REVERT.authorizationExpired, "transient"],
+    [USDC_REVERT.paused, "transient"],
+  ];
+  test.each(cases)("%s → %s", async (reason, verdict) => {
+    const error = await thrown(simulateSweep, (m) =>
+      m === "eth_call" ? revertedWith(reason) : methodNotFound,
+    );
+    expect(usdcTransferVerdict(error)).toBe(verdict);
+  });
+
+  test("a failure that is no revert (the node unreachable) is transient", async () => {
+    const error = await thrown(simulateSweep, () => ({ fail: connectionRefused() }));
+    expect(usdcTransferVerdict(error)).toBe("transient");
+  });
+});
+
+describe("classifyBroadcastError: a node's refusal of a raw transaction", () => {
+  const sendRaw = (transport: Transport) =>
+    createPublicClient({ chain: base, transport }).sendRawTransaction({
+      serializedTransaction: "0x02",
+    });
+  const refusedWith = (message: string) => (m: string) =>
+    m === "eth_sendRawTransaction" ? { error: { code: -32000, message } } : methodNotFound;
+  const cases: [string, BroadcastRefusal][] = [
+    ["already known", "known"],
+    ["transaction already imported", "known"],
+    ["nonce too low", "nonce_used"],
+    ["replacement transaction underpriced", "underpriced"],
+    ["insufficient funds for gas * price + value", "insufficient_funds"],
+    ["intrinsic gas too low", "other"],
+  ];
+  test.each(cases)("%s → %s", async (message, refusal) => {
+    expect(classifyBroadcastError(await thrown(sendRaw, refusedWith(message)))).toBe(refusal);
+  });
+
+  test("no answer is unreachable; an error that is not viem's is other", async () => {
+    const error = await thrown(sendRaw, () => ({ fail: connectionRefused() }));
+    expect(classifyBroadcastError(error)).toBe("unreachable");
+    expect(classifyBroadcastError(new Error("nonce too low"))).toBe("other");
   });
 });
 

@@ -4,6 +4,7 @@ import {
   ExecutionRevertedError,
   HttpRequestError,
   InsufficientFundsError,
+  NonceTooLowError,
   RpcRequestError,
   TimeoutError,
   TransactionNotFoundError,
@@ -62,6 +63,91 @@ function classifyViemError(error: BaseError): ChainFailure {
  * blacklisted: no retry changes it.
  */
 export const USDC_BLACKLISTED = "Blacklistable: account is blacklisted";
+
+/** USDC's `require` strings that decide what becomes of a transferWithAuthorization. */
+export const USDC_REVERT = {
+  blacklisted: USDC_BLACKLISTED,
+  toZeroAddress: "ERC20: transfer to the zero address",
+  invalidSignature: "FiatTokenV2: invalid signature",
+  exceedsBalance: "ERC20: transfer amount exceeds balance",
+  authorizationUsed: "FiatTokenV2: authorization is used or canceled",
+  authorizationExpired: "FiatTokenV2: authorization is expired",
+  paused: "Pausable: paused",
+} as const;
+
+/**
+ * What a refused `transferWithAuthorization` means for the transfer, told by USDC's revert
+ * reason on the typed error (ContractFunctionRevertedError's `reason`):
+ * - `permanent`: no retry can succeed: a blacklisted party, the zero address as recipient, a
+ *   signature USDC does not accept. Give up and tell someone.
+ * - `done`: the authorization was already used (by an earlier submission of the same one).
+ * - `stale`: the amount is more than the address now holds: sign anew for what it holds.
+ * - `transient`: anything else (paused, expired, not a revert at all): retry later.
+ *
+ * @example if (usdcTransferVerdict(error) === "permanent") markFailed();
+ */
+export type UsdcTransferVerdict = "permanent" | "done" | "stale" | "transient";
+
+export function usdcTransferVerdict(error: unknown): UsdcTransferVerdict {
+  const failure = classifyChainError(error);
+  if (failure.kind !== "reverted") return "transient";
+  switch (failure.reason) {
+    case USDC_REVERT.blacklisted:
+    case USDC_REVERT.toZeroAddress:
+    case USDC_REVERT.invalidSignature:
+      return "permanent";
+    case USDC_REVERT.authorizationUsed:
+      return "done";
+    case USDC_REVERT.exceedsBalance:
+      return "stale";
+    default:
+      return "transient";
+  }
+}
+
+/**
+ * What a node's refusal of a raw transaction (eth_sendRawTransaction) means to the sender:
+ * - `known`: it already has this very transaction (sending it again is harmless);
+ * - `nonce_used`: the nonce is already mined (by this transaction or another);
+ * - `underpriced`: a transaction with the same nonce is pending and this one does not pay
+ *   enough more to replace it;
+ * - `insufficient_funds`: the sender cannot pay for the gas;
+ * - `unreachable`: no answer from the node; `other`: anything else.
+ * viem types the nonce and funds cases (NonceTooLowError, InsufficientFundsError, from the
+ * node's message, the way viem itself tells them apart); the other two have no class of its
+ * own in viem and are told by the node's message on the typed RPC error's details, as viem
+ * does for its classes.
+ */
+export type BroadcastRefusal =
+  | "known"
+  | "nonce_used"
+  | "underpriced"
+  | "insufficient_funds"
+  | "unreachable"
+  | "other";
+
+export function classifyBroadcastError(error: unknown): BroadcastRefusal {
+  if (!(error instanceof BaseError)) {
+    return error instanceof Error && error.cause !== undefined
+      ? classifyBroadcastError(error.cause)
+      : "other";
+  }
+  const parts: string[] = [];
+  error.walk((e) => {
+    if (e instanceof BaseError) parts.push(e.details, e.shortMessage);
+    return false;
+  });
+  const text = parts.join(" ").toLowerCase();
+  if (error.walk((e) => e instanceof NonceTooLowError) || /nonce too low/.test(text))
+    return "nonce_used";
+  if (/already known|already imported|known transaction/.test(text)) return "known";
+  if (/replacement transaction underpriced|replacement fee too low|underpriced/.test(text))
+    return "underpriced";
+  if (error.walk((e) => e instanceof InsufficientFundsError) || /insufficient funds/.test(text))
+    return "insufficient_funds";
+  if (error.walk(isUnreachable)) return "unreachable";
+  return "other";
+}
 
 /**
  * One line about a chain error, for logs and stored errors: viem's short message and details,

@@ -1,10 +1,12 @@
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
+import type { PayerAuthorizationStatus } from "../domain/relayedAuthorization.ts";
 import type {
   ApiKeyScope,
   AuditActor,
   EmailStatus,
   LinkStatus,
+  RelayedStatus,
   StoredInvoiceStatus,
   SweepStatus,
   WalletType,
@@ -159,6 +161,8 @@ export interface Database {
     details: ColumnType<Record<string, string> | null, string | undefined, never>;
     /** A secret the email carries (the claim link), sealed; cleared once sent. */
     sealed: Generated<string | null>;
+    /** A `sweep_failed` email's sweep (migration 0012). */
+    sweep_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.payment_state": {
@@ -170,6 +174,10 @@ export interface Database {
     latest_tx_hash: string | null;
     latest_paid_at: Date | null;
     updated_at: Date;
+    /** paid_amount of the last event (migration 0014). */
+    notified_received: Generated<bigint>;
+    /** Since when counted transfers are missing from the index but still mined (0014). */
+    lost_since: Date | null;
   };
   "app.payment_events": {
     id: string;
@@ -204,6 +212,52 @@ export interface Database {
     tx_hash: string | null;
     error: string | null;
     attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    /** The relayer nonce of the sweep's current submission (migration 0012). */
+    relayer_nonce: bigint | null;
+  };
+  "app.relayer_nonces": {
+    address: string;
+    next_nonce: bigint;
+    updated_at: Generated<Date>;
+  };
+  "app.relayer_transactions": {
+    id: Generated<string>;
+    purpose: string;
+    relayer: string;
+    nonce: bigint;
+    to_address: string;
+    data: string;
+    gas: bigint;
+    /** numeric(78,0): wei, read as a decimal string. */
+    max_fee_per_gas: string;
+    max_priority_fee_per_gas: string;
+    signed: string;
+    hashes: string[];
+    status: Generated<RelayedStatus>;
+    sent_block: bigint | null;
+    mined_hash: string | null;
+    mined_block: bigint | null;
+    receipt_status: "success" | "reverted" | null;
+    last_error: string | null;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  "app.payer_authorizations": {
+    id: Generated<string>;
+    deposit_address: string;
+    payer: string;
+    value: bigint;
+    valid_after: bigint;
+    valid_before: bigint;
+    nonce: string;
+    signature: string;
+    gas_reserved: bigint;
+    status: Generated<PayerAuthorizationStatus>;
+    tx_hash: string | null;
+    gas_used: bigint | null;
+    error: string | null;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };

@@ -14,6 +14,10 @@ export const TASK = {
   reconcileAll: "reconcile_all",
   deliverWebhook: "deliver_webhook",
   sweepDeposit: "sweep_deposit",
+  /** Submits a payer's verified gasless authorization (queued by the trigger of 0015). */
+  relayAuthorization: "relay_authorization",
+  /** Looks at a submitted sweep's transaction: mined, still pending (re-sent at a higher fee), or dropped. */
+  checkSweep: "check_sweep",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
@@ -25,8 +29,10 @@ export type TaskName = (typeof TASK)[keyof typeof TASK];
 export const JOB_KEY_PREFIX = {
   reconcile: "reconcile:",
   sweep: "sweep:",
+  sweepCheck: "sweep-check:",
   email: "email:",
   webhook: "webhook:",
+  relay: "relay:",
 } as const;
 
 /**
@@ -40,6 +46,8 @@ export const jobKey = {
   reconcile: (address: string) => `${JOB_KEY_PREFIX.reconcile}${address}`,
   /** The one pending sweep of a deposit address; also the name of its advisory lock. */
   sweep: (address: string) => `${JOB_KEY_PREFIX.sweep}${address}`,
+  /** The one pending check of a submitted sweep (by the sweep's id). */
+  sweepCheck: (sweepId: string) => `${JOB_KEY_PREFIX.sweepCheck}${sweepId}`,
   /** An email's delivery (queued by the trigger of 0002). */
   email: (emailId: string) => `${JOB_KEY_PREFIX.email}${emailId}`,
   /** A webhook delivery's first attempt (queued by the trigger of 0003). */
@@ -50,6 +58,8 @@ export const jobKey = {
    */
   webhookAttempt: (deliveryId: string, attempt: number) =>
     `${JOB_KEY_PREFIX.webhook}${deliveryId}:${attempt}`,
+  /** A payer's gasless payment: its submission, then each look at its transaction (0015). */
+  relay: (authorizationId: string) => `${JOB_KEY_PREFIX.relay}${authorizationId}`,
   /** The start-up reconcile of every address. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

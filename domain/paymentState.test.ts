@@ -1,11 +1,13 @@
 import { describe, expect, test } from "vitest";
 import {
+  amountForStatus,
   confirmedTransfers,
   derivePaymentState,
   EMPTY_PAYMENT_STATE,
   type IndexedTransfer,
   invoiceStatusFor,
   linkStatusFor,
+  orderedPayments,
   paymentEventType,
 } from "./paymentState.ts";
 
@@ -95,5 +97,120 @@ describe("links", () => {
     expect(paymentEventType(state(100n), state(0n), "pending", "link")).toBe(
       "link.payment_reversed",
     );
+  });
+});
+
+describe("amountForStatus: dust after an exact payment is held, not excess", () => {
+  const dust = 10_000n; // 0.01 USDC
+  test.each([
+    ["exact", [3_000_000n], 3_000_000n],
+    ["dust after the exact payment is held", [3_000_000n, 1n], 3_000_000n],
+    [
+      "dust adding up below the threshold is held",
+      [1_000_000n, 2_000_000n, 4_000n, 5_000n],
+      3_000_000n,
+    ],
+    ["extra payments reaching the threshold are excess", [3_000_000n, 9_999n, 1n], 3_010_000n],
+    ["a real second payment is excess", [3_000_000n, 3_000_000n], 6_000_000n],
+    ["an overshooting payment is excess, however small the overshoot", [3_000_001n], 3_000_001n],
+    ["a completing payment that overshoots is excess", [1_000_000n, 2_000_001n], 3_000_001n],
+    ["partial", [1_000_000n], 1_000_000n],
+    ["nothing", [], 0n],
+  ] as const)("%s", (_, payments, expected) => {
+    expect(amountForStatus(3_000_000n, payments, dust)).toBe(expected);
+  });
+  test("a threshold of 0 keeps spec §3.1 to the letter", () => {
+    expect(amountForStatus(3_000_000n, [3_000_000n, 1n], 0n)).toBe(3_000_001n);
+  });
+  test("orderedPayments puts them in chain order, without sweeps", () => {
+    const later = transfer("0xb-0", 1n, 12n);
+    const first = transfer("0xa-3", 3n, 10n);
+    const sweep = transfer("0xc-0", 4n, 11n, deposit);
+    expect(orderedPayments(deposit, [later, sweep, first]).map((t) => t.value)).toEqual([3n, 1n]);
+  });
+});
+
+describe("paymentEventType with a NoticeRule: dust is coalesced", () => {
+  const state = (received: bigint) => ({ ...EMPTY_PAYMENT_STATE, received });
+  const rule = (previousStatus: "paid" | "partial" | "sent", notifiedReceived: bigint) => ({
+    previousStatus,
+    notifiedReceived,
+    dustThreshold: 10_000n,
+  });
+  test("dust that leaves the status as it is tells nobody", () => {
+    expect(
+      paymentEventType(
+        state(3_000_000n),
+        state(3_000_001n),
+        "paid",
+        "invoice",
+        rule("paid", 3_000_000n),
+      ),
+    ).toBeNull();
+    expect(
+      paymentEventType(
+        state(1_000_000n),
+        state(1_000_005n),
+        "partial",
+        "invoice",
+        rule("partial", 1_000_000n),
+      ),
+    ).toBeNull();
+  });
+  test("coalesced dust is told once it adds up to the threshold", () => {
+    expect(
+      paymentEventType(
+        state(1_009_999n),
+        state(1_010_000n),
+        "partial",
+        "invoice",
+        rule("partial", 1_000_000n),
+      ),
+    ).toBe("invoice.partial");
+  });
+  test("a status change is always told, even by dust (spec §6.1)", () => {
+    expect(paymentEventType(state(0n), state(1n), "partial", "invoice", rule("sent", 0n))).toBe(
+      "invoice.partial",
+    );
+    expect(
+      paymentEventType(
+        state(3_009_999n),
+        state(3_010_000n),
+        "excess",
+        "invoice",
+        rule("paid", 3_000_000n),
+      ),
+    ).toBe("invoice.excess");
+  });
+  test("a real payment is told as before", () => {
+    expect(
+      paymentEventType(
+        state(1_000_000n),
+        state(2_000_000n),
+        "partial",
+        "invoice",
+        rule("partial", 1_000_000n),
+      ),
+    ).toBe("invoice.partial");
+    expect(
+      paymentEventType(
+        state(2_000_000n),
+        state(1_000_000n),
+        "partial",
+        "invoice",
+        rule("partial", 2_000_000n),
+      ),
+    ).toBe("invoice.payment_reversed");
+  });
+  test("the same amount in another order that changes the status is told", () => {
+    expect(
+      paymentEventType(
+        state(3_000_001n),
+        state(3_000_001n),
+        "excess",
+        "invoice",
+        rule("paid", 3_000_000n),
+      ),
+    ).toBe("invoice.excess");
   });
 });

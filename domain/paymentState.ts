@@ -43,14 +43,14 @@ export function confirmedTransfers(
 }
 
 /**
- * What a deposit address has received: a pure function of the confirmed transfers to it,
- * however often, in whatever order, they were seen. Transfers out of it (sweeps) never count.
+ * The payments among the confirmed transfers to a deposit address, in chain order (block,
+ * then id): transfers out of it (sweeps) are no payments.
  */
-export function derivePaymentState(
+export function orderedPayments(
   depositAddress: string,
   confirmed: readonly IndexedTransfer[],
-): PaymentState {
-  const payments = [...confirmed]
+): IndexedTransfer[] {
+  return [...confirmed]
     .filter((t) => t.from.toLowerCase() !== depositAddress.toLowerCase())
     .sort((a, b) =>
       a.blockNumber === b.blockNumber
@@ -59,6 +59,17 @@ export function derivePaymentState(
           ? -1
           : 1,
     );
+}
+
+/**
+ * What a deposit address has received: a pure function of the confirmed transfers to it,
+ * however often, in whatever order, they were seen. Transfers out of it (sweeps) never count.
+ */
+export function derivePaymentState(
+  depositAddress: string,
+  confirmed: readonly IndexedTransfer[],
+): PaymentState {
+  const payments = orderedPayments(depositAddress, confirmed);
   const latest = payments.at(-1);
   return {
     received: payments.reduce((sum, t) => sum + t.value, 0n),
@@ -68,12 +79,40 @@ export function derivePaymentState(
   };
 }
 
-/** The stored status that `received` implies for an invoice of `total`. */
+/**
+ * The amount an invoice's or link's status is derived from: everything received, except dust
+ * that arrived after the amount had been paid exactly. Once the payments, in chain order,
+ * added up to exactly `amount`, whatever came after stays held for refund without turning
+ * `paid` (`confirmed`) into `excess` as long as it adds up to less than `dustThreshold`
+ * (EXCESS_DUST_THRESHOLD). A payment that overshoots the amount itself, or extra payments
+ * worth the threshold or more, are `excess` exactly as spec §3.1 says.
+ *
+ * @example amountForStatus(3_000_000n, [3_000_000n, 1n], 10_000n) // 3_000_000n: still paid
+ * @example amountForStatus(3_000_000n, [3_000_001n], 10_000n) // 3_000_001n: excess
+ */
+export function amountForStatus(
+  amount: bigint,
+  paymentsInOrder: readonly bigint[],
+  dustThreshold: bigint,
+): bigint {
+  let sum = 0n;
+  let paidExactly = false;
+  for (const value of paymentsInOrder) {
+    sum += value;
+    if (sum === amount) paidExactly = true;
+  }
+  return paidExactly && sum > amount && sum - amount < dustThreshold ? amount : sum;
+}
+
 /** What is still to pay: the amount less what arrived, never below zero. */
 export function amountDue(amount: bigint, received: bigint): bigint {
   return amount > received ? amount - received : 0n;
 }
 
+/**
+ * The stored status that `received` implies for an invoice of `total` (spec §3.1); pass
+ * amountForStatus's figure to hold dust after an exact payment.
+ */
 export function invoiceStatusFor(
   total: bigint,
   received: bigint,
@@ -102,19 +141,46 @@ export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {
 }
 
 /**
+ * When a change is worth telling: without it, every change of the amount received is.
+ * With it, dust is coalesced: a change that leaves the status as it is and moves the amount
+ * received less than `dustThreshold` away from what the last event told is recorded (the
+ * status endpoint shows it at once) but produces no email or webhook of its own; the next
+ * event carries it, and once such changes add up to the threshold they are told.
+ */
+export type NoticeRule = {
+  /** The stored status before the change. */
+  previousStatus: StoredInvoiceStatus | LinkStatus;
+  /** `paid_amount` of the last event (0 before the first). */
+  notifiedReceived: bigint;
+  /** EXCESS_DUST_THRESHOLD in base units. */
+  dustThreshold: bigint;
+};
+
+/**
  * The event a change of payment state produces, or null. More received → `invoice.paid`,
  * `.partial` or `.excess` (every payment is reported, a second partial one too); less received
  * (a reorg removed a counted transfer) → `invoice.payment_reversed`. The same amount through
- * other transfers (a payment re-mined in another block) is no event: it counts once.
+ * other transfers (a payment re-mined in another block) is no event: it counts once, unless
+ * the new order changes the status (dust that now comes before the payment that completes).
+ * With a `rule`, dust is coalesced (see NoticeRule).
  */
 export function paymentEventType(
   previous: PaymentState,
   next: PaymentState,
   nextStatus: StoredInvoiceStatus | LinkStatus,
   owner: "invoice" | "link" = "invoice",
+  rule?: NoticeRule,
 ): PaymentEventType | null {
+  const unpaid = nextStatus === "draft" || nextStatus === "sent" || nextStatus === "pending";
+  if (rule) {
+    const drift = next.received - rule.notifiedReceived;
+    const statusKept = nextStatus === rule.previousStatus;
+    if (statusKept && (drift < 0n ? -drift : drift) < rule.dustThreshold) return null;
+    if (!statusKept && next.received === previous.received && !unpaid)
+      return `${owner}.${nextStatus}` as PaymentEventType;
+  }
   if (next.received === previous.received) return null;
   if (next.received < previous.received) return `${owner}.payment_reversed`;
-  if (nextStatus === "draft" || nextStatus === "sent" || nextStatus === "pending") return null;
+  if (unpaid) return null;
   return `${owner}.${nextStatus}` as PaymentEventType;
 }

@@ -25,6 +25,10 @@ export type WalletType = (typeof WALLET_TYPES)[number];
 export const SWEEP_STATUSES = ["signed", "submitted", "confirmed", "failed"] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
 
+/** A relayed transaction (app.relayer_transactions, worker/relayer/submit.ts). */
+export const RELAYED_STATUSES = ["pending", "mined", "dropped"] as const;
+export type RelayedStatus = (typeof RELAYED_STATUSES)[number];
+
 /** A webhook delivery: one event to one URL, with its retries (app.webhook_deliveries.status). */
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed", "gone"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

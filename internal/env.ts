@@ -24,6 +24,25 @@ const rpcUrlList = z
     "must be an http(s) URL, or several separated by commas",
   )
   .optional();
+/**
+ * A USDC amount in decimal ("0.10", "1", "0.000001"), as base units. (internal/ sits below
+ * domain/, so the conversion is spelled out here rather than borrowed from domain/money.ts.)
+ */
+const usdcSetting = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,6})?$/, "must be a USDC amount such as 0.10 (up to 6 decimals)")
+  .transform((value) => {
+    const [whole = "0", fraction = ""] = value.split(".");
+    return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, "0"));
+  });
+/** A duration: a number of seconds, or a number with s, m, h or d ("90s", "30m", "6h"), in ms. */
+const duration = z
+  .string()
+  .regex(/^\d{1,9}(s|m|h|d)?$/, "must be a duration such as 6h, 30m, 90s or a number of seconds")
+  .transform((value) => {
+    const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1)];
+    return unit ? Number(value.slice(0, -1)) * unit : Number(value) * 1_000;
+  });
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address");
 
 /**
@@ -84,10 +103,22 @@ const envSchema = z
     ALLOW_PRIVATE_WEBHOOKS: z.enum(["true", "false"]).optional(),
     /** First webhook retry delay; doubles per attempt (capped at 6 h), ±50 % jitter. */
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
-    /** How long a webhook receiver has to answer. */
+    /** The whole of one webhook delivery (connect, answer, body): cut at this deadline. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(15_000).default(15_000),
     /** `off`: leave funds on the deposit addresses (see `remit deposits`). */
     SWEEP: z.enum(["on", "off"]).default("on"),
+    /**
+     * Sweep policy (docs/api.md, "Settlement"): no automatic sweep moves less than this (the
+     * relayer's gas must be worth it; docs/operations.md, "Sweeps and dust").
+     */
+    SWEEP_MIN_AMOUNT: usdcSetting.default(100_000n),
+    /** A partial payment is swept once no transfer has arrived for this long. */
+    SWEEP_PARTIAL_AFTER: duration.default(6 * 3_600_000),
+    /**
+     * Extra payments on a `paid` invoice (`confirmed` link) adding up to less than this are held
+     * for refund and leave the status as it is; changes below it are coalesced in notifications.
+     */
+    EXCESS_DUST_THRESHOLD: usdcSetting.default(10_000n),
     /** Pays the gas of sweeps. Locally: anvil's account 9. Required with BASE_RPC_URL. */
     RELAYER_PRIVATE_KEY: z
       .string()
@@ -115,6 +146,16 @@ const envSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /**
+     * The worker's slots per queue (worker/queues.ts): payment detection, emails, webhook
+     * deliveries, chain transactions (sweeps). Each queue has its own; none can take another's.
+     */
+    WORKER_PAYMENTS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    WORKER_EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
+    WORKER_WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+    WORKER_CHAIN_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /** A relayer transaction not mined this many blocks after it was sent is re-sent at a higher fee. */
+    RELAYER_REPLACE_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
@@ -146,6 +187,20 @@ const envSchema = z
      * existing accounts. Default: open locally, closed with BASE_RPC_URL.
      */
     MERCHANT_SIGNUP: z.enum(["open", "closed"]).optional(),
+    /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
+    RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
+    GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
+    /**
+     * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless
+     * payments), counted in the database across every API process; 0: no gasless payments.
+     */
+    RELAYER_DAILY_GAS_BUDGET: z.coerce
+      .bigint()
+      .min(0n)
+      .max(10n ** 12n)
+      .default(50_000_000n),
+    /** How long `POST /api/payments/{slug}/authorizations` waits for the relayer's submission before a 202. */
+    RELAYER_SUBMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
     /** Slow clients: all headers within this, the whole request within the next, idle keep-alive. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

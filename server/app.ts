@@ -23,6 +23,7 @@ import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
+import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps) {
   registerKeyRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerAuditRoute(app, deps);
+  registerPaymentAuthorizations(app, deps);
 
   const document = {
     openapi: "3.1.0",

@@ -27,6 +27,16 @@ button:focus-visible,a:focus-visible{outline:3px solid #9fb8ff;outline-offset:2p
 [data-state=paid] .paywith,[data-state=confirmed] .paywith,[data-state=excess] .paywith{display:none}
 .partialnote{display:none}[data-state=partial] .partialnote{display:block}
 footer{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
+.wallet{margin:0 0 12px}.walletbuttons{display:flex;flex-direction:column;gap:8px}
+button.primary{display:flex;align-items:center;justify-content:center;gap:8px;width:100%;background:var(--accent);color:#fff;font-size:16px;font-weight:600;padding:12px 16px}
+button.primary img{width:22px;height:22px}button:disabled{opacity:.6;cursor:progress}
+.walletplain{display:flex;gap:8px;align-items:center;font-size:14px;color:var(--muted);margin-top:8px}
+.walletstatus{font-size:14px;margin:8px 0 0;overflow-wrap:anywhere}.walletstatus:empty{display:none}
+.walletstatus[data-tone=error]{background:#fff6ec;border:1px solid #f6d3b0;color:#7a3a0e;border-radius:8px;padding:8px 10px}
+.walletstatus[data-tone=ok]{background:#e4ecff;border-radius:8px;padding:8px 10px}
+.orline{display:none;text-align:center;margin:12px 0 0}.has-wallet .orline{display:block}
+a.deeplink{display:none}
+@media (max-width:480px){.paywith:not(.has-wallet) a.deeplink{display:block;text-align:center;background:var(--accent);color:#fff;border-radius:8px;padding:12px;text-decoration:none;font-weight:600;margin:4px 0 8px}}
 a{color:var(--accent)}.prewrap{white-space:pre-line}
 td code{overflow-wrap:anywhere;word-break:break-all;font-size:13px}
 code.txhash{overflow-wrap:anywhere;word-break:break-all}
@@ -36,7 +46,8 @@ main{padding:8px}.card{padding:12px;margin-bottom:8px}.card p{margin:4px 0}
 h1{font-size:18px;margin:0}.amount{font-size:20px}.field{margin:6px 0}.copyrow code{padding:6px 8px}
 button{padding:6px 10px}h2{margin:0 0 4px}
 .paywith{display:grid;grid-template-columns:116px 1fr;column-gap:12px;align-items:center}
-.paywith>h2,.paywith>.field,.paywith>p.small{grid-column:1/-1}
+.paywith>h2,.paywith>.field,.paywith>p.small,.paywith>.wallet,.paywith>.orline{grid-column:1/-1}
+.paywith>a.deeplink{grid-column:1/-1;order:1}
 .qr{margin:6px 0}.qr svg{width:116px;height:116px}.warning{font-size:13px;padding:8px}
 footer{padding:0 0 8px}
 }
@@ -53,6 +64,17 @@ export const payJs = `(function () {
   var slug = root.getAttribute("data-slug");
   var finished = { paid: true, confirmed: true, excess: true };
   var announced = false;
+  var timer = null;
+  // After the wallet script submitted a payment: poll every second for a while (3 minutes).
+  var fastUntil = 0;
+  function schedule(ms) {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+  root.addEventListener("remit:submitted", function () {
+    fastUntil = Date.now() + 180000;
+    schedule(0);
+  });
 
   function units(decimal) {
     var parts = String(decimal).split(".");
@@ -82,6 +104,8 @@ export const payJs = `(function () {
         amountNode.textContent = plain;
         var copy = amountNode.parentNode.querySelector("button[data-copy]");
         if (copy) copy.setAttribute("data-copy", plain);
+        var link = document.querySelector("a[data-pay-uri]");
+        if (link) link.href = link.href.replace(/uint256=\\d+/, "uint256=" + (total - received).toString());
       }
     }
     if (body.tx_hash) set("tx", body.tx_hash);
@@ -99,9 +123,9 @@ export const payJs = `(function () {
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (body) { if (body) show(body); })
       .catch(function () {})
-      .then(function () { if (!announced) setTimeout(poll, pollMs); });
+      .then(function () { if (!announced) schedule(Date.now() < fastUntil ? 1000 : pollMs); });
   }
-  setTimeout(poll, pollMs);
+  schedule(pollMs);
 
   var buttons = document.querySelectorAll("button[data-copy]");
   for (var i = 0; i < buttons.length; i++) {

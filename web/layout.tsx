@@ -1,7 +1,12 @@
 import type { Child } from "hono/jsx";
 
 /** The frame of every hosted page: no inline script or style (see the CSP in web/routes.tsx). */
-export function Layout(props: { title: string; children: Child }) {
+export function Layout(props: {
+  title: string;
+  children: Child;
+  /** More of our own scripts from /assets, after pay.js (the wallet button's, say). */
+  scripts?: string[];
+}) {
   return (
     <html lang="en">
       <head>
@@ -15,6 +20,9 @@ export function Layout(props: { title: string; children: Child }) {
         <main>{props.children}</main>
         <footer>USDC on Base · powered by Remit</footer>
         <script src="/assets/pay.js" defer />
+        {props.scripts?.map((src) => (
+          <script src={src} defer />
+        ))}
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { formatUsdcForDisplay } from "../domain/money.ts";
 import type { PaymentState } from "../domain/paymentState.ts";
+import { WalletPay, type WalletSettings } from "./walletPanel.tsx";
 
 /**
  * The element pay.js watches: it polls `data-status-url` and shows the panel of the state it
@@ -104,14 +105,31 @@ function CopyField(props: { label: string; value: string; id: string }) {
   );
 }
 
-/** The block every payable page shows: amount, address, QR code, the network warning. */
-export function PayWith(props: { due: bigint; depositAddress: string; qrSvg: string | null }) {
+/**
+ * The block every payable page shows: the wallet button (revealed by wallet.js when the browser
+ * has a wallet), the `ethereum:` link as a button on small screens, amount, address, QR code,
+ * the network warning.
+ */
+export function PayWith(props: {
+  due: bigint;
+  depositAddress: string;
+  qrSvg: string | null;
+  /** The EIP-681 request of the QR code, for the small screens' button. */
+  paymentUri?: string;
+  wallet?: WalletSettings;
+}) {
   // Nothing due (paid, excess, confirmed): no payment request at all, not one hidden by CSS.
   if (props.due <= 0n || !props.qrSvg) return null;
   const amount = formatUsdcForDisplay(props.due).replace(/,/g, "");
   return (
     <section class="card paywith" aria-labelledby="pay-heading">
       <h2 id="pay-heading">Pay with USDC on Base</h2>
+      {props.wallet ? <WalletPay settings={props.wallet} /> : null}
+      {props.paymentUri ? (
+        <a class="deeplink" href={props.paymentUri} data-pay-uri>
+          Open in your wallet app
+        </a>
+      ) : null}
       <CopyField label="Amount (USDC)" value={amount} id="pay-amount" />
       <CopyField label="Deposit address" value={props.depositAddress} id="pay-address" />
       <div

@@ -14,6 +14,8 @@ import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
 import { MerchantPortal } from "./pages/merchantPortal.tsx";
 import { qrSvg } from "./qrSvg.ts";
+import { WALLET_SCRIPT, type WalletSettings } from "./walletPanel.tsx";
+import { walletJs } from "./walletScript.ts";
 import { widgetJs } from "./widget.ts";
 
 /**
@@ -50,6 +52,9 @@ export type PageDeps = {
   payUrl: string;
   /** Block explorer for transaction links; none on a local chain. */
   explorerUrl: string | null;
+  /** The relayer of gasless payments and its budget: with both, the wallet button signs. */
+  relayerAddress?: string;
+  gasless?: { dailyGasBudget: bigint };
 };
 
 /**
@@ -58,6 +63,15 @@ export type PageDeps = {
  */
 const payQr = (depositAddress: string, due: bigint) =>
   due > 0n ? qrSvg(usdcPaymentUri(getAddress(depositAddress), due)) : Promise.resolve(null);
+
+/** The wallet button's and the `ethereum:` link's part of a payable page (issue 18). */
+const walletOptions = (deps: PageDeps, depositAddress: string, due: bigint) => ({
+  paymentUri: usdcPaymentUri(getAddress(depositAddress), due),
+  wallet: {
+    gasless: Boolean(deps.relayerAddress) && (deps.gasless?.dailyGasBudget ?? 0n) > 0n,
+    explorerUrl: deps.explorerUrl,
+  } satisfies WalletSettings,
+});
 
 export function pageRoutes(deps: PageDeps): Hono {
   const app = new Hono();
@@ -72,6 +86,7 @@ export function pageRoutes(deps: PageDeps): Hono {
   app.get("/assets/pay.css", asset(payCss, "text/css; charset=utf-8"));
   app.get("/assets/pay.js", asset(payJs, "text/javascript; charset=utf-8"));
   app.get("/w.js", asset(widgetJs, "text/javascript; charset=utf-8"));
+  app.get(WALLET_SCRIPT, asset(walletJs, "text/javascript; charset=utf-8"));
 
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
@@ -81,14 +96,19 @@ export function pageRoutes(deps: PageDeps): Hono {
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),
     ]);
-    const qr = await payQr(
-      invoice.deposit_address,
-      amountDue(invoice.total_amount, state.received),
-    );
+    const due = amountDue(invoice.total_amount, state.received);
+    const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
     return c.html(
-      <InvoicePage invoice={invoice} lines={lines} state={state} pdfUrl={pdfUrl} qrSvg={qr} />,
+      <InvoicePage
+        invoice={invoice}
+        lines={lines}
+        state={state}
+        pdfUrl={pdfUrl}
+        qrSvg={qr}
+        pay={walletOptions(deps, invoice.deposit_address, due)}
+      />,
     );
   });
 
@@ -97,8 +117,16 @@ export function pageRoutes(deps: PageDeps): Hono {
     const link = await findLinkBySlug(deps.db, c.req.param("slug"));
     if (!link) return c.html(<NotFoundPage what="payment link" />, 404);
     const state = await loadPaymentState(deps.db, link.deposit_address);
-    const qr = await payQr(link.deposit_address, amountDue(link.amount, state.received));
-    return c.html(<CheckoutPage link={link} state={state} qrSvg={qr} />);
+    const due = amountDue(link.amount, state.received);
+    const qr = await payQr(link.deposit_address, due);
+    return c.html(
+      <CheckoutPage
+        link={link}
+        state={state}
+        qrSvg={qr}
+        pay={walletOptions(deps, link.deposit_address, due)}
+      />,
+    );
   });
 
   app.get("/merchant/:slug", async (c) => {

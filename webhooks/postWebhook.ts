@@ -54,11 +54,19 @@ export function refusePrivatePeer(socket: Socket): void {
   else check();
 }
 
+/** How much of a receiver's response body is read: it is never used, only drained a little. */
+export const RESPONSE_BODY_CAP_BYTES = 4096;
+
 /**
  * POSTs a webhook body and resolves with the receiver's status code (any code: the caller
- * decides what is a success). Rejects on a network error, on a timeout, and — unless
- * `allowPrivate` — on a URL that is not https or whose host is a private address, a name that
- * resolves to one, or a connection whose peer is one.
+ * decides what is a success). One hard deadline, `timeoutMs`, covers the whole exchange: the
+ * lookup, the connection, the request, the status line and the body. The body is read only up
+ * to RESPONSE_BODY_CAP_BYTES and the socket is then destroyed, never pooled: a receiver that
+ * answers at once and then trickles its body (a byte every few seconds) is cut at the deadline
+ * and the attempt fails, rather than holding a worker for as long as it likes. Rejects on a
+ * network error, at the deadline, and — unless `allowPrivate` — on a URL that is not https or
+ * whose host is a private address, a name that resolves to one, or a connection whose peer is
+ * one.
  */
 export function postWebhook(
   url: string,
@@ -71,6 +79,20 @@ export function postWebhook(
   if (problem) return Promise.reject(new WebhookRefused(`webhook URL ${problem}`));
   const started = performance.now();
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: { statusCode: number } | Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      // Nothing more is wanted from this receiver: the socket goes, whatever it was doing.
+      request.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else
+        resolve({
+          statusCode: outcome.statusCode,
+          latencyMs: Math.round(performance.now() - started),
+        });
+    };
     const request = (target.protocol === "https:" ? https : http).request(
       target,
       {
@@ -81,26 +103,28 @@ export function postWebhook(
           "user-agent": "Remit-Webhooks/1",
           ...headers,
         },
-        timeout: options.timeoutMs,
+        // A connection of its own, closed after the attempt: a receiver's socket is never reused.
+        agent: false,
         ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
       },
       (response) => {
-        // The body is not needed, but must be drained so the socket is released.
-        response.resume();
-        response.on("end", () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            latencyMs: Math.round(performance.now() - started),
-          }),
-        );
-        response.on("error", reject);
+        const statusCode = response.statusCode ?? 0;
+        let read = 0;
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= RESPONSE_BODY_CAP_BYTES) finish({ statusCode });
+        });
+        response.on("end", () => finish({ statusCode }));
+        response.on("error", (error) => finish(error));
+        response.on("aborted", () => finish(new Error("the receiver closed the response early")));
       },
     );
-    request.on("timeout", () =>
-      request.destroy(new Error(`no response within ${options.timeoutMs} ms`)),
+    const deadline = setTimeout(
+      () => finish(new Error(`no complete response within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
     );
     if (!options.allowPrivate) request.on("socket", refusePrivatePeer);
-    request.on("error", reject);
+    request.on("error", (error) => finish(error));
     request.end(body);
   });
 }

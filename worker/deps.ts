@@ -1,8 +1,10 @@
-import type { Account, PublicClient, WalletClient } from "viem";
+import type { PublicClient } from "viem";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
+import type { SweepSettings } from "../domain/sweepPolicy.ts";
 import type { Mailer } from "../email/mailer.ts";
+import type { Relayer } from "./relayer/relayer.ts";
 
 /** What the worker's tasks need from the process. */
 export type WorkerDeps = {
@@ -19,12 +21,16 @@ export type WorkerDeps = {
   confirmations: number;
   /** Sweep every counted payment automatically (SWEEP=on); otherwise only on request. */
   autoSweep: boolean;
+  /** When and how much to sweep (SWEEP_MIN_AMOUNT, SWEEP_PARTIAL_AFTER): domain/sweepPolicy.ts. */
+  sweepPolicy: SweepSettings;
+  /** EXCESS_DUST_THRESHOLD in base units: dust held after an exact payment, notices coalesced. */
+  dustThreshold: bigint;
   /** Sweeping funds to merchants' wallets; absent without a relayer. */
   sweep?: {
     mnemonic: string;
-    relayer: Account;
-    wallet: Pick<WalletClient, "writeContract">;
-    chain: Pick<PublicClient, "readContract" | "simulateContract" | "waitForTransactionReceipt">;
+    /** Submits the sweeps' transactions: one nonce sequence (worker/relayer/submit.ts). */
+    relayer: Relayer;
+    chain: Pick<PublicClient, "readContract" | "simulateContract">;
   };
   explorerUrl: string | null;
   /** `keys` opens the sealed webhook secrets to sign with. */

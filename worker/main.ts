@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { run } from "graphile-worker";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createPublicClient, createWalletClient } from "viem";
+import { createPublicClient } from "viem";
 import { base } from "viem/chains";
 import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
@@ -15,6 +15,7 @@ import { type MetricsServer, startMetricsServer } from "../internal/metricsServe
 import { relayerAccount } from "../keys/relayer.ts";
 import { withJobContext } from "./jobContext.ts";
 import { observeJobs } from "./jobMetrics.ts";
+import { type QueueName, splitTaskList } from "./queues.ts";
 import { unlockCrashedJobs, watchIndexedTransfers } from "./startup.ts";
 import { createTaskList } from "./tasks/index.ts";
 
@@ -30,6 +31,8 @@ const db = createDb(env.DATABASE_URL);
 const chain = createPublicClient({
   chain: base,
   transport: rpcTransport(env.CHAIN_RPC_URL),
+  // The relayer counts blocks since a transaction was sent: no block number from a cache.
+  cacheTime: 0,
 });
 const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
@@ -49,11 +52,19 @@ const taskList = createTaskList({
   indexerSchema: env.INDEXER_SCHEMA,
   chain,
   autoSweep: env.SWEEP === "on",
+  sweepPolicy: { minAmount: env.SWEEP_MIN_AMOUNT, partialAfterMs: env.SWEEP_PARTIAL_AFTER },
+  dustThreshold: env.EXCESS_DUST_THRESHOLD,
   sweep: relayer
     ? {
         mnemonic: seed,
-        relayer,
-        wallet: createWalletClient({ chain: base, transport: rpcTransport(env.CHAIN_RPC_URL) }),
+        relayer: {
+          db,
+          account: relayer,
+          chain,
+          chainId: base.id,
+          replaceAfterBlocks: env.RELAYER_REPLACE_AFTER_BLOCKS,
+          log: log.child("relayer"),
+        },
         chain,
       }
     : undefined,
@@ -113,24 +124,43 @@ await releaseCrashedJobs();
 const crashCheck = setInterval(releaseCrashedJobs, 15_000);
 crashCheck.unref();
 
-const runner = await run({
-  connectionString: env.DATABASE_URL,
-  concurrency: 5,
-  // We stop on signals ourselves, so the heartbeat is withdrawn after the last job finished.
-  noHandleSignals: true,
-  events,
-  // Every line written during a job carries its job id and task.
-  taskList: withJobContext(taskList),
-  logger: graphileLogger(log.child("graphile")),
-  // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
-  pollInterval: 500,
-});
+// One graphile-worker runner per queue (worker/queues.ts), each with its own slots and
+// tasks: a slow webhook receiver or a sweep waiting on the chain can never hold a slot that
+// payment detection needs. All of them report to one event emitter (heartbeat, metrics).
+const concurrency: Record<QueueName, number> = {
+  payments: env.WORKER_PAYMENTS_CONCURRENCY,
+  email: env.WORKER_EMAIL_CONCURRENCY,
+  webhooks: env.WORKER_WEBHOOKS_CONCURRENCY,
+  chain: env.WORKER_CHAIN_CONCURRENCY,
+};
+// Every line written during a job carries its job id and task.
+const queues = splitTaskList(withJobContext(taskList));
+const queueNames = Object.keys(queues) as QueueName[];
+const runners = await Promise.all(
+  queueNames.map((queue) =>
+    run({
+      connectionString: env.DATABASE_URL,
+      // Its slots, its LISTEN connection and one spare: no queue waits for another's connection.
+      maxPoolSize: concurrency[queue] + 2,
+      concurrency: concurrency[queue],
+      // We stop on signals ourselves, so the heartbeat is withdrawn after the last job finished.
+      noHandleSignals: true,
+      events,
+      taskList: queues[queue],
+      logger: graphileLogger(log.child(`graphile/${queue}`)),
+      // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
+      pollInterval: 500,
+    }),
+  ),
+);
+const payments = runners[queueNames.indexOf("payments")];
+if (!payments) throw new Error("the worker has no payments queue");
 const watching = new AbortController();
-void watchIndexedTransfers(db, env.INDEXER_SCHEMA, runner.addJob, watching.signal).catch((error) =>
-  log.error("could not install the transfer trigger", { error }),
+void watchIndexedTransfers(db, env.INDEXER_SCHEMA, payments.addJob, watching.signal).catch(
+  (error) => log.error("could not install the transfer trigger", { error }),
 );
 log.info("running", {
-  tasks: Object.keys(taskList).join(","),
+  queues: queueNames.map((queue) => `${queue}×${concurrency[queue]}`).join(","),
   email: env.outboxDir ? `outbox ${env.outboxDir}` : "SendGrid",
   confirmations: env.CONFIRMATIONS,
   sweep: env.SWEEP,
@@ -147,7 +177,7 @@ const stop = async (signal: string) => {
   clearInterval(crashCheck);
   // graphile-worker finishes the jobs in flight; one that outlives the supervisor's grace
   // period is killed and released by the next worker (jobs are idempotent).
-  await runner.stop();
+  await Promise.all(runners.map((runner) => runner.stop()));
   await stopHeartbeat();
   await metricsServer?.close();
   await db.destroy();
@@ -155,4 +185,4 @@ const stop = async (signal: string) => {
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));
-await runner.promise;
+await Promise.all(runners.map((runner) => runner.promise));

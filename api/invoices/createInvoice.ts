@@ -10,6 +10,7 @@ import { sealSecret } from "../../domain/secretBox.ts";
 import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
+import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { assertNameAllowed, assertPayoutAllowed } from "../auth/authorize.ts";
 import type { Actor } from "../auth/identity.ts";
@@ -40,6 +41,7 @@ export async function createInvoice(
 ): Promise<CreateInvoiceResponse> {
   const { lines, total } = priceLineItems(input.line_items);
   assertWebhookUrlAllowed(deps, input.webhook_url);
+  await assertPayoutWalletAllowed(deps, input.wallet_address);
   if (total > MAX_TOTAL) {
     throw validationError([
       {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { recordAudit } from "../../db/queries/audit.ts";
-import { type DeliveryRow, insertWebhookDelivery } from "../../db/queries/webhookDeliveries.ts";
+import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
 import {
   findInvoiceEventId,
   findWebhookHistory,
@@ -14,6 +14,7 @@ import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { EXAMPLE_EVENT_ID } from "./examples.ts";
+import { queueRedelivery, RedeliveryLimited } from "./queueRedelivery.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
@@ -83,8 +84,8 @@ const redeliverRoute = createRoute({
   summary: "Deliver an event again",
   security: [{ bearerAuth: [] }],
   description:
-    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. " +
-    "Rate-limited per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",
+    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. Limited: one redelivery of an event queued or in flight at a time (409 `redelivery_queued`), and 20 redeliveries per invoice per hour (429 `rate_limited`, `Retry-After`); " +
+    "also per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",
   request: {
     params: InvoiceIdParamSchema.extend({
       event_id: z.string().openapi({
@@ -157,17 +158,24 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
     const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
     if (!event) throw notFound("event");
-    const url = invoice.webhook_url;
-    const delivery = await deps.db.transaction().execute(async (trx) => {
-      const queued = await insertWebhookDelivery(trx, event, url);
-      await recordAudit(trx, {
-        merchantId: invoice.merchant_id,
-        ...auditActor(actor.identity),
-        action: "webhook.redelivered",
-        target: eventId,
-        requestId: actor.requestId,
-      });
-      return queued;
+    const delivery = await queueRedelivery(
+      deps,
+      invoice.id,
+      event,
+      invoice.webhook_url,
+      // Audited in the transaction that queues it.
+      (trx) =>
+        recordAudit(trx, {
+          merchantId: invoice.merchant_id,
+          ...auditActor(actor.identity),
+          action: "webhook.redelivered",
+          target: eventId,
+          requestId: actor.requestId,
+        }),
+    ).catch((error: unknown) => {
+      if (error instanceof RedeliveryLimited)
+        c.header("Retry-After", String(error.retryAfterSeconds));
+      throw error;
     });
     return c.json(presentDelivery(delivery, []), 202);
   });

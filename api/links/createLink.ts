@@ -10,6 +10,7 @@ import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { escapeHtml } from "../../internal/escapeHtml.ts";
+import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { assertNameAllowed, assertPayoutAllowed } from "../auth/authorize.ts";
 import type { Actor } from "../auth/identity.ts";
@@ -46,6 +47,7 @@ export async function createLink(
       { path: "amount", code: "not_positive", message: "must be greater than 0" },
     ]);
   assertWebhookUrlAllowed(deps, input.webhook_url);
+  await assertPayoutWalletAllowed(deps, input.wallet_address);
   const merchantEmail = input.merchant_email.toLowerCase();
 
   return createIdempotently(

@@ -9,6 +9,8 @@ export type RateLimits = {
   status: number;
   invoices: number;
   links: number;
+  /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
+  authorizations?: number;
   /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY). */
   trustedProxies: number;
 };

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { JOB_KEY_PREFIX, jobKey, TASK } from "../../domain/jobs.ts";
+import { JOB_KEY_PREFIX, jobKey, TASK, type TaskName } from "../../domain/jobs.ts";
 import type { Executor } from "../database.ts";
 
 /**
@@ -61,9 +61,54 @@ export async function queueReconcileOfEveryDeposit(
   );
 }
 
-/** Queues a sweep of the deposit address `address` (lowercase, as stored). */
-export async function queueSweep(db: Executor, address: string): Promise<void> {
-  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), job_key => ${jobKey.sweep(address)})`.execute(
+/**
+ * Queues a sweep of the deposit address `address` (lowercase, as stored), now or at `runAt`
+ * (replacing the one pending, whose key it shares).
+ */
+export async function queueSweep(db: Executor, address: string, runAt?: Date): Promise<void> {
+  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), run_at => ${runAt ?? null}::timestamptz, job_key => ${jobKey.sweep(address)})`.execute(
     db,
   );
+}
+
+/**
+ * Queues a job in the caller's transaction (it exists only if the transaction commits): what a
+ * job that records a step and schedules the next one needs to do atomically.
+ */
+export async function queueJob(
+  db: Executor,
+  task: TaskName,
+  payload: Record<string, unknown>,
+  options: { jobKey: string; runAt?: Date },
+): Promise<void> {
+  await sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json, job_key => ${options.jobKey}, run_at => ${options.runAt ?? new Date()}::timestamptz)`.execute(
+    db,
+  );
+}
+
+/** How the job queue looks to /health: jobs held too long, and payment detection waiting. */
+export type JobBacklog = {
+  /** Jobs locked (running) for longer than the threshold given. */
+  stuckJobs: number;
+  /** How long the oldest due, unlocked reconcile job has been waiting; null when none is. */
+  oldestWaitingReconcileMs: number | null;
+};
+
+export async function findJobBacklog(db: Executor, stuckAfterSeconds: number): Promise<JobBacklog> {
+  const { rows } = await sql<{ stuck: string; waiting_ms: number | null }>`
+    select
+      (select count(*) from graphile_worker._private_jobs
+        where locked_at < now() - make_interval(secs => ${stuckAfterSeconds})) as stuck,
+      (select extract(epoch from now() - min(j.run_at)) * 1000
+         from graphile_worker._private_jobs j
+         join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${TASK.reconcileDeposit}
+          and j.locked_at is null and j.run_at <= now() and j.attempts < j.max_attempts) as waiting_ms`.execute(
+    db,
+  );
+  const row = rows[0];
+  return {
+    stuckJobs: Number(row?.stuck ?? 0),
+    oldestWaitingReconcileMs: row?.waiting_ms == null ? null : Math.round(Number(row.waiting_ms)),
+  };
 }

@@ -32,11 +32,63 @@ export async function loadPaymentState(
   };
 }
 
+/**
+ * What reconcile remembers of a deposit address besides its state: the amount received the last
+ * event told (0 before the first), and since when counted transfers have been missing from the
+ * index while still mined (null: none are).
+ */
+export async function loadReconcileMemory(
+  db: Executor,
+  depositAddress: string,
+): Promise<{ notifiedReceived: bigint; lostSince: Date | null }> {
+  const row = await db
+    .selectFrom("app.payment_state")
+    .select(["notified_received", "lost_since"])
+    .where("deposit_address", "=", depositAddress.toLowerCase())
+    .executeTakeFirst();
+  return { notifiedReceived: row?.notified_received ?? 0n, lostSince: row?.lost_since ?? null };
+}
+
+/**
+ * Notes that counted transfers of the address are missing from the index but still mined, at
+ * `now` unless already noted; returns since when. The row exists: something was counted.
+ */
+export async function markTransfersMissing(
+  trx: Transaction<Database>,
+  depositAddress: string,
+  now: Date,
+): Promise<Date> {
+  const row = await trx
+    .updateTable("app.payment_state")
+    .set((eb) => ({ lost_since: eb.fn.coalesce("lost_since", eb.val(now)) }))
+    .where("deposit_address", "=", depositAddress.toLowerCase())
+    .returning("lost_since")
+    .executeTakeFirst();
+  return row?.lost_since ?? now;
+}
+
+/** Forgets that transfers of the address went missing: they are back. */
+export async function clearTransfersMissing(
+  trx: Transaction<Database>,
+  depositAddress: string,
+): Promise<void> {
+  await trx
+    .updateTable("app.payment_state")
+    .set({ lost_since: null })
+    .where("deposit_address", "=", depositAddress.toLowerCase())
+    .execute();
+}
+
+/**
+ * Stores the state reconcile derived (nothing is missing any more); `notifiedReceived` when an
+ * event told it.
+ */
 export async function savePaymentState(
   trx: Transaction<Database>,
   owner: PaymentOwner,
   depositAddress: string,
   state: PaymentState,
+  notifiedReceived?: bigint,
 ): Promise<void> {
   const values = {
     received: state.received,
@@ -44,6 +96,8 @@ export async function savePaymentState(
     latest_tx_hash: state.latestTxHash,
     latest_paid_at: state.latestPaidAt,
     updated_at: new Date(),
+    lost_since: null,
+    ...(notifiedReceived === undefined ? {} : { notified_received: notifiedReceived }),
   };
   await trx
     .insertInto("app.payment_state")

@@ -46,23 +46,71 @@ export async function insertSweep(
   return db.insertInto("app.sweeps").values(sweep).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function findSweep(db: Executor, id: string): Promise<SweepRow | undefined> {
+  return db.selectFrom("app.sweeps").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
 /** What a sweep's progress changes; `attempt` counts one more submission. */
-export type SweepUpdate = Partial<Pick<SweepRow, "status" | "tx_hash" | "error">> & {
+export type SweepUpdate = Partial<
+  Pick<SweepRow, "status" | "tx_hash" | "error" | "relayer_nonce">
+> & {
   attempt?: boolean;
 };
 
-export async function updateSweep(db: Executor, id: string, values: SweepUpdate): Promise<void> {
-  await db
+/**
+ * Updates a sweep; with `onlyIf`, only while it is in that status (a check and a submission
+ * racing on one sweep: the first to move it wins). Resolves with whether a row changed.
+ */
+export async function updateSweep(
+  db: Executor,
+  id: string,
+  values: SweepUpdate,
+  onlyIf?: SweepRow["status"],
+): Promise<boolean> {
+  let query = db
     .updateTable("app.sweeps")
     .set((eb) => ({
       ...(values.status ? { status: values.status } : {}),
       ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
       ...(values.error !== undefined ? { error: values.error } : {}),
+      ...(values.relayer_nonce !== undefined ? { relayer_nonce: values.relayer_nonce } : {}),
       ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
       updated_at: new Date(),
     }))
+    .where("id", "=", id);
+  if (onlyIf) query = query.where("status", "=", onlyIf);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * A signed sweep's amount, changed to what its address now holds (the nonce stays: whichever
+ * signature of it USDC executes, it executes one).
+ */
+export async function updateSweepAmount(
+  db: Executor,
+  id: string,
+  amount: bigint,
+): Promise<SweepRow> {
+  return db
+    .updateTable("app.sweeps")
+    .set({ amount, updated_at: new Date() })
     .where("id", "=", id)
-    .execute();
+    .where("status", "=", "signed")
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Queues the email telling an invoice's merchant that a sweep failed for good (kind
+ * `sweep_failed`, once per sweep). A payment link has no merchant email: nothing is queued.
+ */
+export async function queueSweepFailedEmail(db: Executor, sweep: SweepRow): Promise<void> {
+  await sql`
+    insert into app.emails (kind, invoice_id, recipient, sweep_id)
+    select 'sweep_failed', i.id, i.merchant_email, ${sweep.id}::uuid
+    from app.invoices i where i.deposit_address = ${sweep.deposit_address}
+    on conflict (sweep_id) where kind = 'sweep_failed' do nothing`.execute(db);
 }
 
 /** The wallet a deposit address is swept to: its invoice's or its payment link's, or null. */

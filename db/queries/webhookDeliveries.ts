@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Database, Executor } from "../database.ts";
 
 export type DeliveryRow = Selectable<Database["app.webhook_deliveries"]>;
@@ -60,4 +60,53 @@ export async function insertWebhookDelivery(
     .values({ event_id: eventId, url })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** What the redelivery limits look at, for one event of an invoice. */
+export type RedeliveryBudget = {
+  /** A redelivery of this event that is queued and not yet attempted (or being attempted). */
+  queuedDeliveryId: string | null;
+  /** Redeliveries (every delivery of an event but its first) of the invoice's events since `since`. */
+  recent: number;
+  /** When the oldest of those was queued. */
+  oldestRecentAt: Date | null;
+};
+
+/**
+ * Reads the redelivery budget of an invoice's event, after locking the event's row, so that
+ * concurrent redeliveries of one event (from any API replica) are judged one after another:
+ * call it in the transaction that inserts the redelivery.
+ */
+export async function lockRedeliveryBudget(
+  trx: Executor,
+  invoiceId: string,
+  eventId: string,
+  since: Date,
+): Promise<RedeliveryBudget> {
+  await sql`select id from app.payment_events where id = ${eventId}::uuid for update`.execute(trx);
+  const { rows } = await sql<{
+    queued: string | null;
+    recent: string;
+    oldest: Date | null;
+  }>`
+    with deliveries as (
+      select d.id, d.event_id, d.status, d.attempts, d.created_at,
+             row_number() over (partition by d.event_id order by d.created_at, d.id) as n
+        from app.webhook_deliveries d
+        join app.payment_events e on e.id = d.event_id
+       where e.invoice_id = ${invoiceId}::uuid
+    )
+    select
+      (select id::text from deliveries
+        where n > 1 and event_id = ${eventId}::uuid and status = 'pending' and attempts = 0 limit 1) as queued,
+      (select count(*) from deliveries where n > 1 and created_at > ${since}) as recent,
+      (select min(created_at) from deliveries where n > 1 and created_at > ${since}) as oldest`.execute(
+    trx,
+  );
+  const row = rows[0];
+  return {
+    queuedDeliveryId: row?.queued ?? null,
+    recent: Number(row?.recent ?? 0),
+    oldestRecentAt: row?.oldest ?? null,
+  };
 }

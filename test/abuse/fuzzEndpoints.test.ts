@@ -260,6 +260,8 @@ describe("fuzz: every endpoint under malformed input", () => {
       { method: "POST", path: `/api/invoices/${a}/webhooks/${b}/redeliver` },
       { method: "POST", path: `/api/invoices/${id}/webhooks/${b}/redeliver` },
       { method: "GET", path: `/api/payments/status/${a}` },
+      { method: "POST", path: `/api/payments/${a}/authorizations` },
+      { method: "GET", path: `/api/payments/${a}/authorizations/${b}` },
       { method: "GET", path: `/i/${a}` },
       { method: "GET", path: `/pay/${a}` },
       { method: "GET", path: `/merchant/${a}` },

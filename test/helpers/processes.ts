@@ -59,6 +59,8 @@ export const TEST_WEBHOOK_SECRET_KEY = "7e57".repeat(16);
 /** Starts the Ponder indexer on a database and chain; resolves once it has caught up. */
 export async function startIndexer(
   settings: Settings,
+  /** `startBlock`: where to start on a chain of the test's own (not this worker's anvil). */
+  options: { startBlock?: number } = {},
 ): Promise<TestProcess & { port: number; schema: string }> {
   const port = await freePort();
   const resolved = childSettings(settings);
@@ -69,7 +71,7 @@ export async function startIndexer(
       host: "127.0.0.1",
       pollingInterval: 100,
       // 0, or in fork mode the fork point: a fork of real Base has years of USDC below it.
-      startBlock: inject("indexerStartBlock"),
+      startBlock: options.startBlock ?? inject("indexerStartBlock"),
     }),
   );
   try {

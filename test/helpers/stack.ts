@@ -37,6 +37,8 @@ export async function startStack(
     env?: NodeJS.ProcessEnv;
     /** The workers' RPC, when not the chain itself: a proxy that can be cut, say. */
     workerRpcUrl?: string;
+    /** Another chain than this vitest worker's anvil (one with 1 s blocks, say), from block 0. */
+    rpcUrl?: string;
   } = {},
 ): Promise<TestStack> {
   const database = await createTestDatabase();
@@ -44,13 +46,15 @@ export async function startStack(
   const mnemonic = newMnemonic();
   const base = {
     databaseUrl: database.url,
-    rpcUrl: chainUrl(),
+    rpcUrl: options.rpcUrl ?? chainUrl(),
     mnemonic,
     env: { DATA_DIR: dataDir, ...options.env },
   };
   const [api, indexer] = await Promise.all([
     startApi(base),
-    options.indexer ? startIndexer(base) : undefined,
+    options.indexer
+      ? startIndexer(base, options.rpcUrl === undefined ? undefined : { startBlock: 0 })
+      : undefined,
   ]);
   // Every worker sends its emails through this API's capture endpoint (one outbox).
   const newWorker = (env: NodeJS.ProcessEnv = {}) =>

@@ -9,8 +9,14 @@ export type ReceivedWebhook = {
   reply: Reply;
 };
 
-/** What the receiver answers next: a status code, or "hang" (never answer until released). */
-export type Reply = number | "hang";
+/**
+ * What the receiver answers next: a status code, "hang" (never answer until released), or
+ * "trickle" (a 200 status line at once, then a byte of body every 2 s, never ending).
+ */
+export type Reply = number | "hang" | "trickle";
+
+/** How often a trickling answer sends its next byte. */
+export const TRICKLE_INTERVAL_MS = 2_000;
 
 /**
  * A local webhook receiver: records every request and answers from a script of replies
@@ -21,6 +27,17 @@ export async function startWebhookReceiver(script: Reply[] = []) {
   const replies = [...script];
   let fallback: Reply = 200;
   const hanging: http.ServerResponse[] = [];
+  const trickling = new Set<NodeJS.Timeout>();
+  const trickle = (response: http.ServerResponse) => {
+    response.writeHead(200, { "content-type": "text/plain" });
+    response.write("o");
+    const timer = setInterval(() => response.write("k"), TRICKLE_INTERVAL_MS);
+    trickling.add(timer);
+    response.on("close", () => {
+      clearInterval(timer);
+      trickling.delete(timer);
+    });
+  };
   const server = http.createServer((request, response) => {
     let body = "";
     request.setEncoding("utf8");
@@ -29,6 +46,7 @@ export async function startWebhookReceiver(script: Reply[] = []) {
       const reply = replies.shift() ?? fallback;
       received.push({ headers: request.headers, body, receivedAt: Date.now(), reply });
       if (reply === "hang") hanging.push(response);
+      else if (reply === "trickle") trickle(response);
       else response.writeHead(reply).end();
     });
   });
@@ -48,6 +66,7 @@ export async function startWebhookReceiver(script: Reply[] = []) {
     stop: () =>
       new Promise<void>((resolve) => {
         for (const response of hanging.splice(0)) response.destroy();
+        for (const timer of trickling) clearInterval(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
+import { signedAuthorization } from "../helpers/payerAuthorization.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
@@ -56,11 +60,17 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_LINKS_PER_MIN: String(BUDGET),
         RATE_LIMIT_REDELIVERIES_PER_MIN: String(BUDGET),
         RATE_LIMIT_CLAIMS_PER_MIN: String(BUDGET),
+        RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
+        // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
+        RELAYER_SUBMIT_WAIT_MS: "8000",
       },
     });
     api = openApiChecker((await (await stack.request("/openapi.json")).json()) as OpenApiDocument);
   });
+  /** A worker started by a test after it stopped the stack's own. */
+  let replacement: TestProcess | undefined;
   afterAll(async () => {
+    await replacement?.stop();
     await stack?.stop();
     await receiver?.stop();
     await chain.revert();
@@ -222,6 +232,16 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect([again.status, again.body.status]).toEqual([202, "pending"]);
     expect((await call("post", redeliver, { ...id, event_id: UNKNOWN_ID })).status).toBe(404);
     expect((await call("post", redeliver, { ...id, event_id: "not-a-uuid" })).status).toBe(404);
+    // The invoice's hourly budget of redeliveries used up (recorded as attempted ones): 429.
+    const eventId = delivered.event_id as string;
+    await sql`update app.webhook_deliveries set attempts = 1 where event_id = ${eventId}::uuid`.execute(
+      stack.db,
+    );
+    await sql`insert into app.webhook_deliveries (event_id, url, status, attempts)
+      select ${eventId}::uuid, ${receiver.url}, 'failed', 1
+        from generate_series(1, ${REDELIVERIES_PER_INVOICE_PER_HOUR})`.execute(stack.db);
+    const limited = await call("post", redeliver, { ...id, event_id: eventId });
+    expect(limited.status).toBe(429);
   });
 
   test("payment status: a pending link, a paid link with its metadata, an invoice's slug; and a 404", async () => {
@@ -432,6 +452,71 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((await call("post", redeliver, event, { headers: bearer(merchant.key) })).status).toBe(
       429,
     );
+  });
+
+  test("gasless payments: relayed (200), queued while no worker runs (202) and followed; every refusal", async () => {
+    const payer = devAccount(6);
+    const post = "/api/payments/{slug}/authorizations";
+    const get = "/api/payments/{slug}/authorizations/{id}";
+    const newLink = async () => {
+      const { body } = await call("post", "/api/links", {}, { json: linkRequest() });
+      return { slug: body.slug as string, deposit_address: body.deposit_address as Address };
+    };
+    const sign = (link: { deposit_address: Address }, value = 25_000_000n) =>
+      signedAuthorization(payer, { to: link.deposit_address, value });
+    const slugOf = (link: { slug: string }) => ({ slug: link.slug });
+
+    const paid = await newLink();
+    const relayed = await call("post", post, slugOf(paid), { json: await sign(paid) });
+    expect(relayed.status).toBe(200);
+    // Submitted, or already mined by the time the API looked (the test chain mines at once).
+    expect(["submitted", "mined"]).toContain(relayed.body.status);
+    const followed = await call("get", get, {
+      ...paid,
+      id: relayed.body.authorization_id as string,
+    });
+    expect(followed.body.tx_hash).toBe(relayed.body.tx_hash);
+
+    const open = await newLink();
+    expect((await call("post", post, slugOf(open), { json: INVALID })).status).toBe(400);
+    const large = { body: TOO_LARGE, headers: { "content-type": "application/json" } };
+    expect((await call("post", post, slugOf(open), large)).status).toBe(413);
+    const text = { body: "hello", headers: { "content-type": "text/plain" } };
+    expect((await call("post", post, slugOf(open), text)).status).toBe(415);
+    expect(
+      (await call("post", post, { slug: "nosuchslug12" }, { json: await sign(open) })).status,
+    ).toBe(404);
+    const wrong = await call("post", post, slugOf(open), { json: await sign(open, 1_000_000n) });
+    expect([wrong.status, (wrong.body.error as Json).code]).toEqual([422, "wrong_amount"]);
+    // The first link's authorization again: refused (a replay, or nothing due any more).
+    const replayed = await call("post", post, slugOf(paid), { json: await sign(paid) });
+    expect(replayed.status).toBe(409);
+
+    // No worker: the authorization waits in the queue; the API answers 202 with where to look.
+    await stack.worker?.stop();
+    const queued = await call("post", post, slugOf(open), { json: await sign(open) });
+    expect([queued.status, queued.body.status]).toEqual([202, "pending"]);
+    const second = await call("post", post, slugOf(open), { json: await sign(open) });
+    expect([second.status, (second.body.error as Json).code]).toEqual([409, "payment_in_progress"]);
+    replacement = stack.startWorker();
+    const id = { ...slugOf(open), id: queued.body.authorization_id as string };
+    await waitFor(
+      "the queued authorization submitted",
+      async () => (await call("get", get, id)).body.tx_hash,
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect((await call("get", get, { ...slugOf(open), id: UNKNOWN_ID })).status).toBe(404);
+    // An id is no key to another link's payments.
+    expect((await call("get", get, { ...slugOf(paid), id: id.id })).status).toBe(404);
+
+    const client = "203.0.113.60";
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("post", post, slugOf(open), { client, json: INVALID })).status).toBe(400);
+    expect((await call("post", post, slugOf(open), { client, json: INVALID })).status).toBe(429);
+    const poller = "203.0.113.61";
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("get", get, id, { client: poller })).status).toBe(200);
+    expect((await call("get", get, id, { client: poller })).status).toBe(429);
   });
 
   test("every route and status the document lists was exercised above", () => {

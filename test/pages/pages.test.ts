@@ -1,10 +1,9 @@
-import http from "node:http";
 import type { Browser, Page } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort } from "../../internal/freePort.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startHostSite } from "../helpers/hostSite.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -17,19 +16,6 @@ const POLL_PERIOD_MS = 5_000;
  * its request and its render, which take seconds on a loaded machine rather than milliseconds.
  */
 const PAGE_UPDATE_MS = POLL_PERIOD_MS + 3_000;
-
-/** A page on another origin (its own port), as a merchant's shop would be. */
-async function startHostSite(html: string) {
-  const port = await freePort();
-  const server = http.createServer((_, response) =>
-    response.writeHead(200, { "content-type": "text/html" }).end(html),
-  );
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe("hosted pages in a real browser", () => {
   const chain = useChainForFile();

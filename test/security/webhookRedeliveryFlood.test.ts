@@ -1,67 +1,91 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { bearer, claimedMerchant } from "../accounts/accounts.ts";
+import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
+import { waitFor } from "../../internal/process.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
-const BUDGET = 3;
+type Delivery = { delivery_id: string; status: string; attempts: number };
 
 /**
- * Redelivery made Remit call a receiver as often as anyone asked (issue 16, item 1). It now
- * needs the merchant's identity and is budgeted per API key and per client IP: a key spread over
- * many addresses, or an address with many keys, gets no more.
+ * Issue 16, item 1: redelivery could be asked for as often as anyone liked, each one a job
+ * that may hold a webhook slot until its deadline. Now at most one redelivery of an event is
+ * queued or in flight at a time (409), and an invoice gets at most 20 an hour (429 with
+ * Retry-After); the limits live in the database, so every API replica enforces the same ones.
  */
-describe("a flood of webhook redeliveries", () => {
+describe("attack: an event redelivered in a flood", () => {
+  const chain = useChainForFile();
   let stack: TestStack;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
   beforeAll(async () => {
-    stack = await startStack({
-      env: { TRUST_PROXY: "1", RATE_LIMIT_REDELIVERIES_PER_MIN: String(BUDGET) },
-    });
+    await chain.snapshot();
+    // The first delivery is answered, the first redelivery hangs until released.
+    receiver = await startWebhookReceiver([200, "hang"]);
+    stack = await startStack({ worker: true, indexer: true });
   });
   afterAll(async () => {
     await stack?.stop();
+    await receiver?.stop();
+    await chain.revert();
   });
 
-  const invoiceOf = async (merchant: { email: string; key: string }) =>
-    (
-      (await (
-        await stack.request("/api/invoices", {
-          method: "POST",
-          json: invoiceRequest({
-            merchant_email: merchant.email,
-            webhook_url: "https://hooks.example.com/r",
-          }),
-          headers: bearer(merchant.key),
-        })
-      ).json()) as { invoice_id: string }
-    ).invoice_id;
-  const redeliver = (id: string, client: string, headers: Record<string, string> = {}) =>
-    stack.request(`/api/invoices/${id}/webhooks/${randomUUID()}/redeliver`, {
+  test("one redelivery of an event at a time, and at most 20 per invoice an hour", async () => {
+    const created = await stack.request("/api/invoices", {
       method: "POST",
-      headers: { "X-Forwarded-For": client, ...headers },
+      json: invoiceRequest({
+        webhook_url: receiver.url,
+        line_items: [{ description: "Work", quantity: 1, unit_price: "1.00" }],
+      }),
     });
+    const invoice = (await created.json()) as {
+      invoice_id: string;
+      deposit_address: `0x${string}`;
+    };
+    await chain.payUsdc(devAccount(1), invoice.deposit_address, 1_000_000n);
+    await waitFor("the first delivery", async () => receiver.received.length === 1);
+    const history = async () =>
+      (
+        (await (await stack.request(`/api/invoices/${invoice.invoice_id}/webhooks`)).json()) as {
+          events: { event_id: string; deliveries: Delivery[] }[];
+        }
+      ).events[0];
+    const eventId = (await history())?.event_id;
+    const redeliver = () =>
+      stack.request(`/api/invoices/${invoice.invoice_id}/webhooks/${eventId}/redeliver`, {
+        method: "POST",
+      });
 
-  test("one key from many addresses: its budget, then 429 with Retry-After", async () => {
-    const merchant = await claimedMerchant(stack.db);
-    const id = await invoiceOf(merchant);
-    for (let i = 0; i < BUDGET; i++)
-      expect((await redeliver(id, `198.51.100.${i + 1}`, bearer(merchant.key))).status).toBe(404);
-    const refused = await redeliver(id, "198.51.100.99", bearer(merchant.key));
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-
-  test("one address with many keys: its budget, then 429", async () => {
-    const client = "203.0.113.77";
-    for (let i = 0; i < BUDGET; i++) {
-      const merchant = await claimedMerchant(stack.db);
-      expect(
-        (await redeliver(await invoiceOf(merchant), client, bearer(merchant.key))).status,
-      ).toBe(404);
+    // The first redelivery is taken (and its receiver hangs); more are refused while it is in flight.
+    expect((await redeliver()).status).toBe(202);
+    await waitFor("the redelivery in flight", async () => receiver.received.length === 2);
+    for (let i = 0; i < 5; i++) {
+      const refused = await redeliver();
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+        "redelivery_queued",
+      );
     }
-    const merchant = await claimedMerchant(stack.db);
-    expect((await redeliver(await invoiceOf(merchant), client, bearer(merchant.key))).status).toBe(
-      429,
+    receiver.release();
+
+    // Once each has been attempted, the next is taken: up to the invoice's hourly budget.
+    for (let i = 1; i < REDELIVERIES_PER_INVOICE_PER_HOUR; i++) {
+      await waitFor("the last redelivery attempted", async () =>
+        (await history())?.deliveries.every((d) => d.attempts > 0),
+      );
+      expect((await redeliver()).status).toBe(202);
+    }
+    await waitFor("the last redelivery attempted", async () =>
+      (await history())?.deliveries.every((d) => d.attempts > 0),
     );
-  });
+    const limited = await redeliver();
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    const retryAfter = Number(limited.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(3_000);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
+    // The first delivery plus the budget, and no more.
+    expect((await history())?.deliveries).toHaveLength(1 + REDELIVERIES_PER_INVOICE_PER_HOUR);
+  }, 120_000);
 });

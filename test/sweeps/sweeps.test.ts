@@ -1,15 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { type Address, createWalletClient, http, parseEther } from "viem";
+import { sql } from "kysely";
+import { type Address, createWalletClient, encodeFunctionData, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { usdcAbi } from "../../abis/usdc.ts";
 import { usdcOwner } from "../../chain/deployUsdc.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { waitFor } from "../../internal/process.ts";
 import { runCli } from "../cli/run.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
+import { linkRequest } from "../links/fixtures.ts";
 
 type Json = Record<string, unknown>;
 type Sweep = {
@@ -114,7 +118,38 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     );
   });
 
-  test("partial then completing payment: everything received is swept, never more", async () => {
+  const sweepRows = async (address: Address) =>
+    (
+      await stack.db
+        .selectFrom("app.sweeps")
+        .selectAll()
+        .where("deposit_address", "=", address.toLowerCase())
+        .orderBy("sequence")
+        .execute()
+    ).map((r) => [r.sequence, r.status, r.amount]);
+  /**
+   * The address's sweeps once none is in flight: the wallet's balance can change before the
+   * worker has recorded the receipt.
+   */
+  const settledSweeps = (address: Address) =>
+    until("the sweeps recorded", async () => {
+      const rows = await sweepRows(address);
+      return rows.every((row) => row[1] === "confirmed" || row[1] === "failed") && rows;
+    });
+  /** No job due: a partial payment's sweep waits, scheduled hours ahead (SWEEP_PARTIAL_AFTER). */
+  const workerIdle = () =>
+    until("every due job done", async () => {
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from graphile_worker.jobs where run_at <= now()`.execute(
+        stack.db,
+      );
+      return rows[0]?.n === 0;
+    });
+
+  // Remit used to sweep every payment at once, partial ones too; the sweep policy
+  // (domain/sweepPolicy.ts) holds a partial payment until the invoice is settled.
+  test("partial then completing payment: nothing is swept while partial, then the total once", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const invoice = await create({
       wallet_type: "byo",
@@ -122,17 +157,119 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       ...oneItem("30.00"),
     });
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 12_000_000n);
-    await until(
-      "the first part swept",
-      async () => (await chain.usdcBalance(wallet)) === 12_000_000n,
-    );
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 30_000);
+    // The partial payment's reconcile has run and queued no sweep: nothing moved.
+    await workerIdle();
+    expect(await chain.usdcBalance(wallet)).toBe(0n);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(12_000_000n);
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 18_000_000n);
     await until("all of it swept", async () => (await chain.usdcBalance(wallet)) === 30_000_000n);
-    const { sweeps } = await sweepsOf(invoice.invoice_id);
-    expect(sweeps.length).toBeGreaterThanOrEqual(1);
-    expect(sweeps.length).toBeLessThanOrEqual(2);
-    expect(sweeps.reduce((sum, s) => sum + Number(s.amount), 0)).toBe(30);
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 30_000_000n]]);
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
+  });
+
+  test("issue 17's race: the payer's top-up, estimated right after the first part is counted, succeeds; the wallet receives the total once", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("3.00"),
+    });
+    const payer = devAccount(8);
+    await chain.payUsdc(payer, invoice.deposit_address, 1_000_000n);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 30_000);
+    // As a wallet does it: estimate the top-up against the deposit's balance as it is now
+    // (1.00, so a non-zero balance slot) and send it with exactly that gas. Had a sweep
+    // emptied the address in between, the transfer would need more gas and revert.
+    const data = encodeFunctionData({
+      abi: usdcAbi,
+      functionName: "transfer",
+      args: [invoice.deposit_address, 2_000_000n],
+    });
+    const gas = await chain.client.estimateGas({ account: payer, to: USDC_ADDRESS, data });
+    const hash = await createWalletClient({
+      chain: base,
+      transport: http(chain.url),
+    }).sendTransaction({
+      account: payer,
+      to: USDC_ADDRESS,
+      data,
+      gas,
+    });
+    const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(receipt.status).toBe("success");
+    expect(receipt.gasUsed).toBeLessThanOrEqual(gas);
+    expect(
+      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", 30_000),
+    ).toMatchObject({
+      paid_amount: "3.00",
+      tx_hash: hash,
+    });
+    await until("the total swept", async () => (await chain.usdcBalance(wallet)) === 3_000_000n);
+    await workerIdle();
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 3_000_000n]]);
+    expect(await chain.usdcBalance(wallet)).toBe(3_000_000n);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
+  });
+
+  test("excess: exactly the total is swept, the excess stays on the deposit address, and so does a payment after the sweep", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("5.00"),
+    });
+    await chain.payUsdc(devAccount(2), invoice.deposit_address, 5_500_000n);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "excess", 30_000);
+    await until("the total swept", async () => (await chain.usdcBalance(wallet)) === 5_000_000n);
+    await workerIdle();
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(500_000n);
+
+    await chain.payUsdc(devAccount(2), invoice.deposit_address, 1_000_000n);
+    await until("the late payment counted", async () => {
+      const body = (await (
+        await stack.request(`/api/invoices/${invoice.invoice_id}/status`)
+      ).json()) as Json;
+      return body.paid_amount === "6.50";
+    });
+    await workerIdle();
+    expect(await chain.usdcBalance(wallet)).toBe(5_000_000n);
+    expect(await chain.usdcBalance(invoice.deposit_address)).toBe(1_500_000n);
+    expect(await settledSweeps(invoice.deposit_address)).toEqual([[1, "confirmed", 5_000_000n]]);
+  });
+
+  test("a link takes many payments: each whole amount is swept, the start of the next one is held", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const response = await stack.request("/api/links", {
+      method: "POST",
+      json: linkRequest({ amount: "2.00", wallet_type: "byo", wallet_address: wallet }),
+    });
+    const link = (await response.json()) as { slug: string; deposit_address: Address };
+    await chain.payUsdc(devAccount(4), link.deposit_address, 2_000_000n);
+    await until(
+      "the first payment swept",
+      async () => (await chain.usdcBalance(wallet)) === 2_000_000n,
+    );
+    // A second buyer pays in two parts: the first part is held, not swept under them.
+    await chain.payUsdc(devAccount(5), link.deposit_address, 500_000n);
+    await until("the part counted", async () => {
+      const body = (await (
+        await stack.request(`/api/payments/status/${link.slug}`)
+      ).json()) as Json;
+      return body.amount_usdc === "2.50";
+    });
+    await workerIdle();
+    expect(await chain.usdcBalance(wallet)).toBe(2_000_000n);
+    await chain.payUsdc(devAccount(5), link.deposit_address, 1_500_000n);
+    await until(
+      "the second payment swept",
+      async () => (await chain.usdcBalance(wallet)) === 4_000_000n,
+    );
+    expect(await settledSweeps(link.deposit_address)).toEqual([
+      [1, "confirmed", 2_000_000n],
+      [2, "confirmed", 2_000_000n],
+    ]);
+    expect(await chain.usdcBalance(link.deposit_address)).toBe(0n);
   });
 
   test("the sweep job run twice at once and again afterwards moves the funds exactly once", async () => {

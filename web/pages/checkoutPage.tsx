@@ -4,13 +4,21 @@ import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
+import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
 /** `{PAY_URL}/pay/{slug}`: the checkout for a payment link; also what the iframe and w.js show. */
-export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg: string | null }) {
+export function CheckoutPage(props: {
+  link: LinkRow;
+  state: PaymentState;
+  qrSvg: string | null;
+  /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
+  pay?: { paymentUri: string; wallet: WalletSettings };
+}) {
   const { link, state } = props;
   const due = amountDue(link.amount, state.received);
   return (
     <Layout
+      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
       title={`Pay ${formatUsdcForDisplay(link.amount)} USDC${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
     >
       <PaymentRoot
@@ -39,7 +47,12 @@ export function CheckoutPage(props: { link: LinkRow; state: PaymentState; qrSvg:
             </p>
           ) : null}
         </PaymentProgress>
-        <PayWith due={due} depositAddress={getAddress(link.deposit_address)} qrSvg={props.qrSvg} />
+        <PayWith
+          due={due}
+          depositAddress={getAddress(link.deposit_address)}
+          qrSvg={props.qrSvg}
+          {...props.pay}
+        />
       </PaymentRoot>
     </Layout>
   );

@@ -5,6 +5,7 @@ import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
+import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
 /** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
 export function InvoicePage(props: {
@@ -13,12 +14,17 @@ export function InvoicePage(props: {
   state: PaymentState;
   pdfUrl: string;
   qrSvg: string | null;
+  /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
+  pay?: { paymentUri: string; wallet: WalletSettings };
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
   const due = amountDue(invoice.total_amount, state.received);
   return (
-    <Layout title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}>
+    <Layout
+      title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
+      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+    >
       <PaymentRoot
         slug={invoice.slug}
         depositAddress={getAddress(invoice.deposit_address)}
@@ -74,6 +80,7 @@ export function InvoicePage(props: {
           due={due}
           depositAddress={getAddress(invoice.deposit_address)}
           qrSvg={props.qrSvg}
+          {...props.pay}
         />
       </PaymentRoot>
     </Layout>

@@ -1,8 +1,10 @@
 import type { TaskList } from "graphile-worker";
 import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
+import { relayAuthorization } from "./relay_authorization.ts";
 import { sendEmail } from "./send_email.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
 
@@ -14,5 +16,7 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.reconcileAll]: reconcileAll(deps),
     [TASK.deliverWebhook]: deliverWebhook(deps),
     [TASK.sweepDeposit]: sweepDeposit(deps),
+    [TASK.relayAuthorization]: relayAuthorization(deps),
+    [TASK.checkSweep]: checkSweep(deps),
   };
 }

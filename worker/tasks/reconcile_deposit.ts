@@ -8,25 +8,36 @@ import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/
 import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
+  clearTransfersMissing,
   loadPaymentState,
+  loadReconcileMemory,
+  markTransfersMissing,
   type PaymentOwner,
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
+import {
+  findLostTransfers,
+  LOST_TRANSFER_WAIT_MS,
+  lostWaitIsOver,
+} from "../../domain/lostTransfers.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
+  amountForStatus,
   confirmedTransfers,
   derivePaymentState,
   invoiceStatusFor,
   type LinkStatus,
   linkStatusFor,
+  orderedPayments,
   type PaymentEventType,
   type PaymentState,
   paymentEventType,
 } from "../../domain/paymentState.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { decideSweepOf } from "../sweepDecision.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
@@ -54,12 +65,12 @@ type Owner = {
   label: string;
   amount: bigint;
   status: OwnerStatus;
+  /** The status for an amount (amountForStatus's: dust after an exact payment left out). */
   statusFor: (received: bigint) => OwnerStatus;
   merchantEmail: string | null;
   webhookUrl: string | null;
   payload: (event: EventContext) => Record<string, unknown>;
-  /** Stores the status that `received` implies (statusFor's). */
-  saveStatusFor: (trx: Executor, received: bigint) => Promise<void>;
+  saveStatus: (trx: Executor, status: OwnerStatus) => Promise<void>;
 };
 
 type OwnerStatus = StoredInvoiceStatus | LinkStatus;
@@ -95,7 +106,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         total_amount: formatUsdc(invoice.total_amount),
         amount_due: due(invoice.total_amount, e.state.received),
       }),
-      saveStatusFor: (t, received) => setInvoiceStatus(t, invoice.id, statusFor(received)),
+      saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
   }
   const link = await lockLinkByDepositAddress(trx, address);
@@ -124,7 +135,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         amount_due: due(link.amount, e.state.received),
         metadata: link.metadata,
       }),
-      saveStatusFor: (t, received) => setLinkStatus(t, link.id, statusFor(received)),
+      saveStatus: (t, status) => setLinkStatus(t, link.id, status as LinkStatus),
     };
   }
   return null;
@@ -133,82 +144,111 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
 /**
  * Recomputes what a deposit address has received from every transfer currently indexed to it
  * (payments are derived, never counted by hand) and records only the difference: the owner's
- * status, and an event — with the merchant's email and the webhook — when the amount received
- * changed. Replays, restarts and reorgs therefore neither double-count nor lose a payment, and
- * running it twice does nothing the second time. The owner's row is locked, so concurrent runs
- * for one address serialise.
+ * status, and an event — with the merchant's email and the webhook — when the change is worth
+ * telling (dust is coalesced: paymentEventType's NoticeRule). Replays, restarts and reorgs
+ * therefore neither double-count nor lose a payment, and running it twice does nothing the
+ * second time. The owner's row is locked, so concurrent runs for one address serialise. Then
+ * it asks the sweep policy whether, or when, to sweep the address.
  */
 export function reconcileDeposit(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
     const { address } = parsed;
-    let sweep = false;
+    let changed = false;
     const recheck = await deps.db.transaction().execute(async (trx) => {
       const owner = await findOwner(trx, address);
       if (!owner) return false;
-      const [head, transfers] = await Promise.all([
+      const [head, transfers, previous, memory] = await Promise.all([
         indexedHead(trx, deps.indexerSchema),
         indexedTransfersTo(trx, deps.indexerSchema, address),
+        loadPaymentState(trx, address),
+        loadReconcileMemory(trx, address),
       ]);
       const confirmed = confirmedTransfers(transfers, head, deps.confirmations);
       const next = derivePaymentState(address, confirmed);
-      const previous = await loadPaymentState(trx, address);
-      const unchanged =
-        next.received === previous.received && next.counted.join() === previous.counted.join();
-      // A counted transfer missing from the index is either reorged out, or being replayed by
-      // the indexer (after a restart it deletes and re-inserts its last blocks). The chain
-      // decides: while the transaction is still mined, nothing is reversed; look again soon.
-      // A chain that cannot be asked throws: the job fails, nothing is recorded, and
-      // graphile-worker retries it.
-      const lost = previous.counted.filter((id) => !next.counted.includes(id));
-      if (!unchanged && lost.length && (await anyStillMined(deps, lost))) return true;
-      if (!unchanged) {
-        // Counted money is on the address: move it to the merchant (sweep_deposit).
-        sweep = next.received > previous.received;
-        const status = owner.statusFor(next.received);
-        const type = paymentEventType(previous, next, status, owner.kind);
-        await savePaymentState(trx, owner.owner, address, next);
-        if (status !== owner.status) await owner.saveStatusFor(trx, next.received);
-        if (type) {
-          const id = crypto.randomUUID();
-          // One moment for the event: in its payload, its row and its delivery log alike.
-          const createdAt = new Date();
-          // A reversal names the transaction that disappeared; a payment the latest counted one.
-          const removed = lost[0]?.split("-")[0];
-          const txHash = type.endsWith("payment_reversed")
-            ? (removed ?? previous.latestTxHash)
-            : next.latestTxHash;
-          const body = owner.payload({
-            id,
-            type,
-            createdAt,
-            status,
-            state: next,
-            txHash,
-          });
-          await recordPaymentEvent(trx, {
-            id,
-            owner: owner.owner,
-            type,
-            status,
-            paidAmount: next.received,
-            txHash,
-            paidAt: next.latestPaidAt,
-            createdAt,
-            payload: JSON.stringify(body),
-            merchantEmail: owner.merchantEmail,
-            webhookUrl: owner.webhookUrl,
-          });
-          helpers.logger.info(
-            `${owner.label} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}`,
-          );
-        }
+      // Transfers still waiting for their confirmations: look again soon.
+      const waiting = transfers.length > confirmed.length;
+      if (next.received === previous.received && next.counted.join() === previous.counted.join()) {
+        // What went missing is back as it was: the next loss starts a wait of its own.
+        if (memory.lostSince) await clearTransfersMissing(trx, address);
+        return waiting;
       }
-      return transfers.length > confirmed.length;
+      // A counted transfer missing from the index is either re-mined (the same transaction at
+      // another log index or in another block: counted where it is now), reorged out, or being
+      // replayed by the indexer (after a restart it deletes and re-inserts its last blocks). For
+      // a missing one the chain decides: while its transaction is still mined, nothing is
+      // reversed and we look again soon — for LOST_TRANSFER_WAIT_MS at most, after which the
+      // index is believed, so later payments are never held up for long. A chain that cannot be
+      // asked throws: the job fails, nothing is recorded, and graphile-worker retries it.
+      const lost = findLostTransfers(previous.counted, transfers, next.counted);
+      if (
+        lost.unconfirmed.length ||
+        (lost.missing.length && (await anyStillMined(deps, lost.missing)))
+      ) {
+        const now = new Date();
+        const since = await markTransfersMissing(trx, address, now);
+        if (!lostWaitIsOver(since, now)) return true;
+        helpers.logger.warn(
+          `${owner.label} (${getAddress(address)}): transfers ${[...lost.missing, ...lost.unconfirmed].join(", ")} are mined but not back in the index after ${LOST_TRANSFER_WAIT_MS / 1000} s; counting what the index holds`,
+        );
+      }
+      changed = true;
+      const payments = orderedPayments(address, confirmed).map((t) => t.value);
+      const status = owner.statusFor(amountForStatus(owner.amount, payments, deps.dustThreshold));
+      const type = paymentEventType(previous, next, status, owner.kind, {
+        previousStatus: owner.status,
+        notifiedReceived: memory.notifiedReceived,
+        dustThreshold: deps.dustThreshold,
+      });
+      await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+      if (status !== owner.status) await owner.saveStatus(trx, status);
+      if (!type) {
+        helpers.logger.info(
+          next.received === previous.received
+            ? `${owner.label} (${getAddress(address)}): the same payments, re-mined (${lost.remined.join(", ")}), counted where they are now`
+            : `${owner.label} (${getAddress(address)}): received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}, ${status}; dust, told with the next event`,
+        );
+        return waiting;
+      }
+      const id = crypto.randomUUID();
+      // One moment for the event: in its payload, its row and its delivery log alike.
+      const createdAt = new Date();
+      // A reversal names the transaction that disappeared; a payment the latest counted one.
+      const removed = [...lost.missing, ...lost.unconfirmed, ...lost.remined][0]?.split("-")[0];
+      const txHash = type.endsWith("payment_reversed")
+        ? (removed ?? previous.latestTxHash)
+        : next.latestTxHash;
+      const body = owner.payload({ id, type, createdAt, status, state: next, txHash });
+      await recordPaymentEvent(trx, {
+        id,
+        owner: owner.owner,
+        type,
+        status,
+        paidAmount: next.received,
+        txHash,
+        paidAt: next.latestPaidAt,
+        createdAt,
+        payload: JSON.stringify(body),
+        merchantEmail: owner.merchantEmail,
+        webhookUrl: owner.webhookUrl,
+      });
+      helpers.logger.info(
+        `${owner.label} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}`,
+      );
+      return waiting;
     });
-    if (sweep && deps.sweep && deps.autoSweep) {
-      await helpers.addJob(TASK.sweepDeposit, { address }, { jobKey: jobKey.sweep(address) });
+    if (changed && deps.sweep && deps.autoSweep) {
+      // Sweep now what is settled, or look again when a partial payment has been quiet long
+      // enough (the sweep job asks the policy again, with the balance, before moving anything).
+      const decision = await decideSweepOf(deps.db, address, deps.sweepPolicy);
+      const runAt = decision.sweep ? undefined : decision.retryAt;
+      if (decision.sweep || runAt)
+        await helpers.addJob(
+          TASK.sweepDeposit,
+          { address },
+          { jobKey: jobKey.sweep(address), ...(runAt ? { runAt } : {}) },
+        );
     }
     if (recheck) {
       await helpers.addJob(

@@ -11,12 +11,14 @@ import {
 } from "../../db/queries/emails.ts";
 import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
 import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import { claimLinkEmail, payoutWalletAddedEmail } from "../../email/accountEmails.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
+import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import { createLogger } from "../../internal/logger.ts";
 import type { WorkerDeps } from "../deps.ts";
@@ -31,6 +33,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
   if (email.kind === "payment_event") return composePaymentEmail(deps, email);
   if (email.kind === "claim_link" || email.kind === "payout_wallet_added")
     return composeAccountEmail(deps, email);
+  if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);
@@ -93,6 +96,21 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     received: event.paid_amount,
     txHash: event.tx_hash,
     explorerUrl: deps.explorerUrl,
+    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+  });
+  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+}
+
+async function composeSweepFailedEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  const sweep = email.sweep_id ? await findSweep(deps.db, email.sweep_id) : undefined;
+  const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
+  if (!sweep || !invoice) throw new Error(`email ${email.id}: its sweep or invoice is missing`);
+  const content = sweepFailedEmail({
+    invoiceNumber: invoice.invoice_number,
+    amount: sweep.amount,
+    destination: getAddress(sweep.destination),
+    depositAddress: getAddress(sweep.deposit_address),
+    reason: sweep.error ?? "the transfer was refused",
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };

@@ -1,0 +1,166 @@
+import { type Address, getAddress, type Hex, type PublicClient } from "viem";
+import { usdcAbi } from "../../abis/usdc.ts";
+import { classifyChainError, summarizeChainError } from "../../chain/errors.ts";
+import type { Executor } from "../../db/database.ts";
+import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
+import { findLinkBySlug } from "../../db/queries/links.ts";
+import {
+  findPaymentInProgress,
+  isAuthorizationNonceStored,
+} from "../../db/queries/payerAuthorizations.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { amountDue } from "../../domain/paymentState.ts";
+import {
+  refuseAuthorizationTerms,
+  signerOfAuthorization,
+} from "../../domain/relayedAuthorization.ts";
+import {
+  type TransferAuthorization,
+  transferWithAuthorizationArgs,
+} from "../../domain/usdcAuthorization.ts";
+import { ApiError } from "../errors.ts";
+import type { CreateAuthorization } from "./authorizationSchema.ts";
+
+/** What the verification reads from the chain (a viem public client). */
+export type AuthorizationChain = Pick<
+  PublicClient,
+  "readContract" | "simulateContract" | "estimateContractGas" | "getCode"
+>;
+
+/** An invoice or link by its slug, with its deposit address and what it still owes. */
+export type Payable = { slug: string; depositAddress: Address; due: bigint };
+
+/**
+ * A mined relayed payment blocks another for this long while its transfer is not counted yet
+ * (indexing and CONFIRMATIONS); past it, a payment that never counted (reorged away for good)
+ * no longer holds the address.
+ */
+const MINED_NOT_COUNTED_SECONDS = 600;
+
+export async function findPayable(db: Executor, slug: string): Promise<Payable | null> {
+  const link = await findLinkBySlug(db, slug);
+  const target = link
+    ? { address: link.deposit_address, amount: link.amount }
+    : await findInvoiceBySlug(db, slug).then((invoice) =>
+        invoice ? { address: invoice.deposit_address, amount: invoice.total_amount } : null,
+      );
+  if (!target) return null;
+  const state = await loadPaymentState(db, target.address);
+  return {
+    slug,
+    depositAddress: getAddress(target.address),
+    due: amountDue(target.amount, state.received),
+  };
+}
+
+const refuse = (status: 409 | 422, code: string, message: string, field?: string) =>
+  new ApiError(
+    status,
+    code,
+    message,
+    field
+      ? [{ path: field, code, message: message.replace(/^the authorization /, "") }]
+      : undefined,
+  );
+
+/** The signed message of a request, its integers as bigints and its hex in lowercase. */
+export function authorizationMessage(body: CreateAuthorization): TransferAuthorization {
+  return {
+    from: getAddress(body.from),
+    to: getAddress(body.to),
+    value: BigInt(body.value),
+    validAfter: BigInt(body.valid_after),
+    validBefore: BigInt(body.valid_before),
+    nonce: body.nonce.toLowerCase() as Hex,
+  };
+}
+
+/**
+ * Everything that must hold before the relayer may spend gas on a payer's authorization, the
+ * cheap checks first: it pays exactly what is due to this deposit address, now, for a short
+ * while; its signature is the payer's; it was never stored before; no other payment is on its
+ * way to the address; USDC has not used its nonce; the payer holds the amount; and the call,
+ * simulated from the relayer's address, succeeds. Answers the gas to reserve for it; throws
+ * the 409 or 422 that explains a refusal.
+ */
+export async function verifyAuthorization(
+  deps: { db: Executor; chain: AuthorizationChain; relayer: Address },
+  payable: Payable,
+  message: TransferAuthorization,
+  signature: Hex,
+  nowSeconds: bigint,
+): Promise<{ gasReserved: bigint }> {
+  if (payable.due === 0n)
+    throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
+  const terms = refuseAuthorizationTerms(message, {
+    depositAddress: payable.depositAddress,
+    due: payable.due,
+    nowSeconds,
+  });
+  if (terms) throw refuse(422, terms.code, terms.message, terms.field);
+
+  // A smart-contract wallet signs by ERC-1271, which only USDC (in the simulation below) can
+  // check; any other payer's signature must recover to them here.
+  if ((await signerOfAuthorization(message, signature)) !== message.from) {
+    const code = await deps.chain.getCode({ address: message.from });
+    if (!code || code === "0x")
+      throw refuse(
+        422,
+        "invalid_signature",
+        `the signature is not ${message.from}'s over these terms`,
+        "signature",
+      );
+  }
+
+  if (await isAuthorizationNonceStored(deps.db, message.from, message.nonce))
+    throw refuse(409, "authorization_used", "this authorization was submitted before", "nonce");
+  if (await findPaymentInProgress(deps.db, payable.depositAddress, MINED_NOT_COUNTED_SECONDS))
+    throw refuse(
+      409,
+      "payment_in_progress",
+      "a payment to this invoice or link is already on its way; wait for it to be counted",
+    );
+
+  const used = await deps.chain.readContract({
+    address: USDC_ADDRESS,
+    abi: usdcAbi,
+    functionName: "authorizationState",
+    args: [message.from, message.nonce],
+  });
+  if (used) throw refuse(409, "authorization_used", "USDC has already used this nonce", "nonce");
+  const balance = await deps.chain.readContract({
+    address: USDC_ADDRESS,
+    abi: usdcAbi,
+    functionName: "balanceOf",
+    args: [message.from],
+  });
+  if (balance < message.value)
+    throw refuse(
+      422,
+      "insufficient_balance",
+      `${message.from} holds ${formatUsdc(balance)} USDC on Base; this payment needs ${formatUsdc(message.value)}`,
+      "from",
+    );
+
+  const call = {
+    account: deps.relayer,
+    address: USDC_ADDRESS,
+    abi: usdcAbi,
+    functionName: "transferWithAuthorization",
+    args: transferWithAuthorizationArgs(message, signature),
+  } as const;
+  try {
+    await deps.chain.simulateContract(call);
+    return { gasReserved: await deps.chain.estimateContractGas(call) };
+  } catch (error) {
+    const failure = classifyChainError(error);
+    if (failure.kind !== "reverted") throw error;
+    throw refuse(
+      422,
+      "simulation_failed",
+      `USDC would refuse this transfer: ${failure.reason ?? failure.errorName ?? summarizeChainError(error)}`,
+    );
+  }
+}

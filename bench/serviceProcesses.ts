@@ -1,0 +1,48 @@
+import type { ChildProcess } from "node:child_process";
+import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
+import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../platform/children.ts";
+
+/**
+ * The service's three processes on a benchmark environment (bench/environment.ts), started as
+ * `npm start` would start them, with their error lines on stderr; resolves once the indexer is
+ * ready and the API answers.
+ */
+export async function startServiceProcesses(
+  settings: ChildSettings,
+  ports: { indexer: number; apiUrl: string },
+): Promise<{ stop: () => Promise<void> }> {
+  const specs = [
+    indexerSpec({
+      ...settings,
+      port: ports.indexer,
+      host: "127.0.0.1",
+      pollingInterval: 100,
+      startBlock: 0,
+    }),
+    apiSpec(settings),
+    workerSpec(settings),
+  ];
+  const children: ChildProcess[] = specs.map((spec) =>
+    spawnLogged(spec.command, spec.args, {
+      env: spec.env,
+      onLine: (line) => /error/i.test(line) && console.error(line),
+    }),
+  );
+  const stop = async () => {
+    await Promise.all(children.map((child) => stopProcess(child)));
+  };
+  try {
+    await waitFor(
+      "the indexer",
+      async () => (await fetch(`http://127.0.0.1:${ports.indexer}/ready`)).ok,
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    await waitFor("the API", async () => (await fetch(`${ports.apiUrl}/health`)).status > 0, {
+      timeoutMs: 30_000,
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { stop };
+}

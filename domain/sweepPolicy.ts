@@ -1,0 +1,97 @@
+import type { LinkStatus, StoredInvoiceStatus } from "./statuses.ts";
+
+/** The settings of the sweep policy (docs/operations.md, "Settings"). */
+export type SweepSettings = {
+  /** SWEEP_MIN_AMOUNT: no automatic sweep moves less (its gas would not be worth it). */
+  minAmount: bigint;
+  /** SWEEP_PARTIAL_AFTER: a partial payment is swept once no transfer arrived for this long. */
+  partialAfterMs: number;
+};
+
+/** What a deposit address belongs to, as the policy sees it. */
+export type SweepOwner =
+  | { kind: "invoice"; status: StoredInvoiceStatus; amount: bigint }
+  | { kind: "link"; status: LinkStatus; amount: bigint };
+
+export type SweepInput = {
+  owner: SweepOwner;
+  /** Counted payments to the address (app.payment_state.received). */
+  received: bigint;
+  /** What sweeps of the address have moved or are moving (every sweep not `failed`). */
+  swept: bigint;
+  /** The address's USDC balance on chain, when known: a sweep never moves more. */
+  balance?: bigint;
+  /**
+   * When Remit last saw the counted payments change (app.payment_state.updated_at): by the
+   * worker's own clock, which `now` is read from, so a chain clock running ahead (anvil mining
+   * a block per transaction) or behind cannot move the wait.
+   */
+  lastChangeAt: Date | null;
+  now: Date;
+  settings: SweepSettings;
+};
+
+/** Why a deposit is not swept now. */
+export type SweepHoldReason =
+  /** Nothing counted yet. */
+  | "nothing_received"
+  /** Partially paid, and the payer may still be sending the rest: retryAt says when to look. */
+  | "partial"
+  /** Everything settled is swept already; what is left is excess or dust, held for refund. */
+  | "nothing_to_sweep"
+  /** Less than SWEEP_MIN_AMOUNT to sweep. */
+  | "below_minimum";
+
+export type SweepDecision =
+  | { sweep: true; amount: bigint }
+  | { sweep: false; reason: SweepHoldReason; retryAt?: Date };
+
+/**
+ * How much of a deposit has been paid for good, the part its merchant owns for sure:
+ * - an invoice `paid` or `excess`: its total (the excess stays held for refund);
+ * - a link: every whole `amount` received. A link takes many payments (the spec asks for a new
+ *   link per order, but a shared link keeps accumulating), so each whole amount is one settled
+ *   payment; the remainder is an overpayment or the start of the next payment, and is held.
+ * Null while partially paid (the payer may be sending the rest); 0 with nothing received.
+ */
+export function settledAmount(owner: SweepOwner, received: bigint): bigint | null {
+  if (owner.status === "partial") return null;
+  if (owner.kind === "invoice")
+    return owner.status === "paid" || owner.status === "excess" ? owner.amount : 0n;
+  // confirmed: exactly one amount, or one amount and dust held after it.
+  if (owner.status === "confirmed") return owner.amount;
+  if (owner.status === "excess" && owner.amount > 0n)
+    return (received / owner.amount) * owner.amount;
+  return 0n;
+}
+
+/**
+ * Whether to sweep a deposit address now, and how much: the sweep policy (docs/api.md,
+ * "Settlement"). A deposit is swept when what it belongs to is settled, and then only what is
+ * settled (an invoice's total; a link's whole payments), so an excess stays on the address,
+ * held for the merchant to refund or release. Never while it is `partial`: a payer paying in
+ * parts sends the rest seconds later, and a sweep that empties the address under a transfer
+ * estimated against a non-zero balance makes that transfer run out of gas (issue 17). Only
+ * when no transfer has arrived for `partialAfterMs` is a partial payment swept as it stands.
+ * What a sweep moves is the settled amount less what earlier sweeps moved, so a payment that
+ * arrives after a sweep is judged the same way, and never more than the balance. Nothing below
+ * `minAmount` is swept automatically: dust costs the relayer more gas than it is worth.
+ *
+ * @example decideSweep({ owner: { kind: "invoice", status: "excess", amount: 3_000_000n }, received: 3_500_000n, swept: 0n, … }) // { sweep: true, amount: 3_000_000n }
+ */
+export function decideSweep(input: SweepInput): SweepDecision {
+  const { owner, received, swept, balance, settings } = input;
+  if (received === 0n) return { sweep: false, reason: "nothing_received" };
+  let target = settledAmount(owner, received);
+  if (target === null) {
+    const since = input.lastChangeAt ?? input.now;
+    const retryAt = new Date(since.getTime() + settings.partialAfterMs);
+    if (input.now < retryAt) return { sweep: false, reason: "partial", retryAt };
+    target = received;
+  }
+  let amount = target - swept;
+  if (balance !== undefined && amount > balance) amount = balance;
+  if (amount <= 0n) return { sweep: false, reason: "nothing_to_sweep" };
+  if (amount < settings.minAmount) return { sweep: false, reason: "below_minimum" };
+  return { sweep: true, amount };
+}
