@@ -1,5 +1,8 @@
+import type { Identity } from "./auth/identity.ts";
+
 /**
  * What Hono's context carries for every request of the app: its id, set by the first middleware
- * (api/middleware/requestContext.ts) and read by the error responses and the logs.
+ * (api/middleware/requestContext.ts) and read by the error responses and the logs; and, on
+ * /api routes, who is calling (api/auth/authenticate.ts).
  */
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = { Variables: { requestId: string; identity?: Identity } };

@@ -1,9 +1,17 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../db/database.ts";
-import { claimIdempotencyKey, saveIdempotentResponse } from "../db/queries/idempotency.ts";
+import { recordAudit } from "../db/queries/audit.ts";
+import {
+  claimIdempotencyKey,
+  type IdempotencyScope,
+  saveIdempotentResponse,
+} from "../db/queries/idempotency.ts";
+import { ensureMerchant, type MerchantAccount } from "../db/queries/merchants.ts";
 import { findSealedWebhookSecret } from "../db/queries/webhookSecrets.ts";
 import { requestHash } from "../domain/requestHash.ts";
 import { openSecret } from "../domain/secretBox.ts";
+import { assertActsAs, assertOwnEmail } from "./auth/authorize.ts";
+import { type Actor, auditActor } from "./auth/identity.ts";
 import type { AppDeps } from "./deps.ts";
 import { ApiError } from "./errors.ts";
 
@@ -34,11 +42,19 @@ export type CreationRequest<Kind extends CreationKind> = {
   key: string | undefined;
   /** The validated request body: the same key must come with the same one. */
   input: unknown;
+  /** The body's merchant_email: whose record this is, and whose keys the Idempotency-Key is among. */
+  merchantEmail: string;
+  /** Who asks: must be allowed to act as that merchant (api/auth/authorize.ts). */
+  actor: Actor;
 };
 
 /**
- * Creates an invoice or a link in one transaction under an Idempotency-Key, and logs it once
- * committed. The first request with a key claims it, creates and stores its 201 body; a
+ * Creates an invoice or a link in one transaction under an Idempotency-Key, audits and logs it
+ * once committed. The caller must be allowed to act as the merchant first (a claimed merchant
+ * needs its key: 401; a key of another merchant: 403), before any key is looked at, so a
+ * replay never answers anyone else. Keys are the merchant's own (another merchant's same key
+ * is another key) and expire after 24 hours. The first request with a key claims it, creates
+ * and stores its 201 body; a
  * concurrent one waits on the key until the first commits. A later request with the same key
  * and body is answered that first body again (logged as a replay); with a different body it is
  * a 409 `idempotency_key_reused`.
@@ -48,7 +64,11 @@ export type CreationRequest<Kind extends CreationKind> = {
  * answer.
  *
  * @example
- * const body = await createIdempotently(deps, { kind: "link", key, input }, (trx) => newLink(trx));
+ * const body = await createIdempotently(
+ *   deps,
+ *   { kind: "link", key, input, merchantEmail: input.merchant_email, actor },
+ *   (trx, merchant) => newLink(trx, merchant),
+ * );
  */
 export async function createIdempotently<
   Kind extends CreationKind,
@@ -56,15 +76,20 @@ export async function createIdempotently<
 >(
   deps: Pick<AppDeps, "db" | "webhookKeys" | "log">,
   request: CreationRequest<Kind>,
-  create: (trx: Transaction<Database>) => Promise<Creation<Body>>,
+  create: (trx: Transaction<Database>, merchant: MerchantAccount) => Promise<Creation<Body>>,
 ): Promise<WithWebhookSecret<Body>> {
-  const { kind, key } = request;
+  const { kind, key, actor } = request;
   const operation = `create_${kind}` as const;
   const idOf = (body: Body) => body[`${kind}_id` as const];
+  const merchantEmail = request.merchantEmail.toLowerCase();
+  assertOwnEmail(actor.identity, merchantEmail);
 
   const { body, replayed } = await deps.db.transaction().execute(async (trx) => {
-    if (key) {
-      const previous = await claimIdempotencyKey(trx, operation, key, requestHash(request.input));
+    const merchant = await ensureMerchant(trx, merchantEmail);
+    assertActsAs(actor.identity, merchant);
+    const scope: IdempotencyScope | null = key ? { merchantId: merchant.id, operation, key } : null;
+    if (scope) {
+      const previous = await claimIdempotencyKey(trx, scope, requestHash(request.input));
       if (previous === "conflict") {
         throw new ApiError(
           409,
@@ -82,14 +107,20 @@ export async function createIdempotently<
         };
       }
     }
-    const created = await create(trx);
+    const created = await create(trx, merchant);
     // The key's row names what it created.
     const id = idOf(created.body);
-    if (key)
+    await recordAudit(trx, {
+      merchantId: merchant.id,
+      ...auditActor(actor.identity),
+      action: `${kind}.created`,
+      target: id,
+      requestId: actor.requestId,
+    });
+    if (scope)
       await saveIdempotentResponse(
         trx,
-        operation,
-        key,
+        scope,
         201,
         created.body,
         kind === "invoice" ? { invoiceId: id } : { linkId: id },

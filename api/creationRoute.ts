@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
+import { type Actor, actorOf } from "./auth/identity.ts";
 import { jsonBody } from "./middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "./openapi.ts";
 
@@ -15,6 +16,9 @@ const IdempotencyKeyHeadersSchema = z.object({
         "Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters.",
     }),
 });
+
+/** A key is optional in open mode, unless the merchant has claimed its email (docs/api.md). */
+const OPTIONAL_KEY: Record<string, string[]>[] = [{ bearerAuth: [] }, {}];
 
 export type CreationRouteParameters<Request extends ZodType, Response extends ZodType> = {
   path: string;
@@ -45,6 +49,7 @@ export function creationRoute<Request extends ZodType, Response extends ZodType>
   return createRoute({
     method: "post",
     ...documented,
+    security: OPTIONAL_KEY,
     middleware: [jsonBody] as const,
     request: {
       headers: IdempotencyKeyHeadersSchema,
@@ -52,15 +57,16 @@ export function creationRoute<Request extends ZodType, Response extends ZodType>
     },
     responses: {
       201: jsonResponse("Created", response, responseExample),
-      ...errorResponses(400, 409, 413, 415, 429),
+      ...errorResponses(400, 401, 403, 409, 413, 415, 429),
     },
   });
 }
 
-/** Creates (or replays) from the validated body and Idempotency-Key; answers the 201 body. */
+/** Creates (or replays) from the validated body and Idempotency-Key, as `actor`; answers the 201 body. */
 export type Create<Request extends ZodType, Response extends ZodType> = (
   input: z.output<Request>,
   idempotencyKey: string | undefined,
+  actor: Actor,
 ) => Promise<z.output<Response>>;
 
 /**
@@ -87,7 +93,10 @@ function registerAnyCreation(
   app.openapi<typeof route>(
     route,
     async (c) =>
-      c.json(await create(c.req.valid("json"), c.req.valid("header")["idempotency-key"]), 201),
+      c.json(
+        await create(c.req.valid("json"), c.req.valid("header")["idempotency-key"], actorOf(c)),
+        201,
+      ),
     validationHook(knownKeys),
   );
 }

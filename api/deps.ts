@@ -1,6 +1,8 @@
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
+import type { AuthSettings } from "./auth/identity.ts";
+import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
@@ -32,6 +34,10 @@ export type AppDeps = {
   /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */
   webhookKeys: Keyring;
   log: Logger;
+  /** AUTH_MODE and MERCHANT_SIGNUP; none: open, as locally (tests of the app alone). */
+  auth?: AuthSettings;
+  /** Per-key and per-IP budgets of the account routes; none: unlimited (tests of the app alone). */
+  accountLimits?: AccountLimits;
   /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
   gasless?: GaslessSettings;
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */

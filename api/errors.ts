@@ -177,6 +177,14 @@ export const validationError = (fields: FieldError[]) =>
 export function errorResponse(c: Context<AppEnv>, error: ApiError) {
   // Unset only if a response is written before the first middleware ran.
   const requestId: string | undefined = c.get("requestId");
+  // RFC 6750: a 401 says how to authenticate, and whether the token sent was the problem.
+  if (error.status === 401)
+    c.header(
+      "WWW-Authenticate",
+      error.code === "invalid_api_key"
+        ? 'Bearer realm="remit", error="invalid_token"'
+        : 'Bearer realm="remit"',
+    );
   return c.json(
     {
       error: {

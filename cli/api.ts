@@ -3,19 +3,33 @@ import { CliError, EXIT } from "./io.ts";
 
 export type ApiAnswer = { status: number; text: string; body: unknown };
 
+/** Where the API is, and the key every call sends (REMIT_API_KEY or --api-key), if any. */
+export type ApiTarget = { url: string; apiKey?: string };
+
+/** The headers `init` asks for, plus the API key's `Authorization` when there is one. */
+export function withApiKey(target: ApiTarget, headers: HeadersInit = {}): Headers {
+  const all = new Headers(headers);
+  if (target.apiKey) all.set("authorization", `Bearer ${target.apiKey}`);
+  return all;
+}
+
 /**
- * Calls the Remit API. Unreachable, or answering 5xx: exit 2 naming the URL. Answering 4xx: exit
+ * Calls the Remit API, with the target's API key when it has one. Unreachable, or answering 5xx: exit 2 naming the URL. Answering 4xx: exit
  * 1 with the API's own message and field errors.
  */
 export async function callApi(
-  base: string,
+  target: ApiTarget,
   path: string,
   init: RequestInit = {},
 ): Promise<ApiAnswer> {
-  const url = `${base.replace(/\/+$/, "")}${path}`;
+  const url = `${target.url.replace(/\/+$/, "")}${path}`;
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
+    response = await fetch(url, {
+      ...init,
+      headers: withApiKey(target, init.headers),
+      signal: AbortSignal.timeout(60_000),
+    });
   } catch (error) {
     throw unreachable(url, error);
   }

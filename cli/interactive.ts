@@ -2,7 +2,7 @@ import * as p from "@clack/prompts";
 import type { z } from "zod";
 import { CreateInvoiceSchema, LineItemSchema } from "../api/invoices/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
-import { callApi } from "./api.ts";
+import { type ApiTarget, callApi } from "./api.ts";
 import { CliCancelled, CliError, EXIT } from "./io.ts";
 import { defaultDueDate, promptAddress, promptAmount, promptQuantity } from "./promptValues.ts";
 import { invoicePreview, validateInvoice } from "./validate.ts";
@@ -57,7 +57,7 @@ const ask = async <T = string>(
  * rules as it is typed, 1–30 line items, a summary with the totals, a confirmation; then the
  * invoice is created and its hosted page and PDF URLs are printed.
  */
-export async function createInvoiceInteractively(api: string): Promise<void> {
+export async function createInvoiceInteractively(api: ApiTarget): Promise<void> {
   p.intro("New USDC invoice");
   const body: Record<string, unknown> = {
     merchant_email: await ask("Your email (the merchant)", fields.merchant_email, {

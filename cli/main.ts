@@ -1,11 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
-import { callApi, defaultApiUrl, unreachable } from "./api.ts";
+import { type ApiTarget, callApi, defaultApiUrl, unreachable, withApiKey } from "./api.ts";
 import { depositsWithFunds, queueSweeps } from "./deposits.ts";
 import { devPay } from "./devPay.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
+import { addMerchant } from "./merchants.ts";
 import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
 
 type CreateOptions = {
@@ -13,14 +14,24 @@ type CreateOptions = {
   dryRun?: boolean;
   json?: boolean;
   api: string;
+  apiKey?: string;
   idempotencyKey?: string;
 };
+
+/** The API and the key every call sends. */
+const target = (options: { api: string; apiKey?: string }): ApiTarget => ({
+  url: options.api,
+  ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+});
 
 const apiOption = () =>
   new Option("--api <url>", "the Remit API (default: http://localhost:$PORT, PORT 3000 unless set)")
     .env("REMIT_API_URL")
     .default(defaultApiUrl());
 const jsonOption = () => new Option("--json", "errors as JSON on stderr (the API's error shape)");
+/** Prefer the environment: a flag's value is visible to other users of the machine (ps). */
+const apiKeyOption = () =>
+  new Option("--api-key <key>", "the merchant's API key, sent on every call").env("REMIT_API_KEY");
 
 /** Reads a request from stdin and validates it with the API's own schema. */
 async function readRequest<T>(validate: (body: unknown) => Validation<T>): Promise<T> {
@@ -38,7 +49,7 @@ async function readRequest<T>(validate: (body: unknown) => Validation<T>): Promi
 async function post(options: CreateOptions, path: string, body: unknown): Promise<void> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
-  const answer = await callApi(options.api, path, {
+  const answer = await callApi(target(options), path, {
     method: "POST",
     headers,
     body: JSON.stringify(body),
@@ -69,6 +80,7 @@ invoices
   )
   .addOption(jsonOption())
   .addOption(apiOption())
+  .addOption(apiKeyOption())
   .action(async (options: CreateOptions) => {
     if (!options.stdin) {
       if (!process.stdin.isTTY) {
@@ -78,7 +90,7 @@ invoices
         );
       }
       if (options.dryRun) throw new CliError("--dry-run needs --stdin", EXIT.usage);
-      await createInvoiceInteractively(options.api);
+      await createInvoiceInteractively(target(options));
       return;
     }
     const input = await readRequest(validateInvoice);
@@ -95,9 +107,10 @@ for (const [name, description, path] of [
     .description(description)
     .addOption(jsonOption())
     .addOption(apiOption())
+    .addOption(apiKeyOption())
     .action(async (id: string, options: CreateOptions) => {
       printJson(
-        (await callApi(options.api, `/api/invoices/${encodeURIComponent(id)}${path}`)).text,
+        (await callApi(target(options), `/api/invoices/${encodeURIComponent(id)}${path}`)).text,
       );
     });
 }
@@ -107,10 +120,11 @@ invoices
   .description("email a draft invoice to its vendor (POST /api/invoices/{id}/send)")
   .addOption(jsonOption())
   .addOption(apiOption())
+  .addOption(apiKeyOption())
   .action(async (id: string, options: CreateOptions) => {
     printJson(
       (
-        await callApi(options.api, `/api/invoices/${encodeURIComponent(id)}/send`, {
+        await callApi(target(options), `/api/invoices/${encodeURIComponent(id)}/send`, {
           method: "POST",
         })
       ).text,
@@ -123,11 +137,14 @@ invoices
   .option("-o, --output <file>", "where to write it (default: <invoice number>.pdf)")
   .addOption(jsonOption())
   .addOption(apiOption())
+  .addOption(apiKeyOption())
   .action(async (id: string, options: CreateOptions & { output?: string }) => {
     const url = `${options.api.replace(/\/+$/, "")}/api/invoices/${encodeURIComponent(id)}/pdf`;
-    const response = await fetch(url).catch((error: Error) => {
-      throw unreachable(url, error);
-    });
+    const response = await fetch(url, { headers: withApiKey(target(options)) }).catch(
+      (error: Error) => {
+        throw unreachable(url, error);
+      },
+    );
     if (!response.ok) {
       const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
       throw new CliError(
@@ -154,6 +171,7 @@ program
   .option("--idempotency-key <key>", "sent as the Idempotency-Key header")
   .addOption(jsonOption())
   .addOption(apiOption())
+  .addOption(apiKeyOption())
   .action(async (options: CreateOptions) => {
     const input = await readRequest(validateLink);
     if (options.dryRun) return printJson({ valid: true, request: input });
@@ -202,6 +220,38 @@ depositOptions(
     );
     printJson({ queued: chosen });
   });
+
+program
+  .command("merchants")
+  .description("operator commands, run where the service runs: merchant accounts")
+  .command("add")
+  .description(
+    "create (or find) a merchant, mark its email verified, and print a new API key alone on the last line",
+  )
+  .requiredOption("--email <email>", "the merchant's email (its invoices' merchant_email)")
+  .option("--name <name>", "its registered business name, reserved to it")
+  .addOption(
+    new Option(
+      "--database-url <url>",
+      "the service's Postgres (default: the embedded one of DATA_DIR)",
+    ).env("DATABASE_URL"),
+  )
+  .addOption(
+    new Option("--data-dir <dir>", "the DATA_DIR of `npm start`")
+      .env("DATA_DIR")
+      .default("./.data"),
+  )
+  .addOption(jsonOption())
+  .action(
+    async (options: { email: string; name?: string; databaseUrl?: string; dataDir: string }) => {
+      const added = await addMerchant(options);
+      process.stderr.write(
+        `merchant ${added.email} (${added.merchantId}): new write key ${added.keyId}; it is shown once, below\n`,
+      );
+      // The key alone on the last line: `KEY=$(remit merchants add … | tail -n 1)`.
+      process.stdout.write(`${added.key}\n`);
+    },
+  );
 
 const dev = program
   .command("dev")

@@ -2,6 +2,8 @@ import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transact
 import pg from "pg";
 import type { PayerAuthorizationStatus } from "../domain/relayedAuthorization.ts";
 import type {
+  ApiKeyScope,
+  AuditActor,
   EmailStatus,
   LinkStatus,
   RelayedStatus,
@@ -31,6 +33,47 @@ export interface Database {
     last_invoice_number: Generated<number>;
     managed_wallet_index: number | null;
     managed_wallet_address: string | null;
+    created_at: Generated<Date>;
+    /** Set once the email is verified: from then on it acts only through its API keys. */
+    claimed_at: Generated<Date | null>;
+    /** The registered business name, reserved to this merchant, and its normalised form. */
+    name: Generated<string | null>;
+    name_key: Generated<string | null>;
+  };
+  "app.api_keys": {
+    id: Generated<string>;
+    merchant_id: string;
+    key_hash: string;
+    last_four: string;
+    name: string;
+    scope: ApiKeyScope;
+    created_at: Generated<Date>;
+    last_used_at: Date | null;
+    revoked_at: Date | null;
+  };
+  "app.claim_tokens": {
+    id: Generated<string>;
+    email: string;
+    token_hash: string;
+    created_at: Generated<Date>;
+    expires_at: Date;
+    used_at: Date | null;
+  };
+  "app.payout_wallets": {
+    id: Generated<string>;
+    merchant_id: string;
+    address: string;
+    created_at: Generated<Date>;
+    removed_at: Date | null;
+  };
+  "app.audit_log": {
+    id: Generated<bigint>;
+    merchant_id: string;
+    key_id: string | null;
+    actor: AuditActor;
+    action: string;
+    target: string;
+    request_id: string | null;
     created_at: Generated<Date>;
   };
   "app.invoices": {
@@ -100,6 +143,7 @@ export interface Database {
     response_body: string;
     invoice_id: string | null;
     link_id: Generated<string | null>;
+    merchant_id: string;
     created_at: Generated<Date>;
   };
   "app.emails": {
@@ -113,6 +157,10 @@ export interface Database {
     sent_at: Date | null;
     handed_over_at: Generated<Date | null>;
     event_id: string | null;
+    /** What an email needs beyond a row reference (the wallet added, say); never a secret. */
+    details: ColumnType<Record<string, string> | null, string | undefined, never>;
+    /** A secret the email carries (the claim link), sealed; cleared once sent. */
+    sealed: Generated<string | null>;
     /** A `sweep_failed` email's sweep (migration 0012). */
     sweep_id: Generated<string | null>;
     created_at: Generated<Date>;

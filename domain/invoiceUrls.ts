@@ -9,3 +9,10 @@ export function invoiceUrls(
     pdf_url: `${origins.baseUrl}/api/invoices/${id}/pdf`,
   };
 }
+
+/**
+ * The PDF as the vendor downloads it, by the invoice's slug (public, like its hosted page):
+ * what the hosted page links to, so the page never reveals the invoice's id.
+ */
+export const publicPdfUrl = (origins: { baseUrl: string }, slug: string): string =>
+  `${origins.baseUrl}/api/invoices/by-slug/${slug}/pdf`;

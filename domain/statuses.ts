@@ -43,3 +43,11 @@ export type WebhookAttemptOutcome = (typeof WEBHOOK_ATTEMPT_OUTCOMES)[number];
 /** An email of the outbox (app.emails.status): sending is handed to SendGrid, not yet recorded. */
 export const EMAIL_STATUSES = ["queued", "sending", "sent", "failed"] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** What an API key may do (app.api_keys.scope): `read` lists and reads, `write` also acts. */
+export const API_KEY_SCOPES = ["write", "read"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/** Who performed an audited action (app.audit_log.actor). */
+export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator"] as const;
+export type AuditActor = (typeof AUDIT_ACTORS)[number];

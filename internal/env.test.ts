@@ -53,6 +53,19 @@ describe("parseEnv", () => {
     );
   });
 
+  test("merchant accounts: keys and closed sign-up in mainnet mode, open locally and on forks, or as set", () => {
+    const mainnet = { BASE_RPC_URL: "https://b.example", START_BLOCK: "1" };
+    expect(parseEnv(mainnet)).toMatchObject({ AUTH_MODE: "keys", MERCHANT_SIGNUP: "closed" });
+    expect(parseEnv({})).toMatchObject({ AUTH_MODE: "open", MERCHANT_SIGNUP: "open" });
+    const fork = { BASE_FORK_URL: "https://b.example", USDC_WHALE: `0x${"1".repeat(40)}` };
+    expect(parseEnv(fork)).toMatchObject({ AUTH_MODE: "open", MERCHANT_SIGNUP: "open" });
+    expect(parseEnv({ ...mainnet, AUTH_MODE: "open", MERCHANT_SIGNUP: "open" })).toMatchObject({
+      AUTH_MODE: "open",
+      MERCHANT_SIGNUP: "open",
+    });
+    expect(() => parseEnv({ AUTH_MODE: "none" })).toThrow(/AUTH_MODE/);
+  });
+
   test("mainnet mode: several comma-separated RPCs, START_BLOCK required", () => {
     const env = parseEnv({
       BASE_RPC_URL: "https://a.example/v2/key, https://b.example",

@@ -171,6 +171,22 @@ const envSchema = z
     RATE_LIMIT_STATUS_PER_MIN: rateBudget.default(600),
     RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
     RATE_LIMIT_LINKS_PER_MIN: rateBudget.default(120),
+    /** Per API key and minute over every route; redeliveries per key and per client IP; claim requests per client IP. */
+    RATE_LIMIT_KEY_PER_MIN: rateBudget.default(600),
+    RATE_LIMIT_REDELIVERIES_PER_MIN: rateBudget.default(10),
+    RATE_LIMIT_CLAIMS_PER_MIN: rateBudget.default(5),
+    /**
+     * `open`: the spec's key-less creation (a claimed merchant still needs its key); `keys`: every
+     * /api route but the public ones needs one. Default: open locally and in fork mode, keys with
+     * BASE_RPC_URL (docs/api.md, "Who may call what").
+     */
+    AUTH_MODE: z.enum(["open", "keys"]).optional(),
+    /**
+     * `open`: anyone can claim an account for an email they read (POST /api/merchants/claim);
+     * `closed`: only the operator adds merchants (`remit merchants add`), and claims only re-key
+     * existing accounts. Default: open locally, closed with BASE_RPC_URL.
+     */
+    MERCHANT_SIGNUP: z.enum(["open", "closed"]).optional(),
     /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
     RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
@@ -233,6 +249,8 @@ const envSchema = z
       // On Base, see docs/operations.md, "Confirmations on Base": 10 blocks (20 s), well inside the
       // indexer's 30-block reorg window, so a deeper reorg is still seen and reversed.
       CONFIRMATIONS: env.CONFIRMATIONS ?? (localChain ? 1 : BASE_CONFIRMATIONS),
+      AUTH_MODE: env.AUTH_MODE ?? (localChain ? "open" : "keys"),
+      MERCHANT_SIGNUP: env.MERCHANT_SIGNUP ?? (localChain ? "open" : "closed"),
       ALLOW_PRIVATE_WEBHOOKS: env.ALLOW_PRIVATE_WEBHOOKS
         ? env.ALLOW_PRIVATE_WEBHOOKS === "true"
         : localChain,

@@ -1,6 +1,8 @@
 import { HTTPException } from "hono/http-exception";
 import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
+import { registerAuditRoute } from "../api/audit/list.ts";
+import { registerAuth } from "../api/auth/registerAuth.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
@@ -12,7 +14,10 @@ import { registerInvoicePdf } from "../api/invoices/pdf.ts";
 import { registerSendInvoice } from "../api/invoices/send.ts";
 import { registerInvoiceStatus } from "../api/invoices/status.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
+import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
+import { registerClaimRoute } from "../api/merchants/claim.ts";
+import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
@@ -21,6 +26,8 @@ import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
+import { redactPath } from "../internal/redactPath.ts";
+import { claimRoutes } from "../web/claimRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 
 export type { AppDeps };
@@ -38,6 +45,7 @@ export function createApp(deps: AppDeps) {
   registerServiceMetrics(metrics, deps);
   registerMetricsRoute(app, metrics);
   registerAbuseGuards(app, deps);
+  registerAuth(app, deps);
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);
@@ -52,6 +60,10 @@ export function createApp(deps: AppDeps) {
   registerInvoiceWebhooks(app, deps);
   registerCreateLink(app, deps);
   registerPaymentStatus(app, deps);
+  registerClaimRoute(app, deps);
+  registerKeyRoutes(app, deps);
+  registerWalletRoutes(app, deps);
+  registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
 
   const document = {
@@ -67,6 +79,7 @@ export function createApp(deps: AppDeps) {
   registerDocs(app, document);
 
   app.route("/", pageRoutes(deps));
+  app.route("/", claimRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>
@@ -81,7 +94,7 @@ export function createApp(deps: AppDeps) {
       // Down, restarting, out of connections or too slow: a retry soon may well succeed.
       deps.log.warn("database unavailable", {
         request_id: c.get("requestId"),
-        path: c.req.path,
+        path: redactPath(c.req.path),
         error,
       });
       c.header("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
@@ -97,7 +110,7 @@ export function createApp(deps: AppDeps) {
     deps.log.error("unhandled error", {
       request_id: c.get("requestId"),
       method: c.req.method,
-      path: c.req.path,
+      path: redactPath(c.req.path),
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
     return errorResponse(

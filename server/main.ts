@@ -52,6 +52,12 @@ const app = createApp({
     authorizations: env.RATE_LIMIT_GASLESS_PER_MIN,
     trustedProxies: env.TRUST_PROXY,
   },
+  auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },
+  accountLimits: {
+    perKey: env.RATE_LIMIT_KEY_PER_MIN,
+    redeliveries: env.RATE_LIMIT_REDELIVERIES_PER_MIN,
+    claims: env.RATE_LIMIT_CLAIMS_PER_MIN,
+  },
   gasless: {
     dailyGasBudget: env.RELAYER_DAILY_GAS_BUDGET,
     submitWaitMs: env.RELAYER_SUBMIT_WAIT_MS,

@@ -5,11 +5,9 @@ import { indexedTransfersTo } from "../db/queries/indexer.ts";
 import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
 import { findLinkBySlug } from "../db/queries/links.ts";
 import { loadPaymentState } from "../db/queries/paymentEvents.ts";
-import { findSweepsOf } from "../db/queries/sweeps.ts";
-import { invoiceUrls } from "../domain/invoiceUrls.ts";
+import { publicPdfUrl } from "../domain/invoiceUrls.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
-import { presentSweep } from "../domain/sweepView.ts";
 import { payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
@@ -100,13 +98,14 @@ export function pageRoutes(deps: PageDeps): Hono {
     ]);
     const due = amountDue(invoice.total_amount, state.received);
     const qr = await payQr(invoice.deposit_address, due);
-    const { pdf_url } = invoiceUrls(deps, invoice.id, invoice.slug);
+    // By slug: the page never prints the invoice's id, which would open the merchant's API.
+    const pdfUrl = publicPdfUrl(deps, invoice.slug);
     return c.html(
       <InvoicePage
         invoice={invoice}
         lines={lines}
         state={state}
-        pdfUrl={pdf_url}
+        pdfUrl={pdfUrl}
         qrSvg={qr}
         pay={walletOptions(deps, invoice.deposit_address, due)}
       />,
@@ -136,14 +135,14 @@ export function pageRoutes(deps: PageDeps): Hono {
     // The portal exists for links paid into a managed wallet (spec §4.8).
     if (link?.wallet_type !== "managed")
       return c.html(<NotFoundPage what="merchant portal" />, 404);
-    const [state, transfers, sweeps] = await Promise.all([
+    // Anyone with the slug (every shop page embeds it) sees this page: only what the checkout
+    // already reveals, never the managed wallet or the sweeps into it (docs/api.md).
+    const [state, transfers] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
       indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
-      findSweepsOf(deps.db, deps.indexerSchema, link.deposit_address),
     ]);
     return c.html(
       <MerchantPortal
-        sweeps={sweeps.map(presentSweep)}
         link={link}
         state={state}
         transfers={transfers}

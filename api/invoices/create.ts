@@ -21,7 +21,7 @@ const route = creationRoute({
 });
 
 export function registerCreateInvoice(app: Router, deps: AppDeps): void {
-  registerCreation(app, route, createInvoiceKnownKeys, (input, key) =>
-    createInvoice(deps, input, key),
+  registerCreation(app, route, createInvoiceKnownKeys, (input, key, actor) =>
+    createInvoice(deps, input, key, actor),
   );
 }

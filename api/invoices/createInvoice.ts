@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
 import type { NewInvoiceRow } from "../../db/queries/invoices.ts";
 import { insertInvoice } from "../../db/queries/invoices.ts";
-import { takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
+import { type MerchantAccount, takeNextInvoiceNumber } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -12,6 +12,8 @@ import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
+import { assertNameAllowed, assertPayoutAllowed } from "../auth/authorize.ts";
+import type { Actor } from "../auth/identity.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
@@ -35,6 +37,7 @@ export async function createInvoice(
   deps: AppDeps,
   input: CreateInvoiceInput,
   idempotencyKey: string | undefined,
+  actor: Actor,
 ): Promise<CreateInvoiceResponse> {
   const { lines, total } = priceLineItems(input.line_items);
   assertWebhookUrlAllowed(deps, input.webhook_url);
@@ -61,12 +64,19 @@ export async function createInvoice(
   const merchantEmail = input.merchant_email.toLowerCase();
 
   return perMerchant.run(merchantEmail, () =>
-    createIdempotently(deps, { kind: "invoice", key: idempotencyKey, input }, insertNew),
+    createIdempotently(
+      deps,
+      { kind: "invoice", key: idempotencyKey, input, merchantEmail, actor },
+      insertNew,
+    ),
   );
 
   async function insertNew(
     trx: Transaction<Database>,
+    account: MerchantAccount,
   ): Promise<Creation<Omit<CreateInvoiceResponse, "webhook_secret">>> {
+    await assertPayoutAllowed(trx, actor.identity, account, input);
+    await assertNameAllowed(trx, account.id, input.merchant_name);
     const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
     const { walletAddress, depositAddress } = await provisionAddresses(trx, deps, merchant, input);
 

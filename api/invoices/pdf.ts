@@ -1,39 +1,60 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findPdf } from "../../db/queries/invoices.ts";
+import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
+import { authorizedInvoice } from "../auth/authorize.ts";
+import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { requireInvoice } from "./requireInvoice.ts";
+import { pdfResponse } from "./pdfResponse.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
+
+const pdfContent = {
+  description: "The PDF",
+  content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
+};
 
 const route = createRoute({
   method: "get",
   path: "/api/invoices/{id}/pdf",
   tags: ["Invoices"],
   summary: "Download the invoice PDF",
-  description: "The PDF rendered at creation: byte-identical to the one emailed, forever.",
+  description:
+    "The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
+  security: [{ bearerAuth: [] }],
   request: { params: InvoiceIdParamSchema },
-  responses: {
-    200: {
-      description: "The PDF",
-      content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
-    },
-    ...errorResponses(404),
+  responses: { 200: pdfContent, ...errorResponses(401, 404) },
+});
+
+const bySlugRoute = createRoute({
+  method: "get",
+  path: "/api/invoices/by-slug/{slug}/pdf",
+  tags: ["Invoices"],
+  summary: "Download the invoice PDF by its slug (no authentication)",
+  description:
+    "The same PDF, for the vendor: addressed by the slug of the hosted invoice page (which links here), so the page never reveals the invoice's id.",
+  request: {
+    params: z.object({
+      slug: z.string().openapi({
+        param: { name: "slug", in: "path" },
+        example: "7Hq3xKp2MwZa",
+        description: "The invoice's `slug` (its hosted page is `{PAY_URL}/i/{slug}`).",
+      }),
+    }),
   },
+  responses: { 200: pdfContent, ...errorResponses(404, 429) },
 });
 
 export function registerInvoicePdf(app: Router, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
-    const pdf = await findPdf(deps.db, invoice.id);
-    if (!pdf) throw notFound("invoice");
-    return c.body(new Uint8Array(pdf.pdf), 200, {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${invoice.invoice_number}.pdf"`,
-      "Content-Length": String(pdf.pdf.length),
-      // The bytes never change: cache them for good, keyed by their hash.
-      ETag: `"${pdf.sha256}"`,
-      "Cache-Control": "private, max-age=31536000, immutable",
-    });
+  app.openapi(route, async (c) =>
+    pdfResponse(
+      c,
+      deps.db,
+      await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id),
+    ),
+  );
+  app.openapi(bySlugRoute, async (c) => {
+    const invoice = await findInvoiceBySlug(deps.db, c.req.valid("param").slug);
+    if (!invoice) throw notFound("invoice");
+    return pdfResponse(c, deps.db, invoice);
   });
 }

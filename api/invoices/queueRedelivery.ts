@@ -1,3 +1,5 @@
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/database.ts";
 import {
   type DeliveryRow,
   insertWebhookDelivery,
@@ -33,6 +35,8 @@ export async function queueRedelivery(
   invoiceId: string,
   eventId: string,
   url: string,
+  /** Also done in the queuing transaction (the audit entry of it). */
+  alongside?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<DeliveryRow> {
   return deps.db.transaction().execute(async (trx) => {
     const now = Date.now();
@@ -47,6 +51,8 @@ export async function queueRedelivery(
       const freesAt = (budget.oldestRecentAt?.getTime() ?? now) + HOUR_MS;
       throw new RedeliveryLimited(Math.max(1, Math.ceil((freesAt - now) / 1000)));
     }
-    return insertWebhookDelivery(trx, eventId, url);
+    const delivery = await insertWebhookDelivery(trx, eventId, url);
+    await alongside?.(trx);
+    return delivery;
   });
 }

@@ -1,10 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
+import { recordAudit } from "../../db/queries/audit.ts";
 import { findInvoice, markSent } from "../../db/queries/invoices.ts";
+import { authorizedInvoice } from "../auth/authorize.ts";
+import { actorOf, auditActor } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
-import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -12,21 +14,34 @@ const route = createRoute({
   path: "/api/invoices/{id}/send",
   tags: ["Invoices"],
   summary: "Send a draft invoice to the vendor",
+  security: [{ bearerAuth: [] }],
   description:
     "Emails the vendor (hosted-invoice link, PDF attached) and moves a `draft` to `sent`. " +
     "Only drafts can be sent: any other status is a 409 (an invoice is emailed once; share `invoice_url` to remind).",
   request: { params: InvoiceIdParamSchema },
   responses: {
     200: jsonResponse("The updated invoice", InvoiceSchema),
-    ...errorResponses(404, 409),
+    ...errorResponses(401, 403, 404, 409),
   },
 });
 
 export function registerSendInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const id = c.req.valid("param").id;
-    const invoice = await requireInvoice(deps.db, id);
-    const sent = await deps.db.transaction().execute((trx) => markSent(trx, invoice.id));
+    const actor = actorOf(c);
+    const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+    const sent = await deps.db.transaction().execute(async (trx) => {
+      const updated = await markSent(trx, invoice.id);
+      if (updated)
+        await recordAudit(trx, {
+          merchantId: invoice.merchant_id,
+          ...auditActor(actor.identity),
+          action: "invoice.sent",
+          target: invoice.id,
+          requestId: actor.requestId,
+        });
+      return updated;
+    });
     if (!sent) {
       const current = (await findInvoice(deps.db, id))?.status ?? invoice.status;
       throw new ApiError(

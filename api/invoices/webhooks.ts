@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { recordAudit } from "../../db/queries/audit.ts";
 import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
 import {
   findInvoiceEventId,
@@ -7,12 +8,13 @@ import {
 } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
+import { authorizedInvoice } from "../auth/authorize.ts";
+import { actorOf, auditActor, identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { EXAMPLE_EVENT_ID } from "./examples.ts";
 import { queueRedelivery, RedeliveryLimited } from "./queueRedelivery.ts";
-import { requireInvoice } from "./requireInvoice.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
@@ -60,6 +62,7 @@ const listRoute = createRoute({
   path: "/api/invoices/{id}/webhooks",
   tags: ["Webhooks"],
   summary: "List an invoice's payment events and their webhook deliveries",
+  security: [{ bearerAuth: [] }],
   description:
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
@@ -70,7 +73,7 @@ const listRoute = createRoute({
         .object({ events: z.array(EventSchema) })
         .openapi({ example: { events: [webhookEventExample] } }),
     ),
-    ...errorResponses(404),
+    ...errorResponses(401, 404),
   },
 });
 
@@ -79,8 +82,10 @@ const redeliverRoute = createRoute({
   path: "/api/invoices/{id}/webhooks/{event_id}/redeliver",
   tags: ["Webhooks"],
   summary: "Deliver an event again",
+  security: [{ bearerAuth: [] }],
   description:
-    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. Limited: one redelivery of an event queued or in flight at a time (409 `redelivery_queued`), and 20 redeliveries per invoice per hour (429 `rate_limited`, `Retry-After`).",
+    "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. Limited: one redelivery of an event queued or in flight at a time (409 `redelivery_queued`), and 20 redeliveries per invoice per hour (429 `rate_limited`, `Retry-After`); " +
+    "also per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",
   request: {
     params: InvoiceIdParamSchema.extend({
       event_id: z.string().openapi({
@@ -92,7 +97,7 @@ const redeliverRoute = createRoute({
   },
   responses: {
     202: jsonResponse("Queued", DeliverySchema, redeliveryExample),
-    ...errorResponses(404, 409, 429),
+    ...errorResponses(401, 403, 404, 409, 429),
   },
 });
 
@@ -124,7 +129,7 @@ function presentDelivery(
 
 export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const invoice = await requireInvoice(deps.db, c.req.valid("param").id);
+    const invoice = await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id);
     const { events, deliveries, attempts } = await findWebhookHistory(deps.db, invoice.id);
     return c.json(
       {
@@ -147,18 +152,31 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
 
   app.openapi(redeliverRoute, async (c) => {
     const { id, event_id: eventId } = c.req.valid("param");
-    const invoice = await requireInvoice(deps.db, id);
+    const actor = actorOf(c);
+    const invoice = await authorizedInvoice(deps.db, actor.identity, id);
     if (!invoice.webhook_url)
       throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
     const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
     if (!event) throw notFound("event");
-    const delivery = await queueRedelivery(deps, invoice.id, event, invoice.webhook_url).catch(
-      (error: unknown) => {
-        if (error instanceof RedeliveryLimited)
-          c.header("Retry-After", String(error.retryAfterSeconds));
-        throw error;
-      },
-    );
+    const delivery = await queueRedelivery(
+      deps,
+      invoice.id,
+      event,
+      invoice.webhook_url,
+      // Audited in the transaction that queues it.
+      (trx) =>
+        recordAudit(trx, {
+          merchantId: invoice.merchant_id,
+          ...auditActor(actor.identity),
+          action: "webhook.redelivered",
+          target: eventId,
+          requestId: actor.requestId,
+        }),
+    ).catch((error: unknown) => {
+      if (error instanceof RedeliveryLimited)
+        c.header("Retry-After", String(error.retryAfterSeconds));
+      throw error;
+    });
     return c.json(presentDelivery(delivery, []), 202);
   });
 }

@@ -19,5 +19,7 @@ const route = creationRoute({
 });
 
 export function registerCreateLink(app: Router, deps: AppDeps): void {
-  registerCreation(app, route, createLinkKnownKeys, (input, key) => createLink(deps, input, key));
+  registerCreation(app, route, createLinkKnownKeys, (input, key, actor) =>
+    createLink(deps, input, key, actor),
+  );
 }

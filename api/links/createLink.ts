@@ -1,13 +1,19 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/database.ts";
 import { insertLink } from "../../db/queries/links.ts";
-import { findLatestMerchantName, findOrCreateMerchant } from "../../db/queries/merchants.ts";
+import {
+  findLatestMerchantName,
+  findOrCreateMerchant,
+  type MerchantAccount,
+} from "../../db/queries/merchants.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { escapeHtml } from "../../internal/escapeHtml.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
+import { assertNameAllowed, assertPayoutAllowed } from "../auth/authorize.ts";
+import type { Actor } from "../auth/identity.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
@@ -33,6 +39,7 @@ export async function createLink(
   deps: AppDeps,
   input: CreateLinkInput,
   idempotencyKey: string | undefined,
+  actor: Actor,
 ): Promise<CreateLinkResponse> {
   const amount = usdcToBaseUnits(input.amount);
   if (amount <= 0n)
@@ -43,11 +50,18 @@ export async function createLink(
   await assertPayoutWalletAllowed(deps, input.wallet_address);
   const merchantEmail = input.merchant_email.toLowerCase();
 
-  return createIdempotently(deps, { kind: "link", key: idempotencyKey, input }, insertNew);
+  return createIdempotently(
+    deps,
+    { kind: "link", key: idempotencyKey, input, merchantEmail, actor },
+    insertNew,
+  );
 
   async function insertNew(
     trx: Transaction<Database>,
+    account: MerchantAccount,
   ): Promise<Creation<Omit<CreateLinkResponse, "webhook_secret">>> {
+    await assertPayoutAllowed(trx, actor.identity, account, input);
+    await assertNameAllowed(trx, account.id, input.merchant_name);
     const merchant = await findOrCreateMerchant(trx, merchantEmail);
     const { walletAddress, depositAddress } = await provisionAddresses(trx, deps, merchant, input);
     const id = crypto.randomUUID();

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { withLogContext } from "../../internal/logContext.ts";
 import type { Logger } from "../../internal/logger.ts";
+import { redactPath } from "../../internal/redactPath.ts";
 import type { AppEnv } from "../appEnv.ts";
 import type { HttpMetrics } from "../metrics/httpMetrics.ts";
 import { methodLabel, routePattern } from "../metrics/routePattern.ts";
@@ -28,7 +29,11 @@ export function requestContext(log: Logger, metrics: HttpMetrics): MiddlewareHan
       };
       metrics.observe(labels, ms / 1000);
       // Debug: the status endpoint alone serves thousands per second; /metrics has the counts.
-      log.debug("request", { ...labels, path: c.req.path, duration_ms: Math.round(ms * 10) / 10 });
+      log.debug("request", {
+        ...labels,
+        path: redactPath(c.req.path),
+        duration_ms: Math.round(ms * 10) / 10,
+      });
     });
   };
 }

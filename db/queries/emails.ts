@@ -13,6 +13,8 @@ export async function markEmailSent(db: Executor, id: string): Promise<void> {
     .set((eb) => ({
       status: "sent",
       sent_at: new Date(),
+      // A secret the email carried (a claim link) now lives in the mailbox only.
+      sealed: null,
       attempts: eb("attempts", "+", 1),
       last_error: null,
     }))
@@ -53,4 +55,29 @@ export async function recordEmailFailure(
     }))
     .where("id", "=", id)
     .execute();
+}
+
+/**
+ * Queues an account email (a claim link, a payout wallet added) in the caller's transaction;
+ * its insert trigger adds the send_email job. `sealed` is a secret it carries, already sealed.
+ */
+export async function queueAccountEmail(
+  db: Executor,
+  email: { kind: string; recipient: string; details?: Record<string, string>; sealed?: string },
+): Promise<string> {
+  const row = await db
+    .insertInto("app.emails")
+    .values({
+      kind: email.kind,
+      invoice_id: null,
+      recipient: email.recipient,
+      last_error: null,
+      sent_at: null,
+      event_id: null,
+      details: email.details ? JSON.stringify(email.details) : undefined,
+      sealed: email.sealed ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

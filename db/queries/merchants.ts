@@ -88,3 +88,108 @@ export async function findLatestMerchantName(
     .executeTakeFirst();
   return row?.merchant_name_snapshot ?? null;
 }
+
+export type MerchantAccount = {
+  id: string;
+  email: string;
+  claimedAt: Date | null;
+  name: string | null;
+};
+
+/** The merchant of `email` (lower-cased by the caller), or undefined. */
+export async function findMerchantByEmail(
+  db: Executor,
+  email: string,
+): Promise<MerchantAccount | undefined> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select(["id", "email", "claimed_at", "name"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  return row && { id: row.id, email: row.email, claimedAt: row.claimed_at, name: row.name };
+}
+
+/**
+ * The merchant of `email`, created (unclaimed) when there is none, without locking its row:
+ * what an idempotency key is scoped to before the creation itself takes the lock.
+ */
+export async function ensureMerchant(
+  trx: Transaction<Database>,
+  email: string,
+): Promise<MerchantAccount> {
+  await trx
+    .insertInto("app.merchants")
+    .values({ email })
+    .onConflict((oc) => oc.column("email").doNothing())
+    .execute();
+  const found = await findMerchantByEmail(trx, email);
+  if (!found) throw new Error(`merchant ${email} vanished`);
+  return found;
+}
+
+/**
+ * Marks the merchant of `email` claimed (its email verified), creating it if needed, and
+ * registers `name` (and its reserved form `nameKey`) when given. Answers its id.
+ */
+export async function claimMerchant(
+  trx: Transaction<Database>,
+  email: string,
+  registered?: { name: string; nameKey: string },
+): Promise<string> {
+  const row = await trx
+    .insertInto("app.merchants")
+    .values({
+      email,
+      claimed_at: sql<Date>`now()`,
+      ...(registered ? { name: registered.name, name_key: registered.nameKey } : {}),
+    })
+    .onConflict((oc) =>
+      oc.column("email").doUpdateSet({
+        claimed_at: sql<Date>`coalesce(app.merchants.claimed_at, now())`,
+        ...(registered ? { name: registered.name, name_key: registered.nameKey } : {}),
+      }),
+    )
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The merchant whose registered name has the reserved form `nameKey`, if any. */
+export async function findNameOwner(db: Executor, nameKey: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("id")
+    .where("name_key", "=", nameKey)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The email of the merchant `id`. */
+export async function findMerchantEmail(db: Executor, id: string): Promise<string> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("email")
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  return row.email;
+}
+
+/** When the merchant `id` was claimed, or null when it has no account (yet). */
+export async function findClaimedAt(db: Executor, id: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("claimed_at")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.claimed_at ?? null;
+}
+
+/** The merchant's managed wallet address, or null before its first managed invoice or link. */
+export async function findManagedWallet(db: Executor, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("managed_wallet_address")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.managed_wallet_address ?? null;
+}

@@ -99,5 +99,8 @@ export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.Proc
     RELAYER_PRIVATE_KEY: upstreamRelayerKey,
     CONFIRMATIONS: "2",
     ALLOW_PRIVATE_WEBHOOKS: "true",
+    // These tests are about following the chain: the spec's key-less creation, as locally.
+    // Mainnet mode's default, AUTH_MODE=keys, is tested in test/accounts/keysMode.test.ts.
+    AUTH_MODE: "open",
   };
 }

@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
 import { waitFor } from "../../internal/process.ts";
+import { bearer, claimedMerchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
 import { signedAuthorization } from "../helpers/payerAuthorization.ts";
@@ -57,6 +58,8 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_STATUS_PER_MIN: String(BUDGET),
         RATE_LIMIT_INVOICES_PER_MIN: String(BUDGET),
         RATE_LIMIT_LINKS_PER_MIN: String(BUDGET),
+        RATE_LIMIT_REDELIVERIES_PER_MIN: String(BUDGET),
+        RATE_LIMIT_CLAIMS_PER_MIN: String(BUDGET),
         RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
         // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
         RELAYER_SUBMIT_WAIT_MS: "8000",
@@ -76,7 +79,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
   let clients = 0;
   /** Calls `path` (an OpenAPI template, `{name}`s filled from `params`) and checks the answer. */
   const call = async (
-    method: "get" | "post",
+    method: "get" | "post" | "delete",
     path: string,
     params: Record<string, string> = {},
     {
@@ -108,9 +111,13 @@ describe("every response of the JSON API matches the published /openapi.json", (
     const malformed = { body: "{", headers: { "content-type": "application/json" } };
     expect((await call("post", path, {}, malformed)).status).toBe(400);
     const key = { "Idempotency-Key": randomUUID() };
-    const first = await call("post", path, {}, { json: valid(), headers: key });
+    const body = valid();
+    const first = await call("post", path, {}, { json: body, headers: key });
     expect(first.status).toBe(201);
-    const reused = await call("post", path, {}, { json: valid(), headers: key });
+    // Another body of the same merchant: keys are each merchant's own (issue 15), so another
+    // merchant's request under this key would be a new key, not a conflict.
+    const other = { ...body, merchant_name: "Another name" };
+    const reused = await call("post", path, {}, { json: other, headers: key });
     expect([reused.status, reused.body.error]).toEqual([
       409,
       expect.objectContaining({ code: "idempotency_key_reused" }),
@@ -278,6 +285,173 @@ describe("every response of the JSON API matches the published /openapi.json", (
     // Invalid bodies spend the budget as well as valid ones, and create nothing.
     await spend("post", "/api/invoices", {}, { json: INVALID });
     await spend("post", "/api/links", {}, { json: INVALID });
+  });
+
+  test("merchant accounts: 401 without the key, 403 with another's or a read key; keys, wallets, audit", async () => {
+    const acme = await claimedMerchant(stack.db);
+    const other = await claimedMerchant(stack.db);
+    const as = (key: string) => ({ headers: bearer(key) });
+    for (const [path, body] of [
+      ["/api/invoices", invoiceRequest({ merchant_email: acme.email })],
+      ["/api/links", linkRequest({ merchant_email: acme.email })],
+    ] as const) {
+      expect((await call("post", path, {}, { json: body })).status).toBe(401);
+      expect((await call("post", path, {}, { json: body, ...as(other.key) })).status).toBe(403);
+    }
+    const created = await call(
+      "post",
+      "/api/invoices",
+      {},
+      {
+        json: invoiceRequest({
+          merchant_email: acme.email,
+          send_now: false,
+          webhook_url: receiver.url,
+        }),
+        ...as(acme.key),
+      },
+    );
+    const id = { id: created.body.invoice_id as string };
+    const redeliver = "/api/invoices/{id}/webhooks/{event_id}/redeliver";
+    const event = { ...id, event_id: UNKNOWN_ID };
+    for (const path of [
+      "/api/invoices/{id}",
+      "/api/invoices/{id}/pdf",
+      "/api/invoices/{id}/webhooks",
+    ])
+      expect((await call("get", path, id)).status).toBe(401);
+    expect((await call("post", "/api/invoices/{id}/send", id)).status).toBe(401);
+    expect((await call("post", redeliver, event)).status).toBe(401);
+    const bySlug = "/api/invoices/by-slug/{slug}/pdf";
+    expect((await call("get", bySlug, { slug: created.body.slug as string })).status).toBe(200);
+    expect((await call("get", bySlug, { slug: "nosuchslug12" })).status).toBe(404);
+
+    // Keys.
+    expect((await call("get", "/api/keys")).status).toBe(401);
+    expect((await call("post", "/api/keys", {}, { json: { name: "x" } })).status).toBe(401);
+    expect((await call("get", "/api/keys", {}, as(acme.key))).status).toBe(200);
+    const madeReader = await call(
+      "post",
+      "/api/keys",
+      {},
+      { json: { name: "reader", scope: "read" }, ...as(acme.key) },
+    );
+    expect(madeReader.status).toBe(201);
+    const reader = madeReader.body.key as string;
+    expect((await call("post", "/api/invoices/{id}/send", id, as(reader))).status).toBe(403);
+    expect((await call("post", redeliver, event, as(reader))).status).toBe(403);
+    expect(
+      (await call("post", "/api/keys", {}, { json: { name: "x" }, ...as(reader) })).status,
+    ).toBe(403);
+    const keyId = { id: madeReader.body.id as string };
+    expect((await call("delete", "/api/keys/{id}", keyId, as(reader))).status).toBe(403);
+    expect((await call("delete", "/api/keys/{id}", keyId)).status).toBe(401);
+    const json = { "content-type": "application/json", ...bearer(acme.key) };
+    expect((await call("post", "/api/keys", {}, { json: INVALID, ...as(acme.key) })).status).toBe(
+      400,
+    );
+    expect((await call("post", "/api/keys", {}, { body: TOO_LARGE, headers: json })).status).toBe(
+      413,
+    );
+    const text = { "content-type": "text/plain", ...bearer(acme.key) };
+    expect((await call("post", "/api/keys", {}, { body: "hello", headers: text })).status).toBe(
+      415,
+    );
+
+    // Payout wallets.
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const walletPath = "/api/merchant/wallets";
+    expect((await call("get", walletPath)).status).toBe(401);
+    expect((await call("post", walletPath, {}, { json: { address: wallet } })).status).toBe(401);
+    expect(
+      (await call("post", walletPath, {}, { json: { address: wallet }, ...as(reader) })).status,
+    ).toBe(403);
+    expect(
+      (await call("post", walletPath, {}, { json: { address: wallet }, ...as(acme.key) })).status,
+    ).toBe(201);
+    expect(
+      (await call("post", walletPath, {}, { json: { address: wallet }, ...as(acme.key) })).status,
+    ).toBe(200);
+    expect((await call("post", walletPath, {}, { json: INVALID, ...as(acme.key) })).status).toBe(
+      400,
+    );
+    expect((await call("post", walletPath, {}, { body: TOO_LARGE, headers: json })).status).toBe(
+      413,
+    );
+    expect((await call("post", walletPath, {}, { body: "hello", headers: text })).status).toBe(415);
+    expect((await call("get", walletPath, {}, as(acme.key))).body.wallets).toEqual([
+      { address: wallet, created_at: expect.any(String) },
+    ]);
+    const one = "/api/merchant/wallets/{address}";
+    expect((await call("delete", one, { address: wallet })).status).toBe(401);
+    expect((await call("delete", one, { address: wallet }, as(reader))).status).toBe(403);
+    expect((await call("delete", one, { address: wallet }, as(acme.key))).status).toBe(200);
+    expect((await call("delete", one, { address: wallet }, as(acme.key))).status).toBe(404);
+
+    // Revoking the reader; an unknown key.
+    expect((await call("delete", "/api/keys/{id}", keyId, as(acme.key))).status).toBe(200);
+    expect((await call("delete", "/api/keys/{id}", { id: UNKNOWN_ID }, as(acme.key))).status).toBe(
+      404,
+    );
+
+    // The audit trail.
+    expect((await call("get", "/api/audit")).status).toBe(401);
+    const audit = await call("get", "/api/audit", {}, as(acme.key));
+    expect((audit.body.entries as Json[]).map((e) => e.action)).toContain("wallet.removed");
+    const bad = await stack.request("/api/audit?limit=0", { headers: bearer(acme.key) });
+    expect((await api.check("get", "/api/audit", bad)).status).toBe(400);
+  });
+
+  test("claims: 202 whoever asks, 400, 413, 415; redelivery, claims and the PDF by slug answer their 429", async () => {
+    expect(
+      (await call("post", "/api/merchants/claim", {}, { json: { email: "who@example.com" } }))
+        .status,
+    ).toBe(202);
+    expect((await call("post", "/api/merchants/claim", {}, { json: INVALID })).status).toBe(400);
+    const large = { body: TOO_LARGE, headers: { "content-type": "application/json" } };
+    expect((await call("post", "/api/merchants/claim", {}, large)).status).toBe(413);
+    const text = { body: "hello", headers: { "content-type": "text/plain" } };
+    expect((await call("post", "/api/merchants/claim", {}, text)).status).toBe(415);
+
+    const client = "203.0.113.60";
+    for (let i = 0; i < BUDGET; i++)
+      expect(
+        (await call("post", "/api/merchants/claim", {}, { client, json: INVALID })).status,
+      ).toBe(400);
+    expect((await call("post", "/api/merchants/claim", {}, { client, json: INVALID })).status).toBe(
+      429,
+    );
+
+    const invoice = await createInvoice();
+    const slug = { slug: invoice.slug };
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("get", "/api/invoices/by-slug/{slug}/pdf", slug, { client })).status).toBe(
+        200,
+      );
+    expect((await call("get", "/api/invoices/by-slug/{slug}/pdf", slug, { client })).status).toBe(
+      429,
+    );
+
+    // Redelivery: a budget per key, whatever the address.
+    const merchant = await claimedMerchant(stack.db);
+    const own = await call(
+      "post",
+      "/api/invoices",
+      {},
+      {
+        json: invoiceRequest({ merchant_email: merchant.email, webhook_url: receiver.url }),
+        headers: bearer(merchant.key),
+      },
+    );
+    const event = { id: own.body.invoice_id as string, event_id: UNKNOWN_ID };
+    const redeliver = "/api/invoices/{id}/webhooks/{event_id}/redeliver";
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("post", redeliver, event, { headers: bearer(merchant.key) })).status).toBe(
+        404,
+      );
+    expect((await call("post", redeliver, event, { headers: bearer(merchant.key) })).status).toBe(
+      429,
+    );
   });
 
   test("gasless payments: relayed (200), queued while no worker runs (202) and followed; every refusal", async () => {

@@ -3,16 +3,16 @@ import type { LinkRow } from "../../db/queries/links.ts";
 import { formatUtc } from "../../domain/dates.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
-import type { SweepView } from "../../domain/sweepView.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentRoot, StatusBadge, TxLink } from "../paymentPanels.tsx";
 
 /**
- * `{PAY_URL}/merchant/{slug}`: the merchant's view of a `managed` payment link: status, amount
- * received, every transaction, and the managed wallet the money goes to. Never embeddable.
+ * `{PAY_URL}/merchant/{slug}`: a `managed` payment link's status, amount received and every
+ * transaction (spec §4.8). Its slug is public (every shop page embeds it), so it shows only what
+ * the checkout already reveals: never the managed wallet, nor the sweeps that would name it (the
+ * merchant reads those with its key: GET /api/merchant/wallets). Never embeddable.
  */
 export function MerchantPortal(props: {
-  sweeps: SweepView[];
   link: LinkRow;
   state: PaymentState;
   transfers: IndexedTransfer[];
@@ -50,12 +50,6 @@ export function MerchantPortal(props: {
                 </td>
               </tr>
               <tr>
-                <th>Managed wallet</th>
-                <td class="num">
-                  <code>{getAddress(link.wallet_address)}</code>
-                </td>
-              </tr>
-              <tr>
                 <th>Created</th>
                 <td class="num">{formatUtc(link.created_at)} UTC</td>
               </tr>
@@ -83,39 +77,6 @@ export function MerchantPortal(props: {
                     <td>
                       <TxLink explorerUrl={props.explorerUrl} txHash={t.txHash} />
                       {state.counted.includes(t.id) ? "" : " (awaiting confirmations)"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
-        <section class="card" aria-labelledby="sweep-heading">
-          <h2 id="sweep-heading">Sweeps to your managed wallet</h2>
-          {props.sweeps.length === 0 ? (
-            <p class="muted small">Nothing swept yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th>#</th>
-                  <th class="num">Amount (USDC)</th>
-                  <th>Status</th>
-                  <th>Transaction</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.sweeps.map((sweep) => (
-                  <tr>
-                    <td>{sweep.sequence}</td>
-                    <td class="num">{sweep.amount}</td>
-                    <td>{sweep.status}</td>
-                    <td>
-                      {sweep.tx_hash ? (
-                        <TxLink explorerUrl={props.explorerUrl} txHash={sweep.tx_hash} />
-                      ) : (
-                        (sweep.error ?? "")
-                      )}
                     </td>
                   </tr>
                 ))}

@@ -1,6 +1,7 @@
 import type { Task } from "graphile-worker";
 import { getAddress } from "viem";
 import { z } from "zod";
+import { findApiKeyLabel } from "../../db/queries/apiKeys.ts";
 import {
   type EmailRow,
   findEmail,
@@ -13,6 +14,8 @@ import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
+import { openSecret } from "../../domain/secretBox.ts";
+import { claimLinkEmail, payoutWalletAddedEmail } from "../../email/accountEmails.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
@@ -28,6 +31,8 @@ const log = createLogger("worker/email");
 
 async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
   if (email.kind === "payment_event") return composePaymentEmail(deps, email);
+  if (email.kind === "claim_link" || email.kind === "payout_wallet_added")
+    return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
@@ -53,6 +58,30 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
       { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
     ],
   };
+}
+
+/** The emails of merchant accounts (api/merchants/*): a claim link, a payout wallet added. */
+async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  if (email.kind === "claim_link") {
+    // Sealed by the API with the key this worker holds too; cleared once sent.
+    if (!email.sealed) throw new Error(`email ${email.id}: its claim link is missing`);
+    const token = openSecret(email.sealed, deps.webhooks.keys);
+    const content = claimLinkEmail({
+      claimUrl: `${deps.payUrl}/claim/${token}`,
+      email: email.recipient,
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
+  const address = email.details?.address;
+  const keyId = email.details?.key_id;
+  if (!address || !keyId) throw new Error(`email ${email.id}: its wallet is missing`);
+  const key = await findApiKeyLabel(deps.db, keyId);
+  const content = payoutWalletAddedEmail({
+    address,
+    keyLabel: key ? `"${key.name}" (…${key.last_four})` : keyId,
+    addedAt: email.created_at,
+  });
+  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }
 
 async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {

@@ -1,0 +1,108 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listAudit } from "../../db/queries/audit.ts";
+import { AUDIT_ACTORS } from "../../domain/statuses.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+
+const auditEntryExample = {
+  id: "42",
+  actor: "key" as const,
+  key_id: "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+  action: "wallet.added",
+  target: "0x9f1A0469CBce2fEb53C705746446981548845b3B",
+  request_id: "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
+  created_at: "2026-11-01T09:30:00.000Z",
+};
+
+const EntrySchema = z
+  .object({
+    id: z
+      .string()
+      .openapi({ description: "Increasing; pass the last one as `before` for the next page." }),
+    actor: z.enum(AUDIT_ACTORS).openapi({
+      description:
+        "`key` (an API key: `key_id`), `anonymous` (open mode, before the account was claimed), `claim` (the claim page), `operator` (`remit merchants add`).",
+    }),
+    key_id: z.string().nullable(),
+    action: z.string().openapi({
+      description:
+        "`invoice.created`, `invoice.sent`, `link.created`, `webhook.redelivered`, `key.created`, `key.revoked`, `wallet.added`, `wallet.removed`, `merchant.claimed`.",
+    }),
+    target: z
+      .string()
+      .openapi({ description: "An invoice, link, key or event id, or a wallet address." }),
+    request_id: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("AuditEntry", {
+    example: auditEntryExample,
+  });
+
+const QuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .openapi({
+      param: { name: "limit", in: "query" },
+      example: 100,
+      description: "1–500, default 100.",
+    }),
+  before: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, "must be an entry id")
+    .optional()
+    .openapi({
+      param: { name: "before", in: "query" },
+      description: "Only entries older than this id.",
+    }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/api/audit",
+  tags: ["Account"],
+  summary: "Your audit trail",
+  description:
+    "Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, time and request id.",
+  security: [{ bearerAuth: [] }],
+  request: { query: QuerySchema },
+  responses: {
+    200: jsonResponse(
+      "The entries",
+      z.object({ entries: z.array(EntrySchema), next_before: z.string().nullable() }),
+      { entries: [auditEntryExample], next_before: null },
+    ),
+    ...errorResponses(400, 401),
+  },
+});
+
+export function registerAuditRoute(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const identity = requireKey(c);
+    const query = c.req.valid("query");
+    const limit = query.limit ?? 100;
+    const rows = await listAudit(deps.db, identity.merchantId, {
+      limit,
+      ...(query.before ? { before: BigInt(query.before) } : {}),
+    });
+    return c.json(
+      {
+        entries: rows.map((row) => ({
+          id: String(row.id),
+          actor: row.actor,
+          key_id: row.key_id,
+          action: row.action,
+          target: row.target,
+          request_id: row.request_id,
+          created_at: row.created_at.toISOString(),
+        })),
+        next_before: rows.length === limit ? String(rows.at(-1)?.id) : null,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,111 @@
+import type { Context } from "hono";
+import type { Executor } from "../../db/database.ts";
+import { findInvoice, type InvoiceRow } from "../../db/queries/invoices.ts";
+import { findClaimedAt, findNameOwner, type MerchantAccount } from "../../db/queries/merchants.ts";
+import { isPayoutWallet } from "../../db/queries/payoutWallets.ts";
+import { merchantNameKey } from "../../domain/merchantName.ts";
+import type { AppEnv } from "../appEnv.ts";
+import { ApiError, notFound, validationError } from "../errors.ts";
+import { authenticationRequired, merchantMismatch } from "./authErrors.ts";
+import { type Identity, identityOf, type KeyIdentity } from "./identity.ts";
+
+/** The caller's key, on routes that exist only for a merchant with one (keys, wallets, audit). */
+export function requireKey(c: Context<AppEnv>): KeyIdentity {
+  const identity = identityOf(c);
+  if (identity.kind !== "key")
+    throw authenticationRequired("this route acts on a merchant account");
+  return identity;
+}
+
+/** With a key, a body's merchant_email must be the key's merchant's (403 `merchant_mismatch`). */
+export function assertOwnEmail(identity: Identity, merchantEmail: string): void {
+  if (identity.kind === "key" && identity.merchantEmail !== merchantEmail.toLowerCase())
+    throw merchantMismatch();
+}
+
+/**
+ * Whether the caller may act as `merchant`: its key, or (open mode) nobody in particular while
+ * the merchant has no account. A claimed merchant without its key: 401.
+ */
+export function assertActsAs(
+  identity: Identity,
+  merchant: Pick<MerchantAccount, "id" | "claimedAt">,
+): void {
+  if (identity.kind === "key") {
+    if (identity.merchantId !== merchant.id) throw merchantMismatch();
+    return;
+  }
+  if (merchant.claimedAt) throw authenticationRequired("this merchant has an account");
+}
+
+/**
+ * The invoice `id`, if the caller may see it: with a key, only its own merchant's (another's is
+ * a 404, as an unknown id: no existence oracle); without one (open mode), any unclaimed
+ * merchant's, as the spec has it, and a claimed merchant's never (401).
+ */
+export async function authorizedInvoice(
+  db: Executor,
+  identity: Identity,
+  id: string,
+): Promise<InvoiceRow> {
+  const invoice = await findInvoice(db, id);
+  if (!invoice) throw notFound("invoice");
+  if (identity.kind === "key") {
+    if (invoice.merchant_id !== identity.merchantId) throw notFound("invoice");
+    return invoice;
+  }
+  if (await findClaimedAt(db, invoice.merchant_id))
+    throw authenticationRequired("this invoice's merchant has an account");
+  return invoice;
+}
+
+/**
+ * Where a claimed merchant's money may go: a byo `wallet_address` must be one of its registered
+ * payout wallets (POST /api/merchant/wallets, which emails the merchant), so a stolen key cannot
+ * quietly send payments elsewhere. An unclaimed merchant's (open mode) are not checked.
+ */
+export async function assertPayoutAllowed(
+  db: Executor,
+  identity: Identity,
+  merchant: Pick<MerchantAccount, "id" | "claimedAt">,
+  wallet: { wallet_type: string; wallet_address?: string },
+): Promise<void> {
+  if (wallet.wallet_type !== "byo" || !wallet.wallet_address) return;
+  if (identity.kind !== "key" && !merchant.claimedAt) return;
+  if (await isPayoutWallet(db, merchant.id, wallet.wallet_address)) return;
+  throw validationError([
+    {
+      path: "wallet_address",
+      code: "unregistered_wallet",
+      message:
+        "is not one of this merchant's payout wallets: register it first with POST /api/merchant/wallets (the merchant is emailed)",
+    },
+  ]);
+}
+
+/**
+ * A merchant's registered name (merchants add --name) is its own: no other merchant may put it
+ * (or a variant differing in case, spacing or punctuation) on an invoice or a checkout.
+ */
+export async function assertNameAllowed(
+  db: Executor,
+  merchantId: string,
+  merchantName: string | undefined,
+): Promise<void> {
+  const key = merchantName === undefined ? "" : merchantNameKey(merchantName);
+  if (key === "") return;
+  const owner = await findNameOwner(db, key);
+  if (owner === undefined || owner === merchantId) return;
+  throw new ApiError(
+    403,
+    "merchant_name_reserved",
+    "merchant_name is the registered name of another merchant",
+    [
+      {
+        path: "merchant_name",
+        code: "reserved",
+        message: "is registered to another merchant's account",
+      },
+    ],
+  );
+}

@@ -1,0 +1,50 @@
+import type { Context } from "hono";
+import type { ApiKeyScope, AuditActor } from "../../domain/statuses.ts";
+import type { AppEnv } from "../appEnv.ts";
+
+/** Who is calling: a merchant through one of its API keys, or nobody in particular. */
+export type Identity =
+  | {
+      kind: "key";
+      keyId: string;
+      scope: ApiKeyScope;
+      merchantId: string;
+      /** Lower-case, as stored. */
+      merchantEmail: string;
+    }
+  | { kind: "anonymous" };
+
+export type KeyIdentity = Extract<Identity, { kind: "key" }>;
+
+/**
+ * `open`: the spec's behaviour, no key needed, but a claimed merchant acts only with its keys;
+ * `keys`: every /api route but the public ones needs a key. See docs/api.md, "Who may call what".
+ */
+export type AuthMode = "open" | "keys";
+
+/** `open`: anyone may claim an email by proving they read it; `closed`: only existing accounts. */
+export type SignupMode = "open" | "closed";
+
+export type AuthSettings = { mode: AuthMode; signup: SignupMode };
+
+/** The defaults of a local stack (and of an app built in a test without settings). */
+export const OPEN_AUTH: AuthSettings = { mode: "open", signup: "open" };
+
+const ANONYMOUS: Identity = { kind: "anonymous" };
+
+/** The caller of this request (anonymous outside /api, where nothing authenticates). */
+export const identityOf = (c: Context<AppEnv>): Identity => c.get("identity") ?? ANONYMOUS;
+
+/** Who performed an action and in which request, for the audit log. */
+export type Actor = { identity: Identity; requestId: string | null };
+
+export const actorOf = (c: Context<AppEnv>): Actor => ({
+  identity: identityOf(c),
+  requestId: c.get("requestId") ?? null,
+});
+
+/** The audit log's `actor` and `key_id` for an API caller. */
+export const auditActor = (identity: Identity): { actor: AuditActor; keyId: string | null } =>
+  identity.kind === "key"
+    ? { actor: "key", keyId: identity.keyId }
+    : { actor: "anonymous", keyId: null };

@@ -1,0 +1,133 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/apiKeys.ts";
+import { recordAudit } from "../../db/queries/audit.ts";
+import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
+import { UUID_PATTERN } from "../../domain/tokens.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { presentApiKey } from "./present.ts";
+import {
+  ApiKeySchema,
+  apiKeyExample,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+  createApiKeyKnownKeys,
+  KeyIdParamSchema,
+} from "./schema.ts";
+
+const security = [{ bearerAuth: [] }];
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/keys",
+  tags: ["Account"],
+  summary: "List your API keys",
+  description:
+    "Every key of the calling key's merchant, revoked ones included. Never a key itself.",
+  security,
+  responses: {
+    200: jsonResponse("The keys", z.object({ keys: z.array(ApiKeySchema) }), {
+      keys: [apiKeyExample],
+    }),
+    ...errorResponses(401),
+  },
+});
+
+const createKeyRoute = createRoute({
+  method: "post",
+  path: "/api/keys",
+  tags: ["Account"],
+  summary: "Create an API key",
+  description:
+    "A new key for the calling key's merchant (a `write` key is needed). The key is in this answer only: store it now.",
+  security,
+  middleware: [jsonBody],
+  request: {
+    body: { required: true, content: { "application/json": { schema: CreateApiKeySchema } } },
+  },
+  responses: {
+    201: jsonResponse("Created", CreatedApiKeySchema),
+    ...errorResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const revokeRoute = createRoute({
+  method: "delete",
+  path: "/api/keys/{id}",
+  tags: ["Account"],
+  summary: "Revoke an API key",
+  description:
+    "At once, on every API replica (keys are looked up on every request). Revoking a revoked key changes nothing.",
+  security,
+  request: { params: KeyIdParamSchema },
+  responses: {
+    200: jsonResponse("The revoked key", ApiKeySchema),
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+export function registerKeyRoutes(app: Router, deps: AppDeps): void {
+  app.openapi(listRoute, async (c) => {
+    const identity = requireKey(c);
+    const keys = await listApiKeys(deps.db, identity.merchantId);
+    return c.json({ keys: keys.map(presentApiKey) }, 200);
+  });
+
+  app.openapi<typeof createKeyRoute>(
+    createKeyRoute,
+    async (c) => {
+      const identity = requireKey(c);
+      const { requestId } = actorOf(c);
+      const input = c.req.valid("json");
+      const scope = input.scope ?? "write";
+      const key = newApiKey(scope);
+      const row = await deps.db.transaction().execute(async (trx) => {
+        const created = await insertApiKey(trx, {
+          merchantId: identity.merchantId,
+          ...apiKeyRecord(key),
+          name: input.name,
+          scope,
+        });
+        await recordAudit(trx, {
+          merchantId: identity.merchantId,
+          actor: "key",
+          keyId: identity.keyId,
+          action: "key.created",
+          target: created.id,
+          requestId,
+        });
+        return created;
+      });
+      deps.log.info("api key created", { key_id: row.id, scope });
+      return c.json({ ...presentApiKey(row), key }, 201);
+    },
+    validationHook(createApiKeyKnownKeys),
+  );
+
+  app.openapi(revokeRoute, async (c) => {
+    const identity = requireKey(c);
+    const { requestId } = actorOf(c);
+    const id = c.req.valid("param").id;
+    if (!UUID_PATTERN.test(id)) throw notFound("API key");
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const revoked = await revokeApiKey(trx, identity.merchantId, id);
+      if (revoked)
+        await recordAudit(trx, {
+          merchantId: identity.merchantId,
+          actor: "key",
+          keyId: identity.keyId,
+          action: "key.revoked",
+          target: id,
+          requestId,
+        });
+      return revoked;
+    });
+    if (!row) throw notFound("API key");
+    deps.log.info("api key revoked", { key_id: id });
+    return c.json(presentApiKey(row), 200);
+  });
+}

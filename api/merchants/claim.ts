@@ -1,0 +1,79 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { countRecentClaimTokens, insertClaimToken } from "../../db/queries/claimTokens.ts";
+import { queueAccountEmail } from "../../db/queries/emails.ts";
+import { findMerchantByEmail } from "../../db/queries/merchants.ts";
+import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
+import { sealSecret } from "../../domain/secretBox.ts";
+import type { AppDeps } from "../deps.ts";
+import { emailAddress } from "../invoices/schema.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+
+/** How long a claim link works. */
+export const CLAIM_TTL_MINUTES = 30;
+/** Claim emails to one address per hour, at most: nobody can flood a mailbox through Remit. */
+const CLAIMS_PER_EMAIL_PER_HOUR = 5;
+
+const ClaimSchema = z
+  .strictObject({
+    email: emailAddress.openapi({
+      example: "billing@acme.example",
+      description: "The merchant's email: the one its invoices and links name as `merchant_email`.",
+    }),
+  })
+  .openapi("ClaimRequest", { example: { email: "billing@acme.example" } });
+
+const ACCEPTED =
+  "If this email may claim an account, a link valid for 30 minutes is on its way to it.";
+
+const route = createRoute({
+  method: "post",
+  path: "/api/merchants/claim",
+  tags: ["Account"],
+  summary: "Claim a merchant account by email (no authentication)",
+  description:
+    "Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once. " +
+    "Always 202, whether or not a link was sent: nobody learns which emails have accounts. With `MERCHANT_SIGNUP=closed` only existing accounts get a link (a new key). " +
+    "At most 5 links an hour per address; rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).",
+  middleware: [jsonBody],
+  request: { body: { required: true, content: { "application/json": { schema: ClaimSchema } } } },
+  responses: {
+    202: jsonResponse(
+      "Accepted (whether or not an email is sent)",
+      z.object({ status: z.literal("accepted"), message: z.string() }),
+      { status: "accepted", message: ACCEPTED },
+    ),
+    ...errorResponses(400, 413, 415, 429),
+  },
+});
+
+export function registerClaimRoute(app: Router, deps: AppDeps): void {
+  app.openapi<typeof route>(
+    route,
+    async (c) => {
+      const email = c.req.valid("json").email.toLowerCase();
+      const sent = await deps.db.transaction().execute(async (trx) => {
+        const merchant = await findMerchantByEmail(trx, email);
+        if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
+        if ((await countRecentClaimTokens(trx, email)) >= CLAIMS_PER_EMAIL_PER_HOUR) return false;
+        const token = newClaimToken();
+        await insertClaimToken(trx, {
+          email,
+          tokenHash: hashSecretToken(token),
+          ttlMinutes: CLAIM_TTL_MINUTES,
+        });
+        // The link travels sealed to the worker, which emails it; the database keeps its hash.
+        await queueAccountEmail(trx, {
+          kind: "claim_link",
+          recipient: email,
+          sealed: sealSecret(token, deps.webhookKeys),
+        });
+        return true;
+      });
+      // Neither the address nor the outcome is logged as a field a log reader could mine.
+      deps.log.info("claim requested", { link_sent: sent });
+      return c.json({ status: "accepted" as const, message: ACCEPTED }, 202);
+    },
+    validationHook((path) => (path === "" ? ["email"] : [])),
+  );
+}

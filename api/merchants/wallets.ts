@@ -1,0 +1,190 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import { recordAudit } from "../../db/queries/audit.ts";
+import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
+import { queueAccountEmail } from "../../db/queries/emails.ts";
+import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
+import {
+  addPayoutWallet,
+  listPayoutWallets,
+  type PayoutWalletRow,
+  removePayoutWallet,
+} from "../../db/queries/payoutWallets.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound, validationError } from "../errors.ts";
+import { EXAMPLE_WALLET_ADDRESS } from "../invoices/examples.ts";
+import { checksummedAddress } from "../invoices/schema.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+
+const security = [{ bearerAuth: [] }];
+
+const WalletSchema = z
+  .object({ address: z.string(), created_at: z.string() })
+  .openapi("PayoutWallet", {
+    example: { address: EXAMPLE_WALLET_ADDRESS, created_at: "2026-11-01T09:30:00.000Z" },
+  });
+
+const AddWalletSchema = z
+  .strictObject({
+    address: checksummedAddress.openapi({
+      description:
+        "A wallet of yours on Base, EIP-55 checksummed. Not the zero address, USDC's contract or a Remit deposit address.",
+    }),
+  })
+  .openapi("AddPayoutWallet", { example: { address: EXAMPLE_WALLET_ADDRESS } });
+
+const AddressParamSchema = z.object({
+  address: z.string().openapi({
+    param: { name: "address", in: "path" },
+    example: EXAMPLE_WALLET_ADDRESS,
+    description: "One of your payout wallets (any letter case).",
+  }),
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/merchant/wallets",
+  tags: ["Account"],
+  summary: "List your payout wallets",
+  description:
+    "Where your `byo` invoices and links may send money, and your managed wallet (null until your first `managed` invoice or link).",
+  security,
+  responses: {
+    200: jsonResponse(
+      "The wallets",
+      z.object({ wallets: z.array(WalletSchema), managed_wallet: z.string().nullable() }),
+      {
+        wallets: [{ address: EXAMPLE_WALLET_ADDRESS, created_at: "2026-11-01T09:30:00.000Z" }],
+        managed_wallet: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      },
+    ),
+    ...errorResponses(401),
+  },
+});
+
+const addRoute = createRoute({
+  method: "post",
+  path: "/api/merchant/wallets",
+  tags: ["Account"],
+  summary: "Register a payout wallet",
+  description:
+    "Adds a wallet your `byo` invoices and links may name as `wallet_address`, and emails you at once (a stolen key cannot quietly redirect payments). 201 when added, 200 when it already was.",
+  security,
+  middleware: [jsonBody],
+  request: {
+    body: { required: true, content: { "application/json": { schema: AddWalletSchema } } },
+  },
+  responses: {
+    201: jsonResponse("Added", WalletSchema),
+    200: jsonResponse("Already registered", WalletSchema),
+    ...errorResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const removeRoute = createRoute({
+  method: "delete",
+  path: "/api/merchant/wallets/{address}",
+  tags: ["Account"],
+  summary: "Remove a payout wallet",
+  description:
+    "New `byo` invoices and links can no longer name it. Existing ones keep their wallet (invoices are append-only).",
+  security,
+  request: { params: AddressParamSchema },
+  responses: {
+    200: jsonResponse("Removed", z.object({ address: z.string(), removed: z.literal(true) }), {
+      address: EXAMPLE_WALLET_ADDRESS,
+      removed: true,
+    }),
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+const present = (row: PayoutWalletRow) => ({
+  address: getAddress(row.address),
+  created_at: row.created_at.toISOString(),
+});
+
+export function registerWalletRoutes(app: Router, deps: AppDeps): void {
+  app.openapi(listRoute, async (c) => {
+    const identity = requireKey(c);
+    const [wallets, managed] = await Promise.all([
+      listPayoutWallets(deps.db, identity.merchantId),
+      findManagedWallet(deps.db, identity.merchantId),
+    ]);
+    return c.json(
+      { wallets: wallets.map(present), managed_wallet: managed && getAddress(managed) },
+      200,
+    );
+  });
+
+  app.openapi<typeof addRoute>(
+    addRoute,
+    async (c) => {
+      const identity = requireKey(c);
+      const { requestId } = actorOf(c);
+      const address = c.req.valid("json").address;
+      await assertUsableWallet(deps, address);
+      const { wallet, added } = await deps.db.transaction().execute(async (trx) => {
+        const result = await addPayoutWallet(trx, identity.merchantId, address);
+        if (!result.added) return result;
+        await recordAudit(trx, {
+          merchantId: identity.merchantId,
+          actor: "key",
+          keyId: identity.keyId,
+          action: "wallet.added",
+          target: address,
+          requestId,
+        });
+        // In the same transaction: no wallet is added without its email queued.
+        await queueAccountEmail(trx, {
+          kind: "payout_wallet_added",
+          recipient: await findMerchantEmail(trx, identity.merchantId),
+          details: { address, key_id: identity.keyId },
+        });
+        return result;
+      });
+      if (added) deps.log.info("payout wallet added", { address });
+      return added ? c.json(present(wallet), 201) : c.json(present(wallet), 200);
+    },
+    validationHook((path) => (path === "" ? ["address"] : [])),
+  );
+
+  app.openapi(removeRoute, async (c) => {
+    const identity = requireKey(c);
+    const { requestId } = actorOf(c);
+    const address = c.req.valid("param").address;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw notFound("payout wallet");
+    const removed = await deps.db.transaction().execute(async (trx) => {
+      const done = await removePayoutWallet(trx, identity.merchantId, address);
+      if (done)
+        await recordAudit(trx, {
+          merchantId: identity.merchantId,
+          actor: "key",
+          keyId: identity.keyId,
+          action: "wallet.removed",
+          target: getAddress(address),
+          requestId,
+        });
+      return done;
+    });
+    if (!removed) throw notFound("payout wallet");
+    return c.json({ address: getAddress(address), removed: true as const }, 200);
+  });
+}
+
+/** Addresses a sweep can never pay out to (or must not): refused at registration. */
+async function assertUsableWallet(deps: Pick<AppDeps, "db">, address: string): Promise<void> {
+  const lower = address.toLowerCase();
+  const refused = /^0x0{40}$/.test(lower)
+    ? "is the zero address: funds sent there are lost"
+    : lower === USDC_ADDRESS.toLowerCase()
+      ? "is USDC's own contract, which cannot receive a sweep"
+      : (await findDerivationIndex(deps.db, lower)) !== undefined
+        ? "is one of Remit's deposit addresses"
+        : null;
+  if (refused) throw validationError([{ path: "address", code: "not_allowed", message: refused }]);
+}

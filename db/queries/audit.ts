@@ -1,0 +1,53 @@
+import type { AuditActor } from "../../domain/statuses.ts";
+import type { Executor } from "../database.ts";
+
+export type AuditEntry = {
+  merchantId: string;
+  actor: AuditActor;
+  /** The key that acted; null unless actor is `key`. */
+  keyId: string | null;
+  /** e.g. `invoice.created`, `key.revoked`, `wallet.added`. */
+  action: string;
+  /** What was acted on: an invoice id, a key id, a wallet address. */
+  target: string;
+  requestId: string | null;
+};
+
+/** Appends an entry to the merchant's audit log, in the caller's transaction. */
+export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto("app.audit_log")
+    .values({
+      merchant_id: entry.merchantId,
+      actor: entry.actor,
+      key_id: entry.keyId,
+      action: entry.action,
+      target: entry.target,
+      request_id: entry.requestId,
+    })
+    .execute();
+}
+
+export type AuditRow = {
+  id: bigint;
+  actor: AuditActor;
+  key_id: string | null;
+  action: string;
+  target: string;
+  request_id: string | null;
+  created_at: Date;
+};
+
+/** The merchant's entries, newest first, `limit` of them older than entry `before` (if given). */
+export async function listAudit(
+  db: Executor,
+  merchantId: string,
+  page: { limit: number; before?: bigint },
+): Promise<AuditRow[]> {
+  let query = db
+    .selectFrom("app.audit_log")
+    .select(["id", "actor", "key_id", "action", "target", "request_id", "created_at"])
+    .where("merchant_id", "=", merchantId);
+  if (page.before !== undefined) query = query.where("id", "<", page.before);
+  return query.orderBy("id", "desc").limit(page.limit).execute();
+}

@@ -1,0 +1,84 @@
+import { type Context, Hono } from "hono";
+import type { Db } from "../db/database.ts";
+import { claimWithNewKey } from "../db/queries/accounts.ts";
+import { isClaimTokenUsable, useClaimToken } from "../db/queries/claimTokens.ts";
+import {
+  apiKeyRecord,
+  CLAIM_TOKEN_PATTERN,
+  hashSecretToken,
+  newApiKey,
+} from "../domain/apiKeys.ts";
+import type { Logger } from "../internal/logger.ts";
+import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx";
+
+export type ClaimDeps = { db: Db; payUrl: string; log: Pick<Logger, "info" | "warn"> };
+
+/** The claim page posts only to itself; nothing may frame it (a framed button is a clickjack). */
+function claimHeaders(c: Context): void {
+  c.header(
+    "Content-Security-Policy",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  );
+  c.header("X-Frame-Options", "DENY");
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "no-referrer");
+  c.header("Cache-Control", "no-store");
+}
+
+/**
+ * A form post from another site (CSRF): browsers name the page that submitted a form in
+ * `Origin` and `Sec-Fetch-Site`; only our own claim page may submit. A client without either
+ * header (curl) is not a browser being tricked.
+ */
+function isCrossSite(c: Context, payUrl: string): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = c.req.header("origin");
+  return origin !== undefined && origin !== new URL(payUrl).origin;
+}
+
+/**
+ * `{PAY_URL}/claim/{token}`, the link of a claim email. GET shows a button and changes nothing
+ * (mail scanners and link previews open links: they must neither use the link nor see a key);
+ * the button's POST uses the token once, claims the merchant and shows a new write key, once.
+ * An unknown, tampered, expired or used token: 410 with one page for all.
+ */
+export function claimRoutes(deps: ClaimDeps): Hono {
+  const app = new Hono();
+  const refused = (c: Context) => c.html(<ClaimRefusedPage />, 410);
+
+  app.get("/claim/:token", async (c) => {
+    claimHeaders(c);
+    const token = c.req.param("token");
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
+    if (!(await isClaimTokenUsable(deps.db, hashSecretToken(token)))) return refused(c);
+    return c.html(<ClaimPage />);
+  });
+
+  app.post("/claim/:token", async (c) => {
+    claimHeaders(c);
+    if (isCrossSite(c, deps.payUrl)) {
+      deps.log.warn("claim refused: cross-site form post");
+      return c.html(<ClaimRefusedPage />, 403);
+    }
+    const token = c.req.param("token");
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
+    const apiKey = newApiKey("write");
+    const requestId = (c.get("requestId" as never) as string | undefined) ?? null;
+    const claimed = await deps.db.transaction().execute(async (trx) => {
+      const email = await useClaimToken(trx, hashSecretToken(token));
+      if (!email) return null;
+      const { keyId } = await claimWithNewKey(trx, {
+        email,
+        actor: "claim",
+        key: { ...apiKeyRecord(apiKey), name: `claimed ${new Date().toISOString().slice(0, 10)}` },
+        requestId,
+      });
+      return { email, keyId };
+    });
+    if (!claimed) return refused(c);
+    deps.log.info("merchant claimed", { key_id: claimed.keyId });
+    return c.html(<ClaimedPage apiKey={apiKey} email={claimed.email} />);
+  });
+  return app;
+}
