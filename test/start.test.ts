@@ -48,8 +48,10 @@ describe("npm start", () => {
     });
     // The children's lines pass through the supervisor as the JSON their loggers wrote.
     const components = new Set(logLines(first.output()).map((line) => line.component));
-    for (const component of ["remit", "api", "worker", "worker/graphile"])
-      expect(components).toContain(component);
+    for (const component of ["remit", "api", "worker"]) expect(components).toContain(component);
+    // Each of the worker's queues is a graphile-worker runner logging under its own name.
+    for (const queue of ["payments", "email", "webhooks", "chain"])
+      expect(components).toContain(`worker/graphile/${queue}`);
     expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
     // The worker serves its job metrics on the port npm start gave it: the start-up
     // reconcile_all job is counted there.
