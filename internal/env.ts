@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
@@ -126,6 +127,24 @@ const envSchema = z
      * ignored and the socket's peer is the client (otherwise anyone could pick their address).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * The addresses (IPs or CIDR blocks, comma-separated) of those proxies: X-Forwarded-For is
+     * believed only from them, so a client reaching the port directly cannot forge its address.
+     * Default: loopback (a proxy on the same host).
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default("127.0.0.0/8,::1")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== ""),
+      )
+      .refine(
+        (entries) => entries.every(isAddressOrBlock),
+        "must be IP addresses or CIDR blocks, comma-separated (10.0.0.0/8,::1)",
+      ),
     /** Per client IP and minute (0: no limit): status polling, invoice creation, link creation. */
     RATE_LIMIT_STATUS_PER_MIN: rateBudget.default(600),
     RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
@@ -236,6 +255,17 @@ export function splitRpcUrls(list: string): string[] {
     .split(",")
     .map((url) => url.trim())
     .filter((url) => url !== "");
+}
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`. */
+function isAddressOrBlock(entry: string): boolean {
+  const [network = "", prefix] = entry.split("/");
+  const family = isIP(network);
+  if (family === 0) return false;
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  );
 }
 
 function isHttpUrl(value: string): boolean {

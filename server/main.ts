@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
 import { StatusCache } from "../api/payments/statusCache.ts";
 import { createDb } from "../db/database.ts";
+import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
@@ -49,7 +50,7 @@ const app = createApp({
     status: env.RATE_LIMIT_STATUS_PER_MIN,
     invoices: env.RATE_LIMIT_INVOICES_PER_MIN,
     links: env.RATE_LIMIT_LINKS_PER_MIN,
-    trustedProxies: env.TRUST_PROXY,
+    trustedProxies: { hops: env.TRUST_PROXY, isTrusted: trustedProxyList(env.TRUSTED_PROXIES) },
   },
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   log,
