@@ -26,6 +26,8 @@ export type AppDeps = {
   explorerUrl: string | null;
   /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
   relayerAddress?: string;
+  /** Unlocks `/metrics` from other machines (`Authorization: Bearer …`); none: local requests only. */
+  opsToken?: string;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
   rateLimits?: RateLimits;
   /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */

@@ -116,6 +116,16 @@ const envSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    /**
+     * Bearer token for the operational endpoints (`/metrics` of the API and the worker, the
+     * indexer's `/graphql` and `/sql`) from anywhere but this machine itself; unset: local only.
+     */
+    OPS_TOKEN: z
+      .string()
+      .min(16, "must be at least 16 characters (openssl rand -hex 32)")
+      .optional(),
+    /** Interface the indexer's HTTP server (GraphQL, SQL, Ponder's metrics) binds to: loopback unless opened on purpose. */
+    INDEXER_HOST: z.string().min(1).default("127.0.0.1"),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
@@ -205,8 +215,14 @@ const envSchema = z
         : localChain
           ? null
           : "https://basescan.org",
-      /** Where captured emails go when SendGrid is not configured; null with SendGrid. */
-      outboxDir: env.SENDGRID_API_KEY ? null : path.join(path.resolve(env.DATA_DIR), "outbox"),
+      /**
+       * Where captured emails go when SendGrid is not configured on a local chain; null with
+       * SendGrid, and always in mainnet mode (which requires SendGrid: email/productionEmail.ts).
+       */
+      outboxDir:
+        env.SENDGRID_API_KEY || !localChain
+          ? null
+          : path.join(path.resolve(env.DATA_DIR), "outbox"),
       SENDGRID_API_URL:
         env.SENDGRID_API_URL ??
         (env.SENDGRID_API_KEY

@@ -8,6 +8,7 @@ import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
+import { requireProductionEmail } from "../email/productionEmail.ts";
 import { type Env, parseEnv, splitRpcUrls } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
 import { processStartedAtMs, waitFor } from "../internal/process.ts";
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
   // nobody reading it, its errors are expected and must not stop the stop.
   process.stdout.on("error", () => {});
   requireProductionKeys(env);
+  requireProductionEmail(env);
   const startedAt = performance.now();
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
   const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
@@ -212,7 +214,9 @@ async function main(): Promise<void> {
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,
-    host: env.HOST,
+    // Its GraphQL and SQL need OPS_TOKEN from elsewhere, but Ponder's own routes cannot be
+    // guarded: the server stays on loopback unless INDEXER_HOST opens it.
+    host: env.INDEXER_HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",

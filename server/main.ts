@@ -45,6 +45,7 @@ const app = createApp({
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,
   relayerAddress: env.RELAYER_ADDRESS,
+  opsToken: env.OPS_TOKEN,
   statusCache,
   rateLimits: {
     status: env.RATE_LIMIT_STATUS_PER_MIN,

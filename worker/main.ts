@@ -96,6 +96,7 @@ if (env.WORKER_METRICS_PORT) {
     host: env.HOST,
     port: env.WORKER_METRICS_PORT,
     registry: metrics,
+    opsToken: env.OPS_TOKEN,
   }).catch((error) => {
     log.error("could not serve metrics", { port: env.WORKER_METRICS_PORT, error });
     return undefined;

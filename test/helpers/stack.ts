@@ -13,7 +13,7 @@ export type TestStack = {
   db: TestDatabase["db"];
   api: TestProcess & { url: string; port: number };
   worker?: TestProcess;
-  indexer?: TestProcess & { schema: string };
+  indexer?: TestProcess & { schema: string; port: number };
   mnemonic: string;
   dataDir: string;
   /** Another worker on this stack (the caller stops it), with `env` on top of the stack's. */
