@@ -15,9 +15,11 @@ export type AppDeps = {
   /** Public origins used in every URL handed out. */
   baseUrl: string;
   payUrl: string;
-  /** Extended public keys: the API derives addresses but can never sign. */
+  /**
+   * The deposit addresses' extended public key: the API derives them but can never sign. It
+   * holds nothing able to derive managed wallets (hardened; the worker's pool provides them).
+   */
   depositXpub: string;
-  managedWalletXpub: string;
   /** Where the local email capture writes messages; null when real SendGrid is used. */
   outboxDir: string | null;
   /** Local development: webhook URLs may be http and point at loopback or private hosts. */

@@ -29,6 +29,13 @@ export interface Database {
     last_invoice_number: Generated<number>;
     managed_wallet_index: number | null;
     managed_wallet_address: string | null;
+    /** false: a wallet made before managed wallets were hardened (db/migrations/0013). */
+    managed_wallet_hardened: Generated<boolean>;
+    created_at: Generated<Date>;
+  };
+  "app.managed_wallet_pool": {
+    derivation_index: number;
+    address: string;
     created_at: Generated<Date>;
   };
   "app.invoices": {

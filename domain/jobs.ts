@@ -14,6 +14,8 @@ export const TASK = {
   reconcileAll: "reconcile_all",
   deliverWebhook: "deliver_webhook",
   sweepDeposit: "sweep_deposit",
+  /** Named in 0013_hardened_managed_wallets.sql (app.refill_managed_wallet_pool). */
+  provisionManagedWallets: "provision_managed_wallets",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];

@@ -67,9 +67,8 @@ const envSchema = z
         "must be a valid BIP-39 mnemonic (12–24 English words)",
       )
       .optional(),
-    /** Set by `npm start` for the API: extended public keys, so the API can never sign. */
+    /** Set by `npm start` for the API: the deposit addresses' extended public key, so the API can never sign. */
     DEPOSIT_XPUB: z.string().startsWith("xpub").optional(),
-    MANAGED_WALLET_XPUB: z.string().startsWith("xpub").optional(),
     /** Real SendGrid when set; otherwise emails go to the local capture outbox. */
     SENDGRID_API_KEY: z.string().min(1).optional(),
     SENDGRID_API_URL: z.url().optional(),

@@ -18,6 +18,7 @@ import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, workerSpec } from "./children.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
+import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
@@ -211,6 +212,8 @@ async function main(): Promise<void> {
     webhookSecretKey: await resolveWebhookSecretKey(secretSource(env, env.WEBHOOK_SECRET_KEY), log),
   };
   await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
+  // The API cannot derive managed wallets (hardened): they wait for it, derived, in a pool.
+  await fillManagedWalletPool(databaseUrl, settings.mnemonic);
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,

@@ -10,18 +10,17 @@ import { createApp } from "./app.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
-const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB } = env;
+const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB } = env;
 const { WEBHOOK_SECRET_KEY } = env;
 if (
   !DATABASE_URL ||
   !CHAIN_RPC_URL ||
   !INDEXER_SCHEMA ||
   !DEPOSIT_XPUB ||
-  !MANAGED_WALLET_XPUB ||
   !WEBHOOK_SECRET_KEY
 ) {
   throw new Error(
-    "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB and WEBHOOK_SECRET_KEY",
+    "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and WEBHOOK_SECRET_KEY",
   );
 }
 const db = createDb(DATABASE_URL, {
@@ -40,7 +39,6 @@ const app = createApp({
   baseUrl: env.BASE_URL,
   payUrl: env.PAY_URL,
   depositXpub: DEPOSIT_XPUB,
-  managedWalletXpub: MANAGED_WALLET_XPUB,
   outboxDir: env.outboxDir,
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,

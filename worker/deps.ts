@@ -26,6 +26,8 @@ export type WorkerDeps = {
     wallet: Pick<WalletClient, "writeContract">;
     chain: Pick<PublicClient, "readContract" | "simulateContract" | "waitForTransactionReceipt">;
   };
+  /** The service seed, for the managed wallets' hardened derivation (never in the API). */
+  managedWalletSeed: string;
   explorerUrl: string | null;
   /** `keys` opens the sealed webhook secrets to sign with. */
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number; keys: Keyring };

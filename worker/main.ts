@@ -58,6 +58,7 @@ const taskList = createTaskList({
       }
     : undefined,
   confirmations: env.CONFIRMATIONS,
+  managedWalletSeed: seed,
   explorerUrl: env.EXPLORER_URL,
   webhooks: {
     allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,

@@ -49,7 +49,8 @@ export async function startStack(
     env: { DATA_DIR: dataDir, ...options.env },
   };
   const [api, indexer] = await Promise.all([
-    startApi(base),
+    // The stack's worker keeps the managed-wallet pool full, when it has one.
+    startApi({ ...base, keepManagedWallets: !options.worker }),
     options.indexer ? startIndexer(base) : undefined,
   ]);
   // Every worker sends its emails through this API's capture endpoint (one outbox).

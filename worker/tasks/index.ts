@@ -2,6 +2,7 @@ import type { TaskList } from "graphile-worker";
 import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
+import { provisionManagedWallets } from "./provision_managed_wallets.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { sendEmail } from "./send_email.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
@@ -14,5 +15,6 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.reconcileAll]: reconcileAll(deps),
     [TASK.deliverWebhook]: deliverWebhook(deps),
     [TASK.sweepDeposit]: sweepDeposit(deps),
+    [TASK.provisionManagedWallets]: provisionManagedWallets(deps),
   };
 }
