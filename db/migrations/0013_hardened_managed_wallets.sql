@@ -14,7 +14,9 @@ create table app.managed_wallet_pool (
   created_at timestamptz not null default now()
 );
 
--- Taking from the pool asks the worker to top it up (one job however many were taken).
+-- Taking from the pool asks the worker to top it up (one job however many were taken). At
+-- commit (deferred): the keyed job is one row, and concurrent creations would otherwise hold
+-- its lock, and wait on each other, for the rest of their transactions.
 create function app.refill_managed_wallet_pool() returns trigger
 language plpgsql as $$
 begin
@@ -25,5 +27,6 @@ begin
 end
 $$;
 
-create trigger managed_wallet_pool_taken after delete on app.managed_wallet_pool
-  for each statement execute function app.refill_managed_wallet_pool();
+create constraint trigger managed_wallet_pool_taken after delete on app.managed_wallet_pool
+  deferrable initially deferred
+  for each row execute function app.refill_managed_wallet_pool();
