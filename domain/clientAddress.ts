@@ -77,9 +77,6 @@ export function trustedProxyList(entries: readonly string[]): IsTrustedProxy {
   };
 }
 
-/** TRUSTED_PROXIES' default: a reverse proxy on the same host. */
-export const LOOPBACK_PROXIES = ["127.0.0.0/8", "::1"] as const;
-
 /** The key an address is limited under: IPv4 as is, IPv6 by its /64 prefix. */
 export function rateKey(address: string): string {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");

@@ -1,5 +1,3 @@
-import { redactCredentials } from "./graphileLogger.ts";
-
 /** The settings that hold RPC URLs: the user's, and the ones `npm start` passes its children. */
 const RPC_URL_SETTINGS = ["BASE_RPC_URL", "BASE_FORK_URL", "CHAIN_RPC_URL", "PONDER_RPC_URL_8453"];
 
@@ -73,4 +71,12 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * A message with the password of any database URL in it masked. At debug level graphile-worker
+ * prints its whole options object, connection string included.
+ */
+export function redactCredentials(message: string): string {
+  return message.replace(/(postgres(?:ql)?:\/\/[^:@\s/]*:)[^@\s]*@/g, "$1***@");
 }
