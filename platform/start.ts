@@ -212,8 +212,11 @@ async function main(): Promise<void> {
     webhookSecretKey: await resolveWebhookSecretKey(secretSource(env, env.WEBHOOK_SECRET_KEY), log),
   };
   await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
-  // The API cannot derive managed wallets (hardened): they wait for it, derived, in a pool.
-  await fillManagedWalletPool(databaseUrl, settings.mnemonic);
+  // The API cannot derive managed wallets (hardened): they wait for it, derived, in a pool,
+  // filled while the children start (before `ready`; the worker keeps it full afterwards).
+  const walletPool = fillManagedWalletPool(databaseUrl, settings.mnemonic).catch((error) =>
+    log.error("could not derive managed wallets into the pool; the worker will", { error }),
+  );
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,
@@ -252,6 +255,7 @@ async function main(): Promise<void> {
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
 
+  await walletPool;
   if (!env.PROCESSES.includes("api")) {
     // No API here to ask: /health is answered by the hosts that run one.
     log.info(`running ${env.PROCESSES.join(",")}`, { chain: describeRpcUrls(rpcUrl) });

@@ -1,6 +1,5 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, Executor } from "../database.ts";
-import { nextIndex } from "./depositAddresses.ts";
 
 export type PooledWallet = { derivation_index: number; address: string };
 
@@ -42,12 +41,13 @@ export async function fillManagedWalletPool(
 ): Promise<number> {
   await sql`select pg_advisory_xact_lock(hashtext('app.managed_wallet_pool'))`.execute(trx);
   const missing = target - (await countPooledWallets(trx));
-  for (let i = 0; i < missing; i++) {
-    const index = await nextIndex(trx, "app.managed_wallet_index_seq");
-    await trx
-      .insertInto("app.managed_wallet_pool")
-      .values({ derivation_index: index, address: derive(index) })
-      .execute();
-  }
-  return Math.max(0, missing);
+  if (missing <= 0) return 0;
+  const { rows } = await sql<{ index: number }>`
+    select nextval('app.managed_wallet_index_seq')::int as index
+    from generate_series(1, ${missing})`.execute(trx);
+  await trx
+    .insertInto("app.managed_wallet_pool")
+    .values(rows.map(({ index }) => ({ derivation_index: index, address: derive(index) })))
+    .execute();
+  return rows.length;
 }

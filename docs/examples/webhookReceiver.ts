@@ -18,18 +18,23 @@ const forgetOld = (now: number) => {
 };
 
 createServer((request, response) => {
+  // Refused unread: the answer closes the connection, so the rest of the body never arrives.
+  const tooLarge = () => {
+    if (!response.headersSent) response.writeHead(413, { Connection: "close" }).end();
+  };
+  if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   request.on("data", (chunk: Buffer) => {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      response.writeHead(413, { Connection: "close" }).end();
-      request.destroy();
-      return;
+      request.pause();
+      return tooLarge();
     }
     chunks.push(chunk);
   });
   request.on("end", () => {
+    if (size > MAX_BODY_BYTES) return;
     // The raw bytes, joined before decoding: a character split across chunks stays whole.
     const body = Buffer.concat(chunks);
     const header = (name: string) => request.headers[name] as string | undefined;

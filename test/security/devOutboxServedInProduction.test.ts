@@ -11,6 +11,7 @@ import { freePort } from "../../internal/freePort.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { chainUrl } from "../helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { postOversized } from "../helpers/oversizedPost.ts";
 import { startApi, type TestProcess } from "../helpers/processes.ts";
 import { exitCode, startService } from "../helpers/service.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -147,7 +148,12 @@ describe("the capture on a local chain", () => {
   });
 
   test("takes no message larger than SendGrid would", async () => {
-    expect(await send(stack.api.url, mail(MAX_CAPTURED_MESSAGE_BYTES))).toBe(413);
+    const url = `${stack.api.url}/dev/sendgrid/v3/mail/send`;
+    const headers = { "content-type": "application/json", authorization: "Bearer anything" };
+    const limit = MAX_CAPTURED_MESSAGE_BYTES;
+    // Announced too large: refused before the body is read; streamed: refused past the cap.
+    expect(await postOversized(url, headers, { limit, declare: true })).toBe(413);
+    expect(await postOversized(url, headers, { limit, declare: false })).toBe(413);
     expect(await send(stack.api.url, mail(1024 * 1024))).toBe(202);
   });
 });
