@@ -22,6 +22,9 @@ const RELOAD_EVERY_MS = 60_000;
  */
 const RELOAD_OVERLAP = "5 minutes";
 
+// biome-ignore lint/complexity/useMathMinMax: block numbers are bigints, which Math.min refuses.
+const earlier = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
 /** Addresses the set learnt late, and the first block that may hold a transfer it missed. */
 export type CatchUp = { addresses: string[]; fromBlock: bigint };
 
@@ -67,7 +70,7 @@ class DepositAddressSet {
   /** The addresses owed a catch-up (taken: hand them back with `owe` if it fails). */
   takeCatchUp(): CatchUp | null {
     if (this.owed.size === 0) return null;
-    const fromBlock = [...this.owed.values()].reduce((a, b) => (a < b ? a : b));
+    const fromBlock = [...this.owed.values()].reduce(earlier);
     const catchUp = { addresses: [...this.owed.keys()], fromBlock };
     this.owed.clear();
     return catchUp;

@@ -12,13 +12,7 @@ const log = createLogger("api");
 const env = parseEnv();
 const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB } = env;
 const { WEBHOOK_SECRET_KEY } = env;
-if (
-  !DATABASE_URL ||
-  !CHAIN_RPC_URL ||
-  !INDEXER_SCHEMA ||
-  !DEPOSIT_XPUB ||
-  !WEBHOOK_SECRET_KEY
-) {
+if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !WEBHOOK_SECRET_KEY) {
   throw new Error(
     "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and WEBHOOK_SECRET_KEY",
   );
