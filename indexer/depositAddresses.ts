@@ -22,7 +22,7 @@ const RELOAD_EVERY_MS = 60_000;
  */
 const RELOAD_OVERLAP = "5 minutes";
 
-// biome-ignore lint/complexity/useMathMinMax: block numbers are bigints, which Math.min refuses.
+/** The earlier of two blocks (bigints: Math.min refuses them). */
 const earlier = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** Addresses the set learnt late, and the first block that may hold a transfer it missed. */
