@@ -18,9 +18,11 @@ export type AppDeps = {
   /** Public origins used in every URL handed out. */
   baseUrl: string;
   payUrl: string;
-  /** Extended public keys: the API derives addresses but can never sign. */
+  /**
+   * The deposit addresses' extended public key: the API derives them but can never sign. It
+   * holds nothing able to derive managed wallets (hardened; the worker's pool provides them).
+   */
   depositXpub: string;
-  managedWalletXpub: string;
   /** Where the local email capture writes messages; null when real SendGrid is used. */
   outboxDir: string | null;
   /** Local development: webhook URLs may be http and point at loopback or private hosts. */
@@ -29,6 +31,8 @@ export type AppDeps = {
   explorerUrl: string | null;
   /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
   relayerAddress?: string;
+  /** Unlocks `/metrics` from other machines (`Authorization: Bearer …`); none: local requests only. */
+  opsToken?: string;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
   rateLimits?: RateLimits;
   /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */

@@ -33,12 +33,19 @@ export interface Database {
     last_invoice_number: Generated<number>;
     managed_wallet_index: number | null;
     managed_wallet_address: string | null;
+    /** false: a wallet made before managed wallets were hardened (db/migrations/0017). */
+    managed_wallet_hardened: Generated<boolean>;
     created_at: Generated<Date>;
     /** Set once the email is verified: from then on it acts only through its API keys. */
     claimed_at: Generated<Date | null>;
     /** The registered business name, reserved to this merchant, and its normalised form. */
     name: Generated<string | null>;
     name_key: Generated<string | null>;
+  };
+  "app.managed_wallet_pool": {
+    derivation_index: number;
+    address: string;
+    created_at: Generated<Date>;
   };
   "app.api_keys": {
     id: Generated<string>;

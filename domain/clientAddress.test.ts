@@ -1,24 +1,55 @@
 import { describe, expect, test } from "vitest";
-import { clientAddress, rateKey } from "./clientAddress.ts";
+import { clientAddress, rateKey, trustedProxyList } from "./clientAddress.ts";
+
+/** The proxies of these examples: a private network in front of the API. */
+const ours = trustedProxyList(["10.0.0.0/8"]);
 
 describe("clientAddress", () => {
   test("without trusted proxies the peer is the client, whatever X-Forwarded-For claims", () => {
-    expect(clientAddress("203.0.113.9", "198.51.100.7", 0)).toBe("203.0.113.9");
-    expect(clientAddress("203.0.113.9", undefined, 0)).toBe("203.0.113.9");
+    expect(clientAddress("203.0.113.9", "198.51.100.7", 0, ours)).toBe("203.0.113.9");
+    expect(clientAddress("203.0.113.9", undefined, 0, ours)).toBe("203.0.113.9");
   });
 
   test("with N trusted proxies, the Nth entry from the right of the chain", () => {
-    expect(clientAddress("10.0.0.2", "spoofed, 198.51.100.7", 1)).toBe("198.51.100.7");
-    expect(clientAddress("10.0.0.3", "1.1.1.1, 198.51.100.7, 10.0.0.2", 2)).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.2", "spoofed, 198.51.100.7", 1, ours)).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.3", "1.1.1.1, 198.51.100.7, 10.0.0.2", 2, ours)).toBe(
+      "198.51.100.7",
+    );
   });
 
   test("a chain shorter than the proxies claimed falls back to its leftmost entry", () => {
-    expect(clientAddress("10.0.0.2", undefined, 1)).toBe("10.0.0.2");
-    expect(clientAddress("10.0.0.2", "198.51.100.7", 3)).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.2", undefined, 1, ours)).toBe("10.0.0.2");
+    expect(clientAddress("10.0.0.2", "198.51.100.7", 3, ours)).toBe("198.51.100.7");
+  });
+
+  test("only a trusted proxy's X-Forwarded-For counts: a direct client is charged as itself", () => {
+    expect(clientAddress("203.0.113.9", "198.51.100.7", 1, ours)).toBe("203.0.113.9");
+    expect(clientAddress("203.0.113.9", "10.0.0.2, 198.51.100.7", 2, ours)).toBe("203.0.113.9");
+    // The first untrusted address from the right ends the walk, whatever N allows.
+    expect(clientAddress("10.0.0.3", "1.1.1.1, 198.51.100.7", 2, ours)).toBe("198.51.100.7");
   });
 
   test("a missing peer is one shared key, never an exception", () => {
-    expect(clientAddress(undefined, undefined, 0)).toBe("unknown");
+    expect(clientAddress(undefined, undefined, 0, ours)).toBe("unknown");
+  });
+});
+
+describe("trustedProxyList", () => {
+  test("addresses and CIDR blocks, IPv4 and IPv6, IPv4-mapped peers as IPv4", () => {
+    const trusted = trustedProxyList(["127.0.0.0/8", "::1", "192.0.2.10", "fd00::/8"]);
+    expect(trusted("127.0.0.1")).toBe(true);
+    expect(trusted("::ffff:127.0.0.1")).toBe(true);
+    expect(trusted("::1")).toBe(true);
+    expect(trusted("192.0.2.10")).toBe(true);
+    expect(trusted("192.0.2.11")).toBe(false);
+    expect(trusted("fd12::1")).toBe(true);
+    expect(trusted("2001:db8::1")).toBe(false);
+    expect(trusted("not an address")).toBe(false);
+  });
+
+  test("refuses entries that are not addresses or blocks", () => {
+    expect(() => trustedProxyList(["localhost"])).toThrow(/not an IP address/);
+    expect(() => trustedProxyList(["10.0.0.0/33"])).toThrow(/not a CIDR prefix/);
   });
 });
 

@@ -1,30 +1,80 @@
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
+
+/** Whether an address (the socket's peer, or an X-Forwarded-For entry) is one of our proxies. */
+export type IsTrustedProxy = (address: string) => boolean;
 
 /**
  * The client a request is charged to. Without trusted proxies it is the socket's peer: an
  * `X-Forwarded-For` header is only a claim, and honouring it would let anyone pick a fresh
- * address per request. With `trustedProxies` = N (N reverse proxies in front, each appending
- * the address it saw), it is the Nth entry from the right of [...X-Forwarded-For, peer]:
- * entries further left were written by the client and prove nothing.
+ * address per request. With `trustedProxies` = N (up to N reverse proxies in front, each
+ * appending the address it saw), the chain [...X-Forwarded-For, peer] is walked from the right
+ * through at most N hops, each of which must be a trusted proxy's address (`isTrustedProxy`):
+ * the client is the right-most address that is not one of ours. A client connecting to the port
+ * directly is therefore charged as itself, whatever it writes in the header, and entries left of
+ * the first untrusted one were written by the client and prove nothing.
  *
  * IPv6 clients are charged per /64, the block one subscriber usually gets, so that rotating
  * through a block buys nothing. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) counts as the IPv4 address.
  *
  * @example
- * // One proxy (10.0.0.2) in front, which appended the address it saw:
- * clientAddress("10.0.0.2", "spoofed, 198.51.100.7", 1); // "198.51.100.7"
+ * // One proxy (10.0.0.2, trusted) in front, which appended the address it saw:
+ * clientAddress("10.0.0.2", "spoofed, 198.51.100.7", 1, isPrivate); // "198.51.100.7"
+ * // A client reaching the port directly cannot pose as anyone:
+ * clientAddress("203.0.113.9", "198.51.100.7", 1, isPrivate); // "203.0.113.9"
  */
 export function clientAddress(
   peer: string | undefined,
   forwardedFor: string | undefined,
   trustedProxies: number,
+  isTrustedProxy: IsTrustedProxy,
 ): string {
-  const chain = [
-    ...(trustedProxies > 0 && forwardedFor ? forwardedFor.split(",").map((s) => s.trim()) : []),
-    peer ?? "unknown",
-  ];
-  const chosen = chain[Math.max(0, chain.length - 1 - trustedProxies)] ?? "unknown";
-  return rateKey(chosen);
+  const forwarded =
+    trustedProxies > 0 && forwardedFor
+      ? forwardedFor
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== "")
+      : [];
+  let client = peer ?? "unknown";
+  for (let hop = 0; hop < trustedProxies; hop++) {
+    const next = forwarded.pop();
+    if (next === undefined || !isTrustedProxy(client)) break;
+    client = next;
+  }
+  return rateKey(client);
+}
+
+/**
+ * A predicate over the proxies' addresses: each entry an IP address or a CIDR block, IPv4 or
+ * IPv6 (`127.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`). An IPv4 address written as IPv4-mapped
+ * IPv6 (`::ffff:127.0.0.1`, as Node reports peers on a dual-stack socket) is judged as IPv4.
+ * Throws on an entry that is neither.
+ *
+ * @example trustedProxyList(["127.0.0.1", "10.0.0.0/8"])("10.1.2.3") // true
+ */
+export function trustedProxyList(entries: readonly string[]): IsTrustedProxy {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [network = "", prefix] = entry.trim().split("/");
+    const family = isIP(network);
+    if (family === 0) throw new Error(`not an IP address or CIDR block: ${entry}`);
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (prefix === undefined) list.addAddress(network, type);
+    else {
+      const bits = Number(prefix);
+      if (!/^\d{1,3}$/.test(prefix) || bits > (family === 4 ? 32 : 128))
+        throw new Error(`not a CIDR prefix length: ${entry}`);
+      list.addSubnet(network, bits, type);
+    }
+  }
+  return (address) => {
+    const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+    const candidate = mapped ?? bare;
+    const family = isIP(candidate);
+    if (family === 0) return false;
+    return list.check(candidate, family === 4 ? "ipv4" : "ipv6");
+  };
 }
 
 /** The key an address is limited under: IPv4 as is, IPv6 by its /64 prefix. */

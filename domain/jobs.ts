@@ -18,6 +18,8 @@ export const TASK = {
   relayAuthorization: "relay_authorization",
   /** Looks at a submitted sweep's transaction: mined, still pending (re-sent at a higher fee), or dropped. */
   checkSweep: "check_sweep",
+  /** Named in 0017_hardened_managed_wallets.sql (app.refill_managed_wallet_pool). */
+  provisionManagedWallets: "provision_managed_wallets",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { isAlive, stopProcess, waitFor } from "../internal/process.ts";
+import { sendGridSettings, startSendGridStandIn } from "../test/helpers/sendGridStandIn.ts";
 import { privatePorts, startService as startNpmStart } from "../test/helpers/service.ts";
 
 const run = promisify(execFile);
@@ -36,10 +37,14 @@ const MARKERS: Record<Component, string> = {
 export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-faults-"));
   const { env: ports, apiUrl } = await privatePorts();
+  // Mainnet mode requires SendGrid: a stand-in writing where the local capture would, so the
+  // audit reads the emails from DATA_DIR/outbox in every mode.
+  const sendGrid = await startSendGridStandIn(path.join(dataDir, "outbox"));
   const { child: supervisor, output } = startNpmStart({
     DATA_DIR: dataDir,
     BASE_URL: apiUrl,
     ...ports,
+    ...(env.BASE_RPC_URL ? sendGridSettings(sendGrid.apiUrl) : {}),
     ...env,
   });
 
@@ -89,6 +94,7 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
     stop: async () => {
       const postgres = await pidOf("postgres").catch(() => 0);
       await stopProcess(supervisor, "SIGINT", 60_000);
+      await sendGrid.stop();
       if (postgres) await waitFor("postgres to stop", async () => !isAlive(postgres));
       await rm(dataDir, { recursive: true, force: true });
     },

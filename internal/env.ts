@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
@@ -85,9 +86,8 @@ const envSchema = z
         "must be a valid BIP-39 mnemonic (12–24 English words)",
       )
       .optional(),
-    /** Set by `npm start` for the API: extended public keys, so the API can never sign. */
+    /** Set by `npm start` for the API: the deposit addresses' extended public key, so the API can never sign. */
     DEPOSIT_XPUB: z.string().startsWith("xpub").optional(),
-    MANAGED_WALLET_XPUB: z.string().startsWith("xpub").optional(),
     /** Real SendGrid when set; otherwise emails go to the local capture outbox. */
     SENDGRID_API_KEY: z.string().min(1).optional(),
     SENDGRID_API_URL: z.url().optional(),
@@ -156,6 +156,16 @@ const envSchema = z
     WORKER_CHAIN_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
     /** A relayer transaction not mined this many blocks after it was sent is re-sent at a higher fee. */
     RELAYER_REPLACE_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
+    /**
+     * Bearer token for the operational endpoints (`/metrics` of the API and the worker, the
+     * indexer's `/graphql` and `/sql`) from anywhere but this machine itself; unset: local only.
+     */
+    OPS_TOKEN: z
+      .string()
+      .min(16, "must be at least 16 characters (openssl rand -hex 32)")
+      .optional(),
+    /** Interface the indexer's HTTP server (GraphQL, SQL, Ponder's metrics) binds to: loopback unless opened on purpose. */
+    INDEXER_HOST: z.string().min(1).default("127.0.0.1"),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
@@ -167,6 +177,24 @@ const envSchema = z
      * ignored and the socket's peer is the client (otherwise anyone could pick their address).
      */
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * The addresses (IPs or CIDR blocks, comma-separated) of those proxies: X-Forwarded-For is
+     * believed only from them, so a client reaching the port directly cannot forge its address.
+     * Default: loopback (a proxy on the same host).
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default("127.0.0.0/8,::1")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== ""),
+      )
+      .refine(
+        (entries) => entries.every(isAddressOrBlock),
+        "must be IP addresses or CIDR blocks, comma-separated (10.0.0.0/8,::1)",
+      ),
     /** Per client IP and minute (0: no limit): status polling, invoice creation, link creation. */
     RATE_LIMIT_STATUS_PER_MIN: rateBudget.default(600),
     RATE_LIMIT_INVOICES_PER_MIN: rateBudget.default(60),
@@ -259,8 +287,14 @@ const envSchema = z
         : localChain
           ? null
           : "https://basescan.org",
-      /** Where captured emails go when SendGrid is not configured; null with SendGrid. */
-      outboxDir: env.SENDGRID_API_KEY ? null : path.join(path.resolve(env.DATA_DIR), "outbox"),
+      /**
+       * Where captured emails go when SendGrid is not configured on a local chain; null with
+       * SendGrid, and always in mainnet mode (which requires SendGrid: email/productionEmail.ts).
+       */
+      outboxDir:
+        env.SENDGRID_API_KEY || !localChain
+          ? null
+          : path.join(path.resolve(env.DATA_DIR), "outbox"),
       SENDGRID_API_URL:
         env.SENDGRID_API_URL ??
         (env.SENDGRID_API_KEY
@@ -309,6 +343,17 @@ export function splitRpcUrls(list: string): string[] {
     .split(",")
     .map((url) => url.trim())
     .filter((url) => url !== "");
+}
+
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`. */
+function isAddressOrBlock(entry: string): boolean {
+  const [network = "", prefix] = entry.split("/");
+  const family = isIP(network);
+  if (family === 0) return false;
+  return (
+    prefix === undefined ||
+    (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))
+  );
 }
 
 function isHttpUrl(value: string): boolean {

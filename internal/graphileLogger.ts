@@ -1,5 +1,9 @@
 import { Logger as GraphileLogger } from "graphile-worker";
 import type { Logger } from "./logger.ts";
+import { redactCredentials } from "./redactSecrets.ts";
+
+// At debug level graphile-worker prints its whole options object, connection string included.
+export { redactCredentials };
 
 type Meta = Record<string, unknown>;
 /** What graphile-worker puts in a logger's scope (its own LogScope, which it does not export). */
@@ -20,14 +24,6 @@ export function graphileFields(scope: Scope, meta: Meta = {}): Meta {
   if (typeof meta.duration === "number") fields.duration_ms = Math.round(meta.duration * 100) / 100;
   if (meta.error instanceof Error) fields.error = meta.error.message;
   return fields;
-}
-
-/**
- * A message with the password of any database URL in it masked. At debug level graphile-worker
- * prints its whole options object, connection string included.
- */
-export function redactCredentials(message: string): string {
-  return message.replace(/(postgres(?:ql)?:\/\/[^:@\s/]*:)[^@\s]*@/g, "$1***@");
 }
 
 /**

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import pino, { type DestinationStream } from "pino";
 import { currentLogContext } from "./logContext.ts";
+import { secretRedactor } from "./redactSecrets.ts";
 
 type Level = "debug" | "info" | "warn" | "error";
 const levels: readonly string[] = ["debug", "info", "warn", "error"];
@@ -42,11 +43,14 @@ const standardOutput: DestinationStream = {
  * The pino instance every Logger of a process writes through: one JSON object per line with
  * `time` (ISO 8601), `level` (its name), `component`, `msg`, the fields, and the fields of the
  * request or job in progress (internal/logContext.ts). Writes are synchronous so that the
- * last lines before a crash or `process.exit` are not lost.
+ * last lines before a crash or `process.exit` are not lost. Every line is written with the
+ * configured RPC URLs' keys and database passwords masked (`redact`, internal/redactSecrets.ts),
+ * wherever in the line they are: a message, a field, an error's text.
  */
 export function createRootLogger(
   level: string | undefined = process.env.LOG_LEVEL,
   destination: DestinationStream = standardOutput,
+  redact: (line: string) => string = secretRedactor(process.env),
 ): pino.Logger {
   return pino(
     {
@@ -57,7 +61,7 @@ export function createRootLogger(
       // A copy: pino merges the line's fields into the object the mixin returns.
       mixin: () => ({ ...currentLogContext() }),
     },
-    destination,
+    { write: (line: string) => destination.write(redact(line)) },
   );
 }
 

@@ -7,6 +7,9 @@ import {
   extendedPublicKey,
   isValidMnemonic,
   MANAGED_WALLET_ACCOUNT,
+  managedWalletAccount,
+  managedWalletDeriver,
+  managedWalletPath,
   newMnemonic,
 } from "./hdWallet.ts";
 
@@ -40,6 +43,19 @@ describe("key derivation", () => {
     );
     expect(deposits.size).toBe(50);
     expect(managed.some((address) => deposits.has(address))).toBe(false);
+  });
+
+  test("managed wallets: hardened, at m/44'/60'/2'/0/<i>', the signing account's address", () => {
+    const derive = managedWalletDeriver(DEV_MNEMONIC);
+    expect(managedWalletPath(7, true)).toBe("m/44'/60'/2'/0/7'");
+    expect(managedWalletPath(7, false)).toBe("m/44'/60'/1'/0/7");
+    for (const index of [0, 1, 7, 1000])
+      expect(derive(index)).toBe(managedWalletAccount(DEV_MNEMONIC, index, true).address);
+    // Those made before stay where they were: under account 1's extended public key.
+    expect(managedWalletAccount(DEV_MNEMONIC, 3, false).address).toBe(
+      deriveAddress(extendedPublicKey(DEV_MNEMONIC, MANAGED_WALLET_ACCOUNT), 3),
+    );
+    expect(derive(3)).not.toBe(managedWalletAccount(DEV_MNEMONIC, 3, false).address);
   });
 
   test("generates valid 24-word mnemonics", () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { projectRoot } from "../internal/projectRoot.ts";
-import { DEPOSIT_ACCOUNT, extendedPublicKey, MANAGED_WALLET_ACCOUNT } from "../keys/hdWallet.ts";
+import { DEPOSIT_ACCOUNT, extendedPublicKey } from "../keys/hdWallet.ts";
 import { relayerAccount } from "../keys/relayer.ts";
 import type { ChildSpec } from "./supervisor.ts";
 
@@ -37,7 +37,8 @@ export type ChildSettings = {
 
 /**
  * What every child gets. The seed and the relayer's key are taken out: only the worker, which
- * moves funds, receives them; the API gets the extended public keys (apiSpec).
+ * moves funds and derives managed wallets, receives them; the API gets the deposit addresses'
+ * extended public key (apiSpec).
  */
 function relayerAddressEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const relayer = relayerAccount({
@@ -124,8 +125,8 @@ export function apiSpec(settings: ChildSettings): ChildSpec {
     args: [...watchdog, "--import", "tsx", path.join(projectRoot, "server/main.ts")],
     env: {
       ...sharedEnv(settings),
+      // Deposit addresses only: managed wallets are hardened, derived by the worker alone.
       DEPOSIT_XPUB: extendedPublicKey(settings.mnemonic, DEPOSIT_ACCOUNT),
-      MANAGED_WALLET_XPUB: extendedPublicKey(settings.mnemonic, MANAGED_WALLET_ACCOUNT),
       // For /health's relayer balance: the address, never the key.
       ...relayerAddressEnv(settings.baseEnv),
       ...webhookKeyEnv(settings),

@@ -8,6 +8,7 @@ import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
+import { requireProductionEmail } from "../email/productionEmail.ts";
 import { type Env, parseEnv, splitRpcUrls } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
 import { processStartedAtMs, waitFor } from "../internal/process.ts";
@@ -17,6 +18,7 @@ import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, ponderVersion, workerSpec } from "./children.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
+import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
   // nobody reading it, its errors are expected and must not stop the stop.
   process.stdout.on("error", () => {});
   requireProductionKeys(env);
+  requireProductionEmail(env);
   const startedAt = performance.now();
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
   const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
@@ -209,10 +212,17 @@ async function main(): Promise<void> {
     webhookSecretKey: await resolveWebhookSecretKey(secretSource(env, env.WEBHOOK_SECRET_KEY), log),
   };
   await resealStoredWebhookSecrets(databaseUrl, settings.webhookSecretKey, env, log);
+  // The API cannot derive managed wallets (hardened): they wait for it, derived, in a pool,
+  // filled while the children start (before `ready`; the worker keeps it full afterwards).
+  const walletPool = fillManagedWalletPool(databaseUrl, settings.mnemonic).catch((error) =>
+    log.error("could not derive managed wallets into the pool; the worker will", { error }),
+  );
   const indexer = indexerSpec({
     ...settings,
     port: env.INDEXER_PORT,
-    host: env.HOST,
+    // Its GraphQL and SQL need OPS_TOKEN from elsewhere, but Ponder's own routes cannot be
+    // guarded: the server stays on loopback unless INDEXER_HOST opens it.
+    host: env.INDEXER_HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
@@ -245,6 +255,7 @@ async function main(): Promise<void> {
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
 
+  await walletPool;
   if (!env.PROCESSES.includes("api")) {
     // No API here to ask: /health is answered by the hosts that run one.
     log.info(`running ${env.PROCESSES.join(",")}`, { chain: describeRpcUrls(rpcUrl) });

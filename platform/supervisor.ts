@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../internal/logger.ts";
 import { spawnLogged, stopProcess } from "../internal/process.ts";
+import { secretRedactor } from "../internal/redactSecrets.ts";
 import { childLogLine } from "./childLogLine.ts";
 
 export type ChildSpec = {
@@ -20,6 +21,9 @@ export type ChildSpec = {
 export function restartDelay(consecutiveFailures: number): number {
   return Math.min(30_000, 500 * 2 ** Math.max(0, consecutiveFailures - 1));
 }
+
+/** Children's lines pass through ours: masked like our own (RPC keys inside Ponder's errors). */
+const redact = secretRedactor(process.env);
 
 /** A run that lasted this long counts as healthy: the next failure starts the backoff over. */
 const STABLE_AFTER_MS = 60_000;
@@ -50,7 +54,7 @@ export class SupervisedChild {
       env: this.spec.env,
       onLine: (line) => {
         this.spec.onLine?.(line);
-        process.stdout.write(`${childLogLine(line, this.spec.name, new Date())}\n`);
+        process.stdout.write(`${redact(childLogLine(line, this.spec.name, new Date()))}\n`);
       },
     });
     this.child = child;

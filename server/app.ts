@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
@@ -21,6 +22,7 @@ import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
+import { operationalOnly } from "../api/middleware/operationalOnly.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
@@ -35,6 +37,19 @@ export type { AppDeps };
 /** What a 503 for an unavailable database tells clients to wait before retrying. */
 const DATABASE_RETRY_AFTER_SECONDS = 2;
 
+/** What an operational endpoint answers a request that is neither local nor carries the token. */
+const refuseOperational = (c: Context) => {
+  c.header("WWW-Authenticate", 'Bearer realm="remit operations"');
+  return errorResponse(
+    c,
+    new ApiError(
+      401,
+      "unauthorized",
+      "operational endpoint: served to this machine, or with Authorization: Bearer <OPS_TOKEN>",
+    ),
+  );
+};
+
 /** The HTTP application: JSON API, hosted pages and health. Pure wiring; no I/O at import. */
 export function createApp(deps: AppDeps) {
   const app = createRouter();
@@ -43,6 +58,8 @@ export function createApp(deps: AppDeps) {
   const metrics = new Registry();
   app.use(requestContext(deps.log, createHttpMetrics(metrics)));
   registerServiceMetrics(metrics, deps);
+  // Operational: this machine itself, or the operator's token (docs/operations.md, "Metrics").
+  app.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
   registerMetricsRoute(app, metrics);
   registerAbuseGuards(app, deps);
   registerAuth(app, deps);

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
 import { StatusCache } from "../api/payments/statusCache.ts";
 import { createDb } from "../db/database.ts";
+import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
@@ -9,18 +10,11 @@ import { createApp } from "./app.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
-const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB } = env;
+const { DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB } = env;
 const { WEBHOOK_SECRET_KEY } = env;
-if (
-  !DATABASE_URL ||
-  !CHAIN_RPC_URL ||
-  !INDEXER_SCHEMA ||
-  !DEPOSIT_XPUB ||
-  !MANAGED_WALLET_XPUB ||
-  !WEBHOOK_SECRET_KEY
-) {
+if (!DATABASE_URL || !CHAIN_RPC_URL || !INDEXER_SCHEMA || !DEPOSIT_XPUB || !WEBHOOK_SECRET_KEY) {
   throw new Error(
-    "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB, MANAGED_WALLET_XPUB and WEBHOOK_SECRET_KEY",
+    "server/main.ts is started by `npm start`, which sets DATABASE_URL, CHAIN_RPC_URL, INDEXER_SCHEMA, DEPOSIT_XPUB and WEBHOOK_SECRET_KEY",
   );
 }
 const db = createDb(DATABASE_URL, {
@@ -39,18 +33,18 @@ const app = createApp({
   baseUrl: env.BASE_URL,
   payUrl: env.PAY_URL,
   depositXpub: DEPOSIT_XPUB,
-  managedWalletXpub: MANAGED_WALLET_XPUB,
   outboxDir: env.outboxDir,
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,
   relayerAddress: env.RELAYER_ADDRESS,
+  opsToken: env.OPS_TOKEN,
   statusCache,
   rateLimits: {
     status: env.RATE_LIMIT_STATUS_PER_MIN,
     invoices: env.RATE_LIMIT_INVOICES_PER_MIN,
     links: env.RATE_LIMIT_LINKS_PER_MIN,
     authorizations: env.RATE_LIMIT_GASLESS_PER_MIN,
-    trustedProxies: env.TRUST_PROXY,
+    trustedProxies: { hops: env.TRUST_PROXY, isTrusted: trustedProxyList(env.TRUSTED_PROXIES) },
   },
   auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },
   accountLimits: {

@@ -2,11 +2,35 @@
 import { ponder } from "ponder:registry";
 import { usdcTransfer } from "ponder:schema";
 import { startHeartbeat } from "../db/heartbeat.ts";
+import { missedTransfers } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { transferRow } from "../indexer/transferRow.ts";
 
+/** After a failed catch-up (the RPC), the next transfer retries it, but not sooner than this. */
+const CATCH_UP_RETRY_MS = 2_000;
+let catchUpRetryAt = 0;
+
 ponder.on("USDC:Transfer", async ({ event, context }) => {
-  const row = transferRow(event, await depositAddresses.current());
+  const addresses = await depositAddresses.current(event.block.number);
+  // Addresses the set learnt late (its connection was lost): find what went by meanwhile, up to
+  // this block, and store it as live transfers are stored.
+  const catchUp = Date.now() >= catchUpRetryAt ? depositAddresses.takeCatchUp() : null;
+  if (catchUp) {
+    try {
+      const rows = await missedTransfers(
+        context.client,
+        catchUp.addresses,
+        catchUp.fromBlock,
+        event.block.number,
+      );
+      if (rows.length) await context.db.insert(usdcTransfer).values(rows).onConflictDoNothing();
+    } catch {
+      // Never fatal (Ponder stops on a throwing handler): owed again, retried shortly.
+      depositAddresses.owe(catchUp);
+      catchUpRetryAt = Date.now() + CATCH_UP_RETRY_MS;
+    }
+  }
+  const row = transferRow(event, addresses);
   if (row) await context.db.insert(usdcTransfer).values(row).onConflictDoNothing();
 });
 

@@ -32,6 +32,8 @@ export type WorkerDeps = {
     relayer: Relayer;
     chain: Pick<PublicClient, "readContract" | "simulateContract">;
   };
+  /** The service seed, for the managed wallets' hardened derivation (never in the API). */
+  managedWalletSeed: string;
   explorerUrl: string | null;
   /** `keys` opens the sealed webhook secrets to sign with. */
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number; keys: Keyring };

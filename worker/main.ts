@@ -69,6 +69,7 @@ const taskList = createTaskList({
       }
     : undefined,
   confirmations: env.CONFIRMATIONS,
+  managedWalletSeed: seed,
   explorerUrl: env.EXPLORER_URL,
   webhooks: {
     allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,
@@ -107,6 +108,7 @@ if (env.WORKER_METRICS_PORT) {
     host: env.HOST,
     port: env.WORKER_METRICS_PORT,
     registry: metrics,
+    opsToken: env.OPS_TOKEN,
   }).catch((error) => {
     log.error("could not serve metrics", { port: env.WORKER_METRICS_PORT, error });
     return undefined;

@@ -33,7 +33,12 @@ describe("the worker's queues", () => {
     expect(Object.keys(split.payments).sort()).toEqual([...QUEUES.payments].sort());
     expect(Object.keys(split.webhooks)).toEqual([TASK.deliverWebhook]);
     expect(Object.keys(split.chain).sort()).toEqual(
-      [TASK.checkSweep, TASK.relayAuthorization, TASK.sweepDeposit].sort(),
+      [
+        TASK.checkSweep,
+        TASK.provisionManagedWallets,
+        TASK.relayAuthorization,
+        TASK.sweepDeposit,
+      ].sort(),
     );
   });
 

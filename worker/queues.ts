@@ -14,8 +14,16 @@ export const QUEUES = {
   payments: [TASK.reconcileDeposit, TASK.reconcileAll],
   email: [TASK.sendEmail],
   webhooks: [TASK.deliverWebhook],
-  /** Relayer transactions, each submit-then-check: sweeps and payers' gasless payments. */
-  chain: [TASK.sweepDeposit, TASK.checkSweep, TASK.relayAuthorization],
+  /**
+   * Relayer transactions, each submit-then-check: sweeps and payers' gasless payments; and
+   * the refill of the managed-wallet pool (key derivation, where the seed is).
+   */
+  chain: [
+    TASK.sweepDeposit,
+    TASK.checkSweep,
+    TASK.relayAuthorization,
+    TASK.provisionManagedWallets,
+  ],
 } as const satisfies Record<string, readonly TaskName[]>;
 
 export type QueueName = keyof typeof QUEUES;

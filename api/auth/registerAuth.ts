@@ -1,5 +1,5 @@
 import type { AppDeps } from "../deps.ts";
-import { rateLimit } from "../middleware/rateLimit.ts";
+import { NO_PROXIES, rateLimit } from "../middleware/rateLimit.ts";
 import type { Router } from "../openapi.ts";
 import { authenticate } from "./authenticate.ts";
 import { OPEN_AUTH } from "./identity.ts";
@@ -38,7 +38,7 @@ export function registerAuth(app: Router, deps: AppDeps): void {
   const limits = deps.accountLimits;
   if (!limits) return;
   app.use("/api/*", keyRateLimit(limits.perKey, "API"));
-  const trustedProxies = deps.rateLimits?.trustedProxies ?? 0;
+  const trustedProxies = deps.rateLimits?.trustedProxies ?? NO_PROXIES;
   app.on("POST", REDELIVER, rateLimit(limits.redeliveries, trustedProxies, "redelivery"));
   app.on("POST", REDELIVER, keyRateLimit(limits.redeliveries, "redelivery"));
   app.on("POST", "/api/merchants/claim", rateLimit(limits.claims, trustedProxies, "claim"));

@@ -2,14 +2,18 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { localOnly } from "../middleware/operationalOnly.ts";
 
 /**
  * Development stand-in for SendGrid's v3 mail API, so the real @sendgrid/mail client runs
  * end to end without the internet: `POST /dev/sendgrid/v3/mail/send` writes each message to
- * `<outboxDir>/<id>.json`, and `/dev/outbox` lists them. Mounted only when no
- * SENDGRID_API_KEY is configured. A message is keyed by Remit's email id, so a retried send
- * is recorded once (with its delivery count) rather than twice.
+ * `<outboxDir>/<id>.json`, and `/dev/outbox` lists them. Mounted only on a local chain
+ * (simulated or fork mode) without SENDGRID_API_KEY, and served only to requests from this
+ * machine itself (internal/operationalAccess.ts): everyone else gets a 404, as if it did not
+ * exist. A message is keyed by Remit's email id, so a retried send is recorded once (with its
+ * delivery count) rather than twice.
  */
 const SendGridMail = z.object({
   personalizations: z
@@ -45,56 +49,85 @@ export type CapturedEmail = {
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** SendGrid's own cap on a whole message (attachments included): the capture takes no more. */
+export const MAX_CAPTURED_MESSAGE_BYTES = 30 * 1024 * 1024;
+
+const notFound = { error: { code: "not_found", message: "no such message" } };
+
 export function outboxRoutes(outboxDir: string): Hono {
   const app = new Hono();
   const file = (id: string) => path.join(outboxDir, `${id}.json`);
 
-  app.post("/dev/sendgrid/v3/mail/send", async (c) => {
-    if (!c.req.header("authorization")?.startsWith("Bearer ")) {
-      return c.json({ errors: [{ message: "missing API key" }] }, 401);
-    }
-    const parsed = SendGridMail.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success)
-      return c.json(
-        {
-          errors: parsed.error.issues.map((i) => ({ message: i.message, field: i.path.join(".") })),
-        },
-        400,
+  app.use(
+    "/dev/*",
+    localOnly((c) =>
+      c.json(
+        { error: { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` } },
+        404,
+      ),
+    ),
+  );
+
+  app.post(
+    "/dev/sendgrid/v3/mail/send",
+    bodyLimit({
+      maxSize: MAX_CAPTURED_MESSAGE_BYTES,
+      onError: (c) =>
+        c.json(
+          { errors: [{ message: `a message is at most ${MAX_CAPTURED_MESSAGE_BYTES} bytes` }] },
+          413,
+        ),
+    }),
+    async (c) => {
+      if (!c.req.header("authorization")?.startsWith("Bearer ")) {
+        return c.json({ errors: [{ message: "missing API key" }] }, 401);
+      }
+      const parsed = SendGridMail.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success)
+        return c.json(
+          {
+            errors: parsed.error.issues.map((i) => ({
+              message: i.message,
+              field: i.path.join("."),
+            })),
+          },
+          400,
+        );
+      const mail = parsed.data;
+      const requested = mail.custom_args?.remit_email_id ?? mail.headers?.["X-Remit-Email-Id"];
+      const id = requested && SAFE_ID.test(requested) ? requested : randomUUID();
+      await mkdir(outboxDir, { recursive: true });
+      const previous = await readFile(file(id), "utf8").then(
+        (text) => JSON.parse(text) as CapturedEmail,
+        () => null,
       );
-    const mail = parsed.data;
-    const requested = mail.custom_args?.remit_email_id ?? mail.headers?.["X-Remit-Email-Id"];
-    const id = requested && SAFE_ID.test(requested) ? requested : randomUUID();
-    await mkdir(outboxDir, { recursive: true });
-    const previous = await readFile(file(id), "utf8").then(
-      (text) => JSON.parse(text) as CapturedEmail,
-      () => null,
-    );
-    const captured: CapturedEmail = {
-      id,
-      received_at: previous?.received_at ?? new Date().toISOString(),
-      deliveries: (previous?.deliveries ?? 0) + 1,
-      to: mail.personalizations.flatMap((p) => p.to.map((t) => t.email)),
-      from: mail.from.email,
-      subject: mail.subject,
-      text: mail.content.find((part) => part.type === "text/plain")?.value ?? null,
-      html: mail.content.find((part) => part.type === "text/html")?.value ?? null,
-      attachments: (mail.attachments ?? []).map((a) => {
-        const bytes = Buffer.from(a.content, "base64");
-        return {
-          filename: a.filename,
-          type: a.type ?? null,
-          size: bytes.length,
-          sha256: createHash("sha256").update(bytes).digest("hex"),
-          content: a.content,
-        };
-      }),
-    };
-    // Written aside and renamed, so a reader never sees half a message.
-    const partial = `${file(id)}.${process.pid}.tmp`;
-    await writeFile(partial, JSON.stringify(captured, null, 2));
-    await rename(partial, file(id));
-    return c.body(null, 202);
-  });
+      const captured: CapturedEmail = {
+        id,
+        received_at: previous?.received_at ?? new Date().toISOString(),
+        deliveries: (previous?.deliveries ?? 0) + 1,
+        to: mail.personalizations.flatMap((p) => p.to.map((t) => t.email)),
+        from: mail.from.email,
+        subject: mail.subject,
+        text: mail.content.find((part) => part.type === "text/plain")?.value ?? null,
+        html: mail.content.find((part) => part.type === "text/html")?.value ?? null,
+        attachments: (mail.attachments ?? []).map((a) => {
+          const bytes = Buffer.from(a.content, "base64");
+          return {
+            filename: a.filename,
+            type: a.type ?? null,
+            size: bytes.length,
+            sha256: createHash("sha256").update(bytes).digest("hex"),
+            content: a.content,
+          };
+        }),
+      };
+      // Written aside and renamed, so a reader never sees half a message.
+      const partial = `${file(id)}.${process.pid}.tmp`;
+      await writeFile(partial, JSON.stringify(captured, null, 2));
+      await rename(partial, file(id));
+      return c.body(null, 202);
+    },
+  );
 
   // SendGrid's Email Activity API, as far as the worker uses it: is there a message with this
   // remit_email_id? (worker/tasks/send_email.ts asks after a crash mid-send.)
@@ -133,10 +166,9 @@ export function outboxRoutes(outboxDir: string): Hono {
 
   app.get("/dev/outbox/:id", async (c) => {
     const id = c.req.param("id");
-    if (!SAFE_ID.test(id))
-      return c.json({ error: { code: "not_found", message: "no such message" } }, 404);
+    if (!SAFE_ID.test(id)) return c.json(notFound, 404);
     const text = await readFile(file(id), "utf8").catch(() => null);
-    if (!text) return c.json({ error: { code: "not_found", message: "no such message" } }, 404);
+    if (!text) return c.json(notFound, 404);
     return c.json(JSON.parse(text) as CapturedEmail);
   });
 

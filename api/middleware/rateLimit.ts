@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
-import { clientAddress } from "../../domain/clientAddress.ts";
+import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
 import { RateLimiter } from "../../domain/rateLimiter.ts";
 import { ApiError, errorResponse } from "../errors.ts";
 
@@ -11,9 +11,15 @@ export type RateLimits = {
   links: number;
   /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
   authorizations?: number;
-  /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY). */
-  trustedProxies: number;
+  /** Reverse proxies in front that append to X-Forwarded-For. */
+  trustedProxies: ProxyTrust;
 };
+
+/** How many proxies append to X-Forwarded-For (TRUST_PROXY), and their addresses (TRUSTED_PROXIES). */
+export type ProxyTrust = { hops: number; isTrusted: IsTrustedProxy };
+
+/** No proxy in front: X-Forwarded-For is never believed (tests of the app alone). */
+export const NO_PROXIES: ProxyTrust = { hops: 0, isTrusted: () => false };
 
 /**
  * A middleware charging each request to its client's bucket: over budget, a 429
@@ -23,7 +29,7 @@ export type RateLimits = {
  */
 export function rateLimit(
   perMinute: number,
-  trustedProxies: number,
+  trustedProxies: ProxyTrust,
   name: string,
 ): MiddlewareHandler {
   if (perMinute === 0) return (_c, next) => next();
@@ -32,7 +38,12 @@ export function rateLimit(
     // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
     const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
       .remoteAddress;
-    const client = clientAddress(peer, c.req.header("x-forwarded-for"), trustedProxies);
+    const client = clientAddress(
+      peer,
+      c.req.header("x-forwarded-for"),
+      trustedProxies.hops,
+      trustedProxies.isTrusted,
+    );
     const decision = limiter.take(client, Date.now());
     c.header("RateLimit-Limit", String(decision.limit));
     c.header("RateLimit-Remaining", String(decision.remaining));

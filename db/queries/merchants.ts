@@ -1,6 +1,6 @@
 import { sql, type Transaction } from "kysely";
 import type { Database, Executor } from "../database.ts";
-import { nextIndex } from "./depositAddresses.ts";
+import { takeManagedWallet } from "./managedWalletPool.ts";
 
 export type MerchantForInvoice = {
   id: string;
@@ -56,22 +56,26 @@ export async function findOrCreateMerchant(
 }
 
 /**
- * The merchant's managed wallet, provisioned on first use: an index from a sequence, the
- * address derived by `derive`. Must run while the merchant row is locked (see above).
+ * The merchant's managed wallet, provisioned on first use: one of the addresses the worker
+ * derived ahead (app.managed_wallet_pool), or null when the pool is empty. Must run while the
+ * merchant row is locked (see above); a rolled-back creation gives the address back.
  */
 export async function provisionManagedWallet(
   trx: Transaction<Database>,
   merchantId: string,
-  derive: (index: number) => string,
-): Promise<string> {
-  const index = await nextIndex(trx, "app.managed_wallet_index_seq");
-  const address = derive(index);
+): Promise<string | null> {
+  const wallet = await takeManagedWallet(trx);
+  if (!wallet) return null;
   await trx
     .updateTable("app.merchants")
-    .set({ managed_wallet_index: index, managed_wallet_address: address })
+    .set({
+      managed_wallet_index: wallet.derivation_index,
+      managed_wallet_address: wallet.address,
+      managed_wallet_hardened: true,
+    })
     .where("id", "=", merchantId)
     .execute();
-  return address;
+  return wallet.address;
 }
 
 /** The name on the merchant's latest invoice, or null: who a link's checkout says is asking. */

@@ -1,40 +1,66 @@
 // A webhook receiver that trusts nothing it cannot verify: run it with the invoice's
 // webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`.
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
+import { TOLERANCE_SECONDS, verifyWebhook } from "./verifyWebhook.ts";
 
 const secret = process.env.WEBHOOK_SECRET ?? "";
-const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+/** Remit's payloads are under 2 kB; anything much larger is not ours. */
+const MAX_BODY_BYTES = 64 * 1024;
 
-/** Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, timestamp signed. */
-function verified(id: string, timestamp: string, body: string, signatures: string): boolean {
-  // A signed timestamp older than 5 minutes is a replay, whatever its signature.
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
-  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest();
-  return signatures.split(" ").some((candidate) => {
-    const given = Buffer.from(candidate.replace(/^v1,/, ""), "base64");
-    // Constant time: a byte-by-byte comparison would leak how much of a forgery was right.
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
+/**
+ * Event ids handled within the signature's tolerance, with when: a replay inside the window
+ * (same id, same signature) is answered 200 and not handled twice. Remit also redelivers an
+ * event under the same id (at least once), so the same rule dedupes its retries.
+ */
+const handled = new Map<string, number>();
+const forgetOld = (now: number) => {
+  for (const [id, at] of handled) if (now - at > 2 * TOLERANCE_SECONDS) handled.delete(id);
+};
 
 createServer((request, response) => {
-  let body = "";
-  request.on("data", (chunk) => (body += chunk));
+  // Refused unread: the answer closes the connection, so the rest of the body never arrives.
+  const tooLarge = () => {
+    if (!response.headersSent) response.writeHead(413, { Connection: "close" }).end();
+  };
+  if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  request.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      request.pause();
+      return tooLarge();
+    }
+    chunks.push(chunk);
+  });
   request.on("end", () => {
-    const header = (name: string) => String(request.headers[name] ?? "");
-    if (
-      !verified(
-        header("webhook-id"),
-        header("webhook-timestamp"),
-        body,
-        header("webhook-signature"),
-      )
-    ) {
+    if (size > MAX_BODY_BYTES) return;
+    // The raw bytes, joined before decoding: a character split across chunks stays whole.
+    const body = Buffer.concat(chunks);
+    const header = (name: string) => request.headers[name] as string | undefined;
+    const delivery = {
+      id: header("webhook-id"),
+      timestamp: header("webhook-timestamp"),
+      signatures: header("webhook-signature"),
+      body,
+    };
+    if (!verifyWebhook(delivery, secret)) {
       console.log("refused: bad signature");
       return response.writeHead(401).end();
     }
-    const event = JSON.parse(body) as { type: string; invoice_number: string; paid_amount: string };
+    const now = Date.now() / 1000;
+    forgetOld(now);
+    const id = delivery.id as string;
+    if (handled.has(id)) {
+      console.log(`duplicate ${id}: already handled`);
+      return response.writeHead(200).end();
+    }
+    handled.set(id, now);
+    const event = JSON.parse(body.toString("utf8")) as {
+      type: string;
+      invoice_number: string;
+      paid_amount: string;
+    };
     console.log(`verified ${event.type} ${event.invoice_number} ${event.paid_amount} USDC`);
     response.writeHead(200).end();
   });

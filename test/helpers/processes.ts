@@ -1,10 +1,13 @@
 import type { ChildProcess } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
 import { inject } from "vitest";
+import { createDb } from "../../db/database.ts";
 import { freePort } from "../../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../../internal/process.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
 import type { ChildSpec } from "../../platform/supervisor.ts";
+import { topUpManagedWalletPool } from "../../worker/managedWalletPool.ts";
 import { childEnv } from "./env.ts";
 
 export type TestProcess = {
@@ -90,17 +93,59 @@ export async function startIndexer(
   return { ...indexer, port, schema: resolved.indexerSchema };
 }
 
-/** Starts the API on a free port; resolves once it answers. */
+/** Managed wallets derived ahead for a test's API (npm start derives MANAGED_WALLET_POOL_SIZE). */
+const TEST_WALLET_POOL = 20;
+
+/**
+ * What the worker and `npm start` do for an API: the pool of managed wallets (which the API
+ * cannot derive) filled before it starts, and, unless `keep` is false (a worker of the stack
+ * does it), kept full while it runs. Stops keeping it when the returned function is called.
+ */
+async function provideManagedWallets(databaseUrl: string, mnemonic: string, keep: boolean) {
+  const db = createDb(databaseUrl, { max: 1 });
+  await topUpManagedWalletPool(db, mnemonic, TEST_WALLET_POOL);
+  let keeping = keep;
+  const keeper = (async () => {
+    while (keeping) {
+      await delay(100);
+      await topUpManagedWalletPool(db, mnemonic, TEST_WALLET_POOL).catch(() => 0);
+    }
+  })();
+  return async () => {
+    keeping = false;
+    await keeper;
+    await db.destroy();
+  };
+}
+
+/**
+ * Starts the API on a free port; resolves once it answers. `keepManagedWallets: false` leaves
+ * refilling the managed-wallet pool to a worker of the caller's.
+ */
 export async function startApi(
-  settings: Settings,
+  settings: Settings & { keepManagedWallets?: boolean },
 ): Promise<TestProcess & { url: string; port: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const spec = apiSpec(childSettings(settings));
-  const api = startProcess({
+  const { keepManagedWallets = true, ...rest } = settings;
+  const resolved = childSettings(rest);
+  const stopWallets = await provideManagedWallets(
+    resolved.databaseUrl,
+    resolved.mnemonic,
+    keepManagedWallets,
+  );
+  const spec = apiSpec(resolved);
+  const started = startProcess({
     ...spec,
     env: { ...spec.env, PORT: String(port), BASE_URL: url, PAY_URL: url },
   });
+  const api = {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      await stopWallets();
+    },
+  };
   try {
     await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
       timeoutMs: 30_000,

@@ -13,7 +13,7 @@ export type TestStack = {
   db: TestDatabase["db"];
   api: TestProcess & { url: string; port: number };
   worker?: TestProcess;
-  indexer?: TestProcess & { schema: string };
+  indexer?: TestProcess & { schema: string; port: number };
   mnemonic: string;
   dataDir: string;
   /** Another worker on this stack (the caller stops it), with `env` on top of the stack's. */
@@ -51,7 +51,8 @@ export async function startStack(
     env: { DATA_DIR: dataDir, ...options.env },
   };
   const [api, indexer] = await Promise.all([
-    startApi(base),
+    // The stack's worker keeps the managed-wallet pool full, when it has one.
+    startApi({ ...base, keepManagedWallets: !options.worker }),
     options.indexer
       ? startIndexer(base, options.rpcUrl === undefined ? undefined : { startBlock: 0 })
       : undefined,

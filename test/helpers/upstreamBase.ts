@@ -11,6 +11,7 @@ import { startLocalChain } from "../../chain/localChain.ts";
 import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../domain/constants.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { createChain } from "./chain.ts";
+import { sendGridSettings } from "./sendGridStandIn.ts";
 
 /**
  * The USDC holder of the simulated upstream, like an exchange's wallet on Base: fork mode
@@ -86,12 +87,18 @@ async function emptyDevAccounts(url: string): Promise<void> {
 }
 
 /**
- * The settings of `npm start` in mainnet mode against `rpcUrl` (A, or a list with A): the seed
- * and relayer configured explicitly, as production requires, and webhooks to the local
- * receiver allowed. Confirmations are 2 to keep tests short; the default is documented.
+ * The settings of `npm start` in mainnet mode against `rpcUrl` (A, or a list with A): the seed,
+ * relayer and SendGrid configured explicitly, as production requires (SendGrid being the stand-in
+ * at `sendGridApiUrl`, test/helpers/sendGridStandIn.ts), and webhooks to the local receiver
+ * allowed. Confirmations are 2 to keep tests short; the default is documented.
  */
-export function mainnetSettings(rpcUrl: string, startBlock: bigint): NodeJS.ProcessEnv {
+export function mainnetSettings(
+  rpcUrl: string,
+  startBlock: bigint,
+  sendGridApiUrl: string,
+): NodeJS.ProcessEnv {
   return {
+    ...sendGridSettings(sendGridApiUrl),
     BASE_RPC_URL: rpcUrl,
     START_BLOCK: String(startBlock),
     DEPOSIT_MNEMONIC: newMnemonic(),

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openSecret, parseKeyring } from "../../domain/secretBox.ts";
-import { DEPOSIT_ACCOUNT, deriveAccount, MANAGED_WALLET_ACCOUNT } from "../../keys/hdWallet.ts";
+import { DEPOSIT_ACCOUNT, deriveAccount, managedWalletAccount } from "../../keys/hdWallet.ts";
 import { TEST_WEBHOOK_SECRET_KEY } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { BYO_WALLET, invoiceRequest } from "./fixtures.ts";
@@ -154,9 +154,10 @@ describe("POST /api/invoices", () => {
       .selectAll()
       .where("email", "=", request.merchant_email as string)
       .executeTakeFirstOrThrow();
+    // Hardened, derived by the worker's side (test/security/managedWalletKeyAndXpubRevealAll.test.ts).
+    expect(merchant.managed_wallet_hardened).toBe(true);
     expect(
-      deriveAccount(stack.mnemonic, MANAGED_WALLET_ACCOUNT, merchant.managed_wallet_index as number)
-        .address,
+      managedWalletAccount(stack.mnemonic, merchant.managed_wallet_index as number, true).address,
     ).toBe(first.wallet_address);
   });
 

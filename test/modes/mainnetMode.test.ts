@@ -7,6 +7,7 @@ import { freePort } from "../../internal/freePort.ts";
 import { isAlive, stopProcess, waitFor } from "../../internal/process.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import { createChain, devAccount } from "../helpers/chain.ts";
+import { type SendGridStandIn, startSendGridStandIn } from "../helpers/sendGridStandIn.ts";
 import {
   exitCode,
   privatePorts,
@@ -27,6 +28,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
   let upstream: Anvil;
   const services: Service[] = [];
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let sendGrid: SendGridStandIn;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "remit-mainnet-"));
@@ -37,10 +39,12 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
       blockTime: 1,
     });
     receiver = await startWebhookReceiver();
+    sendGrid = await startSendGridStandIn(path.join(dir, "sendgrid"));
   });
   afterAll(async () => {
     for (const service of services) await stopProcess(service.child, "SIGKILL");
     await receiver?.stop();
+    await sendGrid?.stop();
     await upstream?.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -70,7 +74,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
 
   test("refuses to start without START_BLOCK, on another chain, without USDC or without a seed", async () => {
     const head = await createChain(upstream.url).client.getBlockNumber();
-    const settings = mainnetSettings(upstream.url, head);
+    const settings = mainnetSettings(upstream.url, head, sendGrid.apiUrl);
     const { START_BLOCK: _start, ...withoutStartBlock } = settings;
     await expectRefusal(
       "no-start-block",
@@ -85,14 +89,14 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     try {
       await expectRefusal(
         "other-chain",
-        mainnetSettings(optimism.url, 0n),
+        mainnetSettings(optimism.url, 0n, sendGrid.apiUrl),
         new RegExp(
           `failed to start: BASE_RPC_URL \\(${optimism.url}\\) is chain id 10, not Base \\(8453\\): refusing to start`,
         ),
       );
       await expectRefusal(
         "no-usdc",
-        mainnetSettings(empty.url, 0n),
+        mainnetSettings(empty.url, 0n, sendGrid.apiUrl),
         /BASE_RPC_URL \(.*\) has no contract at USDC's address 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913: refusing to start/,
       );
     } finally {
@@ -103,7 +107,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
   test("follows A from START_BLOCK, past an unreachable fallback RPC, and detects a payment; an api,worker replica joins", async () => {
     const chain = createChain(upstream.url);
     const down = `http://127.0.0.1:${await freePort()}`;
-    const settings = mainnetSettings(`${upstream.url},${down}`, 0n);
+    const settings = mainnetSettings(`${upstream.url},${down}`, 0n, sendGrid.apiUrl);
     // Before going live, 50 USDC reach the address the first invoice will get (index 0): the
     // indexer starts at the go-live block, so this old transfer must never count.
     const firstDeposit = deriveAccount(settings.DEPOSIT_MNEMONIC as string, DEPOSIT_ACCOUNT, 0);

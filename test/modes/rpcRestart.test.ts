@@ -6,6 +6,7 @@ import type { Anvil } from "../../chain/anvil.ts";
 import { freePort } from "../../internal/freePort.ts";
 import { stopProcess, waitFor } from "../../internal/process.ts";
 import { createChain, devAccount } from "../helpers/chain.ts";
+import { type SendGridStandIn, startSendGridStandIn } from "../helpers/sendGridStandIn.ts";
 import {
   childPids,
   exitCode,
@@ -26,14 +27,17 @@ let dir: string;
 let upstream: Anvil | undefined;
 let service: Service | undefined;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let sendGrid: SendGridStandIn;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "remit-rpc-restart-"));
   receiver = await startWebhookReceiver();
+  sendGrid = await startSendGridStandIn(path.join(dir, "sendgrid"));
 });
 afterAll(async () => {
   if (service) await stopProcess(service.child, "SIGKILL");
   await receiver?.stop();
+  await sendGrid?.stop();
   await upstream?.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -52,7 +56,7 @@ test("mainnet mode: the RPC is killed and restarted; the indexer recovers and de
   service = startService({
     ...ports,
     DATA_DIR: path.join(dir, "service"),
-    ...mainnetSettings(upstream.url, await chain.client.getBlockNumber()),
+    ...mainnetSettings(upstream.url, await chain.client.getBlockNumber(), sendGrid.apiUrl),
   });
   const running = service;
   await waitForLine(running, /ready in/);

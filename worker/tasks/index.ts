@@ -3,6 +3,7 @@ import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
+import { provisionManagedWallets } from "./provision_managed_wallets.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
 import { sendEmail } from "./send_email.ts";
@@ -18,5 +19,6 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.sweepDeposit]: sweepDeposit(deps),
     [TASK.relayAuthorization]: relayAuthorization(deps),
     [TASK.checkSweep]: checkSweep(deps),
+    [TASK.provisionManagedWallets]: provisionManagedWallets(deps),
   };
 }
