@@ -127,7 +127,7 @@ describe("structured logs", () => {
       expect.arrayContaining([
         // Written by the task through a plain module logger: the id comes from the context.
         ["worker/email", "email sent"],
-        ["worker/graphile", expect.stringMatching(/^Completed task \d+ \(send_email, /)],
+        ["worker/graphile/email", expect.stringMatching(/^Completed task \d+ \(send_email, /)],
       ]),
     );
     expect(ofJob.find((line) => line.msg === "email sent")?.email_id).toBe(job.email_id);
@@ -135,7 +135,7 @@ describe("structured logs", () => {
     // No line of that task is missing the job's id.
     expect(lines.filter((line) => line.task === "send_email")).toEqual(ofJob);
     expect(lines).toContainEqual(
-      expect.objectContaining({ component: "worker/graphile", level: "info" }),
+      expect.objectContaining({ component: "worker/graphile/email", level: "info" }),
     );
   });
 });

@@ -65,7 +65,9 @@ describe("a replayed, forged or mismatched payer authorization never reaches the
     const first = await submit(link.slug, body);
     const relayed = (await first.json()) as Json;
     expect(first.status).toBe(200);
-    expect(relayed).toMatchObject({ status: "submitted", amount: "12.50", payer: payer.address });
+    // Submitted, or already mined when the worker's first look at it found it in a block.
+    expect(["submitted", "mined"]).toContain(relayed.status);
+    expect(relayed).toMatchObject({ amount: "12.50", payer: payer.address });
     const receipt = await chain.client.waitForTransactionReceipt({
       hash: relayed.tx_hash as `0x${string}`,
     });
