@@ -1,38 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDb } from "../../db/database.ts";
 import { migrate } from "../../db/migrate.ts";
 import { keyId, openSecret, parseKeyring } from "../../domain/secretBox.ts";
 import { resealStoredWebhookSecrets } from "../../platform/resealWebhookSecrets.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { createTestDatabase, dumpAsText, type TestDatabase } from "../helpers/database.ts";
 import { TEST_WEBHOOK_SECRET_KEY } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
 type Json = Record<string, unknown>;
-
-/** Every row of every table, as text: what a `pg_dump` of the data would show. */
-async function dumpAsText(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows: tables } = await client.query<{ name: string }>(
-      `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
-       where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
-    );
-    let dump = "";
-    for (const { name } of tables) {
-      const { rows } = await client.query<{ row: string }>(`select t::text as row from ${name} t`);
-      dump += `${name}\n${rows.map((r) => r.row).join("\n")}\n`;
-    }
-    return dump;
-  } finally {
-    await client.end();
-  }
-}
 
 describe("webhook secrets at rest", () => {
   let stack: TestStack;

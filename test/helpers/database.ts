@@ -35,3 +35,23 @@ async function adminQuery(url: string, text: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Every row of every table, as text: what a `pg_dump` of the data would show. */
+export async function dumpAsText(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ name: string }>(
+      `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+       where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+    );
+    let dump = "";
+    for (const { name } of tables) {
+      const { rows } = await client.query<{ row: string }>(`select t::text as row from ${name} t`);
+      dump += `${name}\n${rows.map((r) => r.row).join("\n")}\n`;
+    }
+    return dump;
+  } finally {
+    await client.end();
+  }
+}
