@@ -77,6 +77,12 @@ export type IndexerSettings = ChildSettings & {
 export function indexerSpec(settings: IndexerSettings): ChildSpec {
   return {
     name: "indexer",
+    // Not SIGTERM: Ponder's build runs a Vite server, which answers SIGTERM with its own
+    // process.exit() once its server closed, a few ms in, cutting short Ponder's shutdown
+    // before it cleared its schema's lock (is_locked stayed 1, and the next indexer waited out
+    // the 25 s heartbeat timeout). Vite does not listen to SIGINT; Ponder stops as cleanly on
+    // either (docs/operations.md, "Stopping the indexer").
+    stopSignal: "SIGINT",
     command: process.execPath,
     args: [
       ...watchdog,
