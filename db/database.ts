@@ -186,6 +186,12 @@ export interface Database {
     /** Since when counted transfers are missing from the index but still mined (0014). */
     lost_since: Date | null;
   };
+  /** The start-up catch-up's watermark, per indexer schema (migration 0022). */
+  "app.reconcile_watermarks": {
+    indexer_schema: string;
+    block_number: bigint;
+    updated_at: Generated<Date>;
+  };
   "app.payment_events": {
     id: string;
     invoice_id: string | null;

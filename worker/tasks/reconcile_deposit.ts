@@ -5,7 +5,6 @@ import { isTransactionMined } from "../../chain/transactionMined.ts";
 import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
-import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
   clearTransfersMissing,
@@ -16,6 +15,7 @@ import {
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import {
@@ -272,9 +272,17 @@ async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<b
   return false;
 }
 
-/** Queues a reconcile for every deposit address that has transfers or a recorded payment. */
+/**
+ * The start-up catch-up (the `reconcile_all` job, its name kept): queues at catch-up priority
+ * a reconcile of each address whose transfers were indexed since the last catch-up or whose
+ * stored payment state disagrees with the index (queueReconcileCatchUp), not one per address
+ * of the whole history.
+ */
 export function reconcileAll(deps: WorkerDeps): Task {
-  return async () => {
-    await queueReconcileOfEveryDeposit(deps.db, deps.indexerSchema);
+  return async (_payload, helpers) => {
+    const caughtUp = await queueReconcileCatchUp(deps.db, deps.indexerSchema);
+    helpers.logger.info(
+      `start-up catch-up: ${caughtUp.queued} deposit addresses to reconcile (transfers above block ${caughtUp.from ?? "none"} up to ${caughtUp.to ?? "none"}, or state unlike the index)`,
+    );
   };
 }
