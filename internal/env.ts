@@ -76,6 +76,14 @@ const envSchema = z
     /** Milliseconds between the indexer's polls for new blocks; Ponder's minimum is 100. */
     PONDER_POLLING_INTERVAL: z.coerce.number().int().min(100).max(60_000).optional(),
     START_BLOCK: z.coerce.number().int().min(0).optional(),
+    /**
+     * The indexer learns of new blocks from this WebSocket RPC (eth_subscribe newHeads) instead
+     * of polling BASE_RPC_URL every PONDER_POLLING_INTERVAL; Ponder falls back to polling by
+     * itself when it fails. Default: the local anvil's own (it serves WebSocket on its HTTP
+     * port) on the simulated chain and in fork mode, none (polling) in mainnet mode; `off`
+     * polls everywhere (docs/operations.md, "How the indexer hears of new blocks").
+     */
+    BASE_WS_URL: z.union([z.literal("off"), z.url({ protocol: /^wss?$/ })]).optional(),
     /** Set by `npm start` for its children: the JSON-RPC URL(s) of the chain in use. */
     CHAIN_RPC_URL: rpcUrlList,
     /** The BIP-39 seed every deposit address and managed wallet derives from. */
