@@ -4,19 +4,9 @@
 // that every sweep is confirmed exactly once, and counts the node's refusals of relayer
 // transactions (`replacement transaction underpriced`) and receipt time-outs in the logs.
 // Baseline, measured in the same run: receipt → the transfer's row in the indexer's table.
-import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import pg from "pg";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  type PublicClient,
-  parseAbiItem,
-} from "viem";
+import { type Address, createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
@@ -24,6 +14,13 @@ import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { apiSpec, indexerSpec, workerSpec } from "../platform/children.ts";
+import {
+  busyChain,
+  type ChainReader,
+  prepareBusyChain,
+  transferEvent,
+  transfersPerBlock,
+} from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
@@ -34,18 +31,11 @@ const minimumInvoices = Number(process.env.BENCH_BUSY_INVOICES ?? 30);
 /** Every line the service's processes write, for a look afterwards (unset: none kept). */
 const logFile = process.env.BENCH_BUSY_LOG_FILE;
 
-/** The load's senders: dev accounts 0–7 (8 pays the invoices, 9 is the local relayer). */
-const SENDERS = [0, 1, 2, 3, 4, 5, 6, 7].map(devAccount);
+/** Pays the invoices (the load's senders are dev accounts 0–7, 9 is the local relayer). */
 const PAYER = devAccount(8);
-/** What the checks at the end read the chain with. */
-type Reader = Pick<PublicClient, "getLogs">;
 
 /** Receipt → paid (or → row) past this counts as late, at this value. */
 const LATE_MS = 30_000;
-
-const transferEvent = parseAbiItem(
-  "event Transfer(address indexed from, address indexed to, uint256 value)",
-);
 
 export async function benchBusyChainSweeps(): Promise<void> {
   const apiPort = await freePort();
@@ -98,7 +88,7 @@ export async function benchBusyChainSweeps(): Promise<void> {
     });
 
     // A minute more than the window, should the invoices need longer.
-    const batches = await prepareBusyChain(env.rpcUrl, seconds + 60);
+    const batches = await prepareBusyChain(env.rpcUrl, seconds + 60, transfersPerSecond);
     const firstBlock = (await client.getBlockNumber()) + 1n;
     const load = busyChain(env.rpcUrl, batches, () => loading);
     const payer = createWalletClient({ chain: base, transport: http(env.rpcUrl), account: PAYER });
@@ -236,105 +226,9 @@ export async function benchBusyChainSweeps(): Promise<void> {
   }
 }
 
-/**
- * Unrelated USDC transfers at `transfersPerSecond`, signed before the window (so that signing
- * does not compete with the service for the CPU while it is measured): each sender's
- * transactions with consecutive nonces, a second's worth of them sent in one JSON-RPC batch.
- */
-async function prepareBusyChain(rpcUrl: string, seconds: number): Promise<Hex[][]> {
-  const client = createPublicClient({ chain: base, transport: http(rpcUrl) });
-  const nonces = await Promise.all(
-    SENDERS.map((sender) =>
-      client.getTransactionCount({ address: sender.address, blockTag: "pending" }),
-    ),
-  );
-  const fees = await client.estimateFeesPerGas();
-  const perSender = Math.ceil(transfersPerSecond / SENDERS.length);
-  const batches: Hex[][] = [];
-  for (let second = 0; second < seconds; second++) {
-    const batch: Hex[] = [];
-    for (const [s, sender] of SENDERS.entries()) {
-      for (let i = 0; i < perSender; i++) {
-        const to = `0x${randomBytes(20).toString("hex")}` as Address;
-        batch.push(
-          await sender.signTransaction({
-            chainId: base.id,
-            type: "eip1559",
-            to: USDC_ADDRESS,
-            data: encodeFunctionData({ abi: usdcAbi, functionName: "transfer", args: [to, 1n] }),
-            gas: 80_000n,
-            nonce: (nonces[s] ?? 0) + second * perSender + i,
-            // Well above the base fee: the load stays under the block's gas target, so the
-            // base fee only falls while it runs.
-            maxFeePerGas: fees.maxFeePerGas * 4n,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          }),
-        );
-      }
-    }
-    batches.push(batch);
-  }
-  return batches;
-}
-
-/** Sends one prepared batch a second while `going()` and batches remain. */
-async function busyChain(
-  rpcUrl: string,
-  batches: Hex[][],
-  going: () => boolean,
-): Promise<{ count: number; seconds: number }> {
-  let count = 0;
-  const started = performance.now();
-  for (const batch of batches) {
-    if (!going()) break;
-    const tickStarted = performance.now();
-    const body = batch.map((raw, id) => ({
-      jsonrpc: "2.0",
-      id,
-      method: "eth_sendRawTransaction",
-      params: [raw],
-    }));
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answers = (await response.json()) as { error?: { message: string } }[];
-    count += answers.filter((answer) => !answer.error).length;
-    const rest = 1000 - (performance.now() - tickStarted);
-    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-  }
-  return { count, seconds: (performance.now() - started) / 1000 };
-}
-
-/** How many USDC transfers each block of the window carried: median and 5th percentile. */
-async function transfersPerBlock(
-  client: Reader,
-  from: bigint,
-  to: bigint,
-): Promise<{ median: number; p5: number }> {
-  const counts = new Map<bigint, number>();
-  for (let start = from; start <= to; start += 10n) {
-    const end = start + 9n < to ? start + 9n : to;
-    const logs = await client.getLogs({
-      address: USDC_ADDRESS,
-      event: transferEvent,
-      fromBlock: start,
-      toBlock: end,
-    });
-    for (const log of logs) counts.set(log.blockNumber, (counts.get(log.blockNumber) ?? 0) + 1);
-  }
-  // The busy window only: the last blocks drain after the load stopped.
-  const sorted = [...counts.values()].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    p5: sorted[Math.floor(sorted.length * 0.05)] ?? 0,
-  };
-}
-
 /** USDC transfers out of each of these addresses since `from`. */
 async function countTransfersFrom(
-  client: Reader,
+  client: ChainReader,
   addresses: Address[],
   from: bigint,
 ): Promise<Map<string, number>> {

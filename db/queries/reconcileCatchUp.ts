@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { JOB_KEY_PREFIX, JOB_PRIORITY, TASK } from "../../domain/jobs.ts";
-import type { Db } from "../database.ts";
+import type { Db, Executor } from "../database.ts";
+import { indexedHead } from "./indexer.ts";
 
 /** What one catch-up did: the addresses it queued, and the watermark before and after. */
 export type CatchUp = { queued: number; from: bigint | null; to: bigint | null };
@@ -75,4 +76,21 @@ export async function queueReconcileCatchUp(db: Db, indexerSchema: string): Prom
         where indexer_schema = ${indexerSchema}`.execute(trx);
     return { queued: Number(row?.queued ?? 0), from: from < 0n ? null : from, to: head };
   });
+}
+
+/**
+ * Raises the schema's watermark to the indexer's head while the worker runs: every transfer
+ * indexed up to there was written with the transfer trigger in place (the catch-up ran after
+ * installing it), so a later start need not look at them again. Nothing before the schema's
+ * first catch-up (no row yet). Later rows below it (a reorg, a late address's catch-up) fire
+ * the trigger as they are written.
+ */
+export async function advanceReconcileWatermark(
+  db: Executor,
+  indexerSchema: string,
+): Promise<void> {
+  const head = await indexedHead(db, indexerSchema);
+  if (head === null) return;
+  await sql`update app.reconcile_watermarks set block_number = ${head}, updated_at = now()
+    where indexer_schema = ${indexerSchema} and block_number < ${head}`.execute(db);
 }

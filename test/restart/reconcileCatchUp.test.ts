@@ -2,7 +2,10 @@ import { Logger, run } from "graphile-worker";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { installTransferTrigger } from "../../db/queries/indexer.ts";
-import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
+import {
+  advanceReconcileWatermark,
+  queueReconcileCatchUp,
+} from "../../db/queries/reconcileCatchUp.ts";
 import { JOB_PRIORITY, TASK } from "../../domain/jobs.ts";
 import { waitFor } from "../../internal/process.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
@@ -176,5 +179,39 @@ describe("the start-up catch-up", () => {
       await runner.stop();
     }
     expect(order[0]).toBe(address(60));
+  });
+
+  test("the running worker raises the watermark to the indexer's head, so the next start skips this run's transfers", async () => {
+    await addDeposits(3);
+    await index([{ to: address(1), block: 5 }]);
+    // Nothing before the schema's first catch-up.
+    await sql`create table ${sql.table(`${SCHEMA}._ponder_checkpoint`)} (chain_id bigint, latest_checkpoint text)`.execute(
+      database.db,
+    );
+    const checkpoint = (block: number) =>
+      `${"1".padStart(10, "0")}${"8453".padStart(16, "0")}${String(block).padStart(16, "0")}${"0".repeat(33)}`;
+    await sql`insert into ${sql.table(`${SCHEMA}._ponder_checkpoint`)} values (8453, ${checkpoint(5)})`.execute(
+      database.db,
+    );
+    await advanceReconcileWatermark(database.db, SCHEMA);
+    expect(await database.db.selectFrom("app.reconcile_watermarks").selectAll().execute()).toEqual(
+      [],
+    );
+    await queueReconcileCatchUp(database.db, SCHEMA);
+    await clearJobs();
+    // Transfers indexed while the worker ran were queued by the trigger as they came.
+    await index([{ to: address(2), block: 40, n: 77 }]);
+    await sql`update ${sql.table(`${SCHEMA}._ponder_checkpoint`)} set latest_checkpoint = ${checkpoint(41)}`.execute(
+      database.db,
+    );
+    await advanceReconcileWatermark(database.db, SCHEMA);
+    await recordCounted(address(1));
+    await recordCounted(address(2));
+    await clearJobs();
+    expect(await queueReconcileCatchUp(database.db, SCHEMA)).toEqual({
+      queued: 0,
+      from: 41n,
+      to: 40n,
+    });
   });
 });
