@@ -7,16 +7,15 @@
 // indexer (and the whole service) spends per block.
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, http } from "viem";
 import { base } from "viem/chains";
-import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
-import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { apiSpec, indexerSpec, indexerWsUrl, workerSpec } from "../platform/children.ts";
 import { busyChain, prepareBusyChain, transfersPerBlock } from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
+import { payBenchInvoice } from "./invoicePayment.ts";
 import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -96,8 +95,10 @@ export async function benchBaseVolume(): Promise<void> {
       async () => (await fetch(`http://127.0.0.1:${indexerPort}/ready`)).ok,
       { timeoutMs: 60_000, intervalMs: 100 },
     );
-    await waitFor("the API", async () => (await fetch(`${apiUrl}/health`)).status > 0, {
-      timeoutMs: 30_000,
+    // Healthy: the worker runs too (it fills the managed-wallet pool invoices draw from).
+    await waitFor("the stack", async () => (await fetch(`${apiUrl}/health`)).ok, {
+      timeoutMs: 120_000,
+      intervalMs: 250,
     });
 
     const batches = await prepareBusyChain(
@@ -120,67 +121,27 @@ export async function benchBaseVolume(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     })();
+    // A failed run stops sampling with it; its error is the run's.
+    sampling.catch(() => {});
 
-    const payer = createWalletClient({ chain: base, transport: http(env.rpcUrl), account: PAYER });
     const toRow: number[] = [];
     const toPaid: number[] = [];
     const late = { row: 0, paid: 0 };
     let invoices = 0;
     const started = Date.now();
     while (Date.now() - started < seconds * 1000) {
-      const response = await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          merchant_email: "bench@example.com",
-          merchant_name: "Bench",
-          merchant_address: "1 Road",
-          vendor_email: "v@example.com",
-          vendor_name: "Vendor",
-          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-          due_date: "2099-01-01",
-          wallet_type: "managed",
-          send_now: false,
-        }),
+      const paid = await payBenchInvoice({
+        apiUrl,
+        rpcUrl: env.rpcUrl,
+        payer: PAYER,
+        rows: { db, schema: "idx_bench" },
+        lateMs: LATE_MS,
       });
-      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
       invoices++;
-      const hash = await payer.writeContract({
-        address: USDC_ADDRESS,
-        abi: usdcAbi,
-        functionName: "transfer",
-        args: [invoice.deposit_address, 1_000_000n],
-      });
-      await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-      const t0 = performance.now();
-      const seen = { row: t0 + LATE_MS, paid: t0 + LATE_MS };
-      await Promise.all([
-        waitFor(
-          "the row",
-          async () => {
-            const { rowCount } = await db.query(
-              "select 1 from idx_bench.usdc_transfer where tx_hash = $1",
-              [hash],
-            );
-            if (rowCount) seen.row = performance.now();
-            return rowCount;
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.row++),
-        waitFor(
-          "paid",
-          async () => {
-            const body = (await (
-              await fetch(`${apiUrl}/api/invoices/${invoice.invoice_id}/status`)
-            ).json()) as { status: string };
-            if (body.status === "paid") seen.paid = performance.now();
-            return body.status === "paid";
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.paid++),
-      ]);
-      toRow.push(seen.row - t0);
-      toPaid.push(seen.paid - t0);
+      if (paid.lateRow) late.row++;
+      if (paid.latePaid) late.paid++;
+      toRow.push(paid.toRow);
+      toPaid.push(paid.toPaid);
     }
     loading = false;
     const sent = await load;

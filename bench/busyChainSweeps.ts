@@ -6,9 +6,8 @@
 // Baseline, measured in the same run: receipt → the transfer's row in the indexer's table.
 import { appendFileSync } from "node:fs";
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { type Address, createPublicClient, http } from "viem";
 import { base } from "viem/chains";
-import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
@@ -22,6 +21,7 @@ import {
   transfersPerBlock,
 } from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
+import { payBenchInvoice } from "./invoicePayment.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -91,7 +91,6 @@ export async function benchBusyChainSweeps(): Promise<void> {
     const batches = await prepareBusyChain(env.rpcUrl, seconds + 60, transfersPerSecond);
     const firstBlock = (await client.getBlockNumber()) + 1n;
     const load = busyChain(env.rpcUrl, batches, () => loading);
-    const payer = createWalletClient({ chain: base, transport: http(env.rpcUrl), account: PAYER });
     const toRow: number[] = [];
     const late = { row: 0, paid: 0 };
     const toPaid: number[] = [];
@@ -99,61 +98,20 @@ export async function benchBusyChainSweeps(): Promise<void> {
     const started = Date.now();
     // Invoices paid one after another for the whole window (at least `minimumInvoices`).
     while (Date.now() - started < seconds * 1000 || invoices.length < minimumInvoices) {
-      const response = await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          merchant_email: "bench@example.com",
-          merchant_name: "Bench",
-          merchant_address: "1 Road",
-          vendor_email: "v@example.com",
-          vendor_name: "Vendor",
-          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-          due_date: "2099-01-01",
-          wallet_type: "managed",
-          send_now: false,
-        }),
-      });
-      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
-      invoices.push({ id: invoice.invoice_id, deposit: invoice.deposit_address });
-      const hash = await payer.writeContract({
-        address: USDC_ADDRESS,
-        abi: usdcAbi,
-        functionName: "transfer",
-        args: [invoice.deposit_address, 1_000_000n],
-      });
-      await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-      const t0 = performance.now();
       // A payment not seen within the limit is counted at the limit (and as late), so one
       // stall cannot end the run: its figures say how often it happened.
-      const seen = { row: t0 + LATE_MS, paid: t0 + LATE_MS };
-      await Promise.all([
-        waitFor(
-          "the row",
-          async () => {
-            const { rowCount } = await db.query(
-              "select 1 from idx_bench.usdc_transfer where tx_hash = $1",
-              [hash],
-            );
-            if (rowCount) seen.row = performance.now();
-            return rowCount;
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.row++),
-        waitFor(
-          "paid",
-          async () => {
-            const body = (await (
-              await fetch(`${apiUrl}/api/invoices/${invoice.invoice_id}/status`)
-            ).json()) as { status: string };
-            if (body.status === "paid") seen.paid = performance.now();
-            return body.status === "paid";
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.paid++),
-      ]);
-      toRow.push(seen.row - t0);
-      toPaid.push(seen.paid - t0);
+      const paid = await payBenchInvoice({
+        apiUrl,
+        rpcUrl: env.rpcUrl,
+        payer: PAYER,
+        rows: { db, schema: "idx_bench" },
+        lateMs: LATE_MS,
+      });
+      invoices.push(paid.invoice);
+      if (paid.lateRow) late.row++;
+      if (paid.latePaid) late.paid++;
+      toRow.push(paid.toRow);
+      toPaid.push(paid.toPaid);
     }
     loading = false;
     const sent = await load;

@@ -13,14 +13,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
-import { base } from "viem/chains";
-import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
-import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
 import { waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
+import { payBenchInvoice } from "./invoicePayment.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -53,6 +50,7 @@ async function readyIn(service: Service): Promise<number> {
 }
 
 async function stop(service: Service): Promise<void> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return;
   const exited = new Promise((resolve) => service.child.once("exit", resolve));
   service.child.kill("SIGINT");
   await exited;
@@ -60,51 +58,14 @@ async function stop(service: Service): Promise<void> {
 
 /** Invoices paid one after another right after a start: receipt → status `paid` of each. */
 async function payRightAway(apiUrl: string, rpcUrl: string): Promise<number[]> {
-  const client = createPublicClient({ chain: base, transport: http(rpcUrl) });
-  const payer = createWalletClient({ chain: base, transport: http(rpcUrl), account: PAYER });
   const latencies: number[] = [];
   for (let i = 0; i < payments; i++) {
-    const invoice = (await (
-      await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(invoiceBody),
-      })
-    ).json()) as { invoice_id: string; deposit_address: Address };
-    const hash = await payer.writeContract({
-      address: USDC_ADDRESS,
-      abi: usdcAbi,
-      functionName: "transfer",
-      args: [invoice.deposit_address, 1_000_000n],
-    });
-    await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-    const t0 = performance.now();
-    await waitFor(
-      "paid",
-      async () =>
-        (
-          (await (await fetch(`${apiUrl}/api/invoices/${invoice.invoice_id}/status`)).json()) as {
-            status: string;
-          }
-        ).status === "paid",
-      { timeoutMs: 60_000, intervalMs: 5 },
-    );
-    latencies.push(performance.now() - t0);
+    const paid = await payBenchInvoice({ apiUrl, rpcUrl, payer: PAYER, lateMs: 60_000 });
+    if (paid.latePaid) throw new Error("a payment after the restart was not paid within 60 s");
+    latencies.push(paid.toPaid);
   }
   return latencies;
 }
-
-const invoiceBody = {
-  merchant_email: "bench@example.com",
-  merchant_name: "Bench",
-  merchant_address: "1 Road",
-  vendor_email: "v@example.com",
-  vendor_name: "Vendor",
-  line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-  due_date: "2099-01-01",
-  wallet_type: "managed",
-  send_now: false,
-};
 
 /** `count` paid invoices of history, cloned from the newest invoice (see the file's comment). */
 async function seedHistory(databaseUrl: string, count: number): Promise<void> {
