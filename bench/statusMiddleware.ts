@@ -2,13 +2,14 @@
 // each piece of middleware alone on a bare Hono route, then the whole app answering from its
 // status cache, against the bare route measured in the same run. What each piece costs decides
 // what is worth keeping (issue 20 item 6); bench/statusEndpoint.ts measures the same over HTTP.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { Registry } from "prom-client";
+import type { AppEnv } from "../api/appEnv.ts";
 import { authenticate } from "../api/auth/authenticate.ts";
 import { OPEN_AUTH } from "../api/auth/identity.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
-import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { rateLimit } from "../api/middleware/rateLimit.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
 import type { StatusCache } from "../api/payments/statusCache.ts";
 import { createLogger } from "../internal/logger.ts";
@@ -38,8 +39,8 @@ async function perRequest(fetch: (request: Request) => Response | Promise<Respon
   return runs.sort((a, b) => a - b)[2] as number;
 }
 
-const bareWith = (...middleware: Parameters<Hono["use"]>[1][]) => {
-  const app = new Hono();
+const bareWith = (...middleware: MiddlewareHandler<AppEnv>[]) => {
+  const app = new Hono<AppEnv>();
   for (const m of middleware) app.use("/api/*", m);
   app.get("/api/payments/status/:slug", (c) => c.json(answer));
   return app.fetch;
@@ -100,7 +101,6 @@ export async function benchStatusMiddleware(): Promise<void> {
         goal: "≥ 70 % of the bare route's rate",
       });
   }
-  void NO_PROXIES;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchStatusMiddleware();

@@ -142,8 +142,8 @@ const envSchema = z
       ),
     /** The API's database pool: connections per process, and how long a request may wait for one. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-    // Generous enough for a burst of creations queueing on one merchant's numbering lock (each
-    // renders its PDF under it); bounded, so a stuck database is a 503, never a hang.
+    // Generous enough for a burst of creations queueing on one merchant's numbering lock (their
+    // PDFs are rendered before it); bounded, so a stuck database is a 503, never a hang.
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /**
      * Threads rendering invoice PDFs in the API process (pdf/renderPool.ts); default: the cores.
