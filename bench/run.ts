@@ -7,6 +7,7 @@ import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
+import { benchStatusMiddleware } from "./statusMiddleware.ts";
 import { formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
 
@@ -17,6 +18,7 @@ await benchPaymentLatency();
 await benchWalletCheckout();
 await benchBusyChainSweeps();
 await benchStatusEndpoint();
+await benchStatusMiddleware();
 await benchLists();
 await benchStartup();
 await benchMemory();
