@@ -128,7 +128,9 @@ describe("CSV exports: formula-looking cells are inert, and the numbers add up",
     expect(rows[0]).toMatchObject({ kind: "invoice", currency: "USDC", explorer_url: "" });
     expect(rows.every((r) => /^0x[0-9a-f]{64}$/.test(r.tx_hash as string))).toBe(true);
 
-    const first = (db[0]?.first as Date).toISOString();
+    const firstAt = db[0]?.first;
+    if (!(firstAt instanceof Date)) throw new Error("no first payment time in the database");
+    const first = firstAt.toISOString();
     const one = parse(
       await download(
         `/api/exports/payments.csv?from=${first}&to=${new Date(Date.parse(first) + 1000).toISOString()}`,
