@@ -18,6 +18,7 @@ import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
 import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
 import { registerClaimRoute } from "../api/merchants/claim.ts";
+import { registerMerchantSettings } from "../api/merchants/settings.ts";
 import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps) {
   registerClaimRoute(app, deps);
   registerKeyRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
 

@@ -8,6 +8,7 @@ import { loadPaymentState } from "../db/queries/paymentEvents.ts";
 import { publicPdfUrl } from "../domain/invoiceUrls.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
+import { invoiceAmountDue } from "../domain/underpaymentTolerance.ts";
 import { payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
@@ -96,7 +97,7 @@ export function pageRoutes(deps: PageDeps): Hono {
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),
     ]);
-    const due = amountDue(invoice.total_amount, state.received);
+    const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
     const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);

@@ -2,7 +2,8 @@ import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
+import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
@@ -19,7 +20,7 @@ export function InvoicePage(props: {
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  const due = amountDue(invoice.total_amount, state.received);
+  const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
   return (
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
