@@ -28,6 +28,8 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
+import { registerTransactionLookup } from "../api/transactions/get.ts";
+import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
@@ -84,6 +86,9 @@ export function createApp(deps: AppDeps) {
   registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
+  // One lookup service (and per-IP budget) for the API route and the pages' "Paid but not showing?" box.
+  const transactionLookup = createTransactionLookup(deps);
+  registerTransactionLookup(app, transactionLookup);
 
   const document = {
     openapi: "3.1.0",
@@ -97,7 +102,7 @@ export function createApp(deps: AppDeps) {
   app.doc31("/openapi.json", document);
   registerDocs(app, document);
 
-  app.route("/", pageRoutes(deps));
+  app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 

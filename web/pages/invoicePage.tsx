@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
@@ -17,6 +18,8 @@ export function InvoicePage(props: {
   qrSvg: string | null;
   /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
   pay?: { paymentUri: string; wallet: WalletSettings };
+  /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
+  paidCheck?: Child;
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
@@ -83,6 +86,7 @@ export function InvoicePage(props: {
           qrSvg={props.qrSvg}
           {...props.pay}
         />
+        {props.paidCheck}
       </PaymentRoot>
     </Layout>
   );
