@@ -43,7 +43,7 @@ export async function checkPaidTransaction(
 }
 
 type Owner = "invoice" | "link";
-const ownerWord = (owner: Owner) => (owner === "invoice" ? "invoice" : "payment");
+const ownerWord = (owner: Owner) => (owner === "invoice" ? "invoice" : "payment request");
 
 /** The verdict in plain words: a short title and what to do. */
 function explain(check: PaidCheck, owner: Owner, depositAddress: string) {
