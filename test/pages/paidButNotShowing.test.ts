@@ -92,7 +92,7 @@ describe('"Paid but not showing?" on the hosted pages', () => {
       expect(await overflowing(page)).toEqual([]);
       if (options.shot) await screenshot(page, options.shot);
       expect(errors).toEqual([]);
-      return (await verdict.innerText()).replace(/\s+/g, " ");
+      return ((await verdict.textContent()) ?? "").replace(/\s+/g, " ");
     } finally {
       await context.close();
     }
