@@ -95,6 +95,14 @@ describe("underpayment tolerance", () => {
     const details = (await (
       await stack.request(`/api/invoices/${invoice.invoice_id}`, { headers: bearer(merchant.key) })
     ).json()) as { wallet_address: Address };
+    // The merchant sees the tolerance applied, and that nothing is due.
+    expect(details).toEqual(
+      expect.objectContaining({
+        paid_amount: "9.60",
+        amount_due: "0.00",
+        underpayment_tolerance: "0.50",
+      }),
+    );
     // Settled: what arrived is swept to the managed wallet, once.
     await waitFor(
       "the tolerated payment swept",
