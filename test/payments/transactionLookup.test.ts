@@ -107,6 +107,27 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
     expect([answer.state, answer.transfers]).toEqual(["not_ours", []]);
   });
 
+  test("sent but not mined yet: pending", async () => {
+    const invoice = await createInvoice();
+    await chain.client.setAutomine(false);
+    try {
+      const hash = await wallet.writeContract({
+        account: devAccount(5),
+        address: USDC_ADDRESS,
+        abi: usdcAbi,
+        functionName: "transfer",
+        args: [invoice.deposit_address, 1_000_000n],
+        gas: 100_000n,
+      });
+      expect((await lookup(hash)).state).toBe("pending");
+      await chain.client.mine({ blocks: 1 });
+      await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      expect((await lookup(hash)).state).not.toBe("pending");
+    } finally {
+      await chain.client.setAutomine(true);
+    }
+  });
+
   test("a reverted transfer: failed, nothing moved", async () => {
     const poor = privateKeyToAccount(generatePrivateKey());
     await chain.client.setBalance({ address: poor.address, value: parseEther("1") });
