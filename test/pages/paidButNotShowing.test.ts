@@ -1,12 +1,10 @@
 import type { Browser, Page } from "playwright-core";
-import { type Address, createWalletClient, http } from "viem";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { usdcAbi } from "../../abis/usdc.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
-import { deployOtherToken } from "../helpers/otherToken.ts";
+import { deployOtherToken, sendTokenTransfer } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -23,7 +21,6 @@ describe('"Paid but not showing?" on the hosted pages', () => {
   const chain = useChainForFile();
   let stack: TestStack;
   let browser: Browser;
-  const wallet = createWalletClient({ chain: base, transport: http(chain.url) });
 
   beforeAll(async () => {
     await chain.snapshot();
@@ -117,14 +114,12 @@ describe('"Paid but not showing?" on the hosted pages', () => {
     ).toContain("Not found on Base (wrong network?)");
 
     const token = await deployOtherToken(chain);
-    const fake = await wallet.writeContract({
-      account: devAccount(0),
-      address: token,
-      abi: usdcAbi,
-      functionName: "transfer",
-      args: [invoice.deposit_address, 150_125_000n],
+    const fake = await sendTokenTransfer(chain, {
+      from: devAccount(0),
+      token,
+      to: invoice.deposit_address,
+      value: 150_125_000n,
     });
-    await chain.client.waitForTransactionReceipt({ hash: fake, pollingInterval: 50 });
     expect(await atBothWidths(invoice.url, fake, "paidcheck-wrong-token")).toContain("Wrong token");
 
     const stranger = privateKeyToAccount(generatePrivateKey()).address;

@@ -2,10 +2,9 @@ import { type Address, createWalletClient, type Hash, http, parseEther } from "v
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { usdcAbi } from "../../abis/usdc.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
-import { deployOtherToken } from "../helpers/otherToken.ts";
+import { deployOtherToken, sendTokenTransfer } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -82,14 +81,12 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
   test("another token, and plain ETH, to an invoice's address: not USDC", async () => {
     const invoice = await createInvoice();
     const token = await deployOtherToken(chain);
-    const fake = await wallet.writeContract({
-      account: devAccount(0),
-      address: token,
-      abi: usdcAbi,
-      functionName: "transfer",
-      args: [invoice.deposit_address, 150_125_000n],
+    const fake = await sendTokenTransfer(chain, {
+      from: devAccount(0),
+      token,
+      to: invoice.deposit_address,
+      value: 150_125_000n,
     });
-    await chain.client.waitForTransactionReceipt({ hash: fake, pollingInterval: 50 });
     expect((await lookup(fake)).state).toBe("not_usdc");
     const eth = await wallet.sendTransaction({
       account: devAccount(1),
@@ -111,13 +108,13 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
     const invoice = await createInvoice();
     await chain.client.setAutomine(false);
     try {
-      const hash = await wallet.writeContract({
-        account: devAccount(5),
-        address: USDC_ADDRESS,
-        abi: usdcAbi,
-        functionName: "transfer",
-        args: [invoice.deposit_address, 1_000_000n],
+      const hash = await sendTokenTransfer(chain, {
+        from: devAccount(5),
+        token: USDC_ADDRESS,
+        to: invoice.deposit_address,
+        value: 1_000_000n,
         gas: 100_000n,
+        wait: false,
       });
       expect((await lookup(hash)).state).toBe("pending");
       await chain.client.mine({ blocks: 1 });
@@ -133,13 +130,13 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
     await chain.client.setBalance({ address: poor.address, value: parseEther("1") });
     const invoice = await createInvoice();
     // Gas given, so the wallet sends what estimation would refuse: a transfer of USDC it lacks.
-    const hash = await wallet.writeContract({
-      account: poor,
-      address: USDC_ADDRESS,
-      abi: usdcAbi,
-      functionName: "transfer",
-      args: [invoice.deposit_address, 1_000_000n],
+    const hash = await sendTokenTransfer(chain, {
+      from: poor,
+      token: USDC_ADDRESS,
+      to: invoice.deposit_address,
+      value: 1_000_000n,
       gas: 100_000n,
+      wait: false,
     });
     const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     expect(receipt.status).toBe("reverted");
