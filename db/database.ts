@@ -41,6 +41,8 @@ export interface Database {
     /** The registered business name, reserved to this merchant, and its normalised form. */
     name: Generated<string | null>;
     name_key: Generated<string | null>;
+    /** A shortfall of at most this still counts as paid (db/migrations/0021); 0: exact. */
+    underpayment_tolerance: Generated<bigint>;
   };
   "app.managed_wallet_pool": {
     derivation_index: number;
@@ -107,6 +109,8 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
+    /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
+    underpayment_tolerance: ColumnType<bigint, never, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;

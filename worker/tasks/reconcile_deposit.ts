@@ -84,7 +84,13 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
     const statusFor = (received: bigint) =>
-      invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null);
+      invoiceStatusFor(
+        invoice.total_amount,
+        received,
+        invoice.sent_at !== null,
+        // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+        invoice.underpayment_tolerance,
+      );
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
@@ -107,7 +113,9 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         paid_amount: formatUsdc(e.state.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
-        amount_due: due(invoice.total_amount, e.state.received),
+        // Nothing is due once `paid`, a shortfall within the tolerance included.
+        amount_due:
+          e.status === "paid" ? formatUsdc(0n) : due(invoice.total_amount, e.state.received),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
