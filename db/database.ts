@@ -41,6 +41,8 @@ export interface Database {
     /** The registered business name, reserved to this merchant, and its normalised form. */
     name: Generated<string | null>;
     name_key: Generated<string | null>;
+    /** A shortfall of at most this still counts as paid (db/migrations/0021); 0: exact. */
+    underpayment_tolerance: Generated<bigint>;
   };
   "app.managed_wallet_pool": {
     derivation_index: number;
@@ -107,6 +109,8 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
+    /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
+    underpayment_tolerance: ColumnType<bigint, never, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -135,6 +139,27 @@ export interface Database {
     merchant_name: string | null;
     status: Generated<LinkStatus>;
     created_at: ColumnType<Date, Date | undefined, never>;
+  };
+  /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
+  "app.invoice_search": {
+    invoice_id: string;
+    merchant_id: string;
+    document: string;
+  };
+  /** Every counted transfer, written by reconcile with the payment state (migration 0020). */
+  "app.payments": {
+    /** The indexer's id: `<tx hash>-<log index>`. */
+    id: string;
+    merchant_id: string;
+    deposit_address: string;
+    invoice_id: string | null;
+    link_id: string | null;
+    payer: string;
+    amount: bigint;
+    tx_hash: string;
+    log_index: number;
+    block_number: bigint;
+    block_time: Date;
   };
   "app.invoice_pdfs": {
     invoice_id: string;

@@ -15,6 +15,7 @@ import {
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
 import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
@@ -62,6 +63,7 @@ type EventContext = {
 type Owner = {
   kind: "invoice" | "link";
   owner: PaymentOwner;
+  merchantId: string;
   label: string;
   amount: bigint;
   status: OwnerStatus;
@@ -82,10 +84,17 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
     const statusFor = (received: bigint) =>
-      invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null);
+      invoiceStatusFor(
+        invoice.total_amount,
+        received,
+        invoice.sent_at !== null,
+        // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+        invoice.underpayment_tolerance,
+      );
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
+      merchantId: invoice.merchant_id,
       label: `invoice ${invoice.invoice_number}`,
       amount: invoice.total_amount,
       status: invoice.status,
@@ -104,7 +113,9 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         paid_amount: formatUsdc(e.state.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
-        amount_due: due(invoice.total_amount, e.state.received),
+        // Nothing is due once `paid`, a shortfall within the tolerance included.
+        amount_due:
+          e.status === "paid" ? formatUsdc(0n) : due(invoice.total_amount, e.state.received),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
@@ -115,6 +126,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
     return {
       kind: "link",
       owner: { linkId: link.id },
+      merchantId: link.merchant_id,
       label: `link ${link.slug}`,
       amount: link.amount,
       status: link.status,
@@ -202,6 +214,13 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         dustThreshold: deps.dustThreshold,
       });
       await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+      // The counted transfers as rows of their own, for GET /api/payments and the exports.
+      await saveCountedPayments(
+        trx,
+        { merchantId: owner.merchantId, ...owner.owner },
+        address,
+        orderedPayments(address, confirmed),
+      );
       if (status !== owner.status) await owner.saveStatus(trx, status);
       if (!type) {
         helpers.logger.info(
