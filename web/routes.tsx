@@ -13,6 +13,7 @@ import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
 import { MerchantPortal } from "./pages/merchantPortal.tsx";
+import { VoidInvoicePage } from "./pages/voidInvoicePage.tsx";
 import { qrSvg } from "./qrSvg.ts";
 import { WALLET_SCRIPT, type WalletSettings } from "./walletPanel.tsx";
 import { walletJs } from "./walletScript.ts";
@@ -92,6 +93,15 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, false);
     const invoice = await findInvoiceBySlug(deps.db, c.req.param("slug"));
     if (!invoice) return c.html(<NotFoundPage what="invoice" />, 404);
+    // Void: no way to pay (no address, QR code or wallet button), no polling.
+    if (invoice.status === "void")
+      return c.html(
+        <VoidInvoicePage
+          invoice={invoice}
+          lines={await findLineItems(deps.db, invoice.id)}
+          pdfUrl={publicPdfUrl(deps, invoice.slug)}
+        />,
+      );
     const [lines, state] = await Promise.all([
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),
