@@ -16,7 +16,12 @@ describe("refundableOf", () => {
   test("byo excess after the sweep: only the held excess; the total is in the merchant's wallet", () => {
     expect(
       refundableOf(facts({ received: 3_500_000n, swept: 3_000_000n, sweptConfirmed: 3_000_000n })),
-    ).toEqual({ deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n });
+    ).toEqual({
+      deposit: 500_000n,
+      managedWallet: 0n,
+      sweptToOwnWallet: 3_000_000n,
+      refunding: 0n,
+    });
   });
   test("a refund requested, submitted or confirmed is no longer refundable", () => {
     expect(
@@ -39,7 +44,12 @@ describe("refundableOf", () => {
           refundedFromWallet: 1_000_000n,
         }),
       ),
-    ).toEqual({ deposit: 500_000n, managedWallet: 2_000_000n, sweptToOwnWallet: 0n });
+    ).toEqual({
+      deposit: 500_000n,
+      managedWallet: 2_000_000n,
+      sweptToOwnWallet: 0n,
+      refunding: 1_000_000n,
+    });
     // Still moving: not in the wallet yet, not refundable from it.
     expect(
       refundableOf(facts({ walletType: "managed", received: 3_000_000n, swept: 3_000_000n }))
@@ -52,7 +62,12 @@ describe("refundableOf", () => {
 });
 
 describe("planRefund", () => {
-  const held = { deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n };
+  const held = {
+    deposit: 500_000n,
+    managedWallet: 0n,
+    sweptToOwnWallet: 3_000_000n,
+    refunding: 0n,
+  };
   test("no amount: everything the deposit holds", () => {
     expect(planRefund(undefined, held)).toEqual({
       ok: true,
@@ -78,12 +93,22 @@ describe("planRefund", () => {
     });
   });
   test("nothing received: nothing held", () => {
-    expect(planRefund(undefined, { deposit: 0n, managedWallet: 0n, sweptToOwnWallet: 0n })).toEqual(
-      { ok: false, reason: "nothing_held", available: 0n },
-    );
+    expect(
+      planRefund(undefined, {
+        deposit: 0n,
+        managedWallet: 0n,
+        sweptToOwnWallet: 0n,
+        refunding: 0n,
+      }),
+    ).toEqual({ ok: false, reason: "nothing_held", available: 0n });
   });
   test("managed: from the wallet when the deposit holds nothing or too little", () => {
-    const managed = { deposit: 500_000n, managedWallet: 3_000_000n, sweptToOwnWallet: 0n };
+    const managed = {
+      deposit: 500_000n,
+      managedWallet: 3_000_000n,
+      sweptToOwnWallet: 0n,
+      refunding: 0n,
+    };
     expect(planRefund(undefined, { ...managed, deposit: 0n })).toEqual({
       ok: true,
       source: "managed_wallet",
@@ -104,6 +129,16 @@ describe("planRefund", () => {
       ok: false,
       reason: "exceeds_refundable",
       available: 3_000_000n,
+    });
+  });
+  test("a second refund of money swept to byo after the excess was refunded: told it is refunded", () => {
+    const after = refundableOf(
+      facts({ received: 3_500_000n, swept: 3_000_000n, refundedFromDeposit: 500_000n }),
+    );
+    expect(planRefund(undefined, after)).toMatchObject({ ok: false, reason: "nothing_held" });
+    expect(planRefund(3_000_000n, after)).toMatchObject({
+      ok: false,
+      reason: "swept_to_own_wallet",
     });
   });
   test("a second refund of the same money: the first one's amount is no longer held", () => {

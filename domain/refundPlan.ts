@@ -26,6 +26,8 @@ export type Refundable = {
   managedWallet: bigint;
   /** Swept to the merchant's own (byo) wallet: Remit no longer holds it. */
   sweptToOwnWallet: bigint;
+  /** Refunds already requested, submitted or confirmed, from either address. */
+  refunding: bigint;
 };
 
 const positive = (value: bigint) => (value > 0n ? value : 0n);
@@ -37,17 +39,19 @@ const positive = (value: bigint) => (value > 0n ? value : 0n);
  * Remit's to move: reported apart, so a refusal can say so.
  *
  * @example refundableOf({ walletType: "byo", received: 3_500_000n, swept: 3_000_000n, sweptConfirmed: 3_000_000n, refundedFromDeposit: 0n, refundedFromWallet: 0n })
- * // { deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n }
+ * // { deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n, refunding: 0n }
  */
 export function refundableOf(facts: RefundFacts): Refundable {
   const deposit = positive(facts.received - facts.swept - facts.refundedFromDeposit);
+  const refunding = facts.refundedFromDeposit + facts.refundedFromWallet;
   if (facts.walletType === "managed")
     return {
       deposit,
       managedWallet: positive(facts.sweptConfirmed - facts.refundedFromWallet),
       sweptToOwnWallet: 0n,
+      refunding,
     };
-  return { deposit, managedWallet: 0n, sweptToOwnWallet: facts.swept };
+  return { deposit, managedWallet: 0n, sweptToOwnWallet: facts.swept, refunding };
 }
 
 /** A refund's amount and where it leaves from; or why there is none. */
@@ -69,7 +73,7 @@ export type RefundPlan =
  * that, then the rest. Nothing refundable while money was swept to a byo wallet:
  * `swept_to_own_wallet` (the merchant refunds from its own wallet).
  *
- * @example planRefund(undefined, { deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n }) // { ok: true, source: "deposit", amount: 500_000n }
+ * @example planRefund(undefined, { deposit: 500_000n, managedWallet: 0n, sweptToOwnWallet: 3_000_000n, refunding: 0n }) // { ok: true, source: "deposit", amount: 500_000n }
  */
 export function planRefund(requested: bigint | undefined, refundable: Refundable): RefundPlan {
   const { deposit, managedWallet, sweptToOwnWallet } = refundable;
@@ -87,6 +91,14 @@ export function planRefund(requested: bigint | undefined, refundable: Refundable
     if (requested <= deposit + managedWallet)
       return { ok: false, reason: "split_needed", available: largest };
   }
+  // Everything held is refunded or being refunded: a second refund of the same money. (An
+  // amount asked for explicitly, with money swept to the merchant's own wallet, says so below.)
+  if (
+    largest === 0n &&
+    refundable.refunding > 0n &&
+    (requested === undefined || sweptToOwnWallet === 0n)
+  )
+    return { ok: false, reason: "nothing_held", available: 0n };
   if (largest === 0n && sweptToOwnWallet > 0n)
     return { ok: false, reason: "swept_to_own_wallet", available: 0n };
   if (largest === 0n) return { ok: false, reason: "nothing_held", available: 0n };

@@ -96,11 +96,7 @@ export function pageRoutes(deps: PageDeps): Hono {
     // Void: no way to pay (no address, QR code or wallet button), no polling.
     if (invoice.status === "void")
       return c.html(
-        <VoidInvoicePage
-          invoice={invoice}
-          lines={await findLineItems(deps.db, invoice.id)}
-          pdfUrl={publicPdfUrl(deps, invoice.slug)}
-        />,
+        <VoidInvoicePage invoice={invoice} lines={await findLineItems(deps.db, invoice.id)} />,
       );
     const [lines, state] = await Promise.all([
       findLineItems(deps.db, invoice.id),

@@ -71,7 +71,7 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget)
       return new ApiError(
         409,
         "nothing_to_refund",
-        `nothing is refundable for ${target.label}: no payment is held, or it is already being refunded`,
+        `nothing is refundable for ${target.label}: no payment is held, or everything held is already refunded or being refunded (see its refunds)`,
       );
   }
 }

@@ -18,6 +18,23 @@ begin
   execute format('alter table app.invoices drop constraint %I', name);
 end
 $$;
+-- Append-only still: voiding sets voided_at once, with the status; nothing else changes.
+create or replace function app.reject_invoice_change() returns trigger
+language plpgsql as $$
+begin
+  if tg_op = 'DELETE' then
+    raise exception 'invoices are append-only: % cannot be deleted', tg_table_name
+      using errcode = 'integrity_constraint_violation';
+  end if;
+  if (to_jsonb(new) - array['status', 'sent_at', 'webhook_secret', 'voided_at'])
+     <> (to_jsonb(old) - array['status', 'sent_at', 'webhook_secret', 'voided_at'])
+     or (old.voided_at is not null and new.voided_at is distinct from old.voided_at) then
+    raise exception 'invoices are append-only: only status and sent_at may change (and voided_at, once)'
+      using errcode = 'integrity_constraint_violation';
+  end if;
+  return new;
+end
+$$;
 alter table app.invoices add constraint invoices_draft_unsent
   check ((status = 'draft') = (sent_at is null) or status in ('paid', 'partial', 'excess', 'void'));
 

@@ -4,14 +4,11 @@ import { Layout } from "../layout.tsx";
 
 /**
  * `{PAY_URL}/i/{slug}` of a void invoice: what it was, and that nothing is to be paid. No
- * deposit address, QR code, payment link or wallet button, and no status polling: a void
- * invoice offers no way to pay (a payment that still arrives is held for refund).
+ * deposit address, QR code, payment link, wallet button or PDF link (the PDF carries the
+ * address), and no status polling: a void invoice offers no way to pay (a payment that still
+ * arrives is held for refund).
  */
-export function VoidInvoicePage(props: {
-  invoice: InvoiceRow;
-  lines: LineItemRow[];
-  pdfUrl: string;
-}) {
+export function VoidInvoicePage(props: { invoice: InvoiceRow; lines: LineItemRow[] }) {
   const { invoice } = props;
   return (
     <Layout
@@ -60,9 +57,6 @@ export function VoidInvoicePage(props: {
               </tr>
             </tbody>
           </table>
-          <p class="small">
-            <a href={props.pdfUrl}>Download the PDF</a> (as it was issued)
-          </p>
         </section>
       </div>
     </Layout>
