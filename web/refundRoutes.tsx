@@ -16,7 +16,7 @@ import { clientAddress, type IsTrustedProxy } from "../domain/clientAddress.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { RateLimiter } from "../domain/rateLimiter.ts";
 import type { Logger } from "../internal/logger.ts";
-import { claimHeaders, isCrossSite } from "./claimRoutes.tsx";
+import { claimHeaders } from "./claimRoutes.tsx";
 import {
   RefundClaimedPage,
   RefundClaimPage,
@@ -34,6 +34,20 @@ export type RefundPageDeps = {
    */
   limit?: { perMinute: number; trustedProxies: { hops: number; isTrusted: IsTrustedProxy } };
 };
+
+/**
+ * A form post from another site (CSRF). Browsers say where a form came from in
+ * `Sec-Fetch-Site`, which no page can forge: believed when present. The page's
+ * `Referrer-Policy: no-referrer` makes Chromium send `Origin: null` with its own form's post, so
+ * `Origin` decides only without it (an older browser): then it must be our origin. A client
+ * with neither header (curl) is not a browser being tricked.
+ */
+function isCrossSite(c: Context, payUrl: string): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
+  const origin = c.req.header("origin");
+  return origin !== undefined && origin !== new URL(payUrl).origin;
+}
 
 /** What the claim page says the refund is: its amount, what it is for, from whom. */
 async function viewOf(db: Db, refund: RefundRow): Promise<RefundClaimView> {

@@ -91,7 +91,7 @@ describe("a void invoice", () => {
 
     // The hosted page says void and offers no way to pay.
     await atBothSizes("void-invoice", `${stack.api.url}/i/${invoice.slug}`, async (page) => {
-      const text = await page.locator("main").innerText();
+      const text = await page.locator("main").textContent();
       expect(text).toContain("This invoice is void");
       expect(text).not.toContain(invoice.deposit_address);
       expect(await page.locator("svg, .qr, .paywith, button, a[href^='ethereum:']").count()).toBe(
@@ -155,7 +155,7 @@ describe("a void invoice", () => {
     expect(claimUrl).toBe(refund.claim_url);
     const refundTo = freshAddress();
     await atBothSizes("refund-claim", claimUrl, async (page) => {
-      const text = await page.locator("main").innerText();
+      const text = await page.locator("main").textContent();
       expect(text).toContain("3.00 USDC");
       expect(text).toMatch(/exchange deposit address/);
     });
@@ -166,9 +166,14 @@ describe("a void invoice", () => {
       await page.fill("#address", "0x1234");
       await page.check("#confirm");
       await page.evaluate(() => document.querySelector("#address")?.removeAttribute("pattern"));
-      await page.click("button[type=submit]");
-      await page.locator("[role=alert]").waitFor({ timeout: 20_000 });
-      expect(await page.locator("[role=alert]").innerText()).toMatch(/not an address/);
+      await Promise.all([page.waitForLoadState("load"), page.click("button[type=submit]")]);
+      await page
+        .locator("[role=alert]")
+        .waitFor({ timeout: 20_000 })
+        .catch(async (error: unknown) => {
+          throw new Error(`${String(error)}\n${(await page.content()).slice(0, 3000)}`);
+        });
+      expect(await page.locator("[role=alert]").textContent()).toMatch(/not an address/);
       await page.fill("#address", refundTo);
       await page.check("#confirm");
       await page.click("button[type=submit]");
