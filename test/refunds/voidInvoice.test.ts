@@ -200,6 +200,7 @@ describe("a void invoice", () => {
       .orderBy("id")
       .execute();
     expect(audit).toEqual([
+      { action: "invoice.created", actor: "anonymous" },
       { action: "invoice.voided", actor: "anonymous" },
       { action: "refund.requested", actor: "anonymous" },
       { action: "refund.claimed", actor: "claim" },
