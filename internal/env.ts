@@ -218,7 +218,7 @@ const envSchema = z
     /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
     RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
     /** Requests per client IP and minute on the refund claim page ({PAY_URL}/refund/{token}). */
-    RATE_LIMIT_REFUND_CLAIMS_PER_MIN: rateBudget.default(20),
+    RATE_LIMIT_REFUNDS_PER_MIN: rateBudget.default(20),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
     /**
      * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless

@@ -30,7 +30,7 @@ export type RefundPageDeps = {
   log: Pick<Logger, "info" | "warn">;
   /**
    * Requests per client IP and minute on the claim page, GET and POST together
-   * (RATE_LIMIT_REFUND_CLAIMS_PER_MIN; 0 or none: unlimited), and the proxies in front.
+   * (RATE_LIMIT_REFUNDS_PER_MIN; 0 or none: unlimited), and the proxies in front.
    */
   limit?: { perMinute: number; trustedProxies: { hops: number; isTrusted: IsTrustedProxy } };
 };
