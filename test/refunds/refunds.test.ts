@@ -3,6 +3,7 @@ import { answer, codeOf } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+import { linkRequest } from "../links/fixtures.ts";
 import { freshAddress, invoiceApi, type Json, priced, type RefundBody, until } from "./helpers.ts";
 
 /**
@@ -148,6 +149,61 @@ describe("refunds", () => {
     expect(created.body).toMatchObject({ to: payer.address, to_sender: true, source: "deposit" });
     await api.refundIs(invoice.invoice_id, (created.body as RefundBody).refund_id, "confirmed");
     expect((await chain.usdcBalance(payer.address)) - before).toBe(250_000n);
+  });
+
+  test("managed: money swept into the managed wallet is refunded from it, signed by its key", async () => {
+    const invoice = await api.create({ ...priced("2.00"), wallet_type: "managed" });
+    await chain.payUsdc(devAccount(4), invoice.deposit_address, 2_000_000n);
+    const swept = await api.swept(invoice.invoice_id);
+    const managed = swept.wallet_address;
+    const before = await chain.usdcBalance(managed);
+    const to = freshAddress();
+    const created = await answer(await api.refund(invoice.invoice_id, { amount: "1.25", to }));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ source: "managed_wallet", from: managed });
+    await api.refundIs(invoice.invoice_id, (created.body as RefundBody).refund_id, "confirmed");
+    expect(await chain.usdcBalance(to)).toBe(1_250_000n);
+    expect(before - (await chain.usdcBalance(managed))).toBe(1_250_000n);
+    // What is left of this invoice's money in the managed wallet: 0.75, not more.
+    const over = await answer(await api.refund(invoice.invoice_id, { amount: "0.76", to }));
+    expect(codeOf(over.body)).toBe("refund_exceeds_refundable");
+  });
+
+  test("a payment link: the excess held is refunded, link.refunded is sent", async () => {
+    const response = await stack.request("/api/links", {
+      method: "POST",
+      json: linkRequest({ amount: "1.00", webhook_url: receiver.url }),
+    });
+    const link = (await response.json()) as { slug: string; deposit_address?: string };
+    const deposit = (
+      await stack.db
+        .selectFrom("app.payment_links")
+        .select("deposit_address")
+        .where("slug", "=", link.slug)
+        .executeTakeFirstOrThrow()
+    ).deposit_address as `0x${string}`;
+    await chain.payUsdc(devAccount(5), deposit, 1_300_000n);
+    await until("the link settled and swept", async () => {
+      const sweeps = await stack.db
+        .selectFrom("app.sweeps")
+        .select("status")
+        .where("deposit_address", "=", deposit)
+        .execute();
+      return sweeps.length === 1 && sweeps[0]?.status === "confirmed";
+    });
+    const to = freshAddress();
+    const created = await answer(
+      await stack.request(`/api/links/${link.slug}/refunds`, { method: "POST", json: { to } }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ amount: "0.30", source: "deposit" });
+    const hook = (await until("the link.refunded webhook", async () =>
+      receiver.received
+        .map((r) => JSON.parse(r.body) as Json)
+        .find((b) => b.type === "link.refunded" && b.slug === link.slug),
+    )) as Json;
+    expect(hook).toMatchObject({ amount: "0.30", to, refunded_amount: "0.30" });
+    expect(await chain.usdcBalance(to)).toBe(300_000n);
   });
 
   test("bad bodies are field-level 400s; nothing is written", async () => {
