@@ -539,8 +539,16 @@ describe("every response of the JSON API matches the published /openapi.json", (
       wallet_type: "byo",
       wallet_address: wallet,
     });
-    const link = (await call("post", "/api/links", {}, { json: linkRequest({ amount: "1.00" }) }))
-      .body as Json & { slug: string; deposit_address: Address };
+    const link = (
+      await call(
+        "post",
+        "/api/links",
+        {},
+        {
+          json: linkRequest({ amount: "1.00", wallet_type: "byo", wallet_address: wallet }),
+        },
+      )
+    ).body as Json & { slug: string; deposit_address: Address };
     await chain.payUsdc(devAccount(7), invoice.deposit_address, 1_200_000n);
     await chain.payUsdc(devAccount(8), link.deposit_address, 1_300_000n);
     const swept = async (address: Address) =>
