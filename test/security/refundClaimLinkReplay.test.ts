@@ -8,7 +8,8 @@ import { freshAddress, invoiceApi, priced, type RefundBody } from "../refunds/he
  * A refund claim link is a bearer secret: whoever posts an address first receives the money.
  * It must work once (a replay, or two posts racing, never names a second address), never be
  * used by opening it (mail scanners open links), never be posted from another site (CSRF),
- * and a guessed or tampered token must tell nothing. Stored only as a hash.
+ * a guessed or tampered token must tell nothing, and guessing at speed is rate-limited. Stored
+ * only as a hash.
  */
 describe("a refund claim link replayed", () => {
   const chain = useChainForFile();
@@ -89,5 +90,14 @@ describe("a refund claim link replayed", () => {
     // The claim email's sealed copy is cleared once sent (the vendor's mailbox has it).
     await stack.waitForEmail((e) => (e.text ?? "").includes(url));
     expect(JSON.stringify(sealed)).not.toContain(token);
+
+    // Guessing tokens at speed: the page is rate-limited per client IP
+    // (RATE_LIMIT_REFUNDS_PER_MIN, 20 a minute by default; this client used its budget above).
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, () => fetch(`${stack.api.url}/refund/${"x".repeat(43)}`)),
+    );
+    const limited = guesses.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(Number(limited[0]?.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
