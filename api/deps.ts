@@ -1,11 +1,13 @@
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
+import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
 import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
+import type { TransactionLookupSettings } from "./transactions/lookupTransaction.ts";
 
 /**
  * What the HTTP application needs from its process: connections and settings. Its one secret
@@ -44,6 +46,10 @@ export type AppDeps = {
   accountLimits?: AccountLimits;
   /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
   gasless?: GaslessSettings;
+  /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
+  pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
+  /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
+  transactionLookup?: TransactionLookupSettings;
 };

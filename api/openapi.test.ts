@@ -38,6 +38,13 @@ describe("GET /openapi.json", () => {
         "/api/invoices/{id}/void",
         "/api/invoices/{id}/refunds",
         "/api/links/{slug}/refunds",
+        // Lists, a link's details and the exports (issue 19).
+        "/api/links/{slug}",
+        "/api/payments",
+        "/api/exports/invoices.csv",
+        "/api/exports/payments.csv",
+        "/api/merchant/settings",
+        "/api/transactions/{tx_hash}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -64,6 +71,7 @@ describe("rate-limited routes", () => {
       ["/api/payments/status/{slug}", "get"],
       ["/api/payments/{slug}/authorizations", "post"],
       ["/api/payments/{slug}/authorizations/{id}", "get"],
+      ["/api/transactions/{tx_hash}", "get"],
     ] as const) {
       expect(doc.paths[path]?.[method]?.responses).toHaveProperty("429");
     }

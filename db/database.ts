@@ -43,6 +43,8 @@ export interface Database {
     /** The registered business name, reserved to this merchant, and its normalised form. */
     name: Generated<string | null>;
     name_key: Generated<string | null>;
+    /** A shortfall of at most this still counts as paid (db/migrations/0021); 0: exact. */
+    underpayment_tolerance: Generated<bigint>;
   };
   "app.managed_wallet_pool": {
     derivation_index: number;
@@ -109,8 +111,10 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
-    /** When the invoice was voided (migration 0018); null unless `void`. */
+    /** When the invoice was voided (migration 0023); null unless `void`. */
     voided_at: Generated<Date | null>;
+    /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
+    underpayment_tolerance: ColumnType<bigint, never, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -139,6 +143,27 @@ export interface Database {
     merchant_name: string | null;
     status: Generated<LinkStatus>;
     created_at: ColumnType<Date, Date | undefined, never>;
+  };
+  /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
+  "app.invoice_search": {
+    invoice_id: string;
+    merchant_id: string;
+    document: string;
+  };
+  /** Every counted transfer, written by reconcile with the payment state (migration 0020). */
+  "app.payments": {
+    /** The indexer's id: `<tx hash>-<log index>`. */
+    id: string;
+    merchant_id: string;
+    deposit_address: string;
+    invoice_id: string | null;
+    link_id: string | null;
+    payer: string;
+    amount: bigint;
+    tx_hash: string;
+    log_index: number;
+    block_number: bigint;
+    block_time: Date;
   };
   "app.invoice_pdfs": {
     invoice_id: string;
@@ -174,7 +199,7 @@ export interface Database {
     sealed: Generated<string | null>;
     /** A `sweep_failed` email's sweep (migration 0012). */
     sweep_id: Generated<string | null>;
-    /** The refund a refund email is about (migration 0018). */
+    /** The refund a refund email is about (migration 0023). */
     refund_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
@@ -191,6 +216,12 @@ export interface Database {
     notified_received: Generated<bigint>;
     /** Since when counted transfers are missing from the index but still mined (0014). */
     lost_since: Date | null;
+  };
+  /** The start-up catch-up's watermark, per indexer schema (migration 0022). */
+  "app.reconcile_watermarks": {
+    indexer_schema: string;
+    block_number: bigint;
+    updated_at: Generated<Date>;
   };
   "app.payment_events": {
     id: string;
@@ -214,7 +245,7 @@ export interface Database {
     delivered_at: Date | null;
     created_at: Generated<Date>;
   };
-  /** Refunds out of a deposit address or managed wallet (migration 0018, domain/refundPlan.ts). */
+  /** Refunds out of a deposit address or managed wallet (migration 0023, domain/refundPlan.ts). */
   "app.refunds": {
     id: string;
     invoice_id: string | null;

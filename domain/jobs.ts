@@ -21,7 +21,7 @@ export const TASK = {
   /** Named in 0017_hardened_managed_wallets.sql (app.refill_managed_wallet_pool). */
   provisionManagedWallets: "provision_managed_wallets",
   /**
-   * Signs and relays a refund (queued by the trigger of 0018 once it has a destination), and
+   * Signs and relays a refund (queued by the trigger of 0023 once it has a destination), and
    * fails one whose claim link expired unclaimed (queued for then).
    */
   submitRefund: "submit_refund",
@@ -30,6 +30,18 @@ export const TASK = {
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
+
+/**
+ * graphile-worker job priorities (lower runs first among due jobs of a queue). Real-time work,
+ * a transfer just indexed, runs ahead of the start-up catch-up, so a payment arriving right
+ * after a restart never waits behind the reconciles of older history (issue 20).
+ */
+export const JOB_PRIORITY = {
+  /** What the transfer trigger, a recheck and every other job queue: graphile-worker's default. */
+  realtime: 0,
+  /** The start-up catch-up's reconciles (db/queries/reconcileCatchUp.ts). */
+  catchUp: 100,
+} as const;
 
 /**
  * The prefixes of the job keys, for SQL that builds a key from a column (`prefix || address`).
@@ -72,12 +84,12 @@ export const jobKey = {
     `${JOB_KEY_PREFIX.webhook}${deliveryId}:${attempt}`,
   /** A payer's gasless payment: its submission, then each look at its transaction (0015). */
   relay: (authorizationId: string) => `${JOB_KEY_PREFIX.relay}${authorizationId}`,
-  /** A refund's submission (queued by the trigger of 0018). */
+  /** A refund's submission (queued by the trigger of 0023). */
   refund: (refundId: string) => `${JOB_KEY_PREFIX.refund}${refundId}`,
   /** The one pending look at a submitted refund. */
   refundCheck: (refundId: string) => `${JOB_KEY_PREFIX.refundCheck}${refundId}`,
   /** The end of a refund's claim link. */
   refundExpiry: (refundId: string) => `${JOB_KEY_PREFIX.refundExpiry}${refundId}`,
-  /** The start-up reconcile of every address. */
+  /** The start-up catch-up: reconciles what may have changed while no worker ran. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

@@ -6,7 +6,7 @@
  */
 
 /**
- * An invoice's stored status (app.invoices.status, spec §3.1), and `void` (migration 0018, an
+ * An invoice's stored status (app.invoices.status, spec §3.1), and `void` (migration 0023, an
  * addition to §3.1: cancelled unpaid; a payment that still arrives changes nothing).
  */
 export const INVOICE_STATUSES = ["draft", "sent", "paid", "partial", "excess", "void"] as const;

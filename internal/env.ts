@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
@@ -76,6 +77,14 @@ const envSchema = z
     /** Milliseconds between the indexer's polls for new blocks; Ponder's minimum is 100. */
     PONDER_POLLING_INTERVAL: z.coerce.number().int().min(100).max(60_000).optional(),
     START_BLOCK: z.coerce.number().int().min(0).optional(),
+    /**
+     * The indexer learns of new blocks from this WebSocket RPC (eth_subscribe newHeads) instead
+     * of polling BASE_RPC_URL every PONDER_POLLING_INTERVAL; Ponder falls back to polling by
+     * itself when it fails. Default: the local anvil's own (it serves WebSocket on its HTTP
+     * port) on the simulated chain and in fork mode, none (polling) in mainnet mode; `off`
+     * polls everywhere (docs/operations.md, "How the indexer hears of new blocks").
+     */
+    BASE_WS_URL: z.union([z.literal("off"), z.url({ protocol: /^wss?$/ })]).optional(),
     /** Set by `npm start` for its children: the JSON-RPC URL(s) of the chain in use. */
     CHAIN_RPC_URL: rpcUrlList,
     /** The BIP-39 seed every deposit address and managed wallet derives from. */
@@ -141,9 +150,19 @@ const envSchema = z
       ),
     /** The API's database pool: connections per process, and how long a request may wait for one. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-    // Generous enough for a burst of creations queueing on one merchant's numbering lock (each
-    // renders its PDF under it); bounded, so a stuck database is a 503, never a hang.
+    // Generous enough for a burst of creations queueing on one merchant's numbering lock (their
+    // PDFs are rendered before it); bounded, so a stuck database is a 503, never a hang.
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    /**
+     * Threads rendering invoice PDFs in the API process (pdf/renderPool.ts); default: the cores.
+     * One stays warm; the others start under load and stop after 30 s idle.
+     */
+    PDF_RENDER_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(() => availableParallelism()),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /**
@@ -219,6 +238,8 @@ const envSchema = z
     RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
     /** Requests per client IP and minute on the refund claim page ({PAY_URL}/refund/{token}). */
     RATE_LIMIT_REFUNDS_PER_MIN: rateBudget.default(20),
+    /** Transaction lookups (GET /api/transactions/{tx_hash}, the pages' "Paid but not showing?") per client IP and minute. */
+    RATE_LIMIT_TX_LOOKUP_PER_MIN: rateBudget.default(30),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
     /**
      * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless

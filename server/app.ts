@@ -8,6 +8,8 @@ import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
+import { registerExportInvoices } from "../api/exports/invoices.ts";
+import { registerExportPayments } from "../api/exports/payments.ts";
 import { checkHealth } from "../api/health.ts";
 import { registerCreateInvoice } from "../api/invoices/create.ts";
 import { registerGetInvoice } from "../api/invoices/get.ts";
@@ -18,7 +20,12 @@ import { registerVoidInvoice } from "../api/invoices/void.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
 import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
+import { registerGetLink } from "../api/links/get.ts";
+import { registerListInvoices } from "../api/lists/invoices.ts";
+import { registerListLinks } from "../api/lists/links.ts";
+import { registerListPayments } from "../api/lists/payments.ts";
 import { registerClaimRoute } from "../api/merchants/claim.ts";
+import { registerMerchantSettings } from "../api/merchants/settings.ts";
 import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
@@ -29,6 +36,8 @@ import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
+import { registerTransactionLookup } from "../api/transactions/get.ts";
+import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
@@ -83,10 +92,21 @@ export function createApp(deps: AppDeps) {
   registerClaimRoute(app, deps);
   registerKeyRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
+  // Lists, link details and exports (issue 19).
+  registerListInvoices(app, deps);
+  registerListLinks(app, deps);
+  registerGetLink(app, deps);
+  registerListPayments(app, deps);
+  registerExportInvoices(app, deps);
+  registerExportPayments(app, deps);
+  // One lookup service (and per-IP budget) for the API route and the pages' "Paid but not showing?" box.
+  const transactionLookup = createTransactionLookup(deps);
+  registerTransactionLookup(app, transactionLookup);
 
   const document = {
     openapi: "3.1.0",
@@ -100,7 +120,7 @@ export function createApp(deps: AppDeps) {
   app.doc31("/openapi.json", document);
   registerDocs(app, document);
 
-  app.route("/", pageRoutes(deps));
+  app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
   app.route(
     "/",

@@ -5,7 +5,6 @@ import { isTransactionMined } from "../../chain/transactionMined.ts";
 import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
-import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
   clearTransfersMissing,
@@ -16,6 +15,8 @@ import {
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
+import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import {
@@ -62,6 +63,7 @@ type EventContext = {
 type Owner = {
   kind: "invoice" | "link";
   owner: PaymentOwner;
+  merchantId: string;
   label: string;
   amount: bigint;
   status: OwnerStatus;
@@ -85,10 +87,17 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
     const statusFor = (received: bigint) =>
       invoice.status === "void"
         ? "void"
-        : invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null);
+        : invoiceStatusFor(
+            invoice.total_amount,
+            received,
+            invoice.sent_at !== null,
+            // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+            invoice.underpayment_tolerance,
+          );
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
+      merchantId: invoice.merchant_id,
       label: `invoice ${invoice.invoice_number}`,
       amount: invoice.total_amount,
       status: invoice.status,
@@ -107,7 +116,9 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         paid_amount: formatUsdc(e.state.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
-        amount_due: due(invoice.total_amount, e.state.received),
+        // Nothing is due once `paid`, a shortfall within the tolerance included.
+        amount_due:
+          e.status === "paid" ? formatUsdc(0n) : due(invoice.total_amount, e.state.received),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
@@ -118,6 +129,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
     return {
       kind: "link",
       owner: { linkId: link.id },
+      merchantId: link.merchant_id,
       label: `link ${link.slug}`,
       amount: link.amount,
       status: link.status,
@@ -208,6 +220,13 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         }),
       );
       await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+      // The counted transfers as rows of their own, for GET /api/payments and the exports.
+      await saveCountedPayments(
+        trx,
+        { merchantId: owner.merchantId, ...owner.owner },
+        address,
+        orderedPayments(address, confirmed),
+      );
       if (status !== owner.status) await owner.saveStatus(trx, status);
       if (!type) {
         helpers.logger.info(
@@ -291,9 +310,17 @@ async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<b
   return false;
 }
 
-/** Queues a reconcile for every deposit address that has transfers or a recorded payment. */
+/**
+ * The start-up catch-up (the `reconcile_all` job, its name kept): queues at catch-up priority
+ * a reconcile of each address whose transfers were indexed since the last catch-up or whose
+ * stored payment state disagrees with the index (queueReconcileCatchUp), not one per address
+ * of the whole history.
+ */
 export function reconcileAll(deps: WorkerDeps): Task {
-  return async () => {
-    await queueReconcileOfEveryDeposit(deps.db, deps.indexerSchema);
+  return async (_payload, helpers) => {
+    const caughtUp = await queueReconcileCatchUp(deps.db, deps.indexerSchema);
+    helpers.logger.info(
+      `start-up catch-up: ${caughtUp.queued} deposit addresses to reconcile (transfers above block ${caughtUp.from ?? "none"} up to ${caughtUp.to ?? "none"}, or state unlike the index)`,
+    );
   };
 }
