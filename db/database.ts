@@ -6,6 +6,8 @@ import type {
   AuditActor,
   EmailStatus,
   LinkStatus,
+  RefundSource,
+  RefundStatus,
   RelayedStatus,
   StoredInvoiceStatus,
   SweepStatus,
@@ -109,6 +111,8 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
+    /** When the invoice was voided (migration 0023); null unless `void`. */
+    voided_at: Generated<Date | null>;
     /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
     underpayment_tolerance: ColumnType<bigint, never, never>;
   };
@@ -195,6 +199,8 @@ export interface Database {
     sealed: Generated<string | null>;
     /** A `sweep_failed` email's sweep (migration 0012). */
     sweep_id: Generated<string | null>;
+    /** The refund a refund email is about (migration 0023). */
+    refund_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.payment_state": {
@@ -238,6 +244,29 @@ export interface Database {
     next_attempt_at: Date | null;
     delivered_at: Date | null;
     created_at: Generated<Date>;
+  };
+  /** Refunds out of a deposit address or managed wallet (migration 0023, domain/refundPlan.ts). */
+  "app.refunds": {
+    id: string;
+    invoice_id: string | null;
+    link_id: string | null;
+    merchant_id: string;
+    source: RefundSource;
+    from_address: string;
+    nonce: string;
+    amount: bigint;
+    to_address: string | null;
+    to_sender: Generated<boolean>;
+    claim_token_hash: string | null;
+    claim_expires_at: Date | null;
+    claimed_at: Generated<Date | null>;
+    status: Generated<RefundStatus>;
+    tx_hash: Generated<string | null>;
+    error: Generated<string | null>;
+    attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    confirmed_at: Generated<Date | null>;
   };
   "app.sweeps": {
     id: Generated<string>;

@@ -14,7 +14,7 @@ import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx"
 export type ClaimDeps = { db: Db; payUrl: string; log: Pick<Logger, "info" | "warn"> };
 
 /** The claim page posts only to itself; nothing may frame it (a framed button is a clickjack). */
-function claimHeaders(c: Context): void {
+export function claimHeaders(c: Context): void {
   c.header(
     "Content-Security-Policy",
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -30,7 +30,7 @@ function claimHeaders(c: Context): void {
  * `Origin` and `Sec-Fetch-Site`; only our own claim page may submit. A client without either
  * header (curl) is not a browser being tricked.
  */
-function isCrossSite(c: Context, payUrl: string): boolean {
+export function isCrossSite(c: Context, payUrl: string): boolean {
   const site = c.req.header("sec-fetch-site");
   if (site !== undefined && site !== "same-origin" && site !== "none") return true;
   const origin = c.req.header("origin");
