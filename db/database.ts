@@ -6,6 +6,7 @@ import type {
   AuditActor,
   EmailStatus,
   LinkStatus,
+  OneTimeLinkPurpose,
   RelayedStatus,
   StoredInvoiceStatus,
   SweepStatus,
@@ -65,6 +66,17 @@ export interface Database {
     created_at: Generated<Date>;
     expires_at: Date;
     used_at: Date | null;
+    /** What the link does (migration 0021): claim an account, or sign in to the dashboard. */
+    purpose: Generated<OneTimeLinkPurpose>;
+  };
+  /** Signed-in dashboard browsers (migration 0021, docs/dashboard.md). */
+  "app.dashboard_sessions": {
+    id: Generated<string>;
+    merchant_id: string;
+    token_hash: string;
+    created_at: Generated<Date>;
+    last_seen_at: Generated<Date>;
+    expires_at: Date;
   };
   "app.payout_wallets": {
     id: Generated<string>;

@@ -35,7 +35,12 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
         throw authenticationRequired("this Remit requires an API key (AUTH_MODE=keys)");
       return next();
     }
-    if (!isPublic && identity.scope === "read" && isWriteRequest(c.req.method))
+    if (
+      !isPublic &&
+      identity.kind === "key" &&
+      identity.scope === "read" &&
+      isWriteRequest(c.req.method)
+    )
       throw insufficientScope();
     return next();
   };
