@@ -78,6 +78,14 @@ export interface Database {
     last_seen_at: Generated<Date>;
     expires_at: Date;
   };
+  /** A merchant's dashboard settings (migration 0021). */
+  "app.merchant_settings": {
+    merchant_id: string;
+    default_name: string | null;
+    default_address: string | null;
+    notification_email: string | null;
+    updated_at: Generated<Date>;
+  };
   "app.payout_wallets": {
     id: Generated<string>;
     merchant_id: string;

@@ -30,6 +30,7 @@ import { registerPaymentStatus } from "../api/payments/status.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
+import { dashboardRoutes } from "../web/dashboard/routes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 
 export type { AppDeps };
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps) {
 
   app.route("/", pageRoutes(deps));
   app.route("/", claimRoutes(deps));
+  app.route("/", dashboardRoutes(deps));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>

@@ -21,7 +21,7 @@ import { provisionAddresses } from "../provisionAddresses.ts";
 import type { CreateLinkInput, CreateLinkResponse } from "./schema.ts";
 
 /** The embeddable snippets of spec §2.6 for a link. */
-function linkSnippets(payUrl: string, slug: string) {
+export function linkSnippets(payUrl: string, slug: string) {
   const link = `${payUrl}/pay/${slug}`;
   return {
     payment_link: link,

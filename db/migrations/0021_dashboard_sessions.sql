@@ -27,3 +27,13 @@ create index dashboard_sessions_expiry on app.dashboard_sessions (expires_at);
 alter table app.audit_log drop constraint audit_log_actor_check;
 alter table app.audit_log add constraint audit_log_actor_check
   check (actor in ('key', 'anonymous', 'claim', 'operator', 'dashboard'));
+
+-- The dashboard's settings of a merchant: the name and address its invoice form starts with,
+-- and where its payment notices go instead of its account email (null: the account email).
+create table app.merchant_settings (
+  merchant_id uuid primary key references app.merchants (id),
+  default_name text check (default_name is null or char_length(default_name) between 1 and 200),
+  default_address text check (default_address is null or char_length(default_address) between 1 and 1000),
+  notification_email text check (notification_email is null or char_length(notification_email) between 3 and 254),
+  updated_at timestamptz not null default now()
+);
