@@ -1,6 +1,7 @@
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
+import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
 import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
@@ -46,6 +47,8 @@ export type AppDeps = {
   gasless?: GaslessSettings;
   /** The web dashboard (docs/dashboard.md): its session cookie is Secure (and `__Host-`); default: when PAY_URL is https. */
   dashboard?: { secureCookies: boolean };
+  /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
+  pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
 };

@@ -6,6 +6,7 @@ import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
+import { benchStatusMiddleware } from "./statusMiddleware.ts";
 import { formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
 
@@ -16,6 +17,7 @@ await benchPaymentLatency();
 await benchWalletCheckout();
 await benchBusyChainSweeps();
 await benchStatusEndpoint();
+await benchStatusMiddleware();
 await benchStartup();
 await benchMemory();
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);

@@ -112,14 +112,14 @@ export async function benchStatusEndpoint(): Promise<void> {
     line("baseline: bare Hono JSON route", baseline);
     line("status endpoint", status);
     console.log(
-      `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 60 % with p99 < 20 ms`,
+      `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 70 % with p99 < 10 ms`,
     );
     record({
       measure: `status endpoint (${connections} connections)`,
       result: `${status.rps.toFixed(0)} req/s, p99 ${status.p99} ms`,
       baseline: `bare Hono route ${baseline.rps.toFixed(0)} req/s`,
       ratio: `${((100 * status.rps) / baseline.rps).toFixed(0)} %`,
-      goal: "≥ 60 %, p99 < 20 ms",
+      goal: "≥ 70 %, p99 < 10 ms",
     });
   } finally {
     await Promise.all([stopProcess(api), stopProcess(bare)]);

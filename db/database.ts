@@ -156,6 +156,27 @@ export interface Database {
     status: Generated<LinkStatus>;
     created_at: ColumnType<Date, Date | undefined, never>;
   };
+  /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
+  "app.invoice_search": {
+    invoice_id: string;
+    merchant_id: string;
+    document: string;
+  };
+  /** Every counted transfer, written by reconcile with the payment state (migration 0020). */
+  "app.payments": {
+    /** The indexer's id: `<tx hash>-<log index>`. */
+    id: string;
+    merchant_id: string;
+    deposit_address: string;
+    invoice_id: string | null;
+    link_id: string | null;
+    payer: string;
+    amount: bigint;
+    tx_hash: string;
+    log_index: number;
+    block_number: bigint;
+    block_time: Date;
+  };
   "app.invoice_pdfs": {
     invoice_id: string;
     pdf: Buffer;

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
@@ -141,9 +142,19 @@ const envSchema = z
       ),
     /** The API's database pool: connections per process, and how long a request may wait for one. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
-    // Generous enough for a burst of creations queueing on one merchant's numbering lock (each
-    // renders its PDF under it); bounded, so a stuck database is a 503, never a hang.
+    // Generous enough for a burst of creations queueing on one merchant's numbering lock (their
+    // PDFs are rendered before it); bounded, so a stuck database is a 503, never a hang.
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    /**
+     * Threads rendering invoice PDFs in the API process (pdf/renderPool.ts); default: the cores.
+     * One stays warm; the others start under load and stop after 30 s idle.
+     */
+    PDF_RENDER_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(() => availableParallelism()),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /**

@@ -6,6 +6,7 @@ import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
+import { createRenderPool } from "../pdf/renderPool.ts";
 import { createApp } from "./app.ts";
 
 const log = createLogger("api");
@@ -24,6 +25,11 @@ const db = createDb(DATABASE_URL, {
 });
 // Memory, CPU, event-loop lag and GC of this process, served with the app's series on /metrics.
 collectDefaultMetrics();
+// PDFs render on worker threads (one kept warm, up to PDF_RENDER_THREADS under load).
+const pdf = createRenderPool({
+  threads: env.PDF_RENDER_THREADS,
+  onThreadExit: (fields) => log.warn("pdf render thread died", fields),
+});
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();
 const app = createApp({
@@ -60,6 +66,7 @@ const app = createApp({
     perSlugPerMinute: env.GASLESS_PER_SLUG_PER_MIN,
   },
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
+  pdf,
   log,
 });
 const server = serve(
@@ -82,7 +89,8 @@ const server = serve(
 
 const stop = () => {
   server.close(
-    () => void Promise.all([db.destroy(), statusCache.stop()]).then(() => process.exit(0)),
+    () =>
+      void Promise.all([db.destroy(), statusCache.stop(), pdf.close()]).then(() => process.exit(0)),
   );
   // Keep-alive connections would hold close() open; the supervisor's grace period is the cap.
   setTimeout(() => process.exit(0), 5_000).unref();

@@ -16,8 +16,18 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     buckets: BUCKETS,
     registers: [registry],
   });
+  // Each series' child, found once: prom-client otherwise hashes the label object on every
+  // observation. Bounded: methods, route patterns and statuses are few (see routePattern).
+  const series = new Map<string, ReturnType<typeof duration.labels>>();
   return {
-    observe: ({ method, route, status }, seconds) =>
-      duration.observe({ method, route, status: String(status) }, seconds),
+    observe: ({ method, route, status }, seconds) => {
+      const key = `${method} ${status} ${route}`;
+      let child = series.get(key);
+      if (!child) {
+        child = duration.labels({ method, route, status: String(status) });
+        series.set(key, child);
+      }
+      child.observe(seconds);
+    },
   };
 }

@@ -2,8 +2,8 @@ import { sql, type Transaction } from "kysely";
 import type { Address } from "viem";
 import type { Database, Executor } from "../database.ts";
 
-/** The next value of a derivation-index sequence. */
-export async function nextIndex(trx: Transaction<Database>, sequence: string): Promise<number> {
+/** The next value of a derivation-index sequence (never rolled back: an unused one is a gap). */
+export async function nextIndex(trx: Executor, sequence: string): Promise<number> {
   const { rows } = await sql<{
     index: number;
   }>`select nextval(${sequence}::regclass)::int as index`.execute(trx);
@@ -19,14 +19,24 @@ export async function nextIndex(trx: Transaction<Database>, sequence: string): P
 export async function allocateDepositAddress(
   trx: Transaction<Database>,
   derive: (index: number) => Address,
+  reservedIndex?: number,
 ): Promise<Address> {
-  const index = await nextIndex(trx, "app.deposit_address_index_seq");
+  const index = reservedIndex ?? (await reserveDepositIndex(trx));
   const address = derive(index);
   await trx
     .insertInto("app.deposit_addresses")
     .values({ address: address.toLowerCase(), derivation_index: index })
     .execute();
   return address;
+}
+
+/**
+ * Takes the next deposit address index ahead of the creating transaction (invoice creation
+ * renders its PDF, which prints the address, before that transaction): a creation that then
+ * fails leaves the index unused, as a rolled-back one always did.
+ */
+export function reserveDepositIndex(db: Executor): Promise<number> {
+  return nextIndex(db, "app.deposit_address_index_seq");
 }
 
 /** The HD derivation index of a deposit address (lowercase), or undefined if it is not ours. */

@@ -8,6 +8,16 @@ export type MerchantForInvoice = {
   managedWalletAddress: string | null;
 };
 
+/** The merchant's last invoice number (0 for a merchant without invoices or not yet known). */
+export async function findLastInvoiceNumber(db: Executor, email: string): Promise<number> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("last_invoice_number")
+    .where("email", "=", email)
+    .executeTakeFirst();
+  return row?.last_invoice_number ?? 0;
+}
+
 /**
  * Finds or creates the merchant for `email` and takes its next invoice number. The row lock
  * this upsert holds until commit serialises concurrent creations for one merchant, so numbers

@@ -54,19 +54,8 @@ describe("attack: many payments at once make sweeps race for the relayer's nonce
 
   /** `count` byo invoices, paid within a block or two from five accounts at once. */
   const payMany = async (count: number) => {
-    // Created five at a time: what races here is the sweeps, not the creations (a burst of
-    // creations each rendering its PDF inside its transaction can wait past the pool's
-    // connect timeout on a loaded 2-core machine: a 503 the performance issue is about).
-    const created: Awaited<ReturnType<typeof createOne>>[] = [];
-    for (let start = 0; start < count; start += 5)
-      created.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(5, count - start) }, (_, j) => createOne(start + j)),
-        )),
-      );
-    const invoices = created;
-    async function createOne(i: number) {
-      {
+    const invoices = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
         const wallet = privateKeyToAccount(generatePrivateKey()).address;
         const amount = BigInt(1_000_000 + i);
         const response = await stack.request("/api/invoices", {
@@ -79,8 +68,8 @@ describe("attack: many payments at once make sweeps race for the relayer's nonce
         });
         expect(response.status).toBe(201);
         return { ...((await response.json()) as Created), wallet, amount };
-      }
-    }
+      }),
+    );
     const wallet = createWalletClient({ chain: base, transport: http(anvil.url) });
     const hashes = await Promise.all(
       [0, 1, 2, 3, 4].map(async (payer) => {

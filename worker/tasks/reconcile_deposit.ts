@@ -16,6 +16,7 @@ import {
   recordPaymentEvent,
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
+import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import {
@@ -62,6 +63,7 @@ type EventContext = {
 type Owner = {
   kind: "invoice" | "link";
   owner: PaymentOwner;
+  merchantId: string;
   label: string;
   amount: bigint;
   status: OwnerStatus;
@@ -86,6 +88,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
+      merchantId: invoice.merchant_id,
       label: `invoice ${invoice.invoice_number}`,
       amount: invoice.total_amount,
       status: invoice.status,
@@ -115,6 +118,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
     return {
       kind: "link",
       owner: { linkId: link.id },
+      merchantId: link.merchant_id,
       label: `link ${link.slug}`,
       amount: link.amount,
       status: link.status,
@@ -202,6 +206,13 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         dustThreshold: deps.dustThreshold,
       });
       await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+      // The counted transfers as rows of their own, for GET /api/payments and the exports.
+      await saveCountedPayments(
+        trx,
+        { merchantId: owner.merchantId, ...owner.owner },
+        address,
+        orderedPayments(address, confirmed),
+      );
       if (status !== owner.status) await owner.saveStatus(trx, status);
       if (!type) {
         helpers.logger.info(

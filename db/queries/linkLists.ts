@@ -1,0 +1,90 @@
+import { sql } from "kysely";
+import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
+import type { Executor } from "../database.ts";
+import {
+  beforeKey,
+  containsPattern,
+  type ListPage,
+  type ListResult,
+  listMoment,
+  toPage,
+} from "./listPage.ts";
+
+/** The payment-link list's filters; each one given narrows the list (they combine with AND). */
+export type LinkListFilters = {
+  statuses?: readonly LinkStatus[];
+  /** Created at or after / before these moments. */
+  createdFrom?: Date;
+  createdBefore?: Date;
+  /** Amount asked at least / at most (USDC base units). */
+  amountMin?: bigint;
+  amountMax?: bigint;
+  /** A substring of the slug or the description. */
+  q?: string;
+};
+
+export type LinkListRow = {
+  id: string;
+  slug: string;
+  status: LinkStatus;
+  amount: bigint;
+  description: string;
+  /** What the reconcile job last counted for the link (0 before any payment). */
+  received: bigint;
+  merchant_name: string | null;
+  wallet_type: WalletType;
+  wallet_address: string;
+  deposit_address: string;
+  metadata: Record<string, string | number | boolean | null>;
+  created_at: Date;
+  list_at: string;
+};
+
+/** A page of the merchant's payment links, newest first (created_at, then id), filtered. */
+export async function listLinks(
+  db: Executor,
+  merchantId: string,
+  filters: LinkListFilters,
+  page: ListPage,
+): Promise<ListResult<LinkListRow>> {
+  let query = db
+    .selectFrom("app.payment_links as l")
+    .leftJoin("app.payment_state as s", "s.deposit_address", "l.deposit_address")
+    .select([
+      "l.id",
+      "l.slug",
+      "l.status",
+      "l.amount",
+      "l.description",
+      "l.merchant_name",
+      "l.wallet_type",
+      "l.wallet_address",
+      "l.deposit_address",
+      "l.metadata",
+      "l.created_at",
+    ])
+    .select((eb) => [
+      eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
+      listMoment("l.created_at").as("list_at"),
+    ])
+    .where("l.merchant_id", "=", merchantId);
+  if (filters.statuses?.length) query = query.where("l.status", "in", filters.statuses);
+  if (filters.createdFrom) query = query.where("l.created_at", ">=", filters.createdFrom);
+  if (filters.createdBefore) query = query.where("l.created_at", "<", filters.createdBefore);
+  if (filters.amountMin !== undefined) query = query.where("l.amount", ">=", filters.amountMin);
+  if (filters.amountMax !== undefined) query = query.where("l.amount", "<=", filters.amountMax);
+  if (filters.q) {
+    // The expression of the trigram index payment_links_search (migration 0020), verbatim.
+    const pattern = containsPattern(filters.q);
+    query = query.where(
+      sql<boolean>`(${sql.ref("l.slug")} || ' ' || ${sql.ref("l.description")}) ilike ${pattern}`,
+    );
+  }
+  if (page.after) query = query.where(beforeKey("l.created_at", "l.id", page.after, "uuid"));
+  const rows = await query
+    .orderBy("l.created_at", "desc")
+    .orderBy("l.id", "desc")
+    .limit(page.limit + 1)
+    .execute();
+  return toPage("links", rows, page.limit, (row) => row.id);
+}

@@ -1,0 +1,128 @@
+import type { Transaction } from "kysely";
+import type { IndexedTransfer } from "../../domain/paymentState.ts";
+import type { Database, Executor } from "../database.ts";
+import { beforeKey, type ListPage, type ListResult, listMoment, toPage } from "./listPage.ts";
+
+/** The payment list's filters; each one given narrows the list (they combine with AND). */
+export type PaymentListFilters = {
+  /** Only payments of invoices, or of payment links. */
+  kind?: "invoice" | "link";
+  invoiceId?: string;
+  linkId?: string;
+  /** The payer's address (any case). */
+  payer?: string;
+  /** Block time at or after / before these moments. */
+  paidFrom?: Date;
+  paidBefore?: Date;
+  /** Amount at least / at most (USDC base units). */
+  amountMin?: bigint;
+  amountMax?: bigint;
+};
+
+/** One counted transfer, with what it paid (an invoice's number or a link's slug). */
+export type PaymentListRow = {
+  id: string;
+  tx_hash: string;
+  log_index: number;
+  payer: string;
+  amount: bigint;
+  block_number: bigint;
+  block_time: Date;
+  deposit_address: string;
+  invoice_id: string | null;
+  invoice_number: string | null;
+  link_id: string | null;
+  link_slug: string | null;
+  list_at: string;
+};
+
+/**
+ * A page of the merchant's counted payments (app.payments), newest block first (block time,
+ * then transfer id), filtered.
+ */
+export async function listPayments(
+  db: Executor,
+  merchantId: string,
+  filters: PaymentListFilters,
+  page: ListPage,
+): Promise<ListResult<PaymentListRow>> {
+  let query = db
+    .selectFrom("app.payments as p")
+    .leftJoin("app.invoices as i", "i.id", "p.invoice_id")
+    .leftJoin("app.payment_links as l", "l.id", "p.link_id")
+    .select([
+      "p.id",
+      "p.tx_hash",
+      "p.log_index",
+      "p.payer",
+      "p.amount",
+      "p.block_number",
+      "p.block_time",
+      "p.deposit_address",
+      "p.invoice_id",
+      "i.invoice_number",
+      "p.link_id",
+      "l.slug as link_slug",
+    ])
+    .select(listMoment("p.block_time").as("list_at"))
+    .where("p.merchant_id", "=", merchantId);
+  if (filters.kind === "invoice") query = query.where("p.invoice_id", "is not", null);
+  if (filters.kind === "link") query = query.where("p.link_id", "is not", null);
+  if (filters.invoiceId) query = query.where("p.invoice_id", "=", filters.invoiceId);
+  if (filters.linkId) query = query.where("p.link_id", "=", filters.linkId);
+  if (filters.payer) query = query.where("p.payer", "=", filters.payer.toLowerCase());
+  if (filters.paidFrom) query = query.where("p.block_time", ">=", filters.paidFrom);
+  if (filters.paidBefore) query = query.where("p.block_time", "<", filters.paidBefore);
+  if (filters.amountMin !== undefined) query = query.where("p.amount", ">=", filters.amountMin);
+  if (filters.amountMax !== undefined) query = query.where("p.amount", "<=", filters.amountMax);
+  if (page.after) query = query.where(beforeKey("p.block_time", "p.id", page.after, "text"));
+  const rows = await query
+    .orderBy("p.block_time", "desc")
+    .orderBy("p.id", "desc")
+    .limit(page.limit + 1)
+    .execute();
+  return toPage("payments", rows, page.limit, (row) => row.id);
+}
+
+/**
+ * Makes app.payments hold exactly the transfers counted for a deposit address, in the
+ * reconcile's transaction: a transfer no longer counted (reorged out) loses its row, one counted
+ * again where it was re-mined gets its new block. Idempotent.
+ */
+export async function saveCountedPayments(
+  trx: Transaction<Database>,
+  owner: { merchantId: string; invoiceId?: string; linkId?: string },
+  depositAddress: string,
+  counted: readonly IndexedTransfer[],
+): Promise<void> {
+  const address = depositAddress.toLowerCase();
+  const ids = counted.map((t) => t.id);
+  let stale = trx.deleteFrom("app.payments").where("deposit_address", "=", address);
+  if (ids.length) stale = stale.where("id", "not in", ids);
+  await stale.execute();
+  if (!ids.length) return;
+  await trx
+    .insertInto("app.payments")
+    .values(
+      counted.map((t) => ({
+        id: t.id,
+        merchant_id: owner.merchantId,
+        deposit_address: address,
+        invoice_id: owner.invoiceId ?? null,
+        link_id: owner.linkId ?? null,
+        payer: t.from.toLowerCase(),
+        amount: t.value,
+        tx_hash: t.txHash.toLowerCase(),
+        log_index: Number(t.id.split("-")[1]),
+        block_number: t.blockNumber,
+        block_time: t.paidAt,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.column("id").doUpdateSet((eb) => ({
+        block_number: eb.ref("excluded.block_number"),
+        block_time: eb.ref("excluded.block_time"),
+      })),
+    )
+    .execute();
+}
