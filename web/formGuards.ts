@@ -18,12 +18,15 @@ export function formPageHeaders(c: Context): void {
 
 /**
  * A form post from another site (CSRF): browsers name the page that submitted a form in
- * `Origin` and `Sec-Fetch-Site`; only our own pages may submit. A client without either
- * header (curl) is not a browser being tricked.
+ * `Sec-Fetch-Site` (only `same-origin`, or `none` for a user's own navigation, may act) and,
+ * where they send no `Sec-Fetch-Site` (plain http outside localhost, older browsers), in
+ * `Origin`, which must then be PAY_URL's. Sec-Fetch-Site is trusted first: a page cannot set
+ * it, and it holds however the service is reached (127.0.0.1 or localhost, a proxy's name). A
+ * client sending neither header (curl) is not a browser being tricked.
  */
 export function isCrossSite(c: Context, payUrl: string): boolean {
   const site = c.req.header("sec-fetch-site");
-  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
   const origin = c.req.header("origin");
   return origin !== undefined && origin !== new URL(payUrl).origin;
 }
