@@ -58,6 +58,7 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 .totals{font-size:18px;font-weight:700;text-align:right;margin:8px 0}
 .timeline{list-style:none;margin:0;padding:0}
 .timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative}
+.timeline li li{border:0;padding:2px 0}
 .timeline time{font-size:13px;color:var(--muted);display:block}
 .copyrow{display:flex;gap:8px;align-items:flex-start}
 .copyrow code{flex:1;min-width:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:8px;display:block;white-space:pre-wrap}
@@ -74,7 +75,7 @@ table.responsive td::before{content:attr(data-label);font-size:13px;color:var(--
 table.responsive td.num{white-space:normal}
 .lines thead{position:absolute;left:-9999px}.lines tr{display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid var(--rule);padding:8px 0}
 .lines td{border:0;display:block;width:auto!important}.lines td.desc{grid-column:1/-1}
-.lines td.sr-label label{position:static}
+.lines label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;font-size:13px;color:var(--muted)}
 }
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

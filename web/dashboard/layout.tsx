@@ -98,10 +98,10 @@ export function PlainLayout(props: { title: string; children: Child }) {
   );
 }
 
-/** A status as a badge (CSS colours it by `data-status`). */
-export const Badge = (props: { status: string }) => (
+/** A status as a badge (CSS colours it by `data-status`; `label` when the text differs). */
+export const Badge = (props: { status: string; label?: string }) => (
   <span class="badge" data-status={props.status}>
-    {props.status}
+    {props.label ?? props.status}
   </span>
 );
 
