@@ -3,6 +3,7 @@ import { ApiError, errorResponse } from "./errors.ts";
 import { MAX_BODY_BYTES } from "./middleware/jsonBody.ts";
 import { rateLimit } from "./middleware/rateLimit.ts";
 import type { Router } from "./openapi.ts";
+import { requestHeader } from "./requestHeader.ts";
 
 /**
  * Registered before the routes, so they run first: a body announced larger than the API ever
@@ -10,17 +11,19 @@ import type { Router } from "./openapi.ts";
  * unauthenticated endpoints are rate-limited per client IP (off when deps carry no limits).
  */
 export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits">): void {
-  app.use("/api/*", async (c, next) => {
-    const length = c.req.header("content-length");
+  app.use("/api/*", (c, next) => {
+    const length = requestHeader(c, "content-length");
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
       // Closing the connection spares us reading (and discarding) the rest of the body.
       c.header("Connection", "close");
-      return errorResponse(
-        c,
-        new ApiError(
-          413,
-          "payload_too_large",
-          `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+      return Promise.resolve(
+        errorResponse(
+          c,
+          new ApiError(
+            413,
+            "payload_too_large",
+            `the request body must be at most ${MAX_BODY_BYTES} bytes`,
+          ),
         ),
       );
     }

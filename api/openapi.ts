@@ -1,4 +1,5 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import type { Handler } from "hono";
 import type { ZodError, ZodType, z } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
@@ -53,3 +54,18 @@ export const errorResponses = (...statuses: number[]) =>
       jsonResponse(descriptions[status] ?? "Error", ErrorResponseSchema),
     ]),
   );
+
+/**
+ * Registers `route` in the OpenAPI document exactly as `app.openapi` does, but serves it with a
+ * plain Hono handler: no zod validator runs per request. Only for hot routes whose parameters
+ * are all plain strings (a zod `z.string()` path parameter can never fail), which the handler
+ * reads with `c.req.param()` and judges itself.
+ */
+export function openapiUnvalidated<R extends RouteConfig>(
+  app: Router,
+  route: R,
+  handler: Handler<AppEnv>,
+): void {
+  app.openAPIRegistry.registerPath(route);
+  app.on([route.method.toUpperCase()], route.path.replaceAll(/\/{(.+?)}/g, "/:$1"), handler);
+}

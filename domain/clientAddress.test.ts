@@ -34,7 +34,25 @@ describe("clientAddress", () => {
   });
 });
 
+describe("clientAddress, read from the right without an array", () => {
+  test("empty entries and spaces are skipped as before, wherever they are", () => {
+    expect(clientAddress("10.0.0.2", " 198.51.100.7 , ,", 1, ours)).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.3", "198.51.100.7,,10.0.0.2", 2, ours)).toBe("198.51.100.7");
+    expect(clientAddress("10.0.0.2", " , ", 1, ours)).toBe("10.0.0.2");
+    expect(clientAddress("10.0.0.2", "", 1, ours)).toBe("10.0.0.2");
+  });
+});
+
 describe("trustedProxyList", () => {
+  test("gives the same verdict when asked again, past its memory of 1,024 addresses", () => {
+    const list = trustedProxyList(["10.0.0.0/8"]);
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 1_500; i++) {
+        expect(list(`10.0.${i >> 8}.${i & 255}`)).toBe(true);
+        expect(list(`11.0.${i >> 8}.${i & 255}`)).toBe(false);
+      }
+  });
+
   test("addresses and CIDR blocks, IPv4 and IPv6, IPv4-mapped peers as IPv4", () => {
     const trusted = trustedProxyList(["127.0.0.0/8", "::1", "192.0.2.10", "fd00::/8"]);
     expect(trusted("127.0.0.1")).toBe(true);
@@ -54,6 +72,14 @@ describe("trustedProxyList", () => {
 });
 
 describe("rateKey", () => {
+  test("a dotted quad only as isIP reads it: leading zeros and out-of-range octets are not IPv4", () => {
+    expect(rateKey("255.255.255.255")).toBe("255.255.255.255");
+    expect(rateKey("0.0.0.0")).toBe("0.0.0.0");
+    expect(rateKey("01.2.3.4")).toBe("01.2.3.4");
+    expect(rateKey("256.1.1.1")).toBe("256.1.1.1");
+    expect(rateKey("[::ffff:1.2.3.4]")).toBe("1.2.3.4");
+  });
+
   test("IPv4 as is, IPv4-mapped IPv6 as IPv4", () => {
     expect(rateKey("192.0.2.1")).toBe("192.0.2.1");
     expect(rateKey("::ffff:192.0.2.1")).toBe("192.0.2.1");

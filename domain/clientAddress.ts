@@ -28,21 +28,25 @@ export function clientAddress(
   trustedProxies: number,
   isTrustedProxy: IsTrustedProxy,
 ): string {
-  const forwarded =
-    trustedProxies > 0 && forwardedFor
-      ? forwardedFor
-          .split(",")
-          .map((entry) => entry.trim())
-          .filter((entry) => entry !== "")
-      : [];
+  // Read from the right, entry by entry (no array per request: every status poll comes here).
+  let unread = trustedProxies > 0 && forwardedFor ? forwardedFor : "";
   let client = peer ?? "unknown";
   for (let hop = 0; hop < trustedProxies; hop++) {
-    const next = forwarded.pop();
+    let next: string | undefined;
+    while (next === undefined && unread !== "") {
+      const comma = unread.lastIndexOf(",");
+      const entry = unread.slice(comma + 1).trim();
+      unread = comma < 0 ? "" : unread.slice(0, comma);
+      if (entry !== "") next = entry;
+    }
     if (next === undefined || !isTrustedProxy(client)) break;
     client = next;
   }
   return rateKey(client);
 }
+
+/** The verdicts remembered per trusted-proxy predicate: the peers a server sees are few. */
+const PROXY_VERDICTS_KEPT = 1_024;
 
 /**
  * A predicate over the proxies' addresses: each entry an IP address or a CIDR block, IPv4 or
@@ -67,7 +71,7 @@ export function trustedProxyList(entries: readonly string[]): IsTrustedProxy {
       list.addSubnet(network, bits, type);
     }
   }
-  return (address) => {
+  const judge = (address: string) => {
     const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
     const candidate = mapped ?? bare;
@@ -75,10 +79,27 @@ export function trustedProxyList(entries: readonly string[]): IsTrustedProxy {
     if (family === 0) return false;
     return list.check(candidate, family === 4 ? "ipv4" : "ipv6");
   };
+  // Asked for the same peer (the proxy, or loopback) on every request; bounded, so a server
+  // reached directly by many clients only forgets, never grows.
+  const verdicts = new Map<string, boolean>();
+  return (address) => {
+    let verdict = verdicts.get(address);
+    if (verdict === undefined) {
+      verdict = judge(address);
+      if (verdicts.size >= PROXY_VERDICTS_KEPT) verdicts.clear();
+      verdicts.set(address, verdict);
+    }
+    return verdict;
+  };
 }
+
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]\\d|\\d)";
+const PLAIN_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 
 /** The key an address is limited under: IPv4 as is, IPv6 by its /64 prefix. */
 export function rateKey(address: string): string {
+  // The common case, a plain dotted quad (as isIP accepts it: no leading zeros), as is.
+  if (PLAIN_IPV4.test(address)) return address;
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
   if (mapped?.[1]) return mapped[1];

@@ -8,6 +8,8 @@ const levels: readonly string[] = ["debug", "info", "warn", "error"];
 
 export type Logger = Record<Level, (message: string, fields?: Record<string, unknown>) => void> & {
   child: (component: string) => Logger;
+  /** Whether lines of `level` are written: a hot path skips building a line nobody reads. */
+  isEnabled?: (level: Level) => boolean;
 };
 
 /** Keys the line itself owns; a field of the same name is written as `_<name>` instead. */
@@ -100,5 +102,6 @@ export function createLogger(component: string, root?: pino.Logger): Logger {
     warn: write("warn"),
     error: write("error"),
     child: (name) => createLogger(`${component}/${name}`, base),
+    isEnabled: (level) => target.isLevelEnabled(level),
   };
 }

@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { Db } from "../../db/database.ts";
 import { findLiveKey, touchKey } from "../../db/queries/apiKeys.ts";
 import { hashSecretToken, isWellFormedApiKey } from "../../domain/apiKeys.ts";
 import type { AppEnv } from "../appEnv.ts";
+import { requestHeader } from "../requestHeader.ts";
 import { authenticationRequired, insufficientScope, invalidApiKey } from "./authErrors.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
 import { isPublicRoute, isWriteRequest } from "./publicRoutes.ts";
@@ -26,29 +27,34 @@ export type AuthenticateOptions = {
  * What a key may see (its own merchant's records) is each route's business (api/auth/authorize.ts).
  */
 export function authenticate(options: AuthenticateOptions): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const identity = await resolveIdentity(options.db, c.req.header("authorization"));
+  const admit = (c: Context<AppEnv>, next: Next, identity: Identity) => {
     c.set("identity", identity);
-    const isPublic = isPublicRoute(c.req.method, c.req.path);
     if (identity.kind === "anonymous") {
-      if (options.auth.mode === "keys" && !isPublic)
+      if (options.auth.mode === "keys" && !isPublicRoute(c.req.method, c.req.path))
         throw authenticationRequired("this Remit requires an API key (AUTH_MODE=keys)");
       return next();
     }
     if (
-      !isPublic &&
       identity.kind === "key" &&
       identity.scope === "read" &&
-      isWriteRequest(c.req.method)
+      isWriteRequest(c.req.method) &&
+      !isPublicRoute(c.req.method, c.req.path)
     )
       throw insufficientScope();
     return next();
   };
+  return (c, next) => {
+    const header = requestHeader(c, "authorization");
+    // No key (every status poll): decided without a promise or a database round trip.
+    if (header === undefined) return admit(c, next, ANONYMOUS);
+    return resolveIdentity(options.db, header).then((identity) => admit(c, next, identity));
+  };
 }
 
+const ANONYMOUS: Identity = { kind: "anonymous" };
+
 /** The identity a request's Authorization header carries; throws 401 for a bad one. */
-async function resolveIdentity(db: Db, header: string | undefined): Promise<Identity> {
-  if (header === undefined) return { kind: "anonymous" };
+async function resolveIdentity(db: Db, header: string): Promise<Identity> {
   const match = /^Bearer +(\S+) *$/i.exec(header);
   const token = match?.[1];
   // The checksum turns away noise (and guesses) without a database round trip.

@@ -13,18 +13,20 @@ import { identityOf } from "./identity.ts";
 export function keyRateLimit(perMinute: number, name: string): MiddlewareHandler<AppEnv> {
   if (perMinute === 0) return (_c, next) => next();
   const limiter = new RateLimiter({ perMinute });
-  return async (c, next) => {
+  return (c, next) => {
     const identity = identityOf(c);
     if (identity.kind !== "key") return next();
     const decision = limiter.take(identity.keyId, Date.now());
     if (decision.allowed) return next();
     c.header("Retry-After", String(decision.retryAfterSeconds));
-    return errorResponse(
-      c,
-      new ApiError(
-        429,
-        "rate_limited",
-        `too many ${name} requests with this API key (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+    return Promise.resolve(
+      errorResponse(
+        c,
+        new ApiError(
+          429,
+          "rate_limited",
+          `too many ${name} requests with this API key (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+        ),
       ),
     );
   };

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
 import { RateLimiter } from "../../domain/rateLimiter.ts";
 import { ApiError, errorResponse } from "../errors.ts";
+import { requestHeader } from "../requestHeader.ts";
 
 /** Requests per client IP and minute for each unauthenticated budget; 0 turns one off. */
 export type RateLimits = {
@@ -34,28 +35,31 @@ export function rateLimit(
 ): MiddlewareHandler {
   if (perMinute === 0) return (_c, next) => next();
   const limiter = new RateLimiter({ perMinute });
-  return async (c, next) => {
+  const limitHeader = String(perMinute);
+  return (c, next) => {
     // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
     const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
       .remoteAddress;
     const client = clientAddress(
       peer,
-      c.req.header("x-forwarded-for"),
+      requestHeader(c, "x-forwarded-for"),
       trustedProxies.hops,
       trustedProxies.isTrusted,
     );
     const decision = limiter.take(client, Date.now());
-    c.header("RateLimit-Limit", String(decision.limit));
+    c.header("RateLimit-Limit", limitHeader);
     c.header("RateLimit-Remaining", String(decision.remaining));
     c.header("RateLimit-Reset", String(decision.resetSeconds));
     if (decision.allowed) return next();
     c.header("Retry-After", String(decision.retryAfterSeconds));
-    return errorResponse(
-      c,
-      new ApiError(
-        429,
-        "rate_limited",
-        `too many ${name} requests from your address (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+    return Promise.resolve(
+      errorResponse(
+        c,
+        new ApiError(
+          429,
+          "rate_limited",
+          `too many ${name} requests from your address (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+        ),
       ),
     );
   };

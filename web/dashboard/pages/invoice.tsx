@@ -130,7 +130,10 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
         <>
           <strong>{EMAIL_KINDS[email.kind] ?? `Email (${email.kind})`}</strong> to{" "}
           <span>{email.recipient}</span>:{" "}
-          <Badge status={email.status === "sent" ? "sent-email" : email.status} label={email.status} />
+          <Badge
+            status={email.status === "sent" ? "sent-email" : email.status}
+            label={email.status}
+          />
           {email.last_error && <span class="muted small"> ({email.last_error})</span>}
         </>
       ),
