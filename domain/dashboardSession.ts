@@ -40,3 +40,15 @@ export function isCsrfTokenValid(sessionToken: string, submitted: string | undef
   const given = Buffer.from(submitted);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** The form field carrying the CSRF token. */
+export const CSRF_FIELD = "_csrf";
+
+/** A browser signed in to a merchant's dashboard: an identity like a write key of its merchant. */
+export type DashboardSessionIdentity = {
+  kind: "session";
+  sessionId: string;
+  merchantId: string;
+  /** Lower-case, as stored. */
+  merchantEmail: string;
+};

@@ -32,6 +32,7 @@ import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
 import { dashboardRoutes } from "../web/dashboard/routes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
+import { dashboardActions } from "./dashboardActions.ts";
 
 export type { AppDeps };
 
@@ -98,7 +99,7 @@ export function createApp(deps: AppDeps) {
 
   app.route("/", pageRoutes(deps));
   app.route("/", claimRoutes(deps));
-  app.route("/", dashboardRoutes(deps));
+  app.route("/", dashboardRoutes(deps, dashboardActions(deps)));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
 import type { ApiKeyScope, AuditActor } from "../../domain/statuses.ts";
 import type { AppEnv } from "../appEnv.ts";
 
@@ -15,13 +16,7 @@ export type Identity =
       /** Lower-case, as stored. */
       merchantEmail: string;
     }
-  | {
-      kind: "session";
-      sessionId: string;
-      merchantId: string;
-      /** Lower-case, as stored. */
-      merchantEmail: string;
-    }
+  | DashboardSessionIdentity
   | { kind: "anonymous" };
 
 /** A caller acting as one merchant: with one of its keys, or signed in to its dashboard. */

@@ -1,6 +1,3 @@
-import type { FieldError } from "../../api/errors.ts";
-import { LineItemSchema } from "../../api/invoices/schema.ts";
-import { priceLineItems } from "../../domain/invoiceTotals.ts";
 import type { FormState } from "./pages/forms.tsx";
 
 /** A submitted form's text fields (files, which no dashboard form has, are dropped). */
@@ -18,10 +15,6 @@ export const idempotencyKeyOf = (form: FormFields): string =>
   IDEMPOTENCY_KEY.test(form._idempotency_key ?? "")
     ? (form._idempotency_key as string)
     : `dash-${crypto.randomUUID()}`;
-
-/** The API's field errors by path, for the form to show next to each field. */
-export const errorsByPath = (fields: FieldError[] | undefined): Record<string, string> =>
-  Object.fromEntries((fields ?? []).map((field) => [field.path || "form", field.message]));
 
 /**
  * The JSON body the API would receive from this form: empty fields are left out (the API then
@@ -63,10 +56,4 @@ export function lineToBody(line: Line): Record<string, unknown> {
   if (quantity) body.quantity = /^\d+(\.\d+)?$/.test(quantity) ? Number(quantity) : quantity;
   if (line.unit_price.trim()) body.unit_price = line.unit_price.trim();
   return body;
-}
-
-/** The total the server computes from the lines (as the API would), or null while one is invalid. */
-export function totalOf(lines: Line[]): bigint | null {
-  const parsed = LineItemSchema.array().min(1).safeParse(lines.map(lineToBody));
-  return parsed.success ? priceLineItems(parsed.data).total : null;
 }

@@ -1,25 +1,7 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { getAddress } from "viem";
-import type { AppDeps } from "../../api/deps.ts";
-import { ApiError, fieldErrors } from "../../api/errors.ts";
-import { createInvoice } from "../../api/invoices/createInvoice.ts";
-import { RedeliveryLimited } from "../../api/invoices/queueRedelivery.ts";
-import { redeliverInvoiceEvent } from "../../api/invoices/redeliverEvent.ts";
-import {
-  CreateInvoiceSchema,
-  checksummedAddress,
-  createInvoiceKnownKeys,
-  emailAddress,
-  nonEmptyText,
-} from "../../api/invoices/schema.ts";
-import { createApiKey, type MerchantActor, revokeOwnApiKey } from "../../api/keys/manageKeys.ts";
-import { CreateApiKeySchema, createApiKeyKnownKeys } from "../../api/keys/schema.ts";
-import { createLink, linkSnippets } from "../../api/links/createLink.ts";
-import { CreateLinkSchema, createLinkKnownKeys } from "../../api/links/schema.ts";
-import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../../api/merchants/manageWallets.ts";
-import { emailOneTimeLink } from "../../api/merchants/oneTimeLink.ts";
-import { NO_PROXIES, rateLimit } from "../../api/middleware/rateLimit.ts";
+import type { Db } from "../../db/database.ts";
 import { listApiKeys } from "../../db/queries/apiKeys.ts";
 import { isClaimTokenUsable, useClaimToken } from "../../db/queries/claimTokens.ts";
 import {
@@ -52,17 +34,17 @@ import {
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
+import type { Logger } from "../../internal/logger.ts";
 import { formPageHeaders, isCrossSite } from "../formGuards.ts";
+import type { DashboardActions, DashboardActor } from "./actions.ts";
 import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "./assets.ts";
 import {
-  errorsByPath,
   type FormFields,
   formToBody,
   idempotencyKeyOf,
   linesOf,
   lineToBody,
   textFields,
-  totalOf,
 } from "./forms.ts";
 import { PlainLayout } from "./layout.tsx";
 import { type FormState, KeysPage, NewInvoicePage, SettingsPage } from "./pages/forms.tsx";
@@ -91,9 +73,21 @@ const PAGE_SIZE = 25;
 /** A dashboard form is small: anything larger is refused before it is read. */
 const MAX_FORM_BYTES = 64 * 1024;
 
+/** What the dashboard needs from its process. */
+export type DashboardDeps = {
+  db: Db;
+  indexerSchema: string;
+  baseUrl: string;
+  payUrl: string;
+  explorerUrl: string | null;
+  log: Pick<Logger, "info" | "warn">;
+  /** Secure (and `__Host-`) session cookies; default: when PAY_URL is https. */
+  dashboard?: { secureCookies: boolean };
+};
+
 /** Whether the session cookie is Secure (and `__Host-`): outside local mode, or over https. */
 export const dashboardCookieSettings = (
-  deps: Pick<AppDeps, "payUrl" | "dashboard">,
+  deps: Pick<DashboardDeps, "payUrl" | "dashboard">,
 ): CookieSettings => ({
   secure: deps.dashboard?.secureCookies ?? deps.payUrl.startsWith("https:"),
 });
@@ -109,7 +103,10 @@ const pageNumber = (c: Context) => {
  * functions as the API (same validation, same audit log, actor `dashboard`). The API itself
  * never accepts the cookie: /api stays key-only, out of CSRF's reach.
  */
-export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
+export function dashboardRoutes(
+  deps: DashboardDeps,
+  actions: DashboardActions,
+): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   const cookies = dashboardCookieSettings(deps);
   const asset = (body: string, type: string) => (c: Context) => {
@@ -148,25 +145,11 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
   app.get("/dashboard/sign-in", (c) =>
     c.html(<SignInPage notice={c.req.query("signed_out") === "1" ? "signed_out" : undefined} />),
   );
-  const limits = deps.accountLimits;
-  if (limits)
-    app.post(
-      "/dashboard/sign-in",
-      rateLimit(limits.claims, deps.rateLimits?.trustedProxies ?? NO_PROXIES, "sign-in"),
-    );
+  if (actions.signInRateLimit) app.post("/dashboard/sign-in", actions.signInRateLimit);
   app.post("/dashboard/sign-in", async (c) => {
     const form = textFields(await c.req.parseBody());
-    const parsed = emailAddress.safeParse(form.email?.trim());
-    if (parsed.success) {
-      const email = parsed.data.toLowerCase();
-      const sent = await deps.db.transaction().execute(async (trx) => {
-        // Only a verified (claimed) address may sign in: the dashboard is its account's.
-        const merchant = await findMerchantByEmail(trx, email);
-        if (!merchant?.claimedAt) return false;
-        return emailOneTimeLink(trx, deps, { email, purpose: "dashboard_sign_in" });
-      });
-      deps.log.info("dashboard sign-in requested", { link_sent: sent });
-    }
+    const email = form.email?.trim() ?? "";
+    if (actions.isEmailAddress(email)) await actions.requestSignInLink(email.toLowerCase());
     // One answer whatever happened: nobody learns which emails have accounts.
     return c.html(<SignInSentPage />);
   });
@@ -222,7 +205,7 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
     const s: SignedIn = c.get("signedIn");
     return { email: s.identity.merchantEmail, csrf: s.csrf };
   };
-  const actorOf = (c: Context<DashboardEnv>): MerchantActor => ({
+  const actorOf = (c: Context<DashboardEnv>): DashboardActor => ({
     identity: c.get("signedIn").identity,
     requestId: c.get("requestId") ?? null,
   });
@@ -321,7 +304,7 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
         errors,
         problem,
         idempotencyKey: idempotencyKeyOf(form),
-        total: totalOf(lines),
+        total: actions.invoiceTotal(lines.map(lineToBody)),
       };
       return c.html(<NewInvoicePage session={session(c)} state={state} />, status);
     };
@@ -344,20 +327,11 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
       send_now: Boolean(form.send_now),
     };
     if (body.wallet_type !== "byo") delete body.wallet_address;
-    const parsed = CreateInvoiceSchema.safeParse(body);
-    if (!parsed.success)
-      return render(
-        errorsByPath(fieldErrors(parsed.error, body, createInvoiceKnownKeys)),
-        undefined,
-        400,
-      );
-    try {
-      const created = await createInvoice(deps, parsed.data, idempotencyKeyOf(form), actorOf(c));
-      return c.redirect(`/dashboard/invoices/${created.invoice_id}?notice=created`, 303);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return render(errorsByPath(error.fields), error.fields ? undefined : error.message, 400);
-    }
+    const created = await actions.createInvoice(actorOf(c), body, idempotencyKeyOf(form));
+    if (created.ok)
+      return c.redirect(`/dashboard/invoices/${created.invoiceId}?notice=created`, 303);
+    const fieldless = Object.keys(created.fields).length === 0;
+    return render(created.fields, fieldless ? created.message : undefined, 400);
   });
 
   // ---- One invoice -----------------------------------------------------------------------------
@@ -416,15 +390,12 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
     const id = c.req.param("id");
     const detail = await invoiceDetail(c, id);
     if (!detail) return notFound(c, "invoice");
-    try {
-      await redeliverInvoiceEvent(deps, actorOf(c), id, c.req.param("event"));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error instanceof RedeliveryLimited)
-        c.header("Retry-After", String(error.retryAfterSeconds));
+    const done = await actions.redeliver(actorOf(c), id, c.req.param("event"));
+    if (!done.ok) {
+      if (done.retryAfterSeconds) c.header("Retry-After", String(done.retryAfterSeconds));
       return c.html(
-        <InvoiceDetailPage session={session(c)} detail={detail} problem={error.message} />,
-        error.status as 404 | 409 | 429,
+        <InvoiceDetailPage session={session(c)} detail={detail} problem={done.message} />,
+        done.status,
       );
     }
     return c.redirect(`/dashboard/invoices/${id}?notice=redelivered`, 303);
@@ -488,16 +459,12 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
         />,
         400,
       );
-    const parsed = CreateLinkSchema.safeParse(body);
-    if (!parsed.success)
-      return render(errorsByPath(fieldErrors(parsed.error, body, createLinkKnownKeys)));
-    try {
-      const created = await createLink(deps, parsed.data, idempotencyKeyOf(form), actorOf(c));
-      return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return render(errorsByPath(error.fields), error.fields ? undefined : error.message);
-    }
+    const created = await actions.createLink(actorOf(c), body, idempotencyKeyOf(form));
+    if (created.ok) return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
+    return render(
+      created.fields,
+      Object.keys(created.fields).length === 0 ? created.message : undefined,
+    );
   });
   signedIn.get("/links/:slug", async (c) => {
     const link = await findMerchantLink(deps.db, merchantIdOf(c), c.req.param("slug"));
@@ -511,7 +478,7 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
         session={session(c)}
         link={link}
         received={state.received}
-        snippets={linkSnippets(deps.payUrl, link.slug)}
+        snippets={actions.linkSnippets(link.slug)}
         transfers={transfers}
         explorerUrl={deps.explorerUrl}
         notice={c.req.query("notice")}
@@ -564,26 +531,13 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
   signedIn.post("/keys", async (c) => {
     const form = formOf(c);
     const body = formToBody(form, ["name", "scope"]);
-    const parsed = CreateApiKeySchema.safeParse(body);
-    if (!parsed.success)
-      return keysPage(
-        c,
-        {
-          values: form,
-          errors: errorsByPath(fieldErrors(parsed.error, body, createApiKeyKnownKeys)),
-        },
-        400,
-      );
-    const { row, key } = await createApiKey(deps, actorOf(c), {
-      name: parsed.data.name,
-      scope: parsed.data.scope ?? "write",
-    });
+    const created = await actions.createKey(actorOf(c), body);
+    if (!created.ok) return keysPage(c, { values: form, errors: created.fields }, 400);
     // The key is in this answer only (no redirect: it is never stored to show again).
-    return keysPage(c, { created: { key, name: row.name } }, 201);
+    return keysPage(c, { created: { key: created.key, name: created.name } }, 201);
   });
   signedIn.post("/keys/:id/revoke", async (c) => {
-    const row = await revokeOwnApiKey(deps, actorOf(c), c.req.param("id"));
-    if (!row) return notFound(c, "API key");
+    if (!(await actions.revokeKey(actorOf(c), c.req.param("id")))) return notFound(c, "API key");
     return c.redirect("/dashboard/keys?notice=revoked", 303);
   });
 
@@ -626,20 +580,11 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
   signedIn.post("/settings", async (c) => {
     const form = formOf(c);
     const body = formToBody(form, ["default_name", "default_address", "notification_email"]);
-    const errors: Record<string, string> = {};
-    const check = (
-      key: string,
-      schema: {
-        safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } };
-      },
-    ) => {
-      if (body[key] === undefined) return;
-      const result = schema.safeParse(body[key]);
-      if (!result.success) errors[key] = result.error?.issues[0]?.message ?? "is invalid";
-    };
-    check("default_name", nonEmptyText(200));
-    check("default_address", nonEmptyText(1000));
-    check("notification_email", emailAddress);
+    const errors = actions.checkSettings({
+      default_name: body.default_name as string | undefined,
+      default_address: body.default_address as string | undefined,
+      notification_email: body.notification_email as string | undefined,
+    });
     if (Object.keys(errors).length > 0) return settingsPage(c, { values: form, errors }, 400);
     const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
     await saveMerchantSettings(deps.db, merchantIdOf(c), {
@@ -652,20 +597,17 @@ export function dashboardRoutes(deps: AppDeps): Hono<DashboardEnv> {
   signedIn.post("/settings/wallets", async (c) => {
     const form = formOf(c);
     const address = form.address?.trim() ?? "";
-    const parsed = checksummedAddress.safeParse(address);
-    const refuse = (message: string) =>
-      settingsPage(c, { walletValues: form, walletErrors: { address: message } }, 400);
-    if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? "is not an address");
-    try {
-      await addOwnPayoutWallet(deps, actorOf(c), parsed.data);
-    } catch (error) {
-      if (error instanceof ApiError) return refuse(error.fields?.[0]?.message ?? error.message);
-      throw error;
-    }
+    const added = await actions.addWallet(actorOf(c), address);
+    if (!added.ok)
+      return settingsPage(
+        c,
+        { walletValues: form, walletErrors: { address: added.fields.address ?? added.message } },
+        400,
+      );
     return c.redirect("/dashboard/settings?notice=wallet_added", 303);
   });
   signedIn.post("/settings/wallets/remove", async (c) => {
-    const removed = await removeOwnPayoutWallet(deps, actorOf(c), formOf(c).address ?? "");
+    const removed = await actions.removeWallet(actorOf(c), formOf(c).address ?? "");
     if (!removed) return notFound(c, "payout wallet");
     return c.redirect("/dashboard/settings?notice=wallet_removed", 303);
   });

@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Identity } from "../../api/auth/identity.ts";
 import type { Db } from "../../db/database.ts";
 import {
   deleteDashboardSession,
@@ -9,17 +8,19 @@ import {
 } from "../../db/queries/dashboardSessions.ts";
 import { hashSecretToken } from "../../domain/apiKeys.ts";
 import {
+  CSRF_FIELD,
   csrfTokenFor,
   DASHBOARD_SESSION_ABSOLUTE_MINUTES,
   DASHBOARD_SESSION_IDLE_MINUTES,
   DASHBOARD_SESSION_TOKEN_PATTERN,
+  type DashboardSessionIdentity,
   dashboardCookieName,
   isCsrfTokenValid,
 } from "../../domain/dashboardSession.ts";
 
 /** A signed-in merchant, as the dashboard's pages see it. */
 export type SignedIn = {
-  identity: Extract<Identity, { kind: "session" }>;
+  identity: DashboardSessionIdentity;
   /** The hidden field of every form of this session. */
   csrf: string;
   /** The cookie's token (to end the session at sign-out). */
@@ -28,8 +29,7 @@ export type SignedIn = {
 
 export type DashboardEnv = { Variables: { requestId: string; signedIn: SignedIn } };
 
-/** The form field carrying the CSRF token. */
-export const CSRF_FIELD = "_csrf";
+export { CSRF_FIELD };
 
 export type CookieSettings = { secure: boolean };
 

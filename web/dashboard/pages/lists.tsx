@@ -242,35 +242,7 @@ export function InvoicesPage(props: {
         )}
         <Pager base="/dashboard/invoices" query={query} page={props.page} more={props.more} />
       </section>
-      <ExportLinks />
     </DashboardLayout>
-  );
-}
-
-/** The accountants' exports (CSV), for a date range. */
-export function ExportLinks() {
-  return (
-    <section class="card">
-      <h2>Exports for your accountant</h2>
-      <form method="get" action="/dashboard/exports" class="filters">
-        <div class="field">
-          <label for="export-from">From</label>
-          <input id="export-from" name="from" type="date" />
-        </div>
-        <div class="field">
-          <label for="export-to">To</label>
-          <input id="export-to" name="to" type="date" />
-        </div>
-        <div class="actions">
-          <button type="submit" name="what" value="invoices">
-            Invoices CSV
-          </button>
-          <button type="submit" name="what" value="payments">
-            Payments CSV
-          </button>
-        </div>
-      </form>
-    </section>
   );
 }
 
@@ -291,7 +263,6 @@ export function PaymentsPage(props: {
         />
         <Pager base="/dashboard/payments" query={{}} page={props.page} more={props.more} />
       </section>
-      <ExportLinks />
     </DashboardLayout>
   );
 }
