@@ -78,7 +78,10 @@ export async function csrfOf(
   return token;
 }
 
-/** A form post, as the dashboard's own pages send it (same origin). */
+/**
+ * A form post, as the dashboard's own pages send it (same origin); a header given as "" is
+ * left out (a browser that sends no Sec-Fetch-Site, say).
+ */
 export const postForm = (
   stack: TestStack,
   path: string,
@@ -88,12 +91,14 @@ export const postForm = (
   stack.request(path, {
     method: "POST",
     redirect: "manual",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: new URL(stack.api.url).origin,
-      "sec-fetch-site": "same-origin",
-      ...headers,
-    },
+    headers: Object.fromEntries(
+      Object.entries({
+        "content-type": "application/x-www-form-urlencoded",
+        origin: new URL(stack.api.url).origin,
+        "sec-fetch-site": "same-origin",
+        ...headers,
+      }).filter(([, value]) => value !== ""),
+    ),
     body: new URLSearchParams(fields).toString(),
   });
 

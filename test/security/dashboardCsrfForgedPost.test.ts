@@ -41,14 +41,19 @@ describe("a forged dashboard form post is refused", () => {
       ["empty token", { name: "forged-2", scope: "write", _csrf: "" }, {}],
       ["another session's token", { name: "forged-3", scope: "write", _csrf: otherCsrf }, {}],
       [
+        "right token, same-site (another port or subdomain)",
+        { name: "forged-6", scope: "write", _csrf: csrf },
+        { "sec-fetch-site": "same-site" },
+      ],
+      [
         "right token, cross-site",
         { name: "forged-4", scope: "write", _csrf: csrf },
         { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
       ],
       [
-        "right token, another Origin",
+        "right token, another Origin, no Sec-Fetch-Site (an older browser)",
         { name: "forged-5", scope: "write", _csrf: csrf },
-        { origin: "https://evil.example" },
+        { origin: "https://evil.example", "sec-fetch-site": "" },
       ],
     ];
     for (const [what, fields, headers] of forgeries) {
