@@ -35,6 +35,11 @@ describe("GET /openapi.json", () => {
         "/api/audit",
         "/api/payments/{slug}/authorizations",
         "/api/payments/{slug}/authorizations/{id}",
+        // Lists, a link's details and the exports (issue 19).
+        "/api/links/{slug}",
+        "/api/payments",
+        "/api/exports/invoices.csv",
+        "/api/exports/payments.csv",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

@@ -2,6 +2,7 @@
 import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
+import { benchLists } from "./lists.ts";
 import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchStartup } from "./startup.ts";
@@ -18,6 +19,7 @@ await benchWalletCheckout();
 await benchBusyChainSweeps();
 await benchStatusEndpoint();
 await benchStatusMiddleware();
+await benchLists();
 await benchStartup();
 await benchMemory();
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);

@@ -8,6 +8,8 @@ import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
+import { registerExportInvoices } from "../api/exports/invoices.ts";
+import { registerExportPayments } from "../api/exports/payments.ts";
 import { checkHealth } from "../api/health.ts";
 import { registerCreateInvoice } from "../api/invoices/create.ts";
 import { registerGetInvoice } from "../api/invoices/get.ts";
@@ -17,6 +19,10 @@ import { registerInvoiceStatus } from "../api/invoices/status.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
 import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
+import { registerGetLink } from "../api/links/get.ts";
+import { registerListInvoices } from "../api/lists/invoices.ts";
+import { registerListLinks } from "../api/lists/links.ts";
+import { registerListPayments } from "../api/lists/payments.ts";
 import { registerClaimRoute } from "../api/merchants/claim.ts";
 import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
@@ -84,6 +90,13 @@ export function createApp(deps: AppDeps) {
   registerWalletRoutes(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
+  // Lists, link details and exports (issue 19).
+  registerListInvoices(app, deps);
+  registerListLinks(app, deps);
+  registerGetLink(app, deps);
+  registerListPayments(app, deps);
+  registerExportInvoices(app, deps);
+  registerExportPayments(app, deps);
 
   const document = {
     openapi: "3.1.0",

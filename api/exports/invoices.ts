@@ -1,0 +1,101 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import { type InvoiceExportRow, invoiceExportBatch } from "../../db/queries/exports.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+import { csvHeaders, csvStream, ExportQuerySchema, exportRange, rangeLabel } from "./csvStream.ts";
+
+/** Invoices read per batch (each with its line items, 30 at most). */
+const BATCH = 500;
+
+const HEADER = [
+  "invoice_number",
+  "invoice_id",
+  "status",
+  "issue_date",
+  "due_date",
+  "created_at",
+  "sent_at",
+  "vendor_name",
+  "vendor_email",
+  "line",
+  "description",
+  "quantity",
+  "unit_price",
+  "line_total",
+  "invoice_total",
+  "paid_amount",
+  "amount_due",
+  "currency",
+  "deposit_address",
+] as const;
+
+const route = createRoute({
+  method: "get",
+  path: "/api/exports/invoices.csv",
+  tags: ["Exports"],
+  summary: "Export your invoices as CSV",
+  description:
+    "One row per line item of every invoice created in the range, oldest first, with the invoice's fields repeated on each of its rows (RFC 4180, UTF-8, CRLF; amounts as USDC decimals, times in UTC ISO 8601; a cell beginning with `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`). Streamed: any size in constant memory. A `read` key is enough.",
+  security: [{ bearerAuth: [] }],
+  request: { query: ExportQuerySchema },
+  responses: {
+    200: {
+      description: "The CSV file",
+      content: {
+        "text/csv": {
+          schema: z.string(),
+          example: `${HEADER.join(",")}\r\nINV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01T09:30:00.000Z,2026-10-01T09:30:00.000Z,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,150.125,150.125,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\r\n`,
+        },
+      },
+    },
+    ...errorResponses(400, 401),
+  },
+});
+
+function cells(row: InvoiceExportRow, today: string): string[] {
+  const due = row.total_amount - row.received;
+  return [
+    row.invoice_number,
+    row.id,
+    reportedStatus(row.status, row.due_date, today),
+    row.issue_date,
+    row.due_date,
+    row.created_at.toISOString(),
+    row.sent_at?.toISOString() ?? "",
+    row.vendor_name,
+    row.vendor_email,
+    String(row.position + 1),
+    row.description,
+    row.quantity,
+    formatUsdc(row.unit_price),
+    formatUsdc(row.line_total),
+    formatUsdc(row.total_amount),
+    formatUsdc(row.received),
+    formatUsdc(due > 0n ? due : 0n),
+    "USDC",
+    getAddress(row.deposit_address),
+  ];
+}
+
+export function registerExportInvoices(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const identity = requireKey(c);
+    const query = c.req.valid("query");
+    const range = exportRange(c.req.query(), query);
+    const today = utcToday();
+    const body = csvStream(
+      HEADER,
+      (after) => invoiceExportBatch(deps.db, identity.merchantId, range, after, BATCH),
+      (row) => ({ at: row.list_at, id: row.id }),
+      (row) => cells(row, today),
+    );
+    return new Response(body, {
+      status: 200,
+      headers: csvHeaders(`invoices_${rangeLabel(query)}.csv`),
+    });
+  });
+}

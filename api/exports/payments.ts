@@ -1,0 +1,92 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import { type PaymentExportRow, paymentExportBatch } from "../../db/queries/exports.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, type Router } from "../openapi.ts";
+import { csvHeaders, csvStream, ExportQuerySchema, exportRange, rangeLabel } from "./csvStream.ts";
+
+/** Payments read per batch. */
+const BATCH = 1000;
+
+const HEADER = [
+  "paid_at",
+  "payment_id",
+  "tx_hash",
+  "log_index",
+  "block_number",
+  "explorer_url",
+  "payer",
+  "amount",
+  "currency",
+  "kind",
+  "invoice_number",
+  "invoice_id",
+  "vendor_name",
+  "link_slug",
+  "link_description",
+  "deposit_address",
+] as const;
+
+const route = createRoute({
+  method: "get",
+  path: "/api/exports/payments.csv",
+  tags: ["Exports"],
+  summary: "Export your payments as CSV",
+  description:
+    "One row per counted USDC payment with a block time in the range, oldest first, with what it paid (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). RFC 4180 like the invoices export, streamed. A `read` key is enough.",
+  security: [{ bearerAuth: [] }],
+  request: { query: ExportQuerySchema },
+  responses: {
+    200: {
+      description: "The CSV file",
+      content: {
+        "text/csv": {
+          schema: z.string(),
+          example: `${HEADER.join(",")}\r\n2026-10-02T14:05:11.000Z,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\r\n`,
+        },
+      },
+    },
+    ...errorResponses(400, 401),
+  },
+});
+
+function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
+  return [
+    row.block_time.toISOString(),
+    row.id,
+    row.tx_hash,
+    String(row.log_index),
+    String(row.block_number),
+    explorerUrl ? `${explorerUrl}/tx/${row.tx_hash}` : "",
+    getAddress(row.payer),
+    formatUsdc(row.amount),
+    "USDC",
+    row.invoice_id ? "invoice" : "link",
+    row.invoice_number ?? "",
+    row.invoice_id ?? "",
+    row.vendor_name ?? "",
+    row.link_slug ?? "",
+    row.link_description ?? "",
+    getAddress(row.deposit_address),
+  ];
+}
+
+export function registerExportPayments(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const identity = requireKey(c);
+    const query = c.req.valid("query");
+    const range = exportRange(c.req.query(), query);
+    const body = csvStream(
+      HEADER,
+      (after) => paymentExportBatch(deps.db, identity.merchantId, range, after, BATCH),
+      (row) => ({ at: row.list_at, id: row.id }),
+      (row) => cells(row, deps.explorerUrl),
+    );
+    return new Response(body, {
+      status: 200,
+      headers: csvHeaders(`payments_${rangeLabel(query)}.csv`),
+    });
+  });
+}

@@ -1,0 +1,145 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import type { Executor } from "../../db/database.ts";
+import { indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { findLinkBySlug, type LinkRow } from "../../db/queries/links.ts";
+import { findClaimedAt } from "../../db/queries/merchants.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import { presentSweep } from "../../domain/sweepView.ts";
+import { authenticationRequired } from "../auth/authErrors.ts";
+import { type Identity, identityOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { SweepSchema } from "../invoices/schema.ts";
+import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { linkSnippets } from "./createLink.ts";
+
+const LinkSchema = z
+  .object({
+    ...linkSummaryShape,
+    amount_due: z.string().openapi({ description: "What is still due, in USDC; never negative." }),
+    payment_uri: z.string().openapi({
+      description: "An EIP-681 request for what is still due (the amount once nothing is).",
+    }),
+    iframe_snippet: z.string(),
+    js_widget_snippet: z.string(),
+    merchant_portal: z.url().nullable(),
+    webhook_url: z.string().nullable(),
+    redirect_url: z.string().nullable(),
+    payments: z
+      .array(
+        z.object({
+          tx_hash: z.string(),
+          log_index: z.number(),
+          from: z.string().openapi({ description: "The payer's address." }),
+          amount: z.string(),
+          block_number: z.number(),
+          paid_at: z.string().openapi({ description: "The block's time." }),
+          counted: z.boolean().openapi({
+            description:
+              "Whether it has the confirmations it needs: only counted ones are in amount_received.",
+          }),
+        }),
+      )
+      .openapi({ description: "Every USDC transfer indexed to the deposit address." }),
+    sweeps: z.array(SweepSchema),
+  })
+  .openapi("PaymentLink", {
+    example: {
+      ...linkSummaryExample,
+      amount_due: "0.00",
+      payment_uri:
+        "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65&uint256=25000000",
+      iframe_snippet:
+        '<iframe src="https://pay.remit.example/pay/7hKp2VwQx9Rm" width="400" height="600" frameborder="0" title="Pay with USDC" allow="clipboard-write"></iframe>',
+      js_widget_snippet:
+        '<script src="https://pay.remit.example/w.js" data-slug="7hKp2VwQx9Rm" async></script>',
+      merchant_portal: "https://pay.remit.example/merchant/7hKp2VwQx9Rm",
+      webhook_url: null,
+      redirect_url: "https://shop.acme.example/thanks",
+      payments: [],
+      sweeps: [],
+    },
+  });
+
+const route = createRoute({
+  method: "get",
+  path: "/api/links/{slug}",
+  tags: ["Payment links"],
+  summary: "Get a payment link",
+  description:
+    "Every stored field but the webhook secret, the snippets, what was received and is still due, every transfer to the deposit address and the sweeps, as `GET /api/invoices/{id}` shows an invoice.",
+  security: [{ bearerAuth: [] }],
+  request: {
+    params: z.object({
+      slug: z.string().openapi({
+        param: { name: "slug", in: "path" },
+        example: "7hKp2VwQx9Rm",
+        description: "The link's slug.",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse("The payment link", LinkSchema),
+    ...errorResponses(401, 404),
+  },
+});
+
+/**
+ * The link `slug`, if the caller may see it, by the rules of invoices (authorizedInvoice): with
+ * a key only its merchant's (another's is a 404, as an unknown slug); without one (open mode)
+ * an unclaimed merchant's, a claimed merchant's never (401).
+ */
+async function authorizedLink(db: Executor, identity: Identity, slug: string): Promise<LinkRow> {
+  const link = await findLinkBySlug(db, slug);
+  if (!link) throw notFound("payment link");
+  if (identity.kind === "key") {
+    if (link.merchant_id !== identity.merchantId) throw notFound("payment link");
+    return link;
+  }
+  if (await findClaimedAt(db, link.merchant_id))
+    throw authenticationRequired("this link's merchant has an account");
+  return link;
+}
+
+export function registerGetLink(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const link = await authorizedLink(deps.db, identityOf(c), c.req.valid("param").slug);
+    const [state, transfers, sweeps] = await Promise.all([
+      loadPaymentState(deps.db, link.deposit_address),
+      indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
+      findSweepsOf(deps.db, deps.indexerSchema, link.deposit_address),
+    ]);
+    const due = link.amount - state.received;
+    const { payment_link: _, ...snippets } = linkSnippets(deps.payUrl, link.slug);
+    return c.json(
+      {
+        ...presentLinkSummary(deps, { ...link, received: state.received }),
+        amount_due: formatUsdc(due > 0n ? due : 0n),
+        payment_uri: usdcPaymentUri(getAddress(link.deposit_address), due > 0n ? due : link.amount),
+        ...snippets,
+        merchant_portal:
+          link.wallet_type === "managed" ? `${deps.payUrl}/merchant/${link.slug}` : null,
+        webhook_url: link.webhook_url,
+        redirect_url: link.redirect_url,
+        payments: transfers
+          .filter((t) => t.from.toLowerCase() !== link.deposit_address)
+          .map((t) => ({
+            tx_hash: t.txHash,
+            log_index: Number(t.id.split("-")[1]),
+            from: getAddress(t.from),
+            amount: formatUsdc(t.value),
+            block_number: Number(t.blockNumber),
+            paid_at: t.paidAt.toISOString(),
+            counted: state.counted.includes(t.id),
+          })),
+        sweeps: sweeps.map(presentSweep),
+      },
+      200,
+    );
+  });
+}

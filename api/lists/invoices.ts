@@ -1,0 +1,198 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import {
+  type InvoiceListFilters,
+  type InvoiceListRow,
+  type InvoiceListStatus,
+  listInvoices,
+} from "../../db/queries/invoiceLists.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import {
+  INVOICE_STATUSES,
+  REPORTED_INVOICE_STATUSES,
+  WALLET_TYPES,
+} from "../../domain/statuses.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import {
+  amountParam,
+  assertKnownParams,
+  assertRanges,
+  baseUnits,
+  dateParam,
+  endOf,
+  enumListParam,
+  momentParam,
+  pageOf,
+  pageParams,
+  searchParam,
+  startOf,
+} from "./listQuery.ts";
+
+/**
+ * The statuses the list filters on: every reported one, and `void` (issue 17's stored status,
+ * accepted here before it lands in domain/statuses.ts; until then it matches nothing).
+ */
+const LIST_STATUSES = [...new Set([...REPORTED_INVOICE_STATUSES, "void"])] as InvoiceListStatus[];
+
+const QuerySchema = z.object({
+  ...pageParams,
+  status: enumListParam(
+    "status",
+    LIST_STATUSES,
+    "Only invoices with one of these statuses, as reported: `draft` and `sent` leave out what is `overdue`.",
+  ),
+  created_from: momentParam(
+    "created_from",
+    "Created at or after: a date (from its start, UTC) or an ISO 8601 time.",
+    "2026-10-01",
+  ),
+  created_to: momentParam(
+    "created_to",
+    "Created before: a date (to its end, UTC: the day is included) or an ISO 8601 time (excluded).",
+    "2026-10-31",
+  ),
+  due_from: dateParam("due_from", "Due on or after this date."),
+  due_to: dateParam("due_to", "Due on or before this date."),
+  amount_min: amountParam("amount_min", "`total_amount` at least this, in USDC.", "100"),
+  amount_max: amountParam("amount_max", "`total_amount` at most this, in USDC.", "2500.00"),
+  q: searchParam(
+    "A substring of the invoice number, the vendor's name or email, or a line item's description, in any case.",
+  ),
+});
+
+const invoiceSummaryExample = {
+  invoice_id: "7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d",
+  invoice_number: "INV-0042",
+  slug: "4fQm9TzXk2Lp",
+  status: "overdue" as const,
+  stored_status: "sent" as const,
+  vendor_name: "Globex Corporation",
+  vendor_email: "ap@globex.example",
+  total_amount: "150.125",
+  paid_amount: "0.00",
+  amount_due: "150.125",
+  currency: "USDC" as const,
+  issue_date: "2026-10-01",
+  due_date: "2026-10-31",
+  wallet_type: "managed" as const,
+  deposit_address: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+  sent_at: "2026-10-01T09:30:00.000Z",
+  created_at: "2026-10-01T09:30:00.000Z",
+  invoice_url: "https://pay.remit.example/i/4fQm9TzXk2Lp",
+  pdf_url: "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
+};
+
+export const InvoiceSummarySchema = z
+  .object({
+    invoice_id: z.uuid(),
+    invoice_number: z.string(),
+    slug: z.string(),
+    status: z
+      .enum(REPORTED_INVOICE_STATUSES)
+      .openapi({ description: "As `GET /api/invoices/{id}` reports it (`overdue` derived)." }),
+    stored_status: z.enum(INVOICE_STATUSES),
+    vendor_name: z.string(),
+    vendor_email: z.string(),
+    total_amount: z.string(),
+    paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
+    amount_due: z.string(),
+    currency: z.literal("USDC"),
+    issue_date: z.string(),
+    due_date: z.string(),
+    wallet_type: z.enum(WALLET_TYPES),
+    deposit_address: z.string(),
+    sent_at: z.string().nullable(),
+    created_at: z.string(),
+    invoice_url: z.url(),
+    pdf_url: z.url(),
+  })
+  .openapi("InvoiceSummary", { example: invoiceSummaryExample });
+
+/** The parameters the list knows: an unknown one is a 400 (a typo must not widen the list). */
+const QUERY_KEYS: readonly string[] = Object.keys(QuerySchema.shape);
+
+const route = createRoute({
+  method: "get",
+  path: "/api/invoices",
+  tags: ["Invoices"],
+  summary: "List your invoices",
+  description:
+    "Your invoices, newest first, a page at a time (`next_cursor` until the last page), filtered by status, creation and due dates, amount and a search. A `read` key is enough. Line items and payments: `GET /api/invoices/{id}`.",
+  security: [{ bearerAuth: [] }],
+  request: { query: QuerySchema },
+  responses: {
+    200: jsonResponse(
+      "A page of invoices",
+      z.object({ data: z.array(InvoiceSummarySchema), next_cursor: z.string().nullable() }),
+      { data: [invoiceSummaryExample], next_cursor: null },
+    ),
+    ...errorResponses(400, 401),
+  },
+});
+
+/** One row of the list as the API shows it. */
+export function presentInvoiceSummary(
+  deps: Pick<AppDeps, "baseUrl" | "payUrl">,
+  row: InvoiceListRow,
+  today: string,
+): z.infer<typeof InvoiceSummarySchema> {
+  const due = row.total_amount - row.received;
+  return {
+    invoice_id: row.id,
+    invoice_number: row.invoice_number,
+    slug: row.slug,
+    status: reportedStatus(row.status, row.due_date, today),
+    stored_status: row.status,
+    vendor_name: row.vendor_name,
+    vendor_email: row.vendor_email,
+    total_amount: formatUsdc(row.total_amount),
+    paid_amount: formatUsdc(row.received),
+    amount_due: formatUsdc(due > 0n ? due : 0n),
+    currency: "USDC",
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    wallet_type: row.wallet_type,
+    deposit_address: getAddress(row.deposit_address),
+    sent_at: row.sent_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    ...invoiceUrls(deps, row.id, row.slug),
+  };
+}
+
+/** The list's filters from its validated query; a reversed range is a 400. */
+function filtersOf(query: z.infer<typeof QuerySchema>, today: string): InvoiceListFilters {
+  const filters: InvoiceListFilters = {
+    today,
+    ...(query.status ? { statuses: query.status.split(",") as InvoiceListStatus[] } : {}),
+    ...(query.created_from ? { createdFrom: startOf(query.created_from) } : {}),
+    ...(query.created_to ? { createdBefore: endOf(query.created_to) } : {}),
+    ...(query.due_from ? { dueFrom: query.due_from } : {}),
+    ...(query.due_to ? { dueTo: query.due_to } : {}),
+    ...(query.amount_min ? { amountMin: baseUnits(query.amount_min) } : {}),
+    ...(query.amount_max ? { amountMax: baseUnits(query.amount_max) } : {}),
+    ...(query.q ? { q: query.q } : {}),
+  };
+  assertRanges([
+    { from: filters.createdFrom, to: filters.createdBefore, path: "created_to" },
+    { from: filters.dueFrom, to: filters.dueTo, path: "due_to" },
+    { from: filters.amountMin, to: filters.amountMax, path: "amount_max" },
+  ]);
+  return filters;
+}
+
+export function registerListInvoices(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) => {
+    const identity = requireKey(c);
+    const query = c.req.valid("query");
+    assertKnownParams(c.req.query(), QUERY_KEYS);
+    const page = pageOf("invoices", query);
+    const today = utcToday();
+    const result = await listInvoices(deps.db, identity.merchantId, filtersOf(query, today), page);
+    const data = result.rows.map((row) => presentInvoiceSummary(deps, row, today));
+    return c.json({ data, next_cursor: result.nextCursor }, 200);
+  });
+}
