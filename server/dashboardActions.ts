@@ -1,6 +1,9 @@
 import type { ZodType } from "zod";
 import type { AppDeps } from "../api/deps.ts";
 import { ApiError, type FieldError, fieldErrors } from "../api/errors.ts";
+import { ExportQuerySchema } from "../api/exports/csvStream.ts";
+import { invoicesCsv } from "../api/exports/invoices.ts";
+import { paymentsCsv } from "../api/exports/payments.ts";
 import { createInvoice } from "../api/invoices/createInvoice.ts";
 import { RedeliveryLimited } from "../api/invoices/queueRedelivery.ts";
 import { redeliverInvoiceEvent } from "../api/invoices/redeliverEvent.ts";
@@ -137,5 +140,17 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
       }
     },
     removeWallet: (actor, address) => removeOwnPayoutWallet(deps, actor, address),
+    exportCsv(actor, what, params) {
+      // Empty date fields of the dashboard's form mean "no bound", as an absent parameter.
+      const given = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== ""));
+      const query = validated(ExportQuerySchema, given, () => ["from", "to"]);
+      if (!query.ok) return query;
+      try {
+        const csv = what === "invoices" ? invoicesCsv : paymentsCsv;
+        return { ok: true, response: csv(deps, actor.identity.merchantId, given, query.data) };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
   };
 }

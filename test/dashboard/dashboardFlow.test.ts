@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -157,6 +159,37 @@ describe("the merchant's dashboard in a browser", () => {
     await checkPage(page, "invoices");
     await go("/dashboard/invoices?q=nobody-at-all");
     expect(await page.textContent("main")).toContain("No invoices match.");
+  });
+
+  test("exports the invoices and payments as CSV, under the session", async () => {
+    await go("/dashboard/payments");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export payments (CSV)" }).click(),
+    ]);
+    const payments = parse(await readFile((await download.path()) ?? ""), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(payments).toHaveLength(1);
+    expect(Object.values(payments[0] ?? {})).toContain("162.50");
+    const invoices = await context.request.get(
+      `${stack.api.url}/dashboard/exports/invoices.csv?from=&to=`,
+    );
+    expect(invoices.status()).toBe(200);
+    const rows = parse(await invoices.body(), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.description)).toEqual(["Design work", "Hosting"]);
+    expect(rows.every((r) => r.invoice_number === "INV-0001" && r.invoice_total === "162.50")).toBe(
+      true,
+    );
+    // Without the session: back to sign-in, no CSV.
+    const anonymous = await fetch(`${stack.api.url}/dashboard/exports/invoices.csv`, {
+      redirect: "manual",
+    });
+    expect(anonymous.status).toBe(303);
+    const reversed = await context.request.get(
+      `${stack.api.url}/dashboard/exports/invoices.csv?from=2030-01-05&to=2030-01-01`,
+    );
+    expect(reversed.status()).toBe(400);
   });
 
   test("redelivers a webhook", async () => {

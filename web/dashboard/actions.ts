@@ -55,4 +55,10 @@ export type DashboardActions = {
   revokeKey(actor: DashboardActor, id: string): Promise<boolean>;
   addWallet(actor: DashboardActor, address: string): Promise<Outcome<object>>;
   removeWallet(actor: DashboardActor, address: string): Promise<boolean>;
+  /** The CSV export of GET /api/exports/{what}.csv, streamed, for the query given. */
+  exportCsv(
+    actor: DashboardActor,
+    what: "invoices" | "payments",
+    query: Record<string, string>,
+  ): Outcome<{ response: Response }>;
 };

@@ -612,6 +612,32 @@ export function dashboardRoutes(
     return c.redirect("/dashboard/settings?notice=wallet_removed", 303);
   });
 
+  // ---- Exports: the API's CSV, streamed under the session (the API itself takes keys only) ----
+  signedIn.get("/exports/:file", (c) => {
+    const file = c.req.param("file");
+    const what = file === "invoices.csv" ? "invoices" : file === "payments.csv" ? "payments" : null;
+    if (!what) return notFound(c, "export");
+    const query = Object.fromEntries(
+      ["from", "to"].flatMap((key) => {
+        const value = c.req.query(key);
+        return value === undefined ? [] : [[key, value]];
+      }),
+    );
+    const outcome = actions.exportCsv(actorOf(c), what, query);
+    if (outcome.ok) return outcome.response;
+    return c.html(
+      <PlainLayout title="Export refused">
+        <p role="alert">
+          {Object.entries(outcome.fields)
+            .map(([path, message]) => `${path}: ${message}`)
+            .join("; ") || outcome.message}
+          . <a href="/dashboard/payments">Back</a>.
+        </p>
+      </PlainLayout>,
+      400,
+    );
+  });
+
   app.route("/dashboard", signedIn);
   return app;
 }

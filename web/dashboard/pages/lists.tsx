@@ -242,7 +242,36 @@ export function InvoicesPage(props: {
         )}
         <Pager base="/dashboard/invoices" query={query} page={props.page} more={props.more} />
       </section>
+      <ExportForms />
     </DashboardLayout>
+  );
+}
+
+/** The accountants' exports (CSV, the API's own), for a date range. */
+export function ExportForms() {
+  const form = (what: "invoices" | "payments", label: string) => (
+    <form method="get" action={`/dashboard/exports/${what}.csv`} class="filters">
+      <div class="field">
+        <label for={`${what}-from`}>From</label>
+        <input id={`${what}-from`} name="from" type="date" />
+      </div>
+      <div class="field">
+        <label for={`${what}-to`}>To</label>
+        <input id={`${what}-to`} name="to" type="date" />
+      </div>
+      <button type="submit">{label}</button>
+    </form>
+  );
+  return (
+    <section class="card">
+      <h2>Exports for your accountant</h2>
+      <p class="muted small">
+        CSV, one row per invoice line or per payment; empty dates: everything.
+      </p>
+      {form("invoices", "Export invoices (CSV)")}
+      <p />
+      {form("payments", "Export payments (CSV)")}
+    </section>
   );
 }
 
@@ -263,6 +292,7 @@ export function PaymentsPage(props: {
         />
         <Pager base="/dashboard/payments" query={{}} page={props.page} more={props.more} />
       </section>
+      <ExportForms />
     </DashboardLayout>
   );
 }
