@@ -14,6 +14,10 @@ const rpcUrls = (process.env.PONDER_RPC_URL_8453 ?? "")
 const rpc = rpcUrls.length > 1 ? rpcUrls : rpcUrls[0];
 const pollingInterval = Number(process.env.PONDER_POLLING_INTERVAL ?? 100);
 const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
+// New blocks pushed over WebSocket (eth_subscribe newHeads) instead of polled: no wait of up to
+// a polling interval, and no full block fetched every interval. Ponder falls back to polling
+// `rpc` by itself after repeated WebSocket failures (BASE_WS_URL in docs/operations.md).
+const ws = process.env.PONDER_WS_URL_8453 || undefined;
 
 export default createConfig({
   database: { kind: "postgres" },
@@ -21,7 +25,7 @@ export default createConfig({
     // Ponder would otherwise keep every USDC log and transaction on Base in ponder_sync
     // (~1.3 kB a transfer, gigabytes a day) although we keep only our own few: with the cache
     // off, realtime indexing stores nothing for unrelated transfers (test/indexer.test.ts).
-    base: { id: 8453, rpc, pollingInterval, disableCache: true },
+    base: { id: 8453, rpc, ...(ws ? { ws } : {}), pollingInterval, disableCache: true },
   },
   contracts: {
     // Every USDC Transfer is read; src/usdcTransfer.ts keeps only those that touch one of our

@@ -7,6 +7,7 @@ import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
+import type { TransactionLookupSettings } from "./transactions/lookupTransaction.ts";
 
 /**
  * What the HTTP application needs from its process: connections and settings. Its one secret
@@ -51,4 +52,6 @@ export type AppDeps = {
   pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
+  /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
+  transactionLookup?: TransactionLookupSettings;
 };

@@ -40,6 +40,8 @@ describe("GET /openapi.json", () => {
         "/api/payments",
         "/api/exports/invoices.csv",
         "/api/exports/payments.csv",
+        "/api/merchant/settings",
+        "/api/transactions/{tx_hash}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
@@ -66,6 +68,7 @@ describe("rate-limited routes", () => {
       ["/api/payments/status/{slug}", "get"],
       ["/api/payments/{slug}/authorizations", "post"],
       ["/api/payments/{slug}/authorizations/{id}", "get"],
+      ["/api/transactions/{tx_hash}", "get"],
     ] as const) {
       expect(doc.paths[path]?.[method]?.responses).toHaveProperty("429");
     }

@@ -4,27 +4,24 @@
 // that every sweep is confirmed exactly once, and counts the node's refusals of relayer
 // transactions (`replacement transaction underpriced`) and receipt time-outs in the logs.
 // Baseline, measured in the same run: receipt → the transfer's row in the indexer's table.
-import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import pg from "pg";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  type PublicClient,
-  parseAbiItem,
-} from "viem";
+import { type Address, createPublicClient, http } from "viem";
 import { base } from "viem/chains";
-import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { freePort } from "../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { apiSpec, indexerSpec, workerSpec } from "../platform/children.ts";
+import {
+  busyChain,
+  type ChainReader,
+  prepareBusyChain,
+  transferEvent,
+  transfersPerBlock,
+} from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
+import { payBenchInvoice } from "./invoicePayment.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -34,18 +31,11 @@ const minimumInvoices = Number(process.env.BENCH_BUSY_INVOICES ?? 30);
 /** Every line the service's processes write, for a look afterwards (unset: none kept). */
 const logFile = process.env.BENCH_BUSY_LOG_FILE;
 
-/** The load's senders: dev accounts 0–7 (8 pays the invoices, 9 is the local relayer). */
-const SENDERS = [0, 1, 2, 3, 4, 5, 6, 7].map(devAccount);
+/** Pays the invoices (the load's senders are dev accounts 0–7, 9 is the local relayer). */
 const PAYER = devAccount(8);
-/** What the checks at the end read the chain with. */
-type Reader = Pick<PublicClient, "getLogs">;
 
 /** Receipt → paid (or → row) past this counts as late, at this value. */
 const LATE_MS = 30_000;
-
-const transferEvent = parseAbiItem(
-  "event Transfer(address indexed from, address indexed to, uint256 value)",
-);
 
 export async function benchBusyChainSweeps(): Promise<void> {
   const apiPort = await freePort();
@@ -98,10 +88,9 @@ export async function benchBusyChainSweeps(): Promise<void> {
     });
 
     // A minute more than the window, should the invoices need longer.
-    const batches = await prepareBusyChain(env.rpcUrl, seconds + 60);
+    const batches = await prepareBusyChain(env.rpcUrl, seconds + 60, transfersPerSecond);
     const firstBlock = (await client.getBlockNumber()) + 1n;
     const load = busyChain(env.rpcUrl, batches, () => loading);
-    const payer = createWalletClient({ chain: base, transport: http(env.rpcUrl), account: PAYER });
     const toRow: number[] = [];
     const late = { row: 0, paid: 0 };
     const toPaid: number[] = [];
@@ -109,61 +98,20 @@ export async function benchBusyChainSweeps(): Promise<void> {
     const started = Date.now();
     // Invoices paid one after another for the whole window (at least `minimumInvoices`).
     while (Date.now() - started < seconds * 1000 || invoices.length < minimumInvoices) {
-      const response = await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          merchant_email: "bench@example.com",
-          merchant_name: "Bench",
-          merchant_address: "1 Road",
-          vendor_email: "v@example.com",
-          vendor_name: "Vendor",
-          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-          due_date: "2099-01-01",
-          wallet_type: "managed",
-          send_now: false,
-        }),
-      });
-      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
-      invoices.push({ id: invoice.invoice_id, deposit: invoice.deposit_address });
-      const hash = await payer.writeContract({
-        address: USDC_ADDRESS,
-        abi: usdcAbi,
-        functionName: "transfer",
-        args: [invoice.deposit_address, 1_000_000n],
-      });
-      await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-      const t0 = performance.now();
       // A payment not seen within the limit is counted at the limit (and as late), so one
       // stall cannot end the run: its figures say how often it happened.
-      const seen = { row: t0 + LATE_MS, paid: t0 + LATE_MS };
-      await Promise.all([
-        waitFor(
-          "the row",
-          async () => {
-            const { rowCount } = await db.query(
-              "select 1 from idx_bench.usdc_transfer where tx_hash = $1",
-              [hash],
-            );
-            if (rowCount) seen.row = performance.now();
-            return rowCount;
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.row++),
-        waitFor(
-          "paid",
-          async () => {
-            const body = (await (
-              await fetch(`${apiUrl}/api/invoices/${invoice.invoice_id}/status`)
-            ).json()) as { status: string };
-            if (body.status === "paid") seen.paid = performance.now();
-            return body.status === "paid";
-          },
-          { timeoutMs: LATE_MS, intervalMs: 5 },
-        ).catch(() => late.paid++),
-      ]);
-      toRow.push(seen.row - t0);
-      toPaid.push(seen.paid - t0);
+      const paid = await payBenchInvoice({
+        apiUrl,
+        rpcUrl: env.rpcUrl,
+        payer: PAYER,
+        rows: { db, schema: "idx_bench" },
+        lateMs: LATE_MS,
+      });
+      invoices.push(paid.invoice);
+      if (paid.lateRow) late.row++;
+      if (paid.latePaid) late.paid++;
+      toRow.push(paid.toRow);
+      toPaid.push(paid.toPaid);
     }
     loading = false;
     const sent = await load;
@@ -236,105 +184,9 @@ export async function benchBusyChainSweeps(): Promise<void> {
   }
 }
 
-/**
- * Unrelated USDC transfers at `transfersPerSecond`, signed before the window (so that signing
- * does not compete with the service for the CPU while it is measured): each sender's
- * transactions with consecutive nonces, a second's worth of them sent in one JSON-RPC batch.
- */
-async function prepareBusyChain(rpcUrl: string, seconds: number): Promise<Hex[][]> {
-  const client = createPublicClient({ chain: base, transport: http(rpcUrl) });
-  const nonces = await Promise.all(
-    SENDERS.map((sender) =>
-      client.getTransactionCount({ address: sender.address, blockTag: "pending" }),
-    ),
-  );
-  const fees = await client.estimateFeesPerGas();
-  const perSender = Math.ceil(transfersPerSecond / SENDERS.length);
-  const batches: Hex[][] = [];
-  for (let second = 0; second < seconds; second++) {
-    const batch: Hex[] = [];
-    for (const [s, sender] of SENDERS.entries()) {
-      for (let i = 0; i < perSender; i++) {
-        const to = `0x${randomBytes(20).toString("hex")}` as Address;
-        batch.push(
-          await sender.signTransaction({
-            chainId: base.id,
-            type: "eip1559",
-            to: USDC_ADDRESS,
-            data: encodeFunctionData({ abi: usdcAbi, functionName: "transfer", args: [to, 1n] }),
-            gas: 80_000n,
-            nonce: (nonces[s] ?? 0) + second * perSender + i,
-            // Well above the base fee: the load stays under the block's gas target, so the
-            // base fee only falls while it runs.
-            maxFeePerGas: fees.maxFeePerGas * 4n,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          }),
-        );
-      }
-    }
-    batches.push(batch);
-  }
-  return batches;
-}
-
-/** Sends one prepared batch a second while `going()` and batches remain. */
-async function busyChain(
-  rpcUrl: string,
-  batches: Hex[][],
-  going: () => boolean,
-): Promise<{ count: number; seconds: number }> {
-  let count = 0;
-  const started = performance.now();
-  for (const batch of batches) {
-    if (!going()) break;
-    const tickStarted = performance.now();
-    const body = batch.map((raw, id) => ({
-      jsonrpc: "2.0",
-      id,
-      method: "eth_sendRawTransaction",
-      params: [raw],
-    }));
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answers = (await response.json()) as { error?: { message: string } }[];
-    count += answers.filter((answer) => !answer.error).length;
-    const rest = 1000 - (performance.now() - tickStarted);
-    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-  }
-  return { count, seconds: (performance.now() - started) / 1000 };
-}
-
-/** How many USDC transfers each block of the window carried: median and 5th percentile. */
-async function transfersPerBlock(
-  client: Reader,
-  from: bigint,
-  to: bigint,
-): Promise<{ median: number; p5: number }> {
-  const counts = new Map<bigint, number>();
-  for (let start = from; start <= to; start += 10n) {
-    const end = start + 9n < to ? start + 9n : to;
-    const logs = await client.getLogs({
-      address: USDC_ADDRESS,
-      event: transferEvent,
-      fromBlock: start,
-      toBlock: end,
-    });
-    for (const log of logs) counts.set(log.blockNumber, (counts.get(log.blockNumber) ?? 0) + 1);
-  }
-  // The busy window only: the last blocks drain after the load stopped.
-  const sorted = [...counts.values()].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    p5: sorted[Math.floor(sorted.length * 0.05)] ?? 0,
-  };
-}
-
 /** USDC transfers out of each of these addresses since `from`. */
 async function countTransfersFrom(
-  client: Reader,
+  client: ChainReader,
   addresses: Address[],
   from: bigint,
 ): Promise<Map<string, number>> {

@@ -9,6 +9,7 @@ import { migrate } from "../db/migrate.ts";
 import { freePort } from "../internal/freePort.ts";
 import { newMnemonic } from "../keys/hdWallet.ts";
 import type { ChildSettings } from "../platform/children.ts";
+import { fillManagedWalletPool } from "../platform/managedWallets.ts";
 
 /**
  * A throwaway Postgres (migrated) and a local chain with USDC, for a benchmark run, plus the
@@ -28,6 +29,10 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
   await ensureDatabase(postgres.url("postgres"), "bench");
   const databaseUrl = postgres.url("bench");
   await migrate(databaseUrl);
+  const mnemonic = newMnemonic();
+  // Managed wallets are derived ahead into a pool, as npm start does before its children start:
+  // the API cannot derive them (hardened), and the worker refills only after a creation.
+  await fillManagedWalletPool(databaseUrl, mnemonic);
   const { BASE_URL: _vite, ...inherited } = process.env;
   const settings: ChildSettings = {
     baseEnv: {
@@ -44,7 +49,7 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
     databaseUrl,
     rpcUrl: anvil.url,
     indexerSchema: "idx_bench",
-    mnemonic: newMnemonic(),
+    mnemonic,
     webhookSecretKey: randomBytes(32).toString("hex"),
   };
   return {

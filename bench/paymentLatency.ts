@@ -3,7 +3,7 @@
 // chain with 1 s blocks. Baseline, measured in the same run: receipt → the transfer's row in
 // the indexer's table (what indexing alone costs).
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
@@ -12,6 +12,7 @@ import { freePort } from "../internal/freePort.ts";
 import { waitFor } from "../internal/process.ts";
 import { startWebhookReceiver } from "../test/helpers/webhookReceiver.ts";
 import { benchEnvironment } from "./environment.ts";
+import { createBenchInvoice } from "./invoicePayment.ts";
 import { startServiceProcesses } from "./serviceProcesses.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
@@ -43,23 +44,7 @@ export async function benchPaymentLatency(): Promise<void> {
     const toStatus: number[] = [];
     const toWebhook: number[] = [];
     for (let i = 0; i < payments; i++) {
-      const response = await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          merchant_email: "bench@example.com",
-          merchant_name: "Bench",
-          merchant_address: "1 Road",
-          vendor_email: "v@example.com",
-          vendor_name: "Vendor",
-          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-          due_date: "2099-01-01",
-          wallet_type: "managed",
-          send_now: false,
-          webhook_url: receiver.url,
-        }),
-      });
-      const invoice = (await response.json()) as { invoice_id: string; deposit_address: Address };
+      const invoice = await createBenchInvoice(apiUrl, { webhook_url: receiver.url });
       const hash = await wallet.writeContract({
         address: USDC_ADDRESS,
         abi: usdcAbi,

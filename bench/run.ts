@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, each printing its figures, then one table of them all.
+import { benchBaseVolume } from "./baseVolume.ts";
 import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
 import { benchLists } from "./lists.ts";
 import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
+import { benchRestart } from "./restart.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
@@ -17,10 +19,12 @@ await benchInvoiceCreation();
 await benchPaymentLatency();
 await benchWalletCheckout();
 await benchBusyChainSweeps();
+await benchBaseVolume();
 await benchStatusEndpoint();
 await benchStatusMiddleware();
 await benchLists();
 await benchStartup();
+await benchRestart();
 await benchMemory();
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);
 console.log(formatSummary(recorded()));

@@ -5,7 +5,7 @@
 // interleaved: a plain USDC transfer from sending to its receipt (the block time every payment
 // waits for), and that transfer's gas.
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, createWalletClient, http } from "viem";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
@@ -17,6 +17,7 @@ import { relayerAccount } from "../keys/relayer.ts";
 import { launchBrowser } from "../test/helpers/browser.ts";
 import { injectWallet } from "../test/helpers/injectedWallet.ts";
 import { benchEnvironment } from "./environment.ts";
+import { createBenchInvoice } from "./invoicePayment.ts";
 import { startServiceProcesses } from "./serviceProcesses.ts";
 import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, formatSummary, record, recorded } from "./summary.ts";
@@ -79,25 +80,7 @@ export async function benchWalletCheckout(): Promise<void> {
       transferToReceipt.push(performance.now() - sentAt);
       transferGas.push(Number(plain.gasUsed));
 
-      const response = await fetch(`${apiUrl}/api/invoices`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          merchant_email: "bench@example.com",
-          merchant_name: "Bench",
-          merchant_address: "1 Road",
-          vendor_email: "v@example.com",
-          vendor_name: "Vendor",
-          line_items: [{ description: "x", quantity: 1, unit_price: "1.00" }],
-          due_date: "2099-01-01",
-          wallet_type: "managed",
-          send_now: false,
-        }),
-      });
-      const invoice = (await response.json()) as {
-        invoice_url: string;
-        deposit_address: Address;
-      };
+      const invoice = await createBenchInvoice(apiUrl);
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await injectWallet(page, env.rpcUrl, { account: payer.address });
       await page.goto(invoice.invoice_url);

@@ -42,6 +42,8 @@ export interface Database {
     /** The registered business name, reserved to this merchant, and its normalised form. */
     name: Generated<string | null>;
     name_key: Generated<string | null>;
+    /** A shortfall of at most this still counts as paid (db/migrations/0021); 0: exact. */
+    underpayment_tolerance: Generated<bigint>;
   };
   "app.managed_wallet_pool": {
     derivation_index: number;
@@ -127,6 +129,8 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
+    /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
+    underpayment_tolerance: ColumnType<bigint, never, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -226,6 +230,12 @@ export interface Database {
     notified_received: Generated<bigint>;
     /** Since when counted transfers are missing from the index but still mined (0014). */
     lost_since: Date | null;
+  };
+  /** The start-up catch-up's watermark, per indexer schema (migration 0022). */
+  "app.reconcile_watermarks": {
+    indexer_schema: string;
+    block_number: bigint;
+    updated_at: Generated<Date>;
   };
   "app.payment_events": {
     id: string;

@@ -25,6 +25,18 @@ export const TASK = {
 export type TaskName = (typeof TASK)[keyof typeof TASK];
 
 /**
+ * graphile-worker job priorities (lower runs first among due jobs of a queue). Real-time work,
+ * a transfer just indexed, runs ahead of the start-up catch-up, so a payment arriving right
+ * after a restart never waits behind the reconciles of older history (issue 20).
+ */
+export const JOB_PRIORITY = {
+  /** What the transfer trigger, a recheck and every other job queue: graphile-worker's default. */
+  realtime: 0,
+  /** The start-up catch-up's reconciles (db/queries/reconcileCatchUp.ts). */
+  catchUp: 100,
+} as const;
+
+/**
  * The prefixes of the job keys, for SQL that builds a key from a column (`prefix || address`).
  * The migrations above write the same ones: `email:` (0002), `webhook:` and `reconcile:` (0003).
  */
@@ -62,6 +74,6 @@ export const jobKey = {
     `${JOB_KEY_PREFIX.webhook}${deliveryId}:${attempt}`,
   /** A payer's gasless payment: its submission, then each look at its transaction (0015). */
   relay: (authorizationId: string) => `${JOB_KEY_PREFIX.relay}${authorizationId}`,
-  /** The start-up reconcile of every address. */
+  /** The start-up catch-up: reconciles what may have changed while no worker ran. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

@@ -66,6 +66,22 @@ describe("invoiceStatusFor", () => {
   ] as const)("received %s (sent: %s) → %s", (received, sent, status) => {
     expect(invoiceStatusFor(100n, received, sent)).toBe(status);
   });
+  test.each([
+    [2_500_000n, 0n, "partial"], // the default: exact amounts only
+    [2_999_999n, 0n, "partial"],
+    [2_500_000n, 500_000n, "paid"], // short by exactly the tolerance
+    [2_700_000n, 500_000n, "paid"], // short by less
+    [2_499_999n, 500_000n, "partial"], // short by more
+    [3_000_001n, 500_000n, "excess"], // tolerance never touches an overpayment
+  ] as const)(
+    "underpayment tolerance: %s of 3.00 with tolerance %s → %s",
+    (received, tolerance, status) => {
+      expect(invoiceStatusFor(3_000_000n, received, true, tolerance)).toBe(status);
+    },
+  );
+  test("nothing received is never paid, whatever the tolerance", () => {
+    expect(invoiceStatusFor(100n, 0n, true, 1_000n)).toBe("sent");
+  });
 });
 
 describe("paymentEventType", () => {

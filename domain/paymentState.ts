@@ -111,15 +111,20 @@ export function amountDue(amount: bigint, received: bigint): bigint {
 
 /**
  * The stored status that `received` implies for an invoice of `total` (spec §3.1); pass
- * amountForStatus's figure to hold dust after an exact payment.
+ * amountForStatus's figure to hold dust after an exact payment. `tolerance` is the merchant's
+ * opt-in underpayment tolerance (docs/api.md, "Underpayment tolerance"): a shortfall of at most
+ * that much is `paid` too; 0, the default, keeps `paid` = exactly the total.
+ *
+ * @example invoiceStatusFor(3_000_000n, 2_990_000n, true, 10_000n) // "paid": 0.01 short, tolerated
  */
 export function invoiceStatusFor(
   total: bigint,
   received: bigint,
   sent: boolean,
+  tolerance = 0n,
 ): StoredInvoiceStatus {
   if (received === 0n) return sent ? "sent" : "draft";
-  if (received < total) return "partial";
+  if (received < total) return total - received <= tolerance ? "paid" : "partial";
   return received === total ? "paid" : "excess";
 }
 

@@ -109,6 +109,22 @@ describe("decideSweep", () => {
   });
 });
 
+describe("underpayment tolerance: an invoice paid short settles what arrived", () => {
+  test("paid within the tolerance: what arrived is swept, nothing more", () => {
+    expect(settledAmount(invoice("paid"), 2_950_000n)).toBe(2_950_000n);
+    expect(decideSweep(input({ received: 2_950_000n }))).toEqual({
+      sweep: true,
+      amount: 2_950_000n,
+    });
+  });
+  test("a top-up after the tolerated sweep is swept up to the total", () => {
+    expect(decideSweep(input({ received: 3_000_000n, swept: 2_950_000n }))).toEqual({
+      sweep: false,
+      reason: "below_minimum",
+    });
+  });
+});
+
 describe("links: every whole amount received is settled", () => {
   test.each([
     ["pending", 0n, 0n],

@@ -48,7 +48,8 @@ export type SweepDecision =
 
 /**
  * How much of a deposit has been paid for good, the part its merchant owns for sure:
- * - an invoice `paid` or `excess`: its total (the excess stays held for refund);
+ * - an invoice `paid` or `excess`: its total (the excess stays held for refund), or what arrived
+ *   when it is `paid` short of it (the merchant's underpayment tolerance);
  * - a link: every whole `amount` received. A link takes many payments (the spec asks for a new
  *   link per order, but a shared link keeps accumulating), so each whole amount is one settled
  *   payment; the remainder is an overpayment or the start of the next payment, and is held.
@@ -56,8 +57,12 @@ export type SweepDecision =
  */
 export function settledAmount(owner: SweepOwner, received: bigint): bigint | null {
   if (owner.status === "partial") return null;
-  if (owner.kind === "invoice")
-    return owner.status === "paid" || owner.status === "excess" ? owner.amount : 0n;
+  if (owner.kind === "invoice") {
+    if (owner.status === "excess") return owner.amount;
+    // Paid within the underpayment tolerance: what arrived is all there is to settle.
+    if (owner.status === "paid") return received < owner.amount ? received : owner.amount;
+    return 0n;
+  }
   // confirmed: exactly one amount, or one amount and dust held after it.
   if (owner.status === "confirmed") return owner.amount;
   if (owner.status === "excess" && owner.amount > 0n)

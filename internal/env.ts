@@ -77,6 +77,14 @@ const envSchema = z
     /** Milliseconds between the indexer's polls for new blocks; Ponder's minimum is 100. */
     PONDER_POLLING_INTERVAL: z.coerce.number().int().min(100).max(60_000).optional(),
     START_BLOCK: z.coerce.number().int().min(0).optional(),
+    /**
+     * The indexer learns of new blocks from this WebSocket RPC (eth_subscribe newHeads) instead
+     * of polling BASE_RPC_URL every PONDER_POLLING_INTERVAL; Ponder falls back to polling by
+     * itself when it fails. Default: the local anvil's own (it serves WebSocket on its HTTP
+     * port) on the simulated chain and in fork mode, none (polling) in mainnet mode; `off`
+     * polls everywhere (docs/operations.md, "How the indexer hears of new blocks").
+     */
+    BASE_WS_URL: z.union([z.literal("off"), z.url({ protocol: /^wss?$/ })]).optional(),
     /** Set by `npm start` for its children: the JSON-RPC URL(s) of the chain in use. */
     CHAIN_RPC_URL: rpcUrlList,
     /** The BIP-39 seed every deposit address and managed wallet derives from. */
@@ -228,6 +236,8 @@ const envSchema = z
     MERCHANT_SIGNUP: z.enum(["open", "closed"]).optional(),
     /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
     RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
+    /** Transaction lookups (GET /api/transactions/{tx_hash}, the pages' "Paid but not showing?") per client IP and minute. */
+    RATE_LIMIT_TX_LOOKUP_PER_MIN: rateBudget.default(30),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
     /**
      * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless

@@ -68,15 +68,40 @@ export type IndexerSettings = ChildSettings & {
   port: number;
   host: string;
   pollingInterval: number;
+  /** A WebSocket RPC for new blocks (BASE_WS_URL); without it Ponder polls `rpcUrl`. */
+  wsUrl?: string;
   startBlock: number;
   /** Ponder's own log level; "warn" keeps routine progress out of the service's log. */
   logLevel?: string;
 };
 
+/**
+ * The WebSocket URL the indexer subscribes to new blocks on: BASE_WS_URL, or, on a local anvil
+ * (simulated or fork), anvil's own (it serves WebSocket on its HTTP port); none in mainnet mode
+ * unless set, nor with BASE_WS_URL=off.
+ *
+ * @example indexerWsUrl(undefined, "http://127.0.0.1:8545", true) // "ws://127.0.0.1:8545"
+ */
+export function indexerWsUrl(
+  setting: string | undefined,
+  rpcUrl: string,
+  localChain: boolean,
+): string | undefined {
+  if (setting === "off") return undefined;
+  if (setting) return setting;
+  return localChain ? rpcUrl.replace(/^http/, "ws") : undefined;
+}
+
 /** `ponder start` (never `ponder dev`, which drops tables) into the build's own schema. */
 export function indexerSpec(settings: IndexerSettings): ChildSpec {
   return {
     name: "indexer",
+    // Not SIGTERM: Ponder's build runs a Vite server, which answers SIGTERM with its own
+    // process.exit() once its server closed, a few ms in, cutting short Ponder's shutdown
+    // before it cleared its schema's lock (is_locked stayed 1, and the next indexer waited out
+    // the 25 s heartbeat timeout). Vite does not listen to SIGINT; Ponder stops as cleanly on
+    // either (docs/operations.md, "Stopping the indexer").
+    stopSignal: "SIGINT",
     command: process.execPath,
     args: [
       ...watchdog,
@@ -102,6 +127,7 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
       PORT: String(settings.port),
       PONDER_RPC_URL_8453: settings.rpcUrl,
       PONDER_POLLING_INTERVAL: String(settings.pollingInterval),
+      PONDER_WS_URL_8453: settings.wsUrl ?? "",
       PONDER_START_BLOCK: String(settings.startBlock),
       PONDER_TELEMETRY_DISABLED: "true",
       PONDER_LOG_LEVEL: settings.logLevel ?? "warn",

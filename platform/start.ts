@@ -16,7 +16,7 @@ import { projectRoot } from "../internal/projectRoot.ts";
 import { requireProductionKeys } from "../keys/productionKeys.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
-import { apiSpec, indexerSpec, ponderVersion, workerSpec } from "./children.ts";
+import { apiSpec, indexerSpec, indexerWsUrl, ponderVersion, workerSpec } from "./children.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
@@ -224,6 +224,7 @@ async function main(): Promise<void> {
     // guarded: the server stays on loopback unless INDEXER_HOST opens it.
     host: env.INDEXER_HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
+    wsUrl: indexerWsUrl(env.BASE_WS_URL, rpcUrl, env.chainMode !== "mainnet"),
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });

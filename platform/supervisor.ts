@@ -11,6 +11,8 @@ export type ChildSpec = {
   env: NodeJS.ProcessEnv;
   /** Grace period on stop before SIGKILL. */
   stopTimeoutMs?: number;
+  /** The signal that asks it to stop; SIGTERM unless it stops more cleanly on another. */
+  stopSignal?: NodeJS.Signals;
   /** Sees each line of the child's output (it is passed through to ours as well). */
   onLine?: (line: string) => void;
   /** Runs after the child died and before it is started again (e.g. to release its locks). */
@@ -81,7 +83,12 @@ export class SupervisedChild {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    if (this.child) await stopProcess(this.child, "SIGTERM", this.spec.stopTimeoutMs ?? 15_000);
+    if (this.child)
+      await stopProcess(
+        this.child,
+        this.spec.stopSignal ?? "SIGTERM",
+        this.spec.stopTimeoutMs ?? 15_000,
+      );
     this.log.info("stopped");
   }
 }

@@ -24,6 +24,7 @@ import { registerListInvoices } from "../api/lists/invoices.ts";
 import { registerListLinks } from "../api/lists/links.ts";
 import { registerListPayments } from "../api/lists/payments.ts";
 import { registerClaimRoute } from "../api/merchants/claim.ts";
+import { registerMerchantSettings } from "../api/merchants/settings.ts";
 import { registerWalletRoutes } from "../api/merchants/wallets.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
@@ -33,6 +34,8 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
+import { registerTransactionLookup } from "../api/transactions/get.ts";
+import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
@@ -88,6 +91,7 @@ export function createApp(deps: AppDeps) {
   registerClaimRoute(app, deps);
   registerKeyRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
   // Lists, link details and exports (issue 19).
@@ -97,6 +101,9 @@ export function createApp(deps: AppDeps) {
   registerListPayments(app, deps);
   registerExportInvoices(app, deps);
   registerExportPayments(app, deps);
+  // One lookup service (and per-IP budget) for the API route and the pages' "Paid but not showing?" box.
+  const transactionLookup = createTransactionLookup(deps);
+  registerTransactionLookup(app, transactionLookup);
 
   const document = {
     openapi: "3.1.0",
@@ -110,7 +117,7 @@ export function createApp(deps: AppDeps) {
   app.doc31("/openapi.json", document);
   registerDocs(app, document);
 
-  app.route("/", pageRoutes(deps));
+  app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
   app.route("/", dashboardRoutes(deps, dashboardActions(deps)));
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));

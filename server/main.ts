@@ -65,6 +65,10 @@ const app = createApp({
     submitWaitMs: env.RELAYER_SUBMIT_WAIT_MS,
     perSlugPerMinute: env.GASLESS_PER_SLUG_PER_MIN,
   },
+  transactionLookup: {
+    confirmations: env.CONFIRMATIONS,
+    perMinute: env.RATE_LIMIT_TX_LOOKUP_PER_MIN,
+  },
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   pdf,
   log,

@@ -40,6 +40,11 @@ a.deeplink{display:none}
 a{color:var(--accent)}.prewrap{white-space:pre-line}
 td code{overflow-wrap:anywhere;word-break:break-all;font-size:13px}
 code.txhash{overflow-wrap:anywhere;word-break:break-all}
+.paidcheck summary{cursor:pointer;font-weight:600}.paidcheck[open] summary{margin-bottom:8px}
+.paidcheckform label{display:block;font-size:13px;color:var(--muted);margin-bottom:4px}
+.paidcheckform input{flex:1;min-width:0;font:14px/1.4 ui-monospace,Menlo,Consolas,monospace;border:1px solid var(--rule);border-radius:8px;padding:10px}
+.paidverdict{margin-top:12px;border-radius:8px;padding:10px 12px;font-size:14px;overflow-wrap:anywhere;background:#e4ecff}.paidverdict p{margin:4px 0 0}
+.paidverdict[data-tone=error]{background:#fff6ec;border:1px solid #f6d3b0;color:#7a3a0e}.paidverdict[data-tone=ok]{background:#dcf5e7;color:#0b5c2f}
 @media (max-width:480px){main{padding:12px 10px}.card{padding:16px}.amount{font-size:24px}}
 @media (max-width:480px) and (max-height:700px){
 main{padding:8px}.card{padding:12px;margin-bottom:8px}.card p{margin:4px 0}

@@ -8,11 +8,17 @@ import { loadPaymentState } from "../db/queries/paymentEvents.ts";
 import { publicPdfUrl } from "../domain/invoiceUrls.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
+import { invoiceAmountDue } from "../domain/underpaymentTolerance.ts";
 import { payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
 import { MerchantPortal } from "./pages/merchantPortal.tsx";
+import {
+  checkPaidTransaction,
+  type PageTransactionLookup,
+  PaidButNotShowing,
+} from "./paidButNotShowing.tsx";
 import { qrSvg } from "./qrSvg.ts";
 import { WALLET_SCRIPT, type WalletSettings } from "./walletPanel.tsx";
 import { walletJs } from "./walletScript.ts";
@@ -30,7 +36,8 @@ const csp = (frameable: boolean) =>
     "img-src 'self' data:",
     "connect-src 'self'",
     "base-uri 'none'",
-    "form-action 'none'",
+    // The "Paid but not showing?" box is a GET form to the page itself.
+    "form-action 'self'",
     `frame-ancestors ${frameable ? "*" : "'none'"}`,
   ].join("; ");
 
@@ -55,6 +62,8 @@ export type PageDeps = {
   /** The relayer of gasless payments and its budget: with both, the wallet button signs. */
   relayerAddress?: string;
   gasless?: { dailyGasBudget: bigint };
+  /** Transaction lookups for the "Paid but not showing?" box; none: the box is not shown. */
+  paidCheck?: PageTransactionLookup;
 };
 
 /**
@@ -92,11 +101,12 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, false);
     const invoice = await findInvoiceBySlug(deps.db, c.req.param("slug"));
     if (!invoice) return c.html(<NotFoundPage what="invoice" />, 404);
-    const [lines, state] = await Promise.all([
+    const [lines, state, check] = await Promise.all([
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),
+      checkPaidTransaction(c, deps.paidCheck, invoice.slug),
     ]);
-    const due = amountDue(invoice.total_amount, state.received);
+    const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
     const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
@@ -108,6 +118,16 @@ export function pageRoutes(deps: PageDeps): Hono {
         pdfUrl={pdfUrl}
         qrSvg={qr}
         pay={walletOptions(deps, invoice.deposit_address, due)}
+        paidCheck={
+          deps.paidCheck ? (
+            <PaidButNotShowing
+              check={check}
+              owner="invoice"
+              action={`/i/${invoice.slug}`}
+              depositAddress={getAddress(invoice.deposit_address)}
+            />
+          ) : null
+        }
       />,
     );
   });
@@ -116,7 +136,10 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, true);
     const link = await findLinkBySlug(deps.db, c.req.param("slug"));
     if (!link) return c.html(<NotFoundPage what="payment link" />, 404);
-    const state = await loadPaymentState(deps.db, link.deposit_address);
+    const [state, check] = await Promise.all([
+      loadPaymentState(deps.db, link.deposit_address),
+      checkPaidTransaction(c, deps.paidCheck, link.slug),
+    ]);
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
     return c.html(
@@ -125,6 +148,16 @@ export function pageRoutes(deps: PageDeps): Hono {
         state={state}
         qrSvg={qr}
         pay={walletOptions(deps, link.deposit_address, due)}
+        paidCheck={
+          deps.paidCheck ? (
+            <PaidButNotShowing
+              check={check}
+              owner="link"
+              action={`/pay/${link.slug}`}
+              depositAddress={getAddress(link.deposit_address)}
+            />
+          ) : null
+        }
       />,
     );
   });

@@ -6,6 +6,7 @@ import { base } from "viem/chains";
 import { rpcTransport } from "../chain/rpc.ts";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
+import { advanceReconcileWatermark } from "../db/queries/reconcileCatchUp.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { createMailer } from "../email/mailer.ts";
 import { parseEnv } from "../internal/env.ts";
@@ -161,6 +162,17 @@ const watching = new AbortController();
 void watchIndexedTransfers(db, env.INDEXER_SCHEMA, payments.addJob, watching.signal).catch(
   (error) => log.error("could not install the transfer trigger", { error }),
 );
+// The start-up catch-up looks only above this watermark: keep it at the indexer's head while
+// the trigger sees every transfer, so the next start has nothing of this run's to look at again.
+const indexerSchema = env.INDEXER_SCHEMA;
+const watermark = setInterval(
+  () =>
+    void advanceReconcileWatermark(db, indexerSchema).catch((error) =>
+      log.warn("could not advance the reconcile watermark", { error }),
+    ),
+  30_000,
+);
+watermark.unref();
 log.info("running", {
   queues: queueNames.map((queue) => `${queue}×${concurrency[queue]}`).join(","),
   email: env.outboxDir ? `outbox ${env.outboxDir}` : "SendGrid",
@@ -177,6 +189,7 @@ const stop = async (signal: string) => {
   log.info("stopping", { signal });
   watching.abort();
   clearInterval(crashCheck);
+  clearInterval(watermark);
   // graphile-worker finishes the jobs in flight; one that outlives the supervisor's grace
   // period is killed and released by the next worker (jobs are idempotent).
   await Promise.all(runners.map((runner) => runner.stop()));

@@ -10,6 +10,7 @@ describe("isPublicRoute", () => {
       ["POST", "/api/merchants/claim"],
       ["POST", "/api/payments/7Hq3xKp2MwZa/authorizations"],
       ["GET", "/api/payments/7Hq3xKp2MwZa/authorizations/4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11"],
+      ["GET", `/api/transactions/0x${"ab".repeat(32)}`],
     ] as const)
       expect([method, path, isPublicRoute(method, path)]).toEqual([method, path, true]);
     for (const [method, path] of [
@@ -21,6 +22,8 @@ describe("isPublicRoute", () => {
       ["GET", "/api/merchants/claim"],
       ["GET", "/api/keys"],
       ["DELETE", "/api/payments/7Hq3xKp2MwZa/authorizations/x"],
+      ["POST", `/api/transactions/0x${"ab".repeat(32)}`],
+      ["GET", "/api/transactions/0xab/extra"],
     ] as const)
       expect([method, path, isPublicRoute(method, path)]).toEqual([method, path, false]);
   });

@@ -81,6 +81,7 @@ export const invoiceExample = {
   pdf_sha256: "9b2f6a1c0d4e7f8a3b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a",
   paid_amount: "150.00",
   amount_due: "0.00",
+  underpayment_tolerance: "0.00",
   payments: [
     {
       tx_hash: EXAMPLE_PAYMENT_TX,

@@ -15,6 +15,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
+import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
 
@@ -43,7 +44,8 @@ function presentInvoice({
 }: PresentInvoiceParameters): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
-  const due = invoice.total_amount - paid;
+  // Nothing is due once `paid`, a shortfall within the underpayment tolerance included.
+  const due = invoiceAmountDue(invoice.status, invoice.total_amount, paid);
   return {
     invoice_id: invoice.id,
     invoice_number: invoice.invoice_number,
@@ -78,7 +80,8 @@ function presentInvoice({
     ...invoiceUrls(deps, invoice.id, invoice.slug),
     pdf_sha256: pdfSha256,
     paid_amount: formatUsdc(paid),
-    amount_due: formatUsdc(due > 0n ? due : 0n),
+    amount_due: formatUsdc(due),
+    underpayment_tolerance: formatUsdc(invoice.underpayment_tolerance),
     // Every USDC transfer indexed to the deposit address; `counted` once it has the
     // confirmations it needs (only counted ones are in paid_amount).
     payments: transfers

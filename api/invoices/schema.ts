@@ -375,7 +375,13 @@ export const InvoiceSchema = z
       .string()
       .openapi({ description: "The SHA-256 of the PDF's bytes (hex), also its `ETag`." }),
     paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
-    amount_due: z.string().openapi({ description: "What is still due, in USDC; never negative." }),
+    amount_due: z.string().openapi({
+      description: "What is still due, in USDC; never negative; 0.00 once `paid`.",
+    }),
+    underpayment_tolerance: z.string().openapi({
+      description:
+        "The shortfall, in USDC, that still makes this invoice `paid`: its merchant's setting when it was created (0.00: exactly the total).",
+    }),
     payments: z
       .array(
         z.object({

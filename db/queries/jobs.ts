@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { JOB_KEY_PREFIX, jobKey, TASK, type TaskName } from "../../domain/jobs.ts";
+import { jobKey, TASK, type TaskName } from "../../domain/jobs.ts";
 import type { Executor } from "../database.ts";
 
 /**
@@ -42,23 +42,6 @@ export async function deleteSupersededJobs(db: Executor, lockers: string[]): Pro
 /** Releases every job and queue these workers hold, for another worker to take. */
 export async function forceUnlockWorkers(db: Executor, lockers: string[]): Promise<void> {
   await sql`select graphile_worker.force_unlock_workers(${lockers}::text[])`.execute(db);
-}
-
-/**
- * Queues a reconcile of every deposit address that has an indexed transfer to it or a recorded
- * payment, one statement for all of them (job keys collapse duplicates).
- */
-export async function queueReconcileOfEveryDeposit(
-  db: Executor,
-  indexerSchema: string,
-): Promise<void> {
-  await sql`
-    select graphile_worker.add_job(${TASK.reconcileDeposit}, json_build_object('address', d.address), job_key => ${JOB_KEY_PREFIX.reconcile}::text || d.address)
-    from app.deposit_addresses d
-    where exists (select 1 from ${sql.table(`${indexerSchema}.usdc_transfer`)} t where t."to" = d.address)
-       or exists (select 1 from app.payment_state s where s.deposit_address = d.address and s.received > 0)`.execute(
-    db,
-  );
 }
 
 /**

@@ -14,6 +14,7 @@ const PUBLIC = new Set([
   "GET /api/invoices/{id}/status",
   "GET /api/invoices/by-slug/{slug}/pdf",
   "POST /api/merchants/claim",
+  "GET /api/transactions/{tx_hash}",
   // A payer's gasless authorizations (issue 18), where the document has them.
   "POST /api/payments/{slug}/authorizations",
   "GET /api/payments/{slug}/authorizations/{id}",
@@ -152,8 +153,9 @@ describe("keys mode", () => {
         "insufficient_scope",
       ]);
     }
-    // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet.
-    expect(writes).toBe(8);
+    // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet,
+    // change the merchant's settings.
+    expect(writes).toBe(9);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {

@@ -1,5 +1,6 @@
-import { type Address, createWalletClient, http } from "viem";
+import { type Account, type Address, createWalletClient, type Hash, http } from "viem";
 import { base } from "viem/chains";
+import { usdcAbi } from "../../abis/usdc.ts";
 import { devAccount, linkLibrary, loadArtifact } from "../../chain/deployUsdc.ts";
 import type { Chain } from "./chain.ts";
 
@@ -29,4 +30,33 @@ export async function deployOtherToken(chain: Chain): Promise<Address> {
   await call("configureMinter", [o, 10n ** 15n]);
   await call("mint", [o, 10n ** 15n]);
   return address;
+}
+
+/**
+ * A raw ERC-20 `transfer` of `token` (USDC or another), sent with `gas` when given (so a call
+ * estimation would refuse is sent anyway) and, unless `wait` is false, mined: its hash.
+ */
+export async function sendTokenTransfer(
+  chain: Chain,
+  options: {
+    from: Account;
+    token: Address;
+    to: Address;
+    value: bigint;
+    gas?: bigint;
+    wait?: boolean;
+  },
+): Promise<Hash> {
+  const wallet = createWalletClient({ chain: base, transport: http(chain.url) });
+  const hash = await wallet.writeContract({
+    account: options.from,
+    address: options.token,
+    abi: usdcAbi,
+    functionName: "transfer",
+    args: [options.to, options.value],
+    ...(options.gas ? { gas: options.gas } : {}),
+  });
+  if (options.wait !== false)
+    await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  return hash;
 }

@@ -5,7 +5,13 @@ import { createDb } from "../../db/database.ts";
 import { freePort } from "../../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../../internal/process.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
-import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../../platform/children.ts";
+import {
+  apiSpec,
+  type ChildSettings,
+  indexerSpec,
+  indexerWsUrl,
+  workerSpec,
+} from "../../platform/children.ts";
 import type { ChildSpec } from "../../platform/supervisor.ts";
 import { topUpManagedWalletPool } from "../../worker/managedWalletPool.ts";
 import { childEnv } from "./env.ts";
@@ -73,6 +79,8 @@ export async function startIndexer(
       port,
       host: "127.0.0.1",
       pollingInterval: 100,
+      // As npm start runs it on a local chain: new blocks over anvil's WebSocket.
+      wsUrl: indexerWsUrl(process.env.BASE_WS_URL, resolved.rpcUrl, true),
       // 0, or in fork mode the fork point: a fork of real Base has years of USDC below it.
       startBlock: options.startBlock ?? inject("indexerStartBlock"),
     }),

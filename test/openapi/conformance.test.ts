@@ -61,6 +61,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_REDELIVERIES_PER_MIN: String(BUDGET),
         RATE_LIMIT_CLAIMS_PER_MIN: String(BUDGET),
         RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
+        RATE_LIMIT_TX_LOOKUP_PER_MIN: String(BUDGET),
         // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
         RELAYER_SUBMIT_WAIT_MS: "8000",
       },
@@ -79,7 +80,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
   let clients = 0;
   /** Calls `path` (an OpenAPI template, `{name}`s filled from `params`) and checks the answer. */
   const call = async (
-    method: "get" | "post" | "delete",
+    method: "get" | "post" | "patch" | "delete",
     path: string,
     params: Record<string, string> = {},
     {
@@ -556,6 +557,47 @@ describe("every response of the JSON API matches the published /openapi.json", (
     // The paid invoice and link above were counted by the real worker: their rows are listed.
     const counted = await stack.db.selectFrom("app.payments").select("id").execute();
     expect(counted.length).toBeGreaterThan(0);
+  });
+
+  test("transaction lookups (200, 400, 429) and a merchant's settings (200, 400, 401, 403, 413, 415)", async () => {
+    const lookup = "/api/transactions/{tx_hash}";
+    const unknown = { tx_hash: `0x${"5e".repeat(32)}` };
+    const found = await call("get", lookup, unknown);
+    expect([found.status, found.body.state]).toEqual([200, "not_found"]);
+    expect((await call("get", lookup, { tx_hash: "0x1234" })).status).toBe(400);
+    const client = "203.0.113.62";
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("get", lookup, unknown, { client })).status).toBe(200);
+    expect((await call("get", lookup, unknown, { client })).status).toBe(429);
+
+    const merchant = await claimedMerchant(stack.db);
+    const as = (key: string) => ({ headers: bearer(key) });
+    const settings = "/api/merchant/settings";
+    expect((await call("get", settings)).status).toBe(401);
+    expect((await call("get", settings, {}, as(merchant.key))).body).toEqual({
+      underpayment_tolerance: "0.00",
+    });
+    const tolerance = { json: { underpayment_tolerance: "0.50" } };
+    expect((await call("patch", settings, {}, tolerance)).status).toBe(401);
+    const reader = (
+      await call(
+        "post",
+        "/api/keys",
+        {},
+        { json: { name: "r", scope: "read" }, ...as(merchant.key) },
+      )
+    ).body.key as string;
+    expect((await call("patch", settings, {}, { ...tolerance, ...as(reader) })).status).toBe(403);
+    const changed = await call("patch", settings, {}, { ...tolerance, ...as(merchant.key) });
+    expect([changed.status, changed.body]).toEqual([200, { underpayment_tolerance: "0.50" }]);
+    const tooMuch = { json: { underpayment_tolerance: "10.01" }, ...as(merchant.key) };
+    expect((await call("patch", settings, {}, tooMuch)).status).toBe(400);
+    const json = { "content-type": "application/json", ...bearer(merchant.key) };
+    expect((await call("patch", settings, {}, { body: TOO_LARGE, headers: json })).status).toBe(
+      413,
+    );
+    const text = { "content-type": "text/plain", ...bearer(merchant.key) };
+    expect((await call("patch", settings, {}, { body: "hello", headers: text })).status).toBe(415);
   });
 
   test("every route and status the document lists was exercised above", () => {

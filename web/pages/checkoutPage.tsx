@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { LinkRow } from "../../db/queries/links.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
@@ -13,6 +14,8 @@ export function CheckoutPage(props: {
   qrSvg: string | null;
   /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
   pay?: { paymentUri: string; wallet: WalletSettings };
+  /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
+  paidCheck?: Child;
 }) {
   const { link, state } = props;
   const due = amountDue(link.amount, state.received);
@@ -53,6 +56,7 @@ export function CheckoutPage(props: {
           qrSvg={props.qrSvg}
           {...props.pay}
         />
+        {props.paidCheck}
       </PaymentRoot>
     </Layout>
   );

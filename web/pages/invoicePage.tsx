@@ -1,8 +1,10 @@
+import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
+import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
@@ -16,10 +18,12 @@ export function InvoicePage(props: {
   qrSvg: string | null;
   /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
   pay?: { paymentUri: string; wallet: WalletSettings };
+  /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
+  paidCheck?: Child;
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  const due = amountDue(invoice.total_amount, state.received);
+  const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
   return (
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
@@ -82,6 +86,7 @@ export function InvoicePage(props: {
           qrSvg={props.qrSvg}
           {...props.pay}
         />
+        {props.paidCheck}
       </PaymentRoot>
     </Layout>
   );

@@ -5,7 +5,6 @@ import { isTransactionMined } from "../../chain/transactionMined.ts";
 import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
-import { queueReconcileOfEveryDeposit } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
   clearTransfersMissing,
@@ -17,6 +16,7 @@ import {
   savePaymentState,
 } from "../../db/queries/paymentEvents.ts";
 import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
+import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import {
@@ -84,7 +84,13 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
     const statusFor = (received: bigint) =>
-      invoiceStatusFor(invoice.total_amount, received, invoice.sent_at !== null);
+      invoiceStatusFor(
+        invoice.total_amount,
+        received,
+        invoice.sent_at !== null,
+        // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+        invoice.underpayment_tolerance,
+      );
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
@@ -107,7 +113,9 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         paid_amount: formatUsdc(e.state.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
-        amount_due: due(invoice.total_amount, e.state.received),
+        // Nothing is due once `paid`, a shortfall within the tolerance included.
+        amount_due:
+          e.status === "paid" ? formatUsdc(0n) : due(invoice.total_amount, e.state.received),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
@@ -283,9 +291,17 @@ async function anyStillMined(deps: WorkerDeps, transferIds: string[]): Promise<b
   return false;
 }
 
-/** Queues a reconcile for every deposit address that has transfers or a recorded payment. */
+/**
+ * The start-up catch-up (the `reconcile_all` job, its name kept): queues at catch-up priority
+ * a reconcile of each address whose transfers were indexed since the last catch-up or whose
+ * stored payment state disagrees with the index (queueReconcileCatchUp), not one per address
+ * of the whole history.
+ */
 export function reconcileAll(deps: WorkerDeps): Task {
-  return async () => {
-    await queueReconcileOfEveryDeposit(deps.db, deps.indexerSchema);
+  return async (_payload, helpers) => {
+    const caughtUp = await queueReconcileCatchUp(deps.db, deps.indexerSchema);
+    helpers.logger.info(
+      `start-up catch-up: ${caughtUp.queued} deposit addresses to reconcile (transfers above block ${caughtUp.from ?? "none"} up to ${caughtUp.to ?? "none"}, or state unlike the index)`,
+    );
   };
 }

@@ -1,0 +1,105 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { recordAudit } from "../../db/queries/audit.ts";
+import {
+  findMerchantSettings,
+  type MerchantSettings,
+  setUnderpaymentTolerance,
+} from "../../db/queries/merchantSettings.ts";
+import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
+import { MAX_UNDERPAYMENT_TOLERANCE } from "../../domain/underpaymentTolerance.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { validationError } from "../errors.ts";
+import { usdcAmount } from "../invoices/schema.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+
+const security = [{ bearerAuth: [] }];
+
+const toleranceDescription =
+  'A shortfall of at most this many USDC still makes an invoice `paid` (exchange withdrawal fees are the usual cause); `paid_amount` always shows what really arrived. "0.00" (the default): only the exact total is `paid`, as spec §3.1 has it. At most "10.00". Applies to invoices created after the change (each invoice keeps the tolerance it was issued with), never to payment links.';
+
+const SettingsSchema = z
+  .object({ underpayment_tolerance: z.string().openapi({ description: toleranceDescription }) })
+  .openapi("MerchantSettings", { example: { underpayment_tolerance: "0.50" } });
+
+const UpdateSettingsSchema = z
+  .strictObject({ underpayment_tolerance: usdcAmount.optional() })
+  .openapi("UpdateMerchantSettings", { example: { underpayment_tolerance: "0.50" } });
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/api/merchant/settings",
+  tags: ["Account"],
+  summary: "Read your settings",
+  description: "Your account's settings: the underpayment tolerance.",
+  security,
+  responses: {
+    200: jsonResponse("Your settings", SettingsSchema),
+    ...errorResponses(401),
+  },
+});
+
+const patchRoute = createRoute({
+  method: "patch",
+  path: "/api/merchant/settings",
+  tags: ["Account"],
+  summary: "Change your settings",
+  description: `Changes the fields given (a \`write\` key). \`underpayment_tolerance\`: ${toleranceDescription}`,
+  security,
+  middleware: [jsonBody],
+  request: {
+    body: { required: true, content: { "application/json": { schema: UpdateSettingsSchema } } },
+  },
+  responses: {
+    200: jsonResponse("The settings now", SettingsSchema),
+    ...errorResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const present = (settings: MerchantSettings) => ({
+  underpayment_tolerance: formatUsdc(settings.underpaymentTolerance),
+});
+
+/** `GET` and `PATCH /api/merchant/settings`: a merchant's own settings, with its key. */
+export function registerMerchantSettings(app: Router, deps: AppDeps): void {
+  app.openapi(getRoute, async (c) => {
+    const identity = requireKey(c);
+    return c.json(present(await findMerchantSettings(deps.db, identity.merchantId)), 200);
+  });
+
+  app.openapi<typeof patchRoute>(
+    patchRoute,
+    async (c) => {
+      const identity = requireKey(c);
+      const { requestId } = actorOf(c);
+      const body = c.req.valid("json");
+      const settings = await deps.db.transaction().execute(async (trx) => {
+        if (body.underpayment_tolerance !== undefined) {
+          const tolerance = usdcToBaseUnits(body.underpayment_tolerance);
+          if (tolerance > MAX_UNDERPAYMENT_TOLERANCE)
+            throw validationError([
+              {
+                path: "underpayment_tolerance",
+                code: "too_large",
+                message: `must be at most ${formatUsdc(MAX_UNDERPAYMENT_TOLERANCE)}`,
+              },
+            ]);
+          await setUnderpaymentTolerance(trx, identity.merchantId, tolerance);
+          await recordAudit(trx, {
+            merchantId: identity.merchantId,
+            actor: "key",
+            keyId: identity.keyId,
+            action: "settings.underpayment_tolerance",
+            target: formatUsdc(tolerance),
+            requestId,
+          });
+        }
+        return findMerchantSettings(trx, identity.merchantId);
+      });
+      return c.json(present(settings), 200);
+    },
+    validationHook((path) => (path === "" ? ["underpayment_tolerance"] : [])),
+  );
+}
