@@ -68,10 +68,10 @@ export interface Database {
     created_at: Generated<Date>;
     expires_at: Date;
     used_at: Date | null;
-    /** What the link does (migration 0021): claim an account, or sign in to the dashboard. */
+    /** What the link does (migration 0023): claim an account, or sign in to the dashboard. */
     purpose: Generated<OneTimeLinkPurpose>;
   };
-  /** Signed-in dashboard browsers (migration 0021, docs/dashboard.md). */
+  /** Signed-in dashboard browsers (migration 0023, docs/dashboard.md). */
   "app.dashboard_sessions": {
     id: Generated<string>;
     merchant_id: string;
@@ -80,7 +80,7 @@ export interface Database {
     last_seen_at: Generated<Date>;
     expires_at: Date;
   };
-  /** A merchant's dashboard settings (migration 0021). */
+  /** A merchant's dashboard settings (migration 0023). */
   "app.merchant_settings": {
     merchant_id: string;
     default_name: string | null;

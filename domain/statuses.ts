@@ -52,6 +52,6 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator", "dashboard"] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
-/** What a one-time email link does (app.claim_tokens.purpose, migration 0021). */
+/** What a one-time email link does (app.claim_tokens.purpose, migration 0023). */
 export const ONE_TIME_LINK_PURPOSES = ["claim", "dashboard_sign_in"] as const;
 export type OneTimeLinkPurpose = (typeof ONE_TIME_LINK_PURPOSES)[number];
