@@ -35,6 +35,9 @@ describe("GET /openapi.json", () => {
         "/api/audit",
         "/api/payments/{slug}/authorizations",
         "/api/payments/{slug}/authorizations/{id}",
+        "/api/invoices/{id}/void",
+        "/api/invoices/{id}/refunds",
+        "/api/links/{slug}/refunds",
         // Lists, a link's details and the exports (issue 19).
         "/api/links/{slug}",
         "/api/payments",

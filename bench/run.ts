@@ -14,17 +14,29 @@ import { formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
-await benchIndexLatency();
-await benchInvoiceCreation();
-await benchPaymentLatency();
-await benchWalletCheckout();
-await benchBusyChainSweeps();
-await benchBaseVolume();
-await benchStatusEndpoint();
-await benchStatusMiddleware();
-await benchLists();
-await benchStartup();
-await benchRestart();
-await benchMemory();
+// BENCH_ONLY=lists,restart runs only those (names as below), for a second look at one figure.
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  indexLatency: benchIndexLatency,
+  invoiceCreation: benchInvoiceCreation,
+  paymentLatency: benchPaymentLatency,
+  walletCheckout: benchWalletCheckout,
+  busyChainSweeps: benchBusyChainSweeps,
+  baseVolume: benchBaseVolume,
+  statusEndpoint: benchStatusEndpoint,
+  statusMiddleware: benchStatusMiddleware,
+  lists: benchLists,
+  startup: benchStartup,
+  restart: benchRestart,
+  memory: benchMemory,
+};
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
+const unknown = only?.filter((name) => !(name in benchmarks)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `BENCH_ONLY: no benchmark named ${unknown.join(", ")}; there are ${Object.keys(benchmarks).join(", ")}`,
+  );
+  process.exit(2);
+}
+for (const [name, run] of Object.entries(benchmarks)) if (!only || only.includes(name)) await run();
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);
 console.log(formatSummary(recorded()));

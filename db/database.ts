@@ -7,6 +7,8 @@ import type {
   EmailStatus,
   LinkStatus,
   OneTimeLinkPurpose,
+  RefundSource,
+  RefundStatus,
   RelayedStatus,
   StoredInvoiceStatus,
   SweepStatus,
@@ -68,10 +70,10 @@ export interface Database {
     created_at: Generated<Date>;
     expires_at: Date;
     used_at: Date | null;
-    /** What the link does (migration 0023): claim an account, or sign in to the dashboard. */
+    /** What the link does (migration 0024): claim an account, or sign in to the dashboard. */
     purpose: Generated<OneTimeLinkPurpose>;
   };
-  /** Signed-in dashboard browsers (migration 0023, docs/dashboard.md). */
+  /** Signed-in dashboard browsers (migration 0024, docs/dashboard.md). */
   "app.dashboard_sessions": {
     id: Generated<string>;
     merchant_id: string;
@@ -80,7 +82,7 @@ export interface Database {
     last_seen_at: Generated<Date>;
     expires_at: Date;
   };
-  /** A merchant's dashboard settings (migration 0023). */
+  /** A merchant's dashboard settings (migration 0024). */
   "app.merchant_settings": {
     merchant_id: string;
     default_name: string | null;
@@ -129,6 +131,8 @@ export interface Database {
     status: StoredInvoiceStatus;
     sent_at: Date | null;
     created_at: ColumnType<Date, Date | undefined, never>;
+    /** When the invoice was voided (migration 0023); null unless `void`. */
+    voided_at: Generated<Date | null>;
     /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
     underpayment_tolerance: ColumnType<bigint, never, never>;
   };
@@ -215,6 +219,8 @@ export interface Database {
     sealed: Generated<string | null>;
     /** A `sweep_failed` email's sweep (migration 0012). */
     sweep_id: Generated<string | null>;
+    /** The refund a refund email is about (migration 0023). */
+    refund_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.payment_state": {
@@ -258,6 +264,29 @@ export interface Database {
     next_attempt_at: Date | null;
     delivered_at: Date | null;
     created_at: Generated<Date>;
+  };
+  /** Refunds out of a deposit address or managed wallet (migration 0023, domain/refundPlan.ts). */
+  "app.refunds": {
+    id: string;
+    invoice_id: string | null;
+    link_id: string | null;
+    merchant_id: string;
+    source: RefundSource;
+    from_address: string;
+    nonce: string;
+    amount: bigint;
+    to_address: string | null;
+    to_sender: Generated<boolean>;
+    claim_token_hash: string | null;
+    claim_expires_at: Date | null;
+    claimed_at: Generated<Date | null>;
+    status: Generated<RefundStatus>;
+    tx_hash: Generated<string | null>;
+    error: Generated<string | null>;
+    attempts: Generated<number>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    confirmed_at: Generated<Date | null>;
   };
   "app.sweeps": {
     id: Generated<string>;

@@ -20,6 +20,13 @@ export const TASK = {
   checkSweep: "check_sweep",
   /** Named in 0017_hardened_managed_wallets.sql (app.refill_managed_wallet_pool). */
   provisionManagedWallets: "provision_managed_wallets",
+  /**
+   * Signs and relays a refund (queued by the trigger of 0023 once it has a destination), and
+   * fails one whose claim link expired unclaimed (queued for then).
+   */
+  submitRefund: "submit_refund",
+  /** Looks at a submitted refund's transaction, then waits for the indexer to see it. */
+  checkRefund: "check_refund",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
@@ -47,6 +54,9 @@ export const JOB_KEY_PREFIX = {
   email: "email:",
   webhook: "webhook:",
   relay: "relay:",
+  refund: "refund:",
+  refundCheck: "refund-check:",
+  refundExpiry: "refund-expiry:",
 } as const;
 
 /**
@@ -74,6 +84,12 @@ export const jobKey = {
     `${JOB_KEY_PREFIX.webhook}${deliveryId}:${attempt}`,
   /** A payer's gasless payment: its submission, then each look at its transaction (0015). */
   relay: (authorizationId: string) => `${JOB_KEY_PREFIX.relay}${authorizationId}`,
+  /** A refund's submission (queued by the trigger of 0023). */
+  refund: (refundId: string) => `${JOB_KEY_PREFIX.refund}${refundId}`,
+  /** The one pending look at a submitted refund. */
+  refundCheck: (refundId: string) => `${JOB_KEY_PREFIX.refundCheck}${refundId}`,
+  /** The end of a refund's claim link. */
+  refundExpiry: (refundId: string) => `${JOB_KEY_PREFIX.refundExpiry}${refundId}`,
   /** The start-up catch-up: reconciles what may have changed while no worker ran. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

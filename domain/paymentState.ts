@@ -136,7 +136,12 @@ export type PaymentEventType =
   | "link.confirmed"
   | "link.partial"
   | "link.excess"
-  | "link.payment_reversed";
+  | "link.payment_reversed"
+  /** A payment to a void invoice: recorded, held for refund, the status stays `void` (0023). */
+  | "invoice.unexpected_payment"
+  /** A refund confirmed on chain (the indexer saw its transfer out). */
+  | "invoice.refunded"
+  | "link.refunded";
 
 /** A payment link's status (spec §3.2) for what it has received. */
 export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {

@@ -5,8 +5,11 @@
  * change here needs a new migration beside it.
  */
 
-/** An invoice's stored status (app.invoices.status, spec §3.1). */
-export const INVOICE_STATUSES = ["draft", "sent", "paid", "partial", "excess"] as const;
+/**
+ * An invoice's stored status (app.invoices.status, spec §3.1), and `void` (migration 0023, an
+ * addition to §3.1: cancelled unpaid; a payment that still arrives changes nothing).
+ */
+export const INVOICE_STATUSES = ["draft", "sent", "paid", "partial", "excess", "void"] as const;
 export type StoredInvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** What an invoice reports: its stored status, or the derived `overdue` (never stored). */
@@ -24,6 +27,14 @@ export type WalletType = (typeof WALLET_TYPES)[number];
 /** A sweep of a deposit address to the merchant's wallet (app.sweeps.status). */
 export const SWEEP_STATUSES = ["signed", "submitted", "confirmed", "failed"] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
+
+/** A refund (app.refunds.status): requested, then submitted, then confirmed on chain; or failed. */
+export const REFUND_STATUSES = ["requested", "submitted", "confirmed", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Where a refund's money leaves from: the deposit address, or the merchant's managed wallet. */
+export const REFUND_SOURCES = ["deposit", "managed_wallet"] as const;
+export type RefundSource = (typeof REFUND_SOURCES)[number];
 
 /** A relayed transaction (app.relayer_transactions, worker/relayer/submit.ts). */
 export const RELAYED_STATUSES = ["pending", "mined", "dropped"] as const;
@@ -52,6 +63,6 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator", "dashboard"] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
-/** What a one-time email link does (app.claim_tokens.purpose, migration 0023). */
+/** What a one-time email link does (app.claim_tokens.purpose, migration 0024). */
 export const ONE_TIME_LINK_PURPOSES = ["claim", "dashboard_sign_in"] as const;
 export type OneTimeLinkPurpose = (typeof ONE_TIME_LINK_PURPOSES)[number];

@@ -1,3 +1,4 @@
+import { sweepableAfterRefunds } from "./refundPlan.ts";
 import type { LinkStatus, StoredInvoiceStatus } from "./statuses.ts";
 
 /** The settings of the sweep policy (docs/operations.md, "Settings"). */
@@ -21,6 +22,11 @@ export type SweepInput = {
   swept: bigint;
   /** The address's USDC balance on chain, when known: a sweep never moves more. */
   balance?: bigint;
+  /**
+   * What refunds out of the address took or are taking (every refund not `failed`, the ones
+   * waiting for their claim link included): a sweep never moves money a refund is spending.
+   */
+  refunding?: bigint;
   /**
    * When Remit last saw the counted payments change (app.payment_state.updated_at): by the
    * worker's own clock, which `now` is read from, so a chain clock running ahead (anvil mining
@@ -53,7 +59,8 @@ export type SweepDecision =
  * - a link: every whole `amount` received. A link takes many payments (the spec asks for a new
  *   link per order, but a shared link keeps accumulating), so each whole amount is one settled
  *   payment; the remainder is an overpayment or the start of the next payment, and is held.
- * Null while partially paid (the payer may be sending the rest); 0 with nothing received.
+ * Null while partially paid (the payer may be sending the rest); 0 with nothing received, and
+ * for a `void` invoice: whatever reaches it is an unexpected payment, held for refund.
  */
 export function settledAmount(owner: SweepOwner, received: bigint): bigint | null {
   if (owner.status === "partial") return null;
@@ -95,6 +102,9 @@ export function decideSweep(input: SweepInput): SweepDecision {
     target = received;
   }
   let amount = target - swept;
+  // Money a refund took or is taking is not the merchant's to receive (domain/refundPlan.ts).
+  const free = sweepableAfterRefunds(received, swept, input.refunding ?? 0n);
+  if (amount > free) amount = free;
   if (balance !== undefined && amount > balance) amount = balance;
   if (amount <= 0n) return { sweep: false, reason: "nothing_to_sweep" };
   if (amount < settings.minAmount) return { sweep: false, reason: "below_minimum" };

@@ -22,6 +22,9 @@ const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string
   "invoice.excess": (d) => `${d.invoiceNumber} was overpaid`,
   "invoice.payment_reversed": (d) =>
     `A payment on ${d.invoiceNumber} was reversed by a chain reorganisation`,
+  "invoice.unexpected_payment": (d) =>
+    `A payment arrived on ${d.invoiceNumber}, which is void; it is held for refund`,
+  "invoice.refunded": (d) => `A refund on ${d.invoiceNumber} was paid`,
 };
 
 /** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */
@@ -29,11 +32,13 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
   const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
   const due = data.totalAmount - data.received;
   const balance =
-    due > 0n
-      ? `Still due: ${usdc(due)}`
-      : due < 0n
-        ? `Received in excess: ${usdc(-due)}`
-        : "Nothing is due.";
+    data.type === "invoice.unexpected_payment"
+      ? "The invoice is void: nothing is due. Refund this money with POST /api/invoices/{id}/refunds (a claim link lets the payer name the address)."
+      : due > 0n
+        ? `Still due: ${usdc(due)}`
+        : due < 0n
+          ? `Received in excess: ${usdc(-due)}`
+          : "Nothing is due.";
   const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
   const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
   const lines = [

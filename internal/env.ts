@@ -236,6 +236,8 @@ const envSchema = z
     MERCHANT_SIGNUP: z.enum(["open", "closed"]).optional(),
     /** Gasless payment authorizations per client IP and minute, and per invoice or link and minute. */
     RATE_LIMIT_GASLESS_PER_MIN: rateBudget.default(10),
+    /** Requests per client IP and minute on the refund claim page ({PAY_URL}/refund/{token}). */
+    RATE_LIMIT_REFUNDS_PER_MIN: rateBudget.default(20),
     /** Transaction lookups (GET /api/transactions/{tx_hash}, the pages' "Paid but not showing?") per client IP and minute. */
     RATE_LIMIT_TX_LOOKUP_PER_MIN: rateBudget.default(30),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),

@@ -224,7 +224,14 @@ async function main(): Promise<void> {
     // guarded: the server stays on loopback unless INDEXER_HOST opens it.
     host: env.INDEXER_HOST,
     pollingInterval: env.PONDER_POLLING_INTERVAL,
-    wsUrl: indexerWsUrl(env.BASE_WS_URL, rpcUrl, env.chainMode !== "mainnet"),
+    // Anvil's own WebSocket only while it mines on a timer: Ponder over WebSocket indexes up to
+    // the head only once a new head arrives, which an idle chain mining a block per transaction
+    // (ANVIL_BLOCK_TIME=0) never sends (test/health.test.ts waits on such a chain).
+    wsUrl: indexerWsUrl(
+      env.BASE_WS_URL,
+      rpcUrl,
+      env.chainMode !== "mainnet" && env.ANVIL_BLOCK_TIME > 0,
+    ),
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
   });

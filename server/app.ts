@@ -16,6 +16,7 @@ import { registerGetInvoice } from "../api/invoices/get.ts";
 import { registerInvoicePdf } from "../api/invoices/pdf.ts";
 import { registerSendInvoice } from "../api/invoices/send.ts";
 import { registerInvoiceStatus } from "../api/invoices/status.ts";
+import { registerVoidInvoice } from "../api/invoices/void.ts";
 import { registerInvoiceWebhooks } from "../api/invoices/webhooks.ts";
 import { registerKeyRoutes } from "../api/keys/routes.ts";
 import { registerCreateLink } from "../api/links/create.ts";
@@ -34,12 +35,14 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
+import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
 import { dashboardRoutes } from "../web/dashboard/routes.tsx";
+import { refundRoutes } from "../web/refundRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 import { dashboardActions } from "./dashboardActions.ts";
 
@@ -94,6 +97,8 @@ export function createApp(deps: AppDeps) {
   registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
+  registerVoidInvoice(app, deps);
+  registerRefundRoutes(app, deps);
   // Lists, link details and exports (issue 19).
   registerListInvoices(app, deps);
   registerListLinks(app, deps);
@@ -120,6 +125,16 @@ export function createApp(deps: AppDeps) {
   app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
   app.route("/", dashboardRoutes(deps, dashboardActions(deps)));
+  app.route(
+    "/",
+    refundRoutes({
+      ...deps,
+      limit: deps.rateLimits && {
+        perMinute: deps.rateLimits.refundClaims ?? 0,
+        trustedProxies: deps.rateLimits.trustedProxies,
+      },
+    }),
+  );
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
 
   app.notFound((c) =>

@@ -50,6 +50,7 @@ const app = createApp({
     invoices: env.RATE_LIMIT_INVOICES_PER_MIN,
     links: env.RATE_LIMIT_LINKS_PER_MIN,
     authorizations: env.RATE_LIMIT_GASLESS_PER_MIN,
+    refundClaims: env.RATE_LIMIT_REFUNDS_PER_MIN,
     trustedProxies: { hops: env.TRUST_PROXY, isTrusted: trustedProxyList(env.TRUSTED_PROXIES) },
   },
   auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },

@@ -14,6 +14,9 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:0 0 12px}.muted{color:
 table{width:100%;border-collapse:collapse;font-size:15px}th,td{padding:8px 4px;text-align:left;border-bottom:1px solid var(--rule)}
 th{font-size:13px;color:var(--muted);font-weight:600}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .total td{font-weight:700;border-bottom:0}
+[data-state=void] .badge{background:#eceff3;color:var(--muted)}
+.field input[type=text]{width:100%;font:15px/1.4 ui-monospace,Menlo,Consolas,monospace;border:1px solid var(--rule);border-radius:8px;padding:10px}
+.field.check{display:flex;gap:8px;align-items:flex-start}.field.check label{display:inline;font-size:14px;color:var(--ink);margin:0}
 .amount{font-size:28px;font-weight:700;font-variant-numeric:tabular-nums}
 .field{margin:12px 0}.field label{display:block;font-size:13px;color:var(--muted);margin-bottom:4px}
 .copyrow{display:flex;gap:8px;align-items:stretch}

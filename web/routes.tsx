@@ -14,6 +14,7 @@ import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
 import { MerchantPortal } from "./pages/merchantPortal.tsx";
+import { VoidInvoicePage } from "./pages/voidInvoicePage.tsx";
 import {
   checkPaidTransaction,
   type PageTransactionLookup,
@@ -101,6 +102,11 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, false);
     const invoice = await findInvoiceBySlug(deps.db, c.req.param("slug"));
     if (!invoice) return c.html(<NotFoundPage what="invoice" />, 404);
+    // Void: no way to pay (no address, QR code or wallet button), no polling.
+    if (invoice.status === "void")
+      return c.html(
+        <VoidInvoicePage invoice={invoice} lines={await findLineItems(deps.db, invoice.id)} />,
+      );
     const [lines, state, check] = await Promise.all([
       findLineItems(deps.db, invoice.id),
       loadPaymentState(deps.db, invoice.deposit_address),

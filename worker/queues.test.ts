@@ -38,6 +38,8 @@ describe("the worker's queues", () => {
         TASK.provisionManagedWallets,
         TASK.relayAuthorization,
         TASK.sweepDeposit,
+        TASK.submitRefund,
+        TASK.checkRefund,
       ].sort(),
     );
   });

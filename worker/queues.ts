@@ -23,6 +23,8 @@ export const QUEUES = {
     TASK.checkSweep,
     TASK.relayAuthorization,
     TASK.provisionManagedWallets,
+    TASK.submitRefund,
+    TASK.checkRefund,
   ],
 } as const satisfies Record<string, readonly TaskName[]>;
 

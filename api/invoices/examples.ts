@@ -94,4 +94,7 @@ export const invoiceExample = {
     },
   ],
   sweeps: [sweepExample],
+  refunds: [],
+  refunded_amount: "0.00",
+  voided_at: null,
 } as const;

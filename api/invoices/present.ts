@@ -7,6 +7,7 @@ import {
   type LineItemRow,
 } from "../../db/queries/invoices.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { listRefundsOf, type RefundRow } from "../../db/queries/refunds.ts";
 import { findSweepsOf } from "../../db/queries/sweeps.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
@@ -17,6 +18,7 @@ import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
 import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
 import type { AppDeps } from "../deps.ts";
+import { presentRefund } from "../refunds/present.ts";
 import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
 
 export type PresentInvoiceParameters = {
@@ -30,6 +32,7 @@ export type PresentInvoiceParameters = {
   /** Every indexed USDC transfer to the deposit address. */
   transfers: IndexedTransfer[];
   sweeps?: SweepView[];
+  refunds?: RefundRow[];
 };
 
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
@@ -41,6 +44,7 @@ function presentInvoice({
   state,
   transfers,
   sweeps = [],
+  refunds = [],
 }: PresentInvoiceParameters): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
@@ -97,6 +101,9 @@ function presentInvoice({
       })),
     // Settlement: each sweep of the deposit address to wallet_address.
     sweeps,
+    refunds: refunds.map(presentRefund),
+    refunded_amount: formatUsdc(confirmedRefunds(refunds)),
+    voided_at: invoice.voided_at?.toISOString() ?? null,
   };
 }
 
@@ -104,8 +111,16 @@ function presentInvoice({
  * `GET /api/invoices/{id}/status` (§2.4): the status, and once anything was received (paid,
  * partial or excess) the amount received, the latest payment's tx hash and time.
  */
-export function presentStatus(invoice: InvoiceRow, state: PaymentState): InvoiceStatusResponse {
+export function presentStatus(
+  invoice: InvoiceRow,
+  state: PaymentState,
+  refunded = 0n,
+): InvoiceStatusResponse {
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
+  // Only once a refund was paid: the spec's body is unchanged otherwise.
+  const refunds = refunded > 0n ? { refunded_amount: formatUsdc(refunded) } : {};
+  // Void: nothing is due, so none of the paid case's fields (a payment there is held for refund).
+  if (status === "void") return { status, ...refunds };
   if (
     status === "draft" ||
     status === "sent" ||
@@ -113,27 +128,33 @@ export function presentStatus(invoice: InvoiceRow, state: PaymentState): Invoice
     !state.latestTxHash ||
     !state.latestPaidAt
   ) {
-    return { status };
+    return { status, ...refunds };
   }
   return {
     status,
     paid_amount: formatUsdc(state.received),
     tx_hash: state.latestTxHash,
     paid_at: state.latestPaidAt.toISOString(),
+    ...refunds,
   };
 }
+
+/** What confirmed refunds paid back. */
+const confirmedRefunds = (refunds: RefundRow[]) =>
+  refunds.filter((r) => r.status === "confirmed").reduce((sum, r) => sum + r.amount, 0n);
 
 /** Everything presentInvoice needs besides the invoice row. */
 async function loadInvoiceDetails(
   deps: Pick<AppDeps, "db" | "indexerSchema">,
   invoice: InvoiceRow,
 ) {
-  const [lines, pdf, state, transfers, sweeps] = await Promise.all([
+  const [lines, pdf, state, transfers, sweeps, refunds] = await Promise.all([
     findLineItems(deps.db, invoice.id),
     findPdf(deps.db, invoice.id),
     loadPaymentState(deps.db, invoice.deposit_address),
     indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
     findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
+    listRefundsOf(deps.db, { invoiceId: invoice.id }),
   ]);
   return {
     lines,
@@ -141,6 +162,7 @@ async function loadInvoiceDetails(
     state,
     transfers,
     sweeps: sweeps.map(presentSweep),
+    refunds,
   };
 }
 

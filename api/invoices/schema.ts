@@ -8,6 +8,7 @@ import {
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
 import type { SweepView } from "../../domain/sweepView.ts";
+import { RefundSchema } from "../refunds/refundSchema.ts";
 import {
   createInvoiceResponseExample,
   EXAMPLE_INVOICE_ID,
@@ -291,6 +292,10 @@ export const InvoiceStatusResponseSchema = z
     }),
     tx_hash: z.string().optional().openapi({ description: "The latest payment's transaction." }),
     paid_at: z.string().optional().openapi({ description: "The latest payment's block time." }),
+    refunded_amount: z.string().optional().openapi({
+      description:
+        "What confirmed refunds paid back, in USDC; only once there is one (an addition to spec §2.4).",
+    }),
   })
   .openapi("InvoiceStatusResponse", { example: invoiceStatusResponseExample });
 
@@ -401,6 +406,16 @@ export const InvoiceSchema = z
     sweeps: z
       .array(SweepSchema)
       .openapi({ description: "Settlement: each sweep of the deposit address to wallet_address." }),
+    refunds: z.array(RefundSchema).openapi({
+      description: "Every refund requested (POST /api/invoices/{id}/refunds), oldest first.",
+    }),
+    refunded_amount: z
+      .string()
+      .openapi({ description: "What confirmed refunds paid back, in USDC (`0.00` before any)." }),
+    voided_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the invoice was voided; null unless `void`." }),
   })
   .openapi("Invoice", { example: invoiceExample });
 

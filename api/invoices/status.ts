@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, openapiUnvalidated, type Router } from "../openapi.ts";
 import { presentStatus } from "./present.ts";
@@ -13,7 +14,8 @@ const route = createRoute({
   summary: "Poll an invoice's status (no authentication)",
   description:
     "`overdue` is derived: reported while the stored status is `draft` or `sent` and `due_date` is before today (UTC). " +
-    "`paid_amount` (total received), `tx_hash` and `paid_at` (the latest payment's) appear once anything was received: in `paid`, `partial` and `excess`.",
+    "`paid_amount` (total received), `tx_hash` and `paid_at` (the latest payment's) appear once anything was received: in `paid`, `partial` and `excess`. " +
+    "`void` (an addition to spec §3.1): voided unpaid; a payment that still arrives changes nothing. `refunded_amount` appears once a refund was paid (an addition to §2.4).",
   request: { params: InvoiceIdParamSchema },
   responses: {
     200: jsonResponse("The status", InvoiceStatusResponseSchema),
@@ -26,9 +28,10 @@ export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
   // invoice's is a 404, requireInvoice).
   openapiUnvalidated(app, route, async (c) => {
     const invoice = await requireInvoice(deps.db, c.req.param("id") as string);
-    return c.json(
-      presentStatus(invoice, await loadPaymentState(deps.db, invoice.deposit_address)),
-      200,
-    );
+    const [state, refunded] = await Promise.all([
+      loadPaymentState(deps.db, invoice.deposit_address),
+      refundedAmountOf(deps.db, { invoiceId: invoice.id }),
+    ]);
+    return c.json(presentStatus(invoice, state, refunded), 200);
   });
 }

@@ -12,6 +12,8 @@ export type RateLimits = {
   links: number;
   /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
   authorizations?: number;
+  /** The refund claim page ({PAY_URL}/refund/{token}), GET and POST; unset: none. */
+  refundClaims?: number;
   /** Reverse proxies in front that append to X-Forwarded-For. */
   trustedProxies: ProxyTrust;
 };

@@ -7,13 +7,16 @@ export type SweepFacts = {
   owner: SweepOwner;
   received: bigint;
   swept: bigint;
+  /** What refunds out of the address took or are taking (not `failed`). */
+  refunding: bigint;
   lastChangeAt: Date | null;
 };
 
 /**
  * The sweep policy's facts about a deposit address in one statement: what it belongs to (an
  * invoice's or a link's amount and stored status), what reconcile counted on it and when it last
- * recorded a change, and what its sweeps moved or are moving (every sweep not `failed`).
+ * recorded a change, what its sweeps moved or are moving (every sweep not `failed`), and what
+ * refunds out of it took or are taking.
  * Undefined for an address that is nobody's.
  */
 export async function loadSweepFacts(
@@ -26,6 +29,7 @@ export async function loadSweepFacts(
     amount: bigint | null;
     received: bigint;
     swept: bigint;
+    refunding: bigint;
     updated_at: Date | null;
   }>`
     select
@@ -35,7 +39,9 @@ export async function loadSweepFacts(
       coalesce(s.received, 0)::bigint as received,
       s.updated_at,
       (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w
-        where w.deposit_address = d.address and w.status <> 'failed') as swept
+        where w.deposit_address = d.address and w.status <> 'failed') as swept,
+      (select coalesce(sum(r.amount), 0)::bigint from app.refunds r
+        where r.from_address = d.address and r.status <> 'failed') as refunding
     from app.deposit_addresses d
     left join app.invoices i on i.deposit_address = d.address
     left join app.payment_links l on l.deposit_address = d.address
@@ -47,6 +53,7 @@ export async function loadSweepFacts(
     owner: { kind: row.kind, status: row.status, amount: row.amount } as SweepOwner,
     received: row.received,
     swept: row.swept,
+    refunding: row.refunding,
     lastChangeAt: row.updated_at,
   };
 }

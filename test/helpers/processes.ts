@@ -79,8 +79,9 @@ export async function startIndexer(
       port,
       host: "127.0.0.1",
       pollingInterval: 100,
-      // As npm start runs it on a local chain: new blocks over anvil's WebSocket.
-      wsUrl: indexerWsUrl(process.env.BASE_WS_URL, resolved.rpcUrl, true),
+      // The tests' anvil mines a block per transaction (no timer), so, as npm start does on such
+      // a chain, the indexer polls (platform/start.ts); BASE_WS_URL still chooses WebSocket.
+      wsUrl: indexerWsUrl(process.env.BASE_WS_URL, resolved.rpcUrl, false),
       // 0, or in fork mode the fork point: a fork of real Base has years of USDC below it.
       startBlock: options.startBlock ?? inject("indexerStartBlock"),
     }),

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
 import { waitFor } from "../../internal/process.ts";
-import { bearer, claimedMerchant } from "../accounts/accounts.ts";
+import { bearer, claimedMerchant, readKeyOf } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
 import { signedAuthorization } from "../helpers/payerAuthorization.ts";
@@ -518,6 +518,98 @@ describe("every response of the JSON API matches the published /openapi.json", (
     for (let i = 0; i < BUDGET; i++)
       expect((await call("get", get, id, { client: poller })).status).toBe(200);
     expect((await call("get", get, id, { client: poller })).status).toBe(429);
+  });
+
+  test("void and refunds: an invoice's and a link's held excess refunded (201); every refusal", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const large = { body: TOO_LARGE, headers: { "content-type": "application/json" } };
+    const text = { body: "hello", headers: { "content-type": "text/plain" } };
+    // Void: a draft (200), then again (409), an unknown one (404).
+    const draft = await createInvoice({ send_now: false });
+    const voided = await call("post", "/api/invoices/{id}/void", { id: draft.invoice_id });
+    expect([voided.status, voided.body.status]).toEqual([200, "void"]);
+    expect((await call("post", "/api/invoices/{id}/void", { id: draft.invoice_id })).status).toBe(
+      409,
+    );
+    expect((await call("post", "/api/invoices/{id}/void", { id: UNKNOWN_ID })).status).toBe(404);
+
+    // An invoice overpaid, its total swept, the excess held: refunded to an address (201).
+    const invoice = await createInvoice({
+      line_items: [{ description: "Work", quantity: 1, unit_price: "1.00" }],
+      wallet_type: "byo",
+      wallet_address: wallet,
+    });
+    const link = (
+      await call(
+        "post",
+        "/api/links",
+        {},
+        {
+          json: linkRequest({ amount: "1.00", wallet_type: "byo", wallet_address: wallet }),
+        },
+      )
+    ).body as Json & { slug: string; deposit_address: Address };
+    await chain.payUsdc(devAccount(7), invoice.deposit_address, 1_200_000n);
+    await chain.payUsdc(devAccount(8), link.deposit_address, 1_300_000n);
+    const swept = async (address: Address) =>
+      waitFor(
+        "the total swept",
+        async () =>
+          (await stack.db
+            .selectFrom("app.sweeps")
+            .select("id")
+            .where("deposit_address", "=", address.toLowerCase())
+            .where("status", "=", "confirmed")
+            .executeTakeFirst()) !== undefined,
+        { timeoutMs: 45_000, intervalMs: 200 },
+      );
+    await swept(invoice.deposit_address);
+    await swept(link.deposit_address);
+    const refunds = [
+      ["/api/invoices/{id}/refunds", { id: invoice.invoice_id }, { id: UNKNOWN_ID }],
+      ["/api/links/{slug}/refunds", { slug: link.slug }, { slug: "nosuchslug12" }],
+    ] as const;
+    for (const [path, params, unknown] of refunds) {
+      const created = await call("post", path, params, { json: { to } });
+      expect([created.status, created.body.source]).toEqual([201, "deposit"]);
+      // The same money again: 409.
+      expect((await call("post", path, params, { json: { to } })).status).toBe(409);
+      expect((await call("post", path, params, { json: INVALID })).status).toBe(400);
+      expect((await call("post", path, params, large)).status).toBe(413);
+      expect((await call("post", path, params, text)).status).toBe(415);
+      expect((await call("post", path, unknown, { json: {} })).status).toBe(404);
+    }
+
+    // A claimed merchant's invoice and link: no key, 401; a read key, 403.
+    const merchant = await claimedMerchant(stack.db);
+    const keyed = { headers: bearer(merchant.key) };
+    const own = await call(
+      "post",
+      "/api/invoices",
+      {},
+      { json: invoiceRequest({ merchant_email: merchant.email }), ...keyed },
+    );
+    const ownLink = await call(
+      "post",
+      "/api/links",
+      {},
+      { json: linkRequest({ merchant_email: merchant.email }), ...keyed },
+    );
+    const reader = await readKeyOf(stack, merchant);
+    const ownId = { id: own.body.invoice_id as string };
+    const ownSlug = { slug: ownLink.body.slug as string };
+    for (const headers of [{}, bearer(reader)]) {
+      const expected = "authorization" in headers ? 403 : 401;
+      expect((await call("post", "/api/invoices/{id}/void", ownId, { headers })).status).toBe(
+        expected,
+      );
+      for (const [path, params] of [
+        ["/api/invoices/{id}/refunds", ownId],
+        ["/api/links/{slug}/refunds", ownSlug],
+      ] as const)
+        expect((await call("post", path, params, { json: {}, headers })).status).toBe(expected);
+    }
   });
 
   test("lists, a link's details and the exports (issue 19): 200, 400, 401, 404", async () => {

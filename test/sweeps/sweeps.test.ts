@@ -450,7 +450,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     } finally {
       await manual.stop();
     }
-  });
+  }, 120_000);
 
   test("nothing the service prints or answers contains the seed or a private key", async () => {
     // The whole seed, any four of its words in a row, and the relayer's key with or without 0x.

@@ -1,12 +1,14 @@
 import type { TaskList } from "graphile-worker";
 import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { checkRefund } from "./check_refund.ts";
 import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
 import { provisionManagedWallets } from "./provision_managed_wallets.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
 import { sendEmail } from "./send_email.ts";
+import { submitRefund } from "./submit_refund.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
 
 /** Every task the worker runs, by name; each lives in its own file in this folder. */
@@ -20,5 +22,7 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.relayAuthorization]: relayAuthorization(deps),
     [TASK.checkSweep]: checkSweep(deps),
     [TASK.provisionManagedWallets]: provisionManagedWallets(deps),
+    [TASK.submitRefund]: submitRefund(deps),
+    [TASK.checkRefund]: checkRefund(deps),
   };
 }

@@ -83,14 +83,17 @@ const due = (amount: bigint, received: bigint) =>
 async function findOwner(trx: Executor, address: string): Promise<Owner | null> {
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
+    // Void wins: a payment that still arrives changes no status (an unexpected payment, held).
     const statusFor = (received: bigint) =>
-      invoiceStatusFor(
-        invoice.total_amount,
-        received,
-        invoice.sent_at !== null,
-        // The merchant's tolerance as it was when the invoice was issued (migration 0021).
-        invoice.underpayment_tolerance,
-      );
+      invoice.status === "void"
+        ? "void"
+        : invoiceStatusFor(
+            invoice.total_amount,
+            received,
+            invoice.sent_at !== null,
+            // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+            invoice.underpayment_tolerance,
+          );
     return {
       kind: "invoice",
       owner: { invoiceId: invoice.id },
@@ -208,11 +211,14 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       changed = true;
       const payments = orderedPayments(address, confirmed).map((t) => t.value);
       const status = owner.statusFor(amountForStatus(owner.amount, payments, deps.dustThreshold));
-      const type = paymentEventType(previous, next, status, owner.kind, {
-        previousStatus: owner.status,
-        notifiedReceived: memory.notifiedReceived,
-        dustThreshold: deps.dustThreshold,
-      });
+      const type = voidInvoiceEvent(
+        owner.status,
+        paymentEventType(previous, next, status, owner.kind, {
+          previousStatus: owner.status,
+          notifiedReceived: memory.notifiedReceived,
+          dustThreshold: deps.dustThreshold,
+        }),
+      );
       await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
       // The counted transfers as rows of their own, for GET /api/payments and the exports.
       await saveCountedPayments(
@@ -277,6 +283,19 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       );
     }
   };
+}
+
+/**
+ * The event of a change on a void invoice: more received is an `invoice.unexpected_payment`
+ * (the status stays `void`, the money is held for refund: the sweep policy never sweeps a void
+ * invoice); a reversal is told as one. Any other owner's event is left as it is.
+ */
+function voidInvoiceEvent(
+  status: OwnerStatus,
+  type: PaymentEventType | null,
+): PaymentEventType | null {
+  if (status !== "void" || type === null || type === "invoice.payment_reversed") return type;
+  return "invoice.unexpected_payment";
 }
 
 /**

@@ -26,6 +26,7 @@ import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import { createLogger } from "../../internal/logger.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { composeRefundEmail, isRefundEmail } from "../refundEmails.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ email_id: z.uuid() });
@@ -42,6 +43,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
   )
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
+  if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);

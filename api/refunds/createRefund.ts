@@ -1,0 +1,204 @@
+import { randomUUID } from "node:crypto";
+import { type Address, getAddress, zeroAddress } from "viem";
+import { recordAudit } from "../../db/queries/audit.ts";
+import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
+import { indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { lockInvoiceByDepositAddress } from "../../db/queries/invoices.ts";
+import { queueJob } from "../../db/queries/jobs.ts";
+import { lockLinkByDepositAddress } from "../../db/queries/links.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import {
+  findManagedWalletKey,
+  insertRefund,
+  loadRefundFacts,
+  lockDepositSpending,
+  queueRefundEmail,
+  type RefundOwner,
+  type RefundRow,
+} from "../../db/queries/refunds.ts";
+import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { jobKey, TASK } from "../../domain/jobs.ts";
+import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
+import { refundNonce } from "../../domain/refundNonce.ts";
+import { planRefund, type RefundPlan, refundableOf } from "../../domain/refundPlan.ts";
+import { sealSecret } from "../../domain/secretBox.ts";
+import type { WalletType } from "../../domain/statuses.ts";
+import { type Actor, auditActor } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, validationError } from "../errors.ts";
+import type { CreateRefundInput } from "./schema.ts";
+
+/** How long a refund claim link works: a payer may take days to answer an email. */
+export const REFUND_CLAIM_TTL_DAYS = 14;
+
+/** What is being refunded: an invoice or a payment link, as the refund sees it. */
+export type RefundTarget = {
+  owner: RefundOwner;
+  merchantId: string;
+  depositAddress: string;
+  walletType: WalletType;
+  /** An invoice's vendor, emailed the claim link; a link has none. */
+  vendorEmail: string | null;
+  label: string;
+};
+
+/** Why a plan was refused, in words a merchant can act on. */
+function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget): ApiError {
+  const available = formatUsdc(plan.available);
+  switch (plan.reason) {
+    case "swept_to_own_wallet":
+      return new ApiError(
+        409,
+        "refund_swept_to_own_wallet",
+        plan.available > 0n
+          ? `Remit holds only ${available} USDC for ${target.label}; the rest was swept to your own wallet (wallet_type byo), which Remit cannot move: refund that from your own wallet`
+          : `Remit no longer holds this money: it was swept to your own wallet (wallet_type byo), which Remit cannot move. Refund the payer from your own wallet`,
+      );
+    case "split_needed":
+      return new ApiError(
+        409,
+        "refund_split_needed",
+        `one refund is one transfer from one address: at most ${available} USDC now; refund that, then the rest`,
+      );
+    case "exceeds_refundable":
+      return new ApiError(
+        409,
+        "refund_exceeds_refundable",
+        `at most ${available} USDC can be refunded for ${target.label} (refunds already requested count)`,
+      );
+    default:
+      return new ApiError(
+        409,
+        "nothing_to_refund",
+        `nothing is refundable for ${target.label}: no payment is held, or everything held is already refunded or being refunded (see its refunds)`,
+      );
+  }
+}
+
+/** A destination Remit must not pay: nobody could spend it, or it is Remit's own. */
+async function assertPayable(deps: Pick<AppDeps, "db">, to: Address): Promise<void> {
+  const lower = to.toLowerCase();
+  const refused =
+    lower === zeroAddress
+      ? "is the zero address"
+      : lower === USDC_ADDRESS.toLowerCase()
+        ? "is USDC's own contract"
+        : (await findDerivationIndex(deps.db, lower)) !== undefined
+          ? "is one of Remit's deposit addresses"
+          : null;
+  if (refused) throw validationError([{ path: "to", code: "not_allowed", message: refused }]);
+}
+
+/** The one address the counted payments came from, for `to_sender`. */
+async function senderOf(
+  deps: Pick<AppDeps, "db" | "indexerSchema">,
+  depositAddress: string,
+): Promise<Address> {
+  const [state, transfers] = await Promise.all([
+    loadPaymentState(deps.db, depositAddress),
+    indexedTransfersTo(deps.db, deps.indexerSchema, depositAddress),
+  ]);
+  const senders = new Set(
+    transfers.filter((t) => state.counted.includes(t.id)).map((t) => t.from.toLowerCase()),
+  );
+  const [only] = senders;
+  if (senders.size !== 1 || !only)
+    throw new ApiError(
+      409,
+      "sender_ambiguous",
+      senders.size === 0
+        ? "no counted payment to take the sender from"
+        : `the payments came from ${senders.size} addresses: give the refund's \`to\``,
+    );
+  return getAddress(only);
+}
+
+/**
+ * Requests a refund of an invoice or link: plans it from what Remit still controls
+ * (domain/refundPlan.ts) with the owner's row and the deposit's spending locked (so two
+ * refunds, or a refund and a sweep, never plan the same money), records it with its
+ * deterministic nonce, and either lets the worker pay it (a destination: the row's trigger
+ * queues `submit_refund`) or makes a one-time claim link, emailed to the vendor and returned
+ * once. Audited.
+ */
+export async function createRefund(
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "payUrl" | "webhookKeys">,
+  target: RefundTarget,
+  input: CreateRefundInput,
+  actor: Actor,
+): Promise<{ row: RefundRow; claimUrl?: string }> {
+  const requested = input.amount === undefined ? undefined : usdcToBaseUnits(input.amount);
+  if (requested === 0n)
+    throw validationError([
+      { path: "amount", code: "not_positive", message: "must be greater than 0" },
+    ]);
+  let to: Address | null = input.to ?? null;
+  if (input.to_sender) to = await senderOf(deps, target.depositAddress);
+  if (to) await assertPayable(deps, to);
+  const token = to ? null : newClaimToken();
+  const id = randomUUID();
+
+  const row = await deps.db.transaction().execute(async (trx) => {
+    // Refunds of one owner serialise on its row; a refund and a sweep on the deposit's lock.
+    if (target.owner.invoiceId) await lockInvoiceByDepositAddress(trx, target.depositAddress);
+    else await lockLinkByDepositAddress(trx, target.depositAddress);
+    await lockDepositSpending(trx, target.depositAddress);
+    const facts = await loadRefundFacts(
+      trx,
+      target.owner,
+      target.depositAddress,
+      target.walletType,
+    );
+    const plan = planRefund(requested, refundableOf(facts));
+    if (!plan.ok) throw refusal(plan, target);
+    let from = target.depositAddress;
+    if (plan.source === "managed_wallet") {
+      const wallet = await findManagedWalletKey(trx, target.merchantId);
+      if (!wallet) throw refusal({ ok: false, reason: "nothing_held", available: 0n }, target);
+      from = wallet.address.toLowerCase();
+    }
+    const claimExpiresAt = token ? new Date(Date.now() + REFUND_CLAIM_TTL_DAYS * 86_400_000) : null;
+    const refund = await insertRefund(trx, {
+      id,
+      invoice_id: target.owner.invoiceId ?? null,
+      link_id: target.owner.linkId ?? null,
+      merchant_id: target.merchantId,
+      source: plan.source,
+      from_address: from,
+      nonce: refundNonce(getAddress(from), id),
+      amount: plan.amount,
+      to_address: to,
+      to_sender: input.to_sender === true,
+      claim_token_hash: token ? hashSecretToken(token) : null,
+      claim_expires_at: claimExpiresAt,
+    });
+    if (token && claimExpiresAt) {
+      // The claim link travels sealed to the worker, which emails it; the database keeps its hash.
+      if (target.vendorEmail)
+        await queueRefundEmail(trx, {
+          kind: "refund_claim_link",
+          recipient: target.vendorEmail,
+          invoiceId: target.owner.invoiceId ?? null,
+          refundId: id,
+          sealed: sealSecret(token, deps.webhookKeys),
+        });
+      // Unclaimed at expiry: the refund fails and its money is free again.
+      await queueJob(
+        trx,
+        TASK.submitRefund,
+        { refund_id: id },
+        { jobKey: jobKey.refundExpiry(id), runAt: claimExpiresAt },
+      );
+    }
+    await recordAudit(trx, {
+      merchantId: target.merchantId,
+      ...auditActor(actor.identity),
+      action: "refund.requested",
+      target: id,
+      requestId: actor.requestId,
+    });
+    return refund;
+  });
+  return token ? { row, claimUrl: `${deps.payUrl}/refund/${token}` } : { row };
+}

@@ -1,0 +1,102 @@
+import { createRoute } from "@hono/zod-openapi";
+import { authorizedInvoice } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { InvoiceIdParamSchema } from "../invoices/schema.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { authorizedLink } from "./authorizedLink.ts";
+import { createRefund, REFUND_CLAIM_TTL_DAYS } from "./createRefund.ts";
+import { presentRefund } from "./present.ts";
+import { CreateRefundResponseSchema, CreateRefundSchema, LinkSlugParamSchema } from "./schema.ts";
+
+const description =
+  "Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. " +
+  "Refundable: held excess, an unswept (partial) payment, a void invoice's payment, and for `managed` what was swept into the managed wallet; less refunds already requested. " +
+  "Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. " +
+  "Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link " +
+  `(\`{PAY_URL}/refund/{token}\`, ${REFUND_CLAIM_TTL_DAYS} days) where the payer names the address, emailed to an invoice's vendor and returned once as \`claim_url\`. ` +
+  "Send `{}` for everything refundable through a claim link. The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
+
+const body = {
+  body: { required: true, content: { "application/json": { schema: CreateRefundSchema } } },
+};
+const responses = {
+  201: jsonResponse("The refund requested", CreateRefundResponseSchema),
+  ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+};
+
+const invoiceRoute = createRoute({
+  method: "post",
+  path: "/api/invoices/{id}/refunds",
+  tags: ["Refunds"],
+  summary: "Refund an invoice's payment",
+  security: [{ bearerAuth: [] }],
+  description,
+  middleware: [jsonBody],
+  request: { params: InvoiceIdParamSchema, ...body },
+  responses,
+});
+
+const linkRoute = createRoute({
+  method: "post",
+  path: "/api/links/{slug}/refunds",
+  tags: ["Refunds"],
+  summary: "Refund a payment link's payment",
+  security: [{ bearerAuth: [] }],
+  description,
+  middleware: [jsonBody],
+  request: { params: LinkSlugParamSchema, ...body },
+  responses,
+});
+
+const knownKeys = (path: string) => (path === "" ? ["amount", "to", "to_sender"] : []);
+
+export function registerRefundRoutes(app: Router, deps: AppDeps): void {
+  app.openapi<typeof invoiceRoute>(
+    invoiceRoute,
+    async (c) => {
+      const actor = actorOf(c);
+      const invoice = await authorizedInvoice(deps.db, actor.identity, c.req.valid("param").id);
+      const { row, claimUrl } = await createRefund(
+        deps,
+        {
+          owner: { invoiceId: invoice.id },
+          merchantId: invoice.merchant_id,
+          depositAddress: invoice.deposit_address,
+          walletType: invoice.wallet_type,
+          vendorEmail: invoice.vendor_email,
+          label: `invoice ${invoice.invoice_number}`,
+        },
+        c.req.valid("json"),
+        actor,
+      );
+      deps.log.info("refund requested", { refund_id: row.id, invoice_id: invoice.id });
+      return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
+    },
+    validationHook(knownKeys),
+  );
+  app.openapi<typeof linkRoute>(
+    linkRoute,
+    async (c) => {
+      const actor = actorOf(c);
+      const link = await authorizedLink(deps.db, actor.identity, c.req.valid("param").slug);
+      const { row, claimUrl } = await createRefund(
+        deps,
+        {
+          owner: { linkId: link.id },
+          merchantId: link.merchant_id,
+          depositAddress: link.deposit_address,
+          walletType: link.wallet_type,
+          vendorEmail: null,
+          label: `payment link ${link.slug}`,
+        },
+        c.req.valid("json"),
+        actor,
+      );
+      deps.log.info("refund requested", { refund_id: row.id, link_slug: link.slug });
+      return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
+    },
+    validationHook(knownKeys),
+  );
+}

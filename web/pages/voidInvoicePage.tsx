@@ -1,0 +1,64 @@
+import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import { formatUsdcForDisplay } from "../../domain/money.ts";
+import { Layout } from "../layout.tsx";
+
+/**
+ * `{PAY_URL}/i/{slug}` of a void invoice: what it was, and that nothing is to be paid. No
+ * deposit address, QR code, payment link, wallet button or PDF link (the PDF carries the
+ * address), and no status polling: a void invoice offers no way to pay (a payment that still
+ * arrives is held for refund).
+ */
+export function VoidInvoicePage(props: { invoice: InvoiceRow; lines: LineItemRow[] }) {
+  const { invoice } = props;
+  return (
+    <Layout
+      title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot} (void)`}
+    >
+      <div data-state="void">
+        <section class="card">
+          <p class="muted small">Invoice {invoice.invoice_number}</p>
+          <h1>{invoice.merchant_name_snapshot}</h1>
+          <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
+          <span class="badge">void</span>
+          <p class="small">
+            Billed to <strong>{invoice.vendor_name}</strong> · issued {invoice.issue_date}
+          </p>
+        </section>
+        <section class="card" aria-label="Void">
+          <h2>This invoice is void</h2>
+          <p>
+            {invoice.merchant_name_snapshot} cancelled this invoice
+            {invoice.voided_at ? ` on ${invoice.voided_at.toISOString().slice(0, 10)}` : ""}.
+            Nothing is due: <strong>do not pay it</strong>.
+          </p>
+          <p class="warning">
+            Already sent a payment? It is held, not lost: contact {invoice.merchant_name_snapshot},
+            who can refund it to an address you name.
+          </p>
+        </section>
+        <section class="card" aria-label="Items">
+          <table>
+            <thead>
+              <tr>
+                <th>Description</th>
+                <th class="num">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.lines.map((line) => (
+                <tr>
+                  <td>{line.description}</td>
+                  <td class="num">{formatUsdcForDisplay(line.line_total)}</td>
+                </tr>
+              ))}
+              <tr class="total">
+                <td>Total (USDC), not due</td>
+                <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </section>
+      </div>
+    </Layout>
+  );
+}
