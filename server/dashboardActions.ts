@@ -15,6 +15,7 @@ import {
   LineItemSchema,
   nonEmptyText,
 } from "../api/invoices/schema.ts";
+import { voidInvoice } from "../api/invoices/void.ts";
 import { createApiKey, revokeOwnApiKey } from "../api/keys/manageKeys.ts";
 import { CreateApiKeySchema, createApiKeyKnownKeys } from "../api/keys/schema.ts";
 import { createLink, linkSnippets } from "../api/links/createLink.ts";
@@ -22,8 +23,11 @@ import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
 import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
+import { CreateRefundSchema } from "../api/refunds/schema.ts";
 import { findMerchantByEmail } from "../db/queries/merchants.ts";
 import { priceLineItems } from "../domain/invoiceTotals.ts";
+import { formatUsdc } from "../domain/money.ts";
 import type { DashboardActions, Refusal } from "../web/dashboard/actions.ts";
 
 const byPath = (fields: FieldError[] | undefined): Record<string, string> =>
@@ -115,6 +119,24 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
       try {
         await redeliverInvoiceEvent(deps, actor, invoiceId, eventId);
         return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async voidInvoice(actor, invoiceId) {
+      try {
+        await voidInvoice(deps, actor, invoiceId);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async refundInvoice(actor, invoiceId, body) {
+      const input = validated(CreateRefundSchema, body, createRefundKnownKeys);
+      if (!input.ok) return input;
+      try {
+        const { row, claimUrl } = await refundInvoice(deps, actor, invoiceId, input.data);
+        return { ok: true, amount: formatUsdc(row.amount), claimUrl: claimUrl ?? null };
       } catch (error) {
         return refusal(error);
       }

@@ -9,6 +9,7 @@ import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
 import { checkPage, waitForSignInLink } from "./dashboard.ts";
 
 /**
@@ -206,6 +207,46 @@ describe("the merchant's dashboard in a browser", () => {
       .where("action", "=", "webhook.redelivered")
       .execute();
     expect(audit.map((a) => a.actor)).toEqual(["dashboard"]);
+  });
+
+  test("voids an unpaid invoice; a paid one offers a refund instead, with the API's messages", async () => {
+    const created = await stack.request("/api/invoices", {
+      method: "POST",
+      json: invoiceRequest({ merchant_email: merchant.email }),
+      headers: bearer(merchant.key),
+    });
+    expect(created.status).toBe(201);
+    const unpaid = (await created.json()) as { invoice_id: string };
+    await go(`/dashboard/invoices/${unpaid.invoice_id}`);
+    expect(await page.getByRole("button", { name: "Request refund" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Void invoice" }).click();
+    await page.waitForURL(/notice=voided/);
+    expect(await page.textContent("main")).toContain("The invoice is void.");
+    expect(await page.textContent("main")).toContain("Voided");
+    expect(await page.getByRole("button", { name: "Void invoice" }).count()).toBe(0);
+    const status = await stack.request(`/api/invoices/${unpaid.invoice_id}/status`);
+    expect(((await status.json()) as { status: string }).status).toBe("void");
+    const audit = await stack.db
+      .selectFrom("app.audit_log")
+      .select("actor")
+      .where("merchant_id", "=", merchant.merchantId)
+      .where("action", "=", "invoice.voided")
+      .execute();
+    expect(audit.map((a) => a.actor)).toEqual(["dashboard"]);
+    await checkPage(page, "invoice-void");
+
+    // The paid invoice: no void, a refund form answering with the API's own field message.
+    await go(invoicePath);
+    expect(await page.getByRole("button", { name: "Void invoice" }).count()).toBe(0);
+    await page.getByLabel("Amount in USDC").fill("a lot");
+    await page.getByRole("button", { name: "Request refund" }).click();
+    expect(await page.locator(".alert").first().textContent()).toMatch(/decimal|amount|USDC/i);
+    expect(await page.getByLabel("Amount in USDC").inputValue()).toBe("a lot");
+    expect(
+      await stack.db.selectFrom("app.refunds").select("id").execute(),
+      "a refused refund writes nothing",
+    ).toEqual([]);
+    await checkPage(page, "invoice-refund-refused");
   });
 
   test("creates a key (shown once) and revokes it", async () => {

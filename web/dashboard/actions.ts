@@ -48,6 +48,17 @@ export type DashboardActions = {
     js_widget_snippet: string;
   };
   redeliver(actor: DashboardActor, invoiceId: string, eventId: string): Promise<Outcome<object>>;
+  /** POST /api/invoices/{id}/void's logic: the same 409 for an invoice that is not unpaid. */
+  voidInvoice(actor: DashboardActor, invoiceId: string): Promise<Outcome<object>>;
+  /**
+   * POST /api/invoices/{id}/refunds's logic and messages: a refund to `to`, or without one a
+   * claim link emailed to the customer (its URL returned, shown once).
+   */
+  refundInvoice(
+    actor: DashboardActor,
+    invoiceId: string,
+    body: Record<string, unknown>,
+  ): Promise<Outcome<{ amount: string; claimUrl: string | null }>>;
   createKey(
     actor: DashboardActor,
     body: Record<string, unknown>,

@@ -401,6 +401,47 @@ export function dashboardRoutes(
     return c.redirect(`/dashboard/invoices/${id}?notice=redelivered`, 303);
   });
 
+  signedIn.post("/invoices/:id/void", async (c) => {
+    const id = c.req.param("id");
+    const detail = await invoiceDetail(c, id);
+    if (!detail) return notFound(c, "invoice");
+    const done = await actions.voidInvoice(actorOf(c), id);
+    if (!done.ok)
+      return c.html(
+        <InvoiceDetailPage session={session(c)} detail={detail} problem={done.message} />,
+        done.status,
+      );
+    return c.redirect(`/dashboard/invoices/${id}?notice=voided`, 303);
+  });
+
+  signedIn.post("/invoices/:id/refunds", async (c) => {
+    const id = c.req.param("id");
+    const detail = await invoiceDetail(c, id);
+    if (!detail) return notFound(c, "invoice");
+    const form = formOf(c);
+    const body = formToBody(form, ["amount", "to"]);
+    const done = await actions.refundInvoice(actorOf(c), id, body);
+    if (!done.ok)
+      return c.html(
+        <InvoiceDetailPage
+          session={session(c)}
+          detail={detail}
+          problem={Object.values(done.fields ?? {})[0] ?? done.message}
+          refundValues={form}
+        />,
+        done.status,
+      );
+    // No redirect: a claim link is in this answer only (it is stored hashed).
+    return c.html(
+      <InvoiceDetailPage
+        session={session(c)}
+        detail={(await invoiceDetail(c, id)) ?? detail}
+        refunded={{ amount: done.amount, claimUrl: done.claimUrl }}
+      />,
+      201,
+    );
+  });
+
   // ---- Links -----------------------------------------------------------------------------------
   signedIn.get("/links", async (c) => {
     const page = pageNumber(c);

@@ -6,6 +6,7 @@ import { reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
+import { Field } from "./forms.tsx";
 import { type Session, TxLink } from "./lists.tsx";
 
 const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
@@ -56,6 +57,8 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
   ];
   if (invoice.sent_at)
     items.push({ at: invoice.sent_at, key: "sent", body: <strong>Marked as sent</strong> });
+  if (invoice.voided_at)
+    items.push({ at: invoice.voided_at, key: "voided", body: <strong>Voided</strong> });
   for (const transfer of detail.transfers) {
     const counted = detail.counted.includes(transfer.id);
     items.push({
@@ -172,6 +175,9 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
   return items.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
+/** What can still be voided: nothing was paid (POST /api/invoices/{id}/void). */
+const VOIDABLE = new Set(["draft", "sent", "overdue"]);
+
 const NOTICES: Record<string, { tone: "ok" | "bad"; text: string }> = {
   redelivered: { tone: "ok", text: "The webhook is queued for redelivery." },
   created: { tone: "ok", text: "The invoice is created." },
@@ -183,6 +189,10 @@ export function InvoiceDetailPage(props: {
   detail: InvoiceDetail;
   notice?: string;
   problem?: string;
+  /** A refund just requested: its amount and, without a destination, its claim link. */
+  refunded?: { amount: string; claimUrl: string | null };
+  /** The refund form as typed, shown again with its problem. */
+  refundValues?: Record<string, string>;
 }) {
   const { invoice, lines } = props.detail;
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
@@ -195,6 +205,18 @@ export function InvoiceDetailPage(props: {
     >
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {props.problem && <Alert tone="bad">{props.problem}</Alert>}
+      {props.refunded && (
+        <Alert tone="ok">
+          A refund of {props.refunded.amount} USDC is requested.
+          {props.refunded.claimUrl && (
+            <>
+              {" "}
+              The customer is emailed a link to name the address; you may hand it over yourself (it
+              is shown only now): <code>{props.refunded.claimUrl}</code>
+            </>
+          )}
+        </Alert>
+      )}
       <section class="card" aria-labelledby="summary">
         <h2 id="summary">
           <Badge status={status} /> {usdc(invoice.total_amount)} from {invoice.vendor_name}
@@ -215,8 +237,35 @@ export function InvoiceDetailPage(props: {
           <a class="button" href={props.detail.invoiceUrl}>
             Customer's page
           </a>
+          {VOIDABLE.has(status) && (
+            <form method="post" action={`/dashboard/invoices/${invoice.id}/void`} class="inline">
+              <Csrf token={props.session.csrf} />
+              <button type="submit">Void invoice</button>
+            </form>
+          )}
         </div>
       </section>
+      {props.detail.received > 0n && (
+        <section class="card" aria-labelledby="refund">
+          <h2 id="refund">Refund</h2>
+          <form method="post" action={`/dashboard/invoices/${invoice.id}/refunds`}>
+            <Csrf token={props.session.csrf} />
+            <Field
+              name="amount"
+              label="Amount in USDC"
+              hint="Empty: everything Remit still holds for this invoice."
+              state={{ values: props.refundValues ?? {}, errors: {} }}
+            />
+            <Field
+              name="to"
+              label="Send to address"
+              hint="Empty: the customer is emailed a one-time link to name the address. An exchange pays from a shared wallet, so a payment's sender is often not the customer's own."
+              state={{ values: props.refundValues ?? {}, errors: {} }}
+            />
+            <button type="submit">Request refund</button>
+          </form>
+        </section>
+      )}
       <section class="card">
         <div class="tablewrap">
           <table class="responsive">
