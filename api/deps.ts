@@ -46,6 +46,8 @@ export type AppDeps = {
   accountLimits?: AccountLimits;
   /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
   gasless?: GaslessSettings;
+  /** The web dashboard (docs/dashboard.md): its session cookie is Secure (and `__Host-`); default: when PAY_URL is https. */
+  dashboard?: { secureCookies: boolean };
   /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
   pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */

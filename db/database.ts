@@ -6,6 +6,7 @@ import type {
   AuditActor,
   EmailStatus,
   LinkStatus,
+  OneTimeLinkPurpose,
   RefundSource,
   RefundStatus,
   RelayedStatus,
@@ -69,6 +70,25 @@ export interface Database {
     created_at: Generated<Date>;
     expires_at: Date;
     used_at: Date | null;
+    /** What the link does (migration 0024): claim an account, or sign in to the dashboard. */
+    purpose: Generated<OneTimeLinkPurpose>;
+  };
+  /** Signed-in dashboard browsers (migration 0024, docs/dashboard.md). */
+  "app.dashboard_sessions": {
+    id: Generated<string>;
+    merchant_id: string;
+    token_hash: string;
+    created_at: Generated<Date>;
+    last_seen_at: Generated<Date>;
+    expires_at: Date;
+  };
+  /** A merchant's dashboard settings (migration 0024). */
+  "app.merchant_settings": {
+    merchant_id: string;
+    default_name: string | null;
+    default_address: string | null;
+    notification_email: string | null;
+    updated_at: Generated<Date>;
   };
   "app.payout_wallets": {
     id: Generated<string>;

@@ -60,5 +60,9 @@ export const API_KEY_SCOPES = ["write", "read"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /** Who performed an audited action (app.audit_log.actor). */
-export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator"] as const;
+export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator", "dashboard"] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
+
+/** What a one-time email link does (app.claim_tokens.purpose, migration 0024). */
+export const ONE_TIME_LINK_PURPOSES = ["claim", "dashboard_sign_in"] as const;
+export type OneTimeLinkPurpose = (typeof ONE_TIME_LINK_PURPOSES)[number];

@@ -41,8 +41,10 @@ import { createTransactionLookup } from "../api/transactions/lookupTransaction.t
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
+import { dashboardRoutes } from "../web/dashboard/routes.tsx";
 import { refundRoutes } from "../web/refundRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
+import { dashboardActions } from "./dashboardActions.ts";
 
 export type { AppDeps };
 
@@ -122,6 +124,7 @@ export function createApp(deps: AppDeps) {
 
   app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
+  app.route("/", dashboardRoutes(deps, dashboardActions(deps)));
   app.route(
     "/",
     refundRoutes({

@@ -54,6 +54,8 @@ const app = createApp({
     trustedProxies: { hops: env.TRUST_PROXY, isTrusted: trustedProxyList(env.TRUSTED_PROXIES) },
   },
   auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },
+  // Secure outside local mode (and whenever PAY_URL is https): docs/dashboard.md.
+  dashboard: { secureCookies: !env.localChain || env.PAY_URL.startsWith("https:") },
   accountLimits: {
     perKey: env.RATE_LIMIT_KEY_PER_MIN,
     redeliveries: env.RATE_LIMIT_REDELIVERIES_PER_MIN,

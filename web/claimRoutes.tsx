@@ -9,33 +9,10 @@ import {
   newApiKey,
 } from "../domain/apiKeys.ts";
 import type { Logger } from "../internal/logger.ts";
+import { formPageHeaders as claimHeaders, isCrossSite } from "./formGuards.ts";
 import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx";
 
 export type ClaimDeps = { db: Db; payUrl: string; log: Pick<Logger, "info" | "warn"> };
-
-/** The claim page posts only to itself; nothing may frame it (a framed button is a clickjack). */
-export function claimHeaders(c: Context): void {
-  c.header(
-    "Content-Security-Policy",
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  );
-  c.header("X-Frame-Options", "DENY");
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "no-referrer");
-  c.header("Cache-Control", "no-store");
-}
-
-/**
- * A form post from another site (CSRF): browsers name the page that submitted a form in
- * `Origin` and `Sec-Fetch-Site`; only our own claim page may submit. A client without either
- * header (curl) is not a browser being tricked.
- */
-export function isCrossSite(c: Context, payUrl: string): boolean {
-  const site = c.req.header("sec-fetch-site");
-  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
-  const origin = c.req.header("origin");
-  return origin !== undefined && origin !== new URL(payUrl).origin;
-}
 
 /**
  * `{PAY_URL}/claim/{token}`, the link of a claim email. GET shows a button and changes nothing

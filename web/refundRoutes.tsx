@@ -16,7 +16,7 @@ import { clientAddress, type IsTrustedProxy } from "../domain/clientAddress.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { RateLimiter } from "../domain/rateLimiter.ts";
 import type { Logger } from "../internal/logger.ts";
-import { claimHeaders } from "./claimRoutes.tsx";
+import { formPageHeaders, isCrossSite } from "./formGuards.ts";
 import {
   RefundClaimedPage,
   RefundClaimPage,
@@ -34,20 +34,6 @@ export type RefundPageDeps = {
    */
   limit?: { perMinute: number; trustedProxies: { hops: number; isTrusted: IsTrustedProxy } };
 };
-
-/**
- * A form post from another site (CSRF). Browsers say where a form came from in
- * `Sec-Fetch-Site`, which no page can forge: believed when present. The page's
- * `Referrer-Policy: no-referrer` makes Chromium send `Origin: null` with its own form's post, so
- * `Origin` decides only without it (an older browser): then it must be our origin. A client
- * with neither header (curl) is not a browser being tricked.
- */
-function isCrossSite(c: Context, payUrl: string): boolean {
-  const site = c.req.header("sec-fetch-site");
-  if (site !== undefined) return site !== "same-origin" && site !== "none";
-  const origin = c.req.header("origin");
-  return origin !== undefined && origin !== new URL(payUrl).origin;
-}
 
 /** What the claim page says the refund is: its amount, what it is for, from whom. */
 async function viewOf(db: Db, refund: RefundRow): Promise<RefundClaimView> {
@@ -100,14 +86,14 @@ export function refundRoutes(deps: RefundPageDeps): Hono {
       const client = clientAddress(peer, c.req.header("x-forwarded-for"), hops, isTrusted);
       const decision = limiter.take(client, Date.now());
       if (decision.allowed) return next();
-      claimHeaders(c);
+      formPageHeaders(c);
       c.header("Retry-After", String(decision.retryAfterSeconds));
       return c.text(`Too many requests: retry after ${decision.retryAfterSeconds} s.`, 429);
     });
   }
 
   app.get("/refund/:token", async (c) => {
-    claimHeaders(c);
+    formPageHeaders(c);
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
     const refund = await findClaimableRefund(deps.db, hashSecretToken(token));
@@ -116,7 +102,7 @@ export function refundRoutes(deps: RefundPageDeps): Hono {
   });
 
   app.post("/refund/:token", async (c) => {
-    claimHeaders(c);
+    formPageHeaders(c);
     if (isCrossSite(c, deps.payUrl)) {
       deps.log.warn("refund claim refused: cross-site form post");
       return c.html(<RefundClaimRefusedPage />, 403);

@@ -35,6 +35,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
       return next();
     }
     if (
+      identity.kind === "key" &&
       identity.scope === "read" &&
       isWriteRequest(c.req.method) &&
       !isPublicRoute(c.req.method, c.req.path)

@@ -7,7 +7,7 @@ import { merchantNameKey } from "../../domain/merchantName.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { ApiError, notFound, validationError } from "../errors.ts";
 import { authenticationRequired, merchantMismatch } from "./authErrors.ts";
-import { type Identity, identityOf, type KeyIdentity } from "./identity.ts";
+import { type Identity, identityOf, isMerchant, type KeyIdentity } from "./identity.ts";
 
 /** The caller's key, on routes that exist only for a merchant with one (keys, wallets, audit). */
 export function requireKey(c: Context<AppEnv>): KeyIdentity {
@@ -17,9 +17,9 @@ export function requireKey(c: Context<AppEnv>): KeyIdentity {
   return identity;
 }
 
-/** With a key, a body's merchant_email must be the key's merchant's (403 `merchant_mismatch`). */
+/** With a key (or a dashboard session), a body's merchant_email must be the key's merchant's (403 `merchant_mismatch`). */
 export function assertOwnEmail(identity: Identity, merchantEmail: string): void {
-  if (identity.kind === "key" && identity.merchantEmail !== merchantEmail.toLowerCase())
+  if (isMerchant(identity) && identity.merchantEmail !== merchantEmail.toLowerCase())
     throw merchantMismatch();
 }
 
@@ -31,7 +31,7 @@ export function assertActsAs(
   identity: Identity,
   merchant: Pick<MerchantAccount, "id" | "claimedAt">,
 ): void {
-  if (identity.kind === "key") {
+  if (isMerchant(identity)) {
     if (identity.merchantId !== merchant.id) throw merchantMismatch();
     return;
   }
@@ -50,7 +50,7 @@ export async function authorizedInvoice(
 ): Promise<InvoiceRow> {
   const invoice = await findInvoice(db, id);
   if (!invoice) throw notFound("invoice");
-  if (identity.kind === "key") {
+  if (isMerchant(identity)) {
     if (invoice.merchant_id !== identity.merchantId) throw notFound("invoice");
     return invoice;
   }
@@ -71,7 +71,7 @@ export async function assertPayoutAllowed(
   wallet: { wallet_type: string; wallet_address?: string },
 ): Promise<void> {
   if (wallet.wallet_type !== "byo" || !wallet.wallet_address) return;
-  if (identity.kind !== "key" && !merchant.claimedAt) return;
+  if (!isMerchant(identity) && !merchant.claimedAt) return;
   if (await isPayoutWallet(db, merchant.id, wallet.wallet_address)) return;
   throw validationError([
     {

@@ -1,8 +1,12 @@
 import type { Context } from "hono";
+import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
 import type { ApiKeyScope, AuditActor } from "../../domain/statuses.ts";
 import type { AppEnv } from "../appEnv.ts";
 
-/** Who is calling: a merchant through one of its API keys, or nobody in particular. */
+/**
+ * Who is calling: a merchant through one of its API keys, a merchant signed in to the dashboard
+ * (web/dashboard/*: never on /api, which takes no cookies), or nobody in particular.
+ */
 export type Identity =
   | {
       kind: "key";
@@ -12,7 +16,15 @@ export type Identity =
       /** Lower-case, as stored. */
       merchantEmail: string;
     }
+  | DashboardSessionIdentity
   | { kind: "anonymous" };
+
+/** A caller acting as one merchant: with one of its keys, or signed in to its dashboard. */
+export type MerchantIdentity = Extract<Identity, { kind: "key" | "session" }>;
+
+/** Whether the caller is a merchant (a key or a dashboard session), not anonymous. */
+export const isMerchant = (identity: Identity): identity is MerchantIdentity =>
+  identity.kind !== "anonymous";
 
 export type KeyIdentity = Extract<Identity, { kind: "key" }>;
 
@@ -43,8 +55,10 @@ export const actorOf = (c: Context<AppEnv>): Actor => ({
   requestId: c.get("requestId") ?? null,
 });
 
-/** The audit log's `actor` and `key_id` for an API caller. */
+/** The audit log's `actor` and `key_id` for a caller. */
 export const auditActor = (identity: Identity): { actor: AuditActor; keyId: string | null } =>
   identity.kind === "key"
     ? { actor: "key", keyId: identity.keyId }
-    : { actor: "anonymous", keyId: null };
+    : identity.kind === "session"
+      ? { actor: "dashboard", keyId: null }
+      : { actor: "anonymous", keyId: null };

@@ -81,21 +81,32 @@ function cells(row: InvoiceExportRow, today: string): string[] {
   ];
 }
 
-export function registerExportInvoices(app: Router, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    const identity = requireKey(c);
-    const query = c.req.valid("query");
-    const range = exportRange(c.req.query(), query);
-    const today = utcToday();
-    const body = csvStream(
-      HEADER,
-      (after) => invoiceExportBatch(deps.db, identity.merchantId, range, after, BATCH),
-      (row) => ({ at: row.list_at, id: row.id }),
-      (row) => cells(row, today),
-    );
-    return new Response(body, {
-      status: 200,
-      headers: csvHeaders(`invoices_${rangeLabel(query)}.csv`),
-    });
+/**
+ * The invoices CSV of `merchantId` for a validated query (the range checked against `params`):
+ * GET /api/exports/invoices.csv and the dashboard's export button.
+ */
+export function invoicesCsv(
+  deps: Pick<AppDeps, "db">,
+  merchantId: string,
+  params: Record<string, string>,
+  query: z.infer<typeof ExportQuerySchema>,
+): Response {
+  const range = exportRange(params, query);
+  const today = utcToday();
+  const body = csvStream(
+    HEADER,
+    (after) => invoiceExportBatch(deps.db, merchantId, range, after, BATCH),
+    (row) => ({ at: row.list_at, id: row.id }),
+    (row) => cells(row, today),
+  );
+  return new Response(body, {
+    status: 200,
+    headers: csvHeaders(`invoices_${rangeLabel(query)}.csv`),
   });
+}
+
+export function registerExportInvoices(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) =>
+    invoicesCsv(deps, requireKey(c).merchantId, c.req.query(), c.req.valid("query")),
+  );
 }

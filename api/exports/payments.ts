@@ -73,20 +73,31 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
   ];
 }
 
-export function registerExportPayments(app: Router, deps: AppDeps): void {
-  app.openapi(route, async (c) => {
-    const identity = requireKey(c);
-    const query = c.req.valid("query");
-    const range = exportRange(c.req.query(), query);
-    const body = csvStream(
-      HEADER,
-      (after) => paymentExportBatch(deps.db, identity.merchantId, range, after, BATCH),
-      (row) => ({ at: row.list_at, id: row.id }),
-      (row) => cells(row, deps.explorerUrl),
-    );
-    return new Response(body, {
-      status: 200,
-      headers: csvHeaders(`payments_${rangeLabel(query)}.csv`),
-    });
+/**
+ * The payments CSV of `merchantId` for a validated query (the range checked against `params`):
+ * GET /api/exports/payments.csv and the dashboard's export button.
+ */
+export function paymentsCsv(
+  deps: Pick<AppDeps, "db" | "explorerUrl">,
+  merchantId: string,
+  params: Record<string, string>,
+  query: z.infer<typeof ExportQuerySchema>,
+): Response {
+  const range = exportRange(params, query);
+  const body = csvStream(
+    HEADER,
+    (after) => paymentExportBatch(deps.db, merchantId, range, after, BATCH),
+    (row) => ({ at: row.list_at, id: row.id }),
+    (row) => cells(row, deps.explorerUrl),
+  );
+  return new Response(body, {
+    status: 200,
+    headers: csvHeaders(`payments_${rangeLabel(query)}.csv`),
   });
+}
+
+export function registerExportPayments(app: Router, deps: AppDeps): void {
+  app.openapi(route, async (c) =>
+    paymentsCsv(deps, requireKey(c).merchantId, c.req.query(), c.req.valid("query")),
+  );
 }

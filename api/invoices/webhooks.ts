@@ -1,20 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { recordAudit } from "../../db/queries/audit.ts";
 import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
-import {
-  findInvoiceEventId,
-  findWebhookHistory,
-  type WebhookAttemptRow,
-} from "../../db/queries/webhookHistory.ts";
+import { findWebhookHistory, type WebhookAttemptRow } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { authorizedInvoice } from "../auth/authorize.ts";
-import { actorOf, auditActor, identityOf } from "../auth/identity.ts";
+import { actorOf, identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { EXAMPLE_EVENT_ID } from "./examples.ts";
-import { queueRedelivery, RedeliveryLimited } from "./queueRedelivery.ts";
+import { RedeliveryLimited } from "./queueRedelivery.ts";
+import { redeliverInvoiceEvent } from "./redeliverEvent.ts";
 import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
@@ -152,31 +147,13 @@ export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
 
   app.openapi(redeliverRoute, async (c) => {
     const { id, event_id: eventId } = c.req.valid("param");
-    const actor = actorOf(c);
-    const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-    if (!invoice.webhook_url)
-      throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
-    const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
-    if (!event) throw notFound("event");
-    const delivery = await queueRedelivery(
-      deps,
-      invoice.id,
-      event,
-      invoice.webhook_url,
-      // Audited in the transaction that queues it.
-      (trx) =>
-        recordAudit(trx, {
-          merchantId: invoice.merchant_id,
-          ...auditActor(actor.identity),
-          action: "webhook.redelivered",
-          target: eventId,
-          requestId: actor.requestId,
-        }),
-    ).catch((error: unknown) => {
-      if (error instanceof RedeliveryLimited)
-        c.header("Retry-After", String(error.retryAfterSeconds));
-      throw error;
-    });
+    const delivery = await redeliverInvoiceEvent(deps, actorOf(c), id, eventId).catch(
+      (error: unknown) => {
+        if (error instanceof RedeliveryLimited)
+          c.header("Retry-After", String(error.retryAfterSeconds));
+        throw error;
+      },
+    );
     return c.json(presentDelivery(delivery, []), 202);
   });
 }

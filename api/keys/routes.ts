@@ -1,14 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { insertApiKey, listApiKeys, revokeApiKey } from "../../db/queries/apiKeys.ts";
-import { recordAudit } from "../../db/queries/audit.ts";
-import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
-import { UUID_PATTERN } from "../../domain/tokens.ts";
+import { listApiKeys } from "../../db/queries/apiKeys.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { createApiKey, revokeOwnApiKey } from "./manageKeys.ts";
 import { presentApiKey } from "./present.ts";
 import {
   ApiKeySchema,
@@ -81,28 +79,12 @@ export function registerKeyRoutes(app: Router, deps: AppDeps): void {
     createKeyRoute,
     async (c) => {
       const identity = requireKey(c);
-      const { requestId } = actorOf(c);
       const input = c.req.valid("json");
-      const scope = input.scope ?? "write";
-      const key = newApiKey(scope);
-      const row = await deps.db.transaction().execute(async (trx) => {
-        const created = await insertApiKey(trx, {
-          merchantId: identity.merchantId,
-          ...apiKeyRecord(key),
-          name: input.name,
-          scope,
-        });
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          actor: "key",
-          keyId: identity.keyId,
-          action: "key.created",
-          target: created.id,
-          requestId,
-        });
-        return created;
-      });
-      deps.log.info("api key created", { key_id: row.id, scope });
+      const { row, key } = await createApiKey(
+        deps,
+        { ...actorOf(c), identity },
+        { name: input.name, scope: input.scope ?? "write" },
+      );
       return c.json({ ...presentApiKey(row), key }, 201);
     },
     validationHook(createApiKeyKnownKeys),
@@ -110,24 +92,8 @@ export function registerKeyRoutes(app: Router, deps: AppDeps): void {
 
   app.openapi(revokeRoute, async (c) => {
     const identity = requireKey(c);
-    const { requestId } = actorOf(c);
-    const id = c.req.valid("param").id;
-    if (!UUID_PATTERN.test(id)) throw notFound("API key");
-    const row = await deps.db.transaction().execute(async (trx) => {
-      const revoked = await revokeApiKey(trx, identity.merchantId, id);
-      if (revoked)
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          actor: "key",
-          keyId: identity.keyId,
-          action: "key.revoked",
-          target: id,
-          requestId,
-        });
-      return revoked;
-    });
+    const row = await revokeOwnApiKey(deps, { ...actorOf(c), identity }, c.req.valid("param").id);
     if (!row) throw notFound("API key");
-    deps.log.info("api key revoked", { key_id: id });
     return c.json(presentApiKey(row), 200);
   });
 }

@@ -1,18 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { countRecentClaimTokens, insertClaimToken } from "../../db/queries/claimTokens.ts";
-import { queueAccountEmail } from "../../db/queries/emails.ts";
 import { findMerchantByEmail } from "../../db/queries/merchants.ts";
-import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
-import { sealSecret } from "../../domain/secretBox.ts";
 import type { AppDeps } from "../deps.ts";
 import { emailAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-
-/** How long a claim link works. */
-export const CLAIM_TTL_MINUTES = 30;
-/** Claim emails to one address per hour, at most: nobody can flood a mailbox through Remit. */
-const CLAIMS_PER_EMAIL_PER_HOUR = 5;
+import { emailOneTimeLink } from "./oneTimeLink.ts";
 
 const ClaimSchema = z
   .strictObject({
@@ -55,20 +47,7 @@ export function registerClaimRoute(app: Router, deps: AppDeps): void {
       const sent = await deps.db.transaction().execute(async (trx) => {
         const merchant = await findMerchantByEmail(trx, email);
         if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
-        if ((await countRecentClaimTokens(trx, email)) >= CLAIMS_PER_EMAIL_PER_HOUR) return false;
-        const token = newClaimToken();
-        await insertClaimToken(trx, {
-          email,
-          tokenHash: hashSecretToken(token),
-          ttlMinutes: CLAIM_TTL_MINUTES,
-        });
-        // The link travels sealed to the worker, which emails it; the database keeps its hash.
-        await queueAccountEmail(trx, {
-          kind: "claim_link",
-          recipient: email,
-          sealed: sealSecret(token, deps.webhookKeys),
-        });
-        return true;
+        return emailOneTimeLink(trx, deps, { email, purpose: "claim" });
       });
       // Neither the address nor the outcome is logged as a field a log reader could mine.
       deps.log.info("claim requested", { link_sent: sent });

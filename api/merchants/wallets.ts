@@ -1,24 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { recordAudit } from "../../db/queries/audit.ts";
-import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
-import { queueAccountEmail } from "../../db/queries/emails.ts";
-import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
-import {
-  addPayoutWallet,
-  listPayoutWallets,
-  type PayoutWalletRow,
-  removePayoutWallet,
-} from "../../db/queries/payoutWallets.ts";
-import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { findManagedWallet } from "../../db/queries/merchants.ts";
+import { listPayoutWallets, type PayoutWalletRow } from "../../db/queries/payoutWallets.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { notFound, validationError } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { EXAMPLE_WALLET_ADDRESS } from "../invoices/examples.ts";
 import { checksummedAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { addOwnPayoutWallet, removeOwnPayoutWallet } from "./manageWallets.ts";
 
 const security = [{ bearerAuth: [] }];
 
@@ -125,29 +117,12 @@ export function registerWalletRoutes(app: Router, deps: AppDeps): void {
     addRoute,
     async (c) => {
       const identity = requireKey(c);
-      const { requestId } = actorOf(c);
       const address = c.req.valid("json").address;
-      await assertUsableWallet(deps, address);
-      const { wallet, added } = await deps.db.transaction().execute(async (trx) => {
-        const result = await addPayoutWallet(trx, identity.merchantId, address);
-        if (!result.added) return result;
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          actor: "key",
-          keyId: identity.keyId,
-          action: "wallet.added",
-          target: address,
-          requestId,
-        });
-        // In the same transaction: no wallet is added without its email queued.
-        await queueAccountEmail(trx, {
-          kind: "payout_wallet_added",
-          recipient: await findMerchantEmail(trx, identity.merchantId),
-          details: { address, key_id: identity.keyId },
-        });
-        return result;
-      });
-      if (added) deps.log.info("payout wallet added", { address });
+      const { wallet, added } = await addOwnPayoutWallet(
+        deps,
+        { ...actorOf(c), identity },
+        address,
+      );
       return added ? c.json(present(wallet), 201) : c.json(present(wallet), 200);
     },
     validationHook((path) => (path === "" ? ["address"] : [])),
@@ -155,36 +130,9 @@ export function registerWalletRoutes(app: Router, deps: AppDeps): void {
 
   app.openapi(removeRoute, async (c) => {
     const identity = requireKey(c);
-    const { requestId } = actorOf(c);
     const address = c.req.valid("param").address;
-    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw notFound("payout wallet");
-    const removed = await deps.db.transaction().execute(async (trx) => {
-      const done = await removePayoutWallet(trx, identity.merchantId, address);
-      if (done)
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          actor: "key",
-          keyId: identity.keyId,
-          action: "wallet.removed",
-          target: getAddress(address),
-          requestId,
-        });
-      return done;
-    });
-    if (!removed) throw notFound("payout wallet");
+    if (!(await removeOwnPayoutWallet(deps, { ...actorOf(c), identity }, address)))
+      throw notFound("payout wallet");
     return c.json({ address: getAddress(address), removed: true as const }, 200);
   });
-}
-
-/** Addresses a sweep can never pay out to (or must not): refused at registration. */
-async function assertUsableWallet(deps: Pick<AppDeps, "db">, address: string): Promise<void> {
-  const lower = address.toLowerCase();
-  const refused = /^0x0{40}$/.test(lower)
-    ? "is the zero address: funds sent there are lost"
-    : lower === USDC_ADDRESS.toLowerCase()
-      ? "is USDC's own contract, which cannot receive a sweep"
-      : (await findDerivationIndex(deps.db, lower)) !== undefined
-        ? "is one of Remit's deposit addresses"
-        : null;
-  if (refused) throw validationError([{ path: "address", code: "not_allowed", message: refused }]);
 }

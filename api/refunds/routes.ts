@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authorizedInvoice } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { type Actor, actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { InvoiceIdParamSchema } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
@@ -8,7 +8,12 @@ import { errorResponses, jsonResponse, type Router, validationHook } from "../op
 import { authorizedLink } from "./authorizedLink.ts";
 import { createRefund, REFUND_CLAIM_TTL_DAYS } from "./createRefund.ts";
 import { presentRefund } from "./present.ts";
-import { CreateRefundResponseSchema, CreateRefundSchema, LinkSlugParamSchema } from "./schema.ts";
+import {
+  type CreateRefundInput,
+  CreateRefundResponseSchema,
+  CreateRefundSchema,
+  LinkSlugParamSchema,
+} from "./schema.ts";
 
 const description =
   "Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. " +
@@ -50,31 +55,50 @@ const linkRoute = createRoute({
   responses,
 });
 
-const knownKeys = (path: string) => (path === "" ? ["amount", "to", "to_sender"] : []);
+export const createRefundKnownKeys = (path: string) =>
+  path === "" ? ["amount", "to", "to_sender"] : [];
+
+/**
+ * Requests a refund of the invoice `id`'s money for `actor` (the API's route and the dashboard's
+ * form): the refund and, without a destination, its one-time claim URL.
+ */
+export async function refundInvoice(
+  deps: AppDeps,
+  actor: Actor,
+  id: string,
+  input: CreateRefundInput,
+): Promise<Awaited<ReturnType<typeof createRefund>>> {
+  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+  const refund = await createRefund(
+    deps,
+    {
+      owner: { invoiceId: invoice.id },
+      merchantId: invoice.merchant_id,
+      depositAddress: invoice.deposit_address,
+      walletType: invoice.wallet_type,
+      vendorEmail: invoice.vendor_email,
+      label: `invoice ${invoice.invoice_number}`,
+    },
+    input,
+    actor,
+  );
+  deps.log.info("refund requested", { refund_id: refund.row.id, invoice_id: invoice.id });
+  return refund;
+}
 
 export function registerRefundRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof invoiceRoute>(
     invoiceRoute,
     async (c) => {
-      const actor = actorOf(c);
-      const invoice = await authorizedInvoice(deps.db, actor.identity, c.req.valid("param").id);
-      const { row, claimUrl } = await createRefund(
+      const { row, claimUrl } = await refundInvoice(
         deps,
-        {
-          owner: { invoiceId: invoice.id },
-          merchantId: invoice.merchant_id,
-          depositAddress: invoice.deposit_address,
-          walletType: invoice.wallet_type,
-          vendorEmail: invoice.vendor_email,
-          label: `invoice ${invoice.invoice_number}`,
-        },
+        actorOf(c),
+        c.req.valid("param").id,
         c.req.valid("json"),
-        actor,
       );
-      deps.log.info("refund requested", { refund_id: row.id, invoice_id: invoice.id });
       return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
     },
-    validationHook(knownKeys),
+    validationHook(createRefundKnownKeys),
   );
   app.openapi<typeof linkRoute>(
     linkRoute,
@@ -97,6 +121,6 @@ export function registerRefundRoutes(app: Router, deps: AppDeps): void {
       deps.log.info("refund requested", { refund_id: row.id, link_slug: link.slug });
       return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
     },
-    validationHook(knownKeys),
+    validationHook(createRefundKnownKeys),
   );
 }

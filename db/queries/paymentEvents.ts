@@ -5,6 +5,7 @@ import {
   type PaymentState,
 } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
+import { notificationRecipient } from "./dashboard.ts";
 
 export type PaymentEventRow = Selectable<Database["app.payment_events"]>;
 
@@ -154,7 +155,8 @@ export async function recordPaymentEvent(
       .values({
         kind: "payment_event",
         invoice_id: event.owner.invoiceId ?? null,
-        recipient: event.merchantEmail,
+        // The merchant's notification email (dashboard settings), else its account email.
+        recipient: await notificationRecipient(trx, event.merchantEmail),
         event_id: event.id,
       })
       .execute();

@@ -15,7 +15,11 @@ import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
-import { claimLinkEmail, payoutWalletAddedEmail } from "../../email/accountEmails.ts";
+import {
+  claimLinkEmail,
+  payoutWalletAddedEmail,
+  signInLinkEmail,
+} from "../../email/accountEmails.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
@@ -32,7 +36,11 @@ const log = createLogger("worker/email");
 
 async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
   if (email.kind === "payment_event") return composePaymentEmail(deps, email);
-  if (email.kind === "claim_link" || email.kind === "payout_wallet_added")
+  if (
+    email.kind === "claim_link" ||
+    email.kind === "dashboard_sign_in_link" ||
+    email.kind === "payout_wallet_added"
+  )
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
   if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
@@ -62,8 +70,17 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
   };
 }
 
-/** The emails of merchant accounts (api/merchants/*): a claim link, a payout wallet added. */
+/** The emails of merchant accounts (api/merchants/*): a claim or sign-in link, a payout wallet added. */
 async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  if (email.kind === "dashboard_sign_in_link") {
+    if (!email.sealed) throw new Error(`email ${email.id}: its sign-in link is missing`);
+    const token = openSecret(email.sealed, deps.webhooks.keys);
+    const content = signInLinkEmail({
+      signInUrl: `${deps.payUrl}/dashboard/sign-in/${token}`,
+      email: email.recipient,
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
   if (email.kind === "claim_link") {
     // Sealed by the API with the key this worker holds too; cleared once sent.
     if (!email.sealed) throw new Error(`email ${email.id}: its claim link is missing`);
@@ -76,11 +93,14 @@ async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<O
   }
   const address = email.details?.address;
   const keyId = email.details?.key_id;
-  if (!address || !keyId) throw new Error(`email ${email.id}: its wallet is missing`);
-  const key = await findApiKeyLabel(deps.db, keyId);
+  if (!address) throw new Error(`email ${email.id}: its wallet is missing`);
+  // No key: it was added in the dashboard, signed in through an email link.
+  const key = keyId ? await findApiKeyLabel(deps.db, keyId) : undefined;
   const content = payoutWalletAddedEmail({
     address,
-    keyLabel: key ? `"${key.name}" (…${key.last_four})` : keyId,
+    by: keyId
+      ? `the API key ${key ? `"${key.name}" (…${key.last_four})` : keyId}`
+      : "the dashboard (signed in through an emailed link)",
     addedAt: email.created_at,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };

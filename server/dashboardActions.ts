@@ -1,0 +1,178 @@
+import type { ZodType } from "zod";
+import type { AppDeps } from "../api/deps.ts";
+import { ApiError, type FieldError, fieldErrors } from "../api/errors.ts";
+import { ExportQuerySchema } from "../api/exports/csvStream.ts";
+import { invoicesCsv } from "../api/exports/invoices.ts";
+import { paymentsCsv } from "../api/exports/payments.ts";
+import { createInvoice } from "../api/invoices/createInvoice.ts";
+import { RedeliveryLimited } from "../api/invoices/queueRedelivery.ts";
+import { redeliverInvoiceEvent } from "../api/invoices/redeliverEvent.ts";
+import {
+  CreateInvoiceSchema,
+  checksummedAddress,
+  createInvoiceKnownKeys,
+  emailAddress,
+  LineItemSchema,
+  nonEmptyText,
+} from "../api/invoices/schema.ts";
+import { voidInvoice } from "../api/invoices/void.ts";
+import { createApiKey, revokeOwnApiKey } from "../api/keys/manageKeys.ts";
+import { CreateApiKeySchema, createApiKeyKnownKeys } from "../api/keys/schema.ts";
+import { createLink, linkSnippets } from "../api/links/createLink.ts";
+import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
+import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
+import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
+import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
+import { CreateRefundSchema } from "../api/refunds/schema.ts";
+import { findMerchantByEmail } from "../db/queries/merchants.ts";
+import { priceLineItems } from "../domain/invoiceTotals.ts";
+import { formatUsdc } from "../domain/money.ts";
+import type { DashboardActions, Refusal } from "../web/dashboard/actions.ts";
+
+const byPath = (fields: FieldError[] | undefined): Record<string, string> =>
+  Object.fromEntries((fields ?? []).map((field) => [field.path || "form", field.message]));
+
+/** A client's error from the API's functions, as the dashboard shows it; anything else rethrown. */
+function refusal(error: unknown): Refusal {
+  if (!(error instanceof ApiError)) throw error;
+  return {
+    ok: false,
+    status: error.status as Refusal["status"],
+    message: error.message,
+    fields: byPath(error.fields),
+    ...(error instanceof RedeliveryLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+  };
+}
+
+/** A body checked as the API's route checks it: its data, or the route's 400 field messages. */
+function validated<T>(
+  schema: ZodType<T>,
+  body: unknown,
+  knownKeys: (path: string) => readonly string[],
+): { ok: true; data: T } | Refusal {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const fields = fieldErrors(parsed.error, body, knownKeys);
+  return { ok: false, status: 400, message: "validation failed", fields: byPath(fields) };
+}
+
+/**
+ * The dashboard's actions (web/dashboard/actions.ts) from the API's own functions: the same
+ * schemas and messages, the same creation, limits and audit entries (actor `dashboard`).
+ */
+export function dashboardActions(deps: AppDeps): DashboardActions {
+  const limits = deps.accountLimits;
+  return {
+    signInRateLimit: limits
+      ? rateLimit(limits.claims, deps.rateLimits?.trustedProxies ?? NO_PROXIES, "sign-in")
+      : null,
+    isEmailAddress: (text) => emailAddress.safeParse(text).success,
+    checkSettings(values) {
+      const errors: Record<string, string> = {};
+      const check = (key: string, schema: ZodType) => {
+        const value = values[key];
+        if (value === undefined) return;
+        const result = schema.safeParse(value);
+        if (!result.success) errors[key] = result.error.issues[0]?.message ?? "is invalid";
+      };
+      check("default_name", nonEmptyText(200));
+      check("default_address", nonEmptyText(1000));
+      check("notification_email", emailAddress);
+      return errors;
+    },
+    invoiceTotal(lines) {
+      const parsed = LineItemSchema.array().min(1).safeParse(lines);
+      return parsed.success ? priceLineItems(parsed.data).total : null;
+    },
+    async requestSignInLink(email) {
+      const sent = await deps.db.transaction().execute(async (trx) => {
+        // Only a verified (claimed) address may sign in: the dashboard is its account's.
+        const merchant = await findMerchantByEmail(trx, email);
+        if (!merchant?.claimedAt) return false;
+        return emailOneTimeLink(trx, deps, { email, purpose: "dashboard_sign_in" });
+      });
+      deps.log.info("dashboard sign-in requested", { link_sent: sent });
+    },
+    async createInvoice(actor, body, idempotencyKey) {
+      const input = validated(CreateInvoiceSchema, body, createInvoiceKnownKeys);
+      if (!input.ok) return input;
+      try {
+        const created = await createInvoice(deps, input.data, idempotencyKey, actor);
+        return { ok: true, invoiceId: created.invoice_id };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async createLink(actor, body, idempotencyKey) {
+      const input = validated(CreateLinkSchema, body, createLinkKnownKeys);
+      if (!input.ok) return input;
+      try {
+        const created = await createLink(deps, input.data, idempotencyKey, actor);
+        return { ok: true, slug: created.slug };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    linkSnippets: (slug) => linkSnippets(deps.payUrl, slug),
+    async redeliver(actor, invoiceId, eventId) {
+      try {
+        await redeliverInvoiceEvent(deps, actor, invoiceId, eventId);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async voidInvoice(actor, invoiceId) {
+      try {
+        await voidInvoice(deps, actor, invoiceId);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async refundInvoice(actor, invoiceId, body) {
+      const input = validated(CreateRefundSchema, body, createRefundKnownKeys);
+      if (!input.ok) return input;
+      try {
+        const { row, claimUrl } = await refundInvoice(deps, actor, invoiceId, input.data);
+        return { ok: true, amount: formatUsdc(row.amount), claimUrl: claimUrl ?? null };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    async createKey(actor, body) {
+      const input = validated(CreateApiKeySchema, body, createApiKeyKnownKeys);
+      if (!input.ok) return input;
+      const { row, key } = await createApiKey(deps, actor, {
+        name: input.data.name,
+        scope: input.data.scope ?? "write",
+      });
+      return { ok: true, key, name: row.name };
+    },
+    revokeKey: async (actor, id) => (await revokeOwnApiKey(deps, actor, id)) !== undefined,
+    async addWallet(actor, address) {
+      const input = validated(checksummedAddress, address, () => []);
+      if (!input.ok) return { ...input, fields: { address: input.fields.form ?? "is invalid" } };
+      try {
+        await addOwnPayoutWallet(deps, actor, input.data);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    removeWallet: (actor, address) => removeOwnPayoutWallet(deps, actor, address),
+    exportCsv(actor, what, params) {
+      // Empty date fields of the dashboard's form mean "no bound", as an absent parameter.
+      const given = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== ""));
+      const query = validated(ExportQuerySchema, given, () => ["from", "to"]);
+      if (!query.ok) return query;
+      try {
+        const csv = what === "invoices" ? invoicesCsv : paymentsCsv;
+        return { ok: true, response: csv(deps, actor.identity.merchantId, given, query.data) };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { MiddlewareHandler } from "hono";
+import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
+
+/**
+ * What the dashboard does through the API's own functions (same validation, same audit log):
+ * built by the composition root (server/dashboardActions.ts) from api/, so the pages here never
+ * import the API layer (docs/architecture.md, layering) and never duplicate its logic.
+ */
+
+/** A signed-in merchant acting, in one request. */
+export type DashboardActor = { identity: DashboardSessionIdentity; requestId: string | null };
+
+/** An action's refusal: the API's status, its message, and its field messages by path. */
+export type Refusal = {
+  ok: false;
+  status: 400 | 403 | 404 | 409 | 429;
+  message: string;
+  fields: Record<string, string>;
+  retryAfterSeconds?: number;
+};
+
+export type Outcome<T> = ({ ok: true } & T) | Refusal;
+
+export type DashboardActions = {
+  /** Emails a sign-in link when `email` is a claimed merchant's (rate-limited like claims). */
+  requestSignInLink(email: string): Promise<void>;
+  /** Per client IP, on the sign-in form's POST, as on claims; none: unlimited. */
+  signInRateLimit: MiddlewareHandler | null;
+  /** The API's check of an email address (the sign-in and settings forms). */
+  isEmailAddress(text: string): boolean;
+  /** The API's messages for the settings' texts; {} when all are valid. */
+  checkSettings(values: Record<string, string | undefined>): Record<string, string>;
+  /** The invoice total as POST /api/invoices computes it, or null while a line is invalid. */
+  invoiceTotal(lines: unknown[]): bigint | null;
+  createInvoice(
+    actor: DashboardActor,
+    body: Record<string, unknown>,
+    idempotencyKey: string,
+  ): Promise<Outcome<{ invoiceId: string }>>;
+  createLink(
+    actor: DashboardActor,
+    body: Record<string, unknown>,
+    idempotencyKey: string,
+  ): Promise<Outcome<{ slug: string }>>;
+  linkSnippets(slug: string): {
+    payment_link: string;
+    iframe_snippet: string;
+    js_widget_snippet: string;
+  };
+  redeliver(actor: DashboardActor, invoiceId: string, eventId: string): Promise<Outcome<object>>;
+  /** POST /api/invoices/{id}/void's logic: the same 409 for an invoice that is not unpaid. */
+  voidInvoice(actor: DashboardActor, invoiceId: string): Promise<Outcome<object>>;
+  /**
+   * POST /api/invoices/{id}/refunds's logic and messages: a refund to `to`, or without one a
+   * claim link emailed to the customer (its URL returned, shown once).
+   */
+  refundInvoice(
+    actor: DashboardActor,
+    invoiceId: string,
+    body: Record<string, unknown>,
+  ): Promise<Outcome<{ amount: string; claimUrl: string | null }>>;
+  createKey(
+    actor: DashboardActor,
+    body: Record<string, unknown>,
+  ): Promise<Outcome<{ key: string; name: string }>>;
+  revokeKey(actor: DashboardActor, id: string): Promise<boolean>;
+  addWallet(actor: DashboardActor, address: string): Promise<Outcome<object>>;
+  removeWallet(actor: DashboardActor, address: string): Promise<boolean>;
+  /** The CSV export of GET /api/exports/{what}.csv, streamed, for the query given. */
+  exportCsv(
+    actor: DashboardActor,
+    what: "invoices" | "payments",
+    query: Record<string, string>,
+  ): Outcome<{ response: Response }>;
+};

@@ -1,0 +1,171 @@
+/**
+ * The dashboard's stylesheet and script, served from /assets (no inline script or style: the
+ * CSP allows only 'self'). Every page works without the script; it adds live invoice totals,
+ * adding and removing line items without a round trip, and copy buttons.
+ */
+export const DASHBOARD_CSS = "/assets/dashboard.css";
+export const DASHBOARD_JS = "/assets/dashboard.js";
+
+export const dashboardCss = `
+:root{--ink:#1f2933;--muted:#52606d;--rule:#cbd2d9;--accent:#1652f0;--ok:#0b6b36;--warn:#9c3f0c;--bad:#a61b1b;--bg:#f5f7fa}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+a{color:var(--accent)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #5b84ff;outline-offset:2px}
+.skip{position:absolute;left:-9999px;top:0;background:#fff;padding:8px 12px;z-index:10}
+.skip:focus{left:8px;top:8px}
+header.top{background:#fff;border-bottom:1px solid var(--rule)}
+.topbar{max-width:1100px;margin:0 auto;padding:10px 16px;display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px}
+.brand{font-weight:700;text-decoration:none;color:var(--ink);margin-right:8px}
+nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px}
+nav.main a{display:inline-block;padding:6px 10px;border-radius:6px;text-decoration:none;color:var(--ink)}
+nav.main a[aria-current=page]{background:#e4ecff;color:var(--accent);font-weight:600}
+.who{margin-left:auto;display:flex;align-items:center;gap:8px;font-size:14px;color:var(--muted);overflow-wrap:anywhere}
+main{max-width:1100px;margin:0 auto;padding:20px 16px 40px}
+h1{font-size:24px;margin:0 0 16px}h2{font-size:18px;margin:0 0 12px}
+.card{background:#fff;border:1px solid var(--rule);border-radius:10px;padding:16px 18px;margin-bottom:16px}
+.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px;margin-bottom:16px}
+.stat{background:#fff;border:1px solid var(--rule);border-radius:10px;padding:14px 16px}
+.stat .label{font-size:14px;color:var(--muted)}.stat .value{font-size:24px;font-weight:700;font-variant-numeric:tabular-nums}
+.muted{color:var(--muted)}.small{font-size:14px}
+.tablewrap{overflow-x:auto}
+table{width:100%;border-collapse:collapse;font-size:15px}
+caption{text-align:left;font-weight:600;padding:0 0 8px}
+th,td{padding:8px 6px;text-align:left;border-bottom:1px solid var(--rule);vertical-align:top}
+th{font-size:13px;color:var(--muted);font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+code,.mono{font:14px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
+.badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:13px;font-weight:600;background:#e4ecff;color:#0f3fbf;text-transform:capitalize;white-space:nowrap}
+.badge[data-status=paid],.badge[data-status=confirmed],.badge[data-status=delivered],.badge[data-status=sent-email]{background:#dcf5e7;color:var(--ok)}
+.badge[data-status=overdue],.badge[data-status=partial],.badge[data-status=excess],.badge[data-status=failed],.badge[data-status=void]{background:#fdecdc;color:var(--warn)}
+form.inline{display:inline}
+label{display:block;font-size:14px;font-weight:600;margin-bottom:4px}
+.field{margin:0 0 12px}.hint{font-size:13px;color:var(--muted);margin:2px 0 0}
+input[type=text],input[type=email],input[type=date],input[type=search],input[type=number],input[type=url],select,textarea{font:inherit;width:100%;padding:8px 10px;border:1px solid #7b8794;border-radius:6px;background:#fff;color:var(--ink)}
+textarea{min-height:70px}
+.grid2{display:grid;grid-template-columns:1fr 1fr;gap:0 16px}
+button,.button{font:inherit;font-size:15px;border:1px solid var(--accent);color:var(--accent);background:#fff;border-radius:6px;padding:7px 14px;cursor:pointer;text-decoration:none;display:inline-block}
+button.primary,.button.primary{background:var(--accent);color:#fff}
+button.danger{border-color:var(--bad);color:var(--bad)}
+.actions{display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+.filters{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:flex-end}.filters .field{margin:0;min-width:160px;flex:1}
+.error{color:var(--bad);font-size:14px;margin:4px 0 0}
+[aria-invalid=true]{border-color:var(--bad)!important}
+.alert{border-radius:8px;padding:10px 14px;margin:0 0 16px}
+.alert.ok{background:#dcf5e7;color:#0b4d28}.alert.bad{background:#fde8e8;color:#7a1212}
+.lines td{padding:6px 4px}.lines input{min-width:0}
+.lines .desc{width:50%}.lines .qty{width:14%}.lines .price{width:20%}
+.totals{font-size:18px;font-weight:700;text-align:right;margin:8px 0}
+.timeline{list-style:none;margin:0;padding:0}
+.timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative}
+.timeline li li{border:0;padding:2px 0}
+.timeline time{font-size:13px;color:var(--muted);display:block}
+.copyrow{display:flex;gap:8px;align-items:flex-start}
+.copyrow code{flex:1;min-width:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:8px;display:block;white-space:pre-wrap}
+.pager{display:flex;gap:12px;margin-top:12px}
+.signin{max-width:440px;margin:40px auto}
+footer.foot{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
+@media (max-width:640px){
+main{padding:14px 10px 32px}.grid2{grid-template-columns:1fr}
+.who{margin-left:0;width:100%}
+table.responsive thead{position:absolute;left:-9999px}
+table.responsive tr{display:block;border-bottom:1px solid var(--rule);padding:6px 0}
+table.responsive td{display:flex;justify-content:space-between;gap:12px;border:0;padding:3px 2px;text-align:right}
+table.responsive td::before{content:attr(data-label);font-size:13px;color:var(--muted);text-align:left;font-weight:600}
+table.responsive td.num{white-space:normal}
+.lines thead{position:absolute;left:-9999px}.lines tr{display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid var(--rule);padding:8px 0}
+.lines td{border:0;display:block;width:auto!important}.lines td.desc{grid-column:1/-1}
+.lines label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;font-size:13px;color:var(--muted)}
+}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
+
+export const dashboardJs = `(function () {
+  "use strict";
+  // Copy buttons.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy-target]") : null;
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute("data-copy-target"));
+    if (!source) return;
+    var label = button.textContent;
+    var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = label; }, 1500); };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(source.textContent).then(done, done);
+  });
+
+  var form = document.getElementById("invoice-form");
+  if (!form) return;
+  var body = form.querySelector("tbody.lines-body");
+  var template = document.getElementById("line-template");
+
+  // USDC amounts as base units (6 decimals), in BigInt: never floats.
+  function units(text, decimals) {
+    var m = /^\\s*(\\d{1,15})(?:\\.(\\d+))?\\s*$/.exec(text || "");
+    if (!m) return null;
+    var fraction = (m[2] || "");
+    if (fraction.length > decimals) return null;
+    return { value: BigInt(m[1] + (fraction + "0".repeat(decimals)).slice(0, decimals)), scale: decimals };
+  }
+  function format(value) {
+    var whole = value / 1000000n, fraction = (value % 1000000n).toString().padStart(6, "0").replace(/0+$/, "");
+    if (fraction.length < 2) fraction = (fraction + "00").slice(0, 2);
+    return whole.toString().replace(/\\B(?=(\\d{3})+(?!\\d))/g, ",") + "." + fraction;
+  }
+  // quantity × unit price, rounded half-up to 6 decimals (as the server does).
+  function lineTotal(quantityText, priceText) {
+    var q = units(quantityText, 9), p = units(priceText, 6);
+    if (!q || !p) return null;
+    var product = q.value * p.value, divisor = 1000000000n;
+    return (product + divisor / 2n) / divisor;
+  }
+  function recompute() {
+    var rows = body.querySelectorAll("tr"), total = 0n, ok = true;
+    for (var i = 0; i < rows.length; i++) {
+      var q = rows[i].querySelector("input[data-role=quantity]"), p = rows[i].querySelector("input[data-role=price]");
+      var out = rows[i].querySelector("[data-role=line-total]");
+      if (!q.value && !p.value) { if (out) out.textContent = ""; continue; }
+      var t = lineTotal(q.value, p.value);
+      if (t === null) { ok = false; if (out) out.textContent = "—"; continue; }
+      if (out) out.textContent = format(t);
+      total += t;
+    }
+    var node = document.getElementById("invoice-total");
+    if (node) node.textContent = ok ? format(total) + " USDC" : "—";
+  }
+  function renumber() {
+    var rows = body.querySelectorAll("tr");
+    for (var i = 0; i < rows.length; i++) {
+      var fields = rows[i].querySelectorAll("[data-name]");
+      for (var j = 0; j < fields.length; j++) {
+        var name = fields[j].getAttribute("data-name").replace("#", String(i));
+        if (fields[j].tagName === "LABEL") fields[j].setAttribute("for", name);
+        else { fields[j].setAttribute("name", name); fields[j].setAttribute("id", name); }
+      }
+      var remove = rows[i].querySelector("button[data-role=remove]");
+      if (remove) { remove.value = "remove_line:" + i; remove.setAttribute("aria-label", "Remove line " + (i + 1)); }
+    }
+  }
+  form.addEventListener("input", recompute);
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button") : null;
+    if (!button) return;
+    if (button.getAttribute("data-role") === "remove") {
+      event.preventDefault();
+      var row = button.closest("tr");
+      if (body.querySelectorAll("tr").length > 1) row.remove();
+      else { var inputs = row.querySelectorAll("input"); for (var k = 0; k < inputs.length; k++) inputs[k].value = ""; }
+      renumber(); recompute();
+      var first = body.querySelector("input"); if (first) first.focus();
+    } else if (button.getAttribute("data-role") === "add" && template) {
+      event.preventDefault();
+      if (body.querySelectorAll("tr").length >= 30) return;
+      body.appendChild(template.content.cloneNode(true));
+      renumber(); recompute();
+      var rows = body.querySelectorAll("tr");
+      rows[rows.length - 1].querySelector("input").focus();
+    }
+  });
+  renumber();
+  recompute();
+})();
+`;

@@ -1,0 +1,131 @@
+import type { LinkRow } from "../../../db/queries/links.ts";
+import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import type { IndexedTransfer } from "../../../domain/paymentState.ts";
+import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
+import { Field, type FormState } from "./forms.tsx";
+import { type Session, TxLink } from "./lists.tsx";
+
+const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
+
+/** A snippet to copy, in a code box with its copy button. */
+function Snippet(props: { id: string; label: string; text: string }) {
+  return (
+    <div class="field">
+      <p>
+        <strong id={`${props.id}-label`}>{props.label}</strong>
+      </p>
+      <div class="copyrow">
+        <code id={props.id}>{props.text}</code>
+        <button type="button" data-copy-target={props.id} aria-label={`Copy: ${props.label}`}>
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function LinkDetailPage(props: {
+  session: Session;
+  link: LinkRow;
+  received: bigint;
+  snippets: { payment_link: string; iframe_snippet: string; js_widget_snippet: string };
+  transfers: IndexedTransfer[];
+  explorerUrl: string | null;
+  notice?: string;
+}) {
+  const { link } = props;
+  return (
+    <DashboardLayout title={link.description} section="/dashboard/links" {...props.session}>
+      {props.notice === "created" && <Alert tone="ok">The payment link is created.</Alert>}
+      <section class="card">
+        <h2>
+          <Badge status={link.status} /> {usdc(link.amount)}
+        </h2>
+        <p>
+          Received <strong>{usdc(props.received)}</strong> · created <Time at={link.created_at} />
+        </p>
+        <p class="muted small">
+          Deposit address: <code>{link.deposit_address}</code>
+        </p>
+      </section>
+      <section class="card">
+        <h2>Share or embed it</h2>
+        <Snippet
+          id="snippet-link"
+          label="Link to the checkout"
+          text={props.snippets.payment_link}
+        />
+        <Snippet id="snippet-iframe" label="Iframe snippet" text={props.snippets.iframe_snippet} />
+        <Snippet
+          id="snippet-widget"
+          label="Widget snippet (a Pay with USDC button)"
+          text={props.snippets.js_widget_snippet}
+        />
+      </section>
+      <section class="card">
+        <h2>Payments</h2>
+        {props.transfers.length === 0 ? (
+          <p class="muted">No payments yet.</p>
+        ) : (
+          <ul>
+            {props.transfers.map((t) => (
+              <li>
+                <Time at={t.paidAt} /> {usdc(t.value)} from <code>{t.from}</code>:{" "}
+                <TxLink hash={t.txHash} explorerUrl={props.explorerUrl} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </DashboardLayout>
+  );
+}
+
+export function NewLinkPage(props: { session: Session; state: FormState }) {
+  const { state } = props;
+  return (
+    <DashboardLayout title="New payment link" section="/dashboard/links" {...props.session}>
+      {state.problem && <Alert tone="bad">{state.problem}</Alert>}
+      {Object.keys(state.errors).length > 0 && (
+        <Alert tone="bad">The link was not created: fix the fields marked below.</Alert>
+      )}
+      <form method="post" action="/dashboard/links/new" novalidate>
+        <Csrf token={props.session.csrf} />
+        <input type="hidden" name="_idempotency_key" value={state.idempotencyKey} />
+        <section class="card">
+          <Field name="description" label="What it is for" state={state} required />
+          <Field
+            name="amount"
+            label="Amount (USDC)"
+            state={state}
+            required
+            hint='For example "12.50".'
+          />
+          <Field name="merchant_name" label="Your name on the checkout" state={state} />
+          <div class="field">
+            <label for="wallet_type">Paid into</label>
+            <select id="wallet_type" name="wallet_type">
+              <option value="managed" selected={state.values.wallet_type !== "byo"}>
+                A wallet Remit manages for you
+              </option>
+              <option value="byo" selected={state.values.wallet_type === "byo"}>
+                One of your payout wallets
+              </option>
+            </select>
+          </div>
+          <Field name="wallet_address" label="Payout wallet (for your own wallet)" state={state} />
+          <Field name="webhook_url" label="Webhook URL" type="url" state={state} />
+          <Field
+            name="redirect_url"
+            label="Send the payer here once paid"
+            type="url"
+            state={state}
+          />
+          <button type="submit" class="primary">
+            Create link
+          </button>
+        </section>
+      </form>
+    </DashboardLayout>
+  );
+}

@@ -1,0 +1,90 @@
+import { PlainLayout } from "../layout.tsx";
+
+/** The email form. Nothing on it or after it tells whether the address has an account. */
+export function SignInPage(props: { notice?: "signed_out" | "expired" }) {
+  return (
+    <PlainLayout title="Sign in to your dashboard">
+      {props.notice === "signed_out" && (
+        <p class="alert ok" role="status">
+          You are signed out.
+        </p>
+      )}
+      <section class="card">
+        <form method="post" action="/dashboard/sign-in">
+          <div class="field">
+            <label for="email">Your merchant account's email</label>
+            <input id="email" name="email" type="email" autocomplete="email" required />
+            <p class="hint">We email you a sign-in link, valid once for 30 minutes.</p>
+          </div>
+          <button type="submit" class="primary">
+            Email me a sign-in link
+          </button>
+        </form>
+      </section>
+      <p class="muted small">
+        No account yet? Claim your merchant email with <code>POST /api/merchants/claim</code>.
+      </p>
+    </PlainLayout>
+  );
+}
+
+/** The one answer to every sign-in request. */
+export function SignInSentPage() {
+  return (
+    <PlainLayout title="Check your email">
+      <section class="card">
+        <p role="status">
+          If this email has a Remit merchant account, a sign-in link valid for 30 minutes is on its
+          way to it.
+        </p>
+        <p class="muted small">
+          Nothing arrived? Check spam, or <a href="/dashboard/sign-in">ask again</a>.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
+
+/** The link's page: a button; nothing happens until it is pressed (mail scanners open links). */
+export function SignInConfirmPage() {
+  return (
+    <PlainLayout title="Sign in to your dashboard">
+      <section class="card">
+        <p>Press the button to sign in in this browser.</p>
+        <form method="post">
+          <button type="submit" class="primary">
+            Sign in
+          </button>
+        </form>
+      </section>
+    </PlainLayout>
+  );
+}
+
+/** An unknown, expired or used link: one answer for all three. */
+export function SignInRefusedPage() {
+  return (
+    <PlainLayout title="This link no longer works">
+      <section class="card">
+        <p>
+          Sign-in links work once, for 30 minutes.{" "}
+          <a href="/dashboard/sign-in">Ask for a new one</a>.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
+
+/** A form post refused: from another site, or without this session's token. */
+export function ForbiddenPage() {
+  return (
+    <PlainLayout title="Request refused">
+      <section class="card">
+        <p>
+          This form was not sent from your dashboard (or your session changed since the page was
+          opened), so nothing was done. <a href="/dashboard">Back to the dashboard</a>.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
