@@ -426,8 +426,8 @@ export function dashboardRoutes(
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={Object.values(done.fields ?? {})[0] ?? done.message}
-          refundValues={form}
+          problem={done.fields ? "The refund was not requested: see the form below." : done.message}
+          refund={{ values: form, errors: done.fields ?? {} }}
         />,
         done.status,
       );

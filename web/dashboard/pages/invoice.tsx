@@ -191,8 +191,8 @@ export function InvoiceDetailPage(props: {
   problem?: string;
   /** A refund just requested: its amount and, without a destination, its claim link. */
   refunded?: { amount: string; claimUrl: string | null };
-  /** The refund form as typed, shown again with its problem. */
-  refundValues?: Record<string, string>;
+  /** The refund form as typed, shown again with the API's message per field. */
+  refund?: { values: Record<string, string>; errors: Record<string, string> };
 }) {
   const { invoice, lines } = props.detail;
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
@@ -254,13 +254,13 @@ export function InvoiceDetailPage(props: {
               name="amount"
               label="Amount in USDC"
               hint="Empty: everything Remit still holds for this invoice."
-              state={{ values: props.refundValues ?? {}, errors: {} }}
+              state={props.refund ?? { values: {}, errors: {} }}
             />
             <Field
               name="to"
               label="Send to address"
               hint="Empty: the customer is emailed a one-time link to name the address. An exchange pays from a shared wallet, so a payment's sender is often not the customer's own."
-              state={{ values: props.refundValues ?? {}, errors: {} }}
+              state={props.refund ?? { values: {}, errors: {} }}
             />
             <button type="submit">Request refund</button>
           </form>
