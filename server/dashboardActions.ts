@@ -14,6 +14,7 @@ import {
   emailAddress,
   LineItemSchema,
   nonEmptyText,
+  usdcAmount,
 } from "../api/invoices/schema.ts";
 import { voidInvoice } from "../api/invoices/void.ts";
 import { createApiKey, revokeOwnApiKey } from "../api/keys/manageKeys.ts";
@@ -22,9 +23,11 @@ import { createLink, linkSnippets } from "../api/links/createLink.ts";
 import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
+import { updateUnderpaymentTolerance } from "../api/merchants/settings.ts";
 import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
 import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
 import { CreateRefundSchema } from "../api/refunds/schema.ts";
+import { findMerchantSettings } from "../db/queries/merchantSettings.ts";
 import { findMerchantByEmail } from "../db/queries/merchants.ts";
 import { priceLineItems } from "../domain/invoiceTotals.ts";
 import { formatUsdc } from "../domain/money.ts";
@@ -123,6 +126,19 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
         return refusal(error);
       }
     },
+    async setUnderpaymentTolerance(actor, amount) {
+      const input = validated(usdcAmount, amount, () => []);
+      if (!input.ok)
+        return { ...input, fields: { underpayment_tolerance: input.fields.form ?? "is invalid" } };
+      try {
+        await updateUnderpaymentTolerance(deps, actor, actor.identity.merchantId, input.data);
+        return { ok: true };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    underpaymentTolerance: async (merchantId) =>
+      formatUsdc((await findMerchantSettings(deps.db, merchantId)).underpaymentTolerance),
     async voidInvoice(actor, invoiceId) {
       try {
         await voidInvoice(deps, actor, invoiceId);

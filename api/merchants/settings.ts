@@ -8,7 +8,7 @@ import {
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { MAX_UNDERPAYMENT_TOLERANCE } from "../../domain/underpaymentTolerance.ts";
 import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { type Actor, actorOf, auditActor } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
 import { usdcAmount } from "../invoices/schema.ts";
@@ -62,6 +62,37 @@ const present = (settings: MerchantSettings) => ({
   underpayment_tolerance: formatUsdc(settings.underpaymentTolerance),
 });
 
+/**
+ * Sets the merchant's underpayment tolerance from its decimal text (the API's PATCH and the
+ * dashboard's settings form), audited; a 400 on `underpayment_tolerance` above the cap.
+ */
+export async function updateUnderpaymentTolerance(
+  deps: AppDeps,
+  actor: Actor,
+  merchantId: string,
+  amount: string,
+): Promise<void> {
+  const tolerance = usdcToBaseUnits(amount);
+  if (tolerance > MAX_UNDERPAYMENT_TOLERANCE)
+    throw validationError([
+      {
+        path: "underpayment_tolerance",
+        code: "too_large",
+        message: `must be at most ${formatUsdc(MAX_UNDERPAYMENT_TOLERANCE)}`,
+      },
+    ]);
+  await deps.db.transaction().execute(async (trx) => {
+    await setUnderpaymentTolerance(trx, merchantId, tolerance);
+    await recordAudit(trx, {
+      merchantId,
+      ...auditActor(actor.identity),
+      action: "settings.underpayment_tolerance",
+      target: formatUsdc(tolerance),
+      requestId: actor.requestId,
+    });
+  });
+}
+
 /** `GET` and `PATCH /api/merchant/settings`: a merchant's own settings, with its key. */
 export function registerMerchantSettings(app: Router, deps: AppDeps): void {
   app.openapi(getRoute, async (c) => {
@@ -73,31 +104,15 @@ export function registerMerchantSettings(app: Router, deps: AppDeps): void {
     patchRoute,
     async (c) => {
       const identity = requireKey(c);
-      const { requestId } = actorOf(c);
       const body = c.req.valid("json");
-      const settings = await deps.db.transaction().execute(async (trx) => {
-        if (body.underpayment_tolerance !== undefined) {
-          const tolerance = usdcToBaseUnits(body.underpayment_tolerance);
-          if (tolerance > MAX_UNDERPAYMENT_TOLERANCE)
-            throw validationError([
-              {
-                path: "underpayment_tolerance",
-                code: "too_large",
-                message: `must be at most ${formatUsdc(MAX_UNDERPAYMENT_TOLERANCE)}`,
-              },
-            ]);
-          await setUnderpaymentTolerance(trx, identity.merchantId, tolerance);
-          await recordAudit(trx, {
-            merchantId: identity.merchantId,
-            actor: "key",
-            keyId: identity.keyId,
-            action: "settings.underpayment_tolerance",
-            target: formatUsdc(tolerance),
-            requestId,
-          });
-        }
-        return findMerchantSettings(trx, identity.merchantId);
-      });
+      if (body.underpayment_tolerance !== undefined)
+        await updateUnderpaymentTolerance(
+          deps,
+          actorOf(c),
+          identity.merchantId,
+          body.underpayment_tolerance,
+        );
+      const settings = await findMerchantSettings(deps.db, identity.merchantId);
       return c.json(present(settings), 200);
     },
     validationHook((path) => (path === "" ? ["underpayment_tolerance"] : [])),

@@ -286,8 +286,18 @@ describe("the merchant's dashboard in a browser", () => {
 
     await go("/dashboard/settings");
     await page.getByLabel("Your name on new invoices").fill("Acme Design Studio");
+    // The underpayment tolerance: the API's cap and message, then a value kept.
+    await page.getByLabel("Underpayment tolerance (USDC)").fill("25.00");
+    await page.getByRole("button", { name: "Save" }).click();
+    expect(await page.textContent("#underpayment_tolerance-error")).toContain("at most 10.00");
+    await page.getByLabel("Underpayment tolerance (USDC)").fill("0.50");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/notice=saved/);
+    expect(await page.getByLabel("Underpayment tolerance (USDC)").inputValue()).toBe("0.50");
+    const settings = await stack.request("/api/merchant/settings", {
+      headers: bearer(merchant.key),
+    });
+    expect(await settings.json()).toEqual({ underpayment_tolerance: "0.50" });
     await page
       .getByLabel("Add a wallet (EIP-55 address on Base)")
       .fill("0x0000000000000000000000000000000000000000");

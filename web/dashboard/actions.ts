@@ -48,6 +48,10 @@ export type DashboardActions = {
     js_widget_snippet: string;
   };
   redeliver(actor: DashboardActor, invoiceId: string, eventId: string): Promise<Outcome<object>>;
+  /** PATCH /api/merchant/settings's underpayment tolerance: the same checks and messages. */
+  setUnderpaymentTolerance(actor: DashboardActor, amount: string): Promise<Outcome<object>>;
+  /** The merchant's underpayment tolerance, as the API shows it ("0.00"). */
+  underpaymentTolerance(merchantId: string): Promise<string>;
   /** POST /api/invoices/{id}/void's logic: the same 409 for an invoice that is not unpaid. */
   voidInvoice(actor: DashboardActor, invoiceId: string): Promise<Outcome<object>>;
   /**

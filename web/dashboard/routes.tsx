@@ -604,6 +604,7 @@ export function dashboardRoutes(
       default_name: settings.default_name ?? "",
       default_address: settings.default_address ?? "",
       notification_email: settings.notification_email ?? "",
+      underpayment_tolerance: await actions.underpaymentTolerance(merchantId),
     };
     return c.html(
       <SettingsPage
@@ -627,6 +628,11 @@ export function dashboardRoutes(
       notification_email: body.notification_email as string | undefined,
     });
     if (Object.keys(errors).length > 0) return settingsPage(c, { values: form, errors }, 400);
+    const tolerance = form.underpayment_tolerance?.trim();
+    if (tolerance) {
+      const set = await actions.setUnderpaymentTolerance(actorOf(c), tolerance);
+      if (!set.ok) return settingsPage(c, { values: form, errors: set.fields ?? {} }, 400);
+    }
     const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
     await saveMerchantSettings(deps.db, merchantIdOf(c), {
       default_name: text("default_name"),

@@ -387,6 +387,12 @@ export function SettingsPage(props: {
             state={props.state}
             hint={`Empty: ${props.session.email}.`}
           />
+          <Field
+            name="underpayment_tolerance"
+            label="Underpayment tolerance (USDC)"
+            state={props.state}
+            hint="A shortfall of at most this still counts as paid (exchange withdrawal fees); 0.00: only the exact total. At most 10.00; new invoices keep the value they were created with."
+          />
           {props.extra}
           <button type="submit" class="primary">
             Save
