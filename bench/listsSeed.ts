@@ -40,7 +40,7 @@ export async function seedMerchantVolume(
       insert into app.invoices (merchant_id, invoice_number, slug, merchant_email,
         merchant_name_snapshot, merchant_address_snapshot, vendor_email, vendor_name, issue_date,
         due_date, wallet_type, wallet_address, deposit_address, total_amount, status, sent_at, created_at)
-      select m.id, 'INV-' || lpad((m.first + g.n)::text, 4, '0'), 'b' || ${tag} || m.ord || 'i' || g.n,
+      select m.id, 'INV-' || lpad((m.first + g.n)::text, greatest(4, length((m.first + g.n)::text)), '0'), 'b' || ${tag} || m.ord || 'i' || g.n,
         'bench-' || m.ord || '@example.com', 'Bench Merchant ' || m.ord, '1 Bench Street',
         'billing' || (g.n % 997) || '@vendor' || (g.n % 997) || '.example', 'Vendor ' || (g.n % 997),
         t.created::date - g.n % 50, t.created::date - g.n % 50 + 30, 'byo', '0x' || lpad(to_hex(m.ord), 40, '0'),
