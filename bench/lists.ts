@@ -66,7 +66,7 @@ export async function benchLists(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const env = await benchEnvironment({
     blockTime: 0,
-    env: { PORT: String(port), BASE_URL: url, PAY_URL: url },
+    env: { PORT: String(port), BASE_URL: url, PAY_URL: url, RATE_LIMIT_KEY_PER_MIN: "0" },
   });
   const db = createDb(env.databaseUrl, { max: 2 });
   const spec = apiSpec(env.settings);
