@@ -45,11 +45,15 @@ export async function forceUnlockWorkers(db: Executor, lockers: string[]): Promi
 }
 
 /**
- * Queues a sweep of the deposit address `address` (lowercase, as stored), now or at `runAt`
- * (replacing the one pending, whose key it shares).
+ * Queues a sweep of the deposit address `address` (lowercase, as stored), now or at `runAt`,
+ * as the one pending sweep job of the address (its key). A sweep now replaces a later one; a
+ * sweep for later never postpones one queued sooner (`preserve_run_at`): a decision read a
+ * moment before a payment settled the address must not push its sweep hours away. A sweep job
+ * that runs before a partial payment is quiet long enough queues itself again for then.
  */
 export async function queueSweep(db: Executor, address: string, runAt?: Date): Promise<void> {
-  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), run_at => ${runAt ?? null}::timestamptz, job_key => ${jobKey.sweep(address)})`.execute(
+  const mode = runAt ? "preserve_run_at" : "replace";
+  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), run_at => ${runAt ?? null}::timestamptz, job_key => ${jobKey.sweep(address)}, job_key_mode => ${mode})`.execute(
     db,
   );
 }

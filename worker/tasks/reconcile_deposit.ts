@@ -5,6 +5,7 @@ import { isTransactionMined } from "../../chain/transactionMined.ts";
 import type { Executor } from "../../db/database.ts";
 import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
+import { queueSweep } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
 import {
   clearTransfersMissing,
@@ -170,7 +171,6 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
     const { address } = parsed;
-    let changed = false;
     const recheck = await deps.db.transaction().execute(async (trx) => {
       const owner = await findOwner(trx, address);
       if (!owner) return false;
@@ -208,7 +208,6 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
           `${owner.label} (${getAddress(address)}): transfers ${[...lost.missing, ...lost.unconfirmed].join(", ")} are mined but not back in the index after ${LOST_TRANSFER_WAIT_MS / 1000} s; counting what the index holds`,
         );
       }
-      changed = true;
       const payments = orderedPayments(address, confirmed).map((t) => t.value);
       const status = owner.statusFor(amountForStatus(owner.amount, payments, deps.dustThreshold));
       const type = voidInvoiceEvent(
@@ -228,6 +227,15 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         orderedPayments(address, confirmed),
       );
       if (status !== owner.status) await owner.saveStatus(trx, status);
+      // Sweep now what is settled, or look again when a partial payment has been quiet long
+      // enough (the sweep job asks the policy again, with the balance, before moving anything).
+      // Decided and queued under the owner's lock, so the run that saw the latest payments
+      // is the one whose sweep stands.
+      if (deps.sweep && deps.autoSweep) {
+        const decision = await decideSweepOf(trx, address, deps.sweepPolicy);
+        if (decision.sweep) await queueSweep(trx, address);
+        else if (decision.retryAt) await queueSweep(trx, address, decision.retryAt);
+      }
       if (!type) {
         helpers.logger.info(
           next.received === previous.received
@@ -263,18 +271,6 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       );
       return waiting;
     });
-    if (changed && deps.sweep && deps.autoSweep) {
-      // Sweep now what is settled, or look again when a partial payment has been quiet long
-      // enough (the sweep job asks the policy again, with the balance, before moving anything).
-      const decision = await decideSweepOf(deps.db, address, deps.sweepPolicy);
-      const runAt = decision.sweep ? undefined : decision.retryAt;
-      if (decision.sweep || runAt)
-        await helpers.addJob(
-          TASK.sweepDeposit,
-          { address },
-          { jobKey: jobKey.sweep(address), ...(runAt ? { runAt } : {}) },
-        );
-    }
     if (recheck) {
       await helpers.addJob(
         TASK.reconcileDeposit,
