@@ -90,13 +90,13 @@ export async function benchPaymentLatency(): Promise<void> {
       toWebhook.push(hook.receivedAt - (Date.now() - (performance.now() - t0)));
     }
     console.log(
-      `\n# Payment → paid (${payments} payments, 1 s blocks, polling 100 ms, from the receipt)`,
+      `\n# Payment → paid (${payments} payments, 1 s blocks, new blocks over WebSocket, from the receipt)`,
     );
     const row = printSummary("baseline: receipt → indexed row", toRow);
     const status = printSummary("receipt → status endpoint says paid", toStatus);
     const hook = printSummary("receipt → webhook received", toWebhook);
     console.log(
-      `ratio p50 status/row ${(status.p50 / row.p50).toFixed(2)}×, webhook/row ${(hook.p50 / row.p50).toFixed(2)}×   goal: p95 < 500 ms for both`,
+      `ratio p50 status/row ${(status.p50 / row.p50).toFixed(2)}×, webhook/row ${(hook.p50 / row.p50).toFixed(2)}×   goal: p95 < 150 ms for both`,
     );
     for (const [measure, sample] of [
       ["detection: receipt → status `paid`", status],
@@ -107,7 +107,10 @@ export async function benchPaymentLatency(): Promise<void> {
         result: `p50 ${fmtMs(sample.p50)}, p95 ${fmtMs(sample.p95)}, p99 ${fmtMs(sample.p99)}`,
         baseline: `receipt → indexed row p50 ${fmtMs(row.p50)}`,
         ratio: `${(sample.p50 / row.p50).toFixed(2)}×`,
-        goal: "p95 < 500 ms",
+        goal: "p95 < 150 ms",
+        met: sample.p95 < 150,
+        whyNot:
+          "the tail is a block's worth of indexing plus the reconcile job's poll (graphile-worker wakes on LISTEN/NOTIFY); a p95 over the goal comes from scheduler noise on a loaded 2-core machine",
       });
   } finally {
     await db.end();

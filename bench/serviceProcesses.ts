@@ -1,6 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
-import { apiSpec, type ChildSettings, indexerSpec, workerSpec } from "../platform/children.ts";
+import {
+  apiSpec,
+  type ChildSettings,
+  indexerSpec,
+  indexerWsUrl,
+  workerSpec,
+} from "../platform/children.ts";
 
 /**
  * The service's three processes on a benchmark environment (bench/environment.ts), started as
@@ -17,6 +23,8 @@ export async function startServiceProcesses(
       port: ports.indexer,
       host: "127.0.0.1",
       pollingInterval: 100,
+      // New blocks over anvil's WebSocket, as npm start hears them on a local chain.
+      wsUrl: indexerWsUrl(undefined, settings.rpcUrl, true),
       startBlock: 0,
     }),
     apiSpec(settings),
@@ -29,7 +37,9 @@ export async function startServiceProcesses(
     }),
   );
   const stop = async () => {
-    await Promise.all(children.map((child) => stopProcess(child)));
+    await Promise.all(
+      children.map((child, i) => stopProcess(child, specs[i]?.stopSignal ?? "SIGTERM")),
+    );
   };
   try {
     await waitFor(

@@ -130,6 +130,8 @@ export async function benchWalletCheckout(): Promise<void> {
       baseline: `transfer sent → receipt p50 ${fmtMs(floor.p50)}`,
       ratio: `${(paid.p50 / floor.p50).toFixed(2)}×`,
       goal: "p95 < 4 s at 1 s blocks",
+      met: paid.p95 < 4000,
+      whyNot: "the page polls once a second after a submission; the rest is the block and indexing",
     });
     record({
       measure: "relayer gas per gasless payment",
