@@ -13,6 +13,15 @@ export type LocalChainOptions = {
 };
 
 /**
+ * The block whose hash identifies the simulated chain (the indexer's schema is named after it):
+ * not block 0, which anvil writes anew (timestamped now) at every reload of its state, its dump
+ * then holding several block 0s of which any may win the next load; block 0's hash changed
+ * across about half the restarts, each one a new schema and a full reindex. Block 1 (USDC's
+ * deployment, from the genesis state) is kept as it was.
+ */
+export const LOCAL_CHAIN_IDENTITY_BLOCK = 1;
+
+/**
  * The simulated Base that `npm start` runs when no BASE_RPC_URL is configured: anvil as chain
  * 8453 with Circle's USDC at its canonical address. Its state (blocks included) is kept in
  * `<dataDir>/chain/state.json`, written every two seconds and on exit, so payments made on it

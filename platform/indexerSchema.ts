@@ -30,7 +30,10 @@ export type IndexerBuildInputs = {
   rpcUrl: string;
   pollingInterval: number;
   startBlock: number;
-  /** Hash of the chain's block 0: a fresh local chain must not reuse an old chain's index. */
+  /**
+   * Hash of the chain's block 0 (block 1 on the simulated chain, whose block 0 anvil rewrites at
+   * every reload): a fresh local chain must not reuse an old chain's index.
+   */
   genesisHash: string;
   /** A fork's identity: a new fork at the same block is another chain after the fork point. */
   chainSession?: string;

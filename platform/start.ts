@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Address } from "viem";
 import { checkBaseChain, RpcUnreachableError } from "../chain/checkBase.ts";
 import { startForkedChain } from "../chain/forkChain.ts";
-import { startLocalChain } from "../chain/localChain.ts";
+import { LOCAL_CHAIN_IDENTITY_BLOCK, startLocalChain } from "../chain/localChain.ts";
 import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
 import { ensureDatabase } from "../db/embeddedPostgres.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
@@ -97,6 +97,8 @@ type ChainInUse = {
   startBlock: number;
   /** Identifies a fork: a new fork of the same block must not reuse the old fork's index. */
   session?: string;
+  /** The block whose hash identifies the chain for the indexer's schema (default: genesis). */
+  identityBlock?: number;
 };
 
 async function startChain(env: Env): Promise<ChainInUse> {
@@ -131,7 +133,11 @@ async function startChain(env: Env): Promise<ChainInUse> {
   const anvil = await startLocalChain(common);
   cleanups.push(anvil.stop);
   await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
-  return { rpcUrl: anvil.url, startBlock: env.START_BLOCK ?? 0 };
+  return {
+    rpcUrl: anvil.url,
+    startBlock: env.START_BLOCK ?? 0,
+    identityBlock: LOCAL_CHAIN_IDENTITY_BLOCK,
+  };
 }
 
 /**
@@ -185,7 +191,7 @@ async function main(): Promise<void> {
   const genesis = await rpcRequest<{ hash: string }>(
     splitRpcUrls(rpcUrl)[0] ?? rpcUrl,
     "eth_getBlockByNumber",
-    ["0x0", false],
+    [`0x${(chain.value.identityBlock ?? 0).toString(16)}`, false],
   );
   const indexerSchema =
     env.INDEXER_SCHEMA ??
@@ -200,6 +206,9 @@ async function main(): Promise<void> {
       genesisHash: genesis.hash,
       ...(chain.value.session ? { chainSession: chain.value.session } : {}),
     }));
+  // A new schema means a full reindex: say which one, and of which chain, so a restart that
+  // reindexes can be told from one that resumes.
+  log.info("indexer schema", { schema: indexerSchema, chain_identity: genesis.hash });
 
   // Nothing can be alive yet: heartbeats of an earlier run must not make this one look ready.
   await clearHeartbeats(databaseUrl);
