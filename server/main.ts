@@ -29,6 +29,7 @@ collectDefaultMetrics();
 // PDFs render on worker threads (one kept warm, up to PDF_RENDER_THREADS under load).
 const pdf = createRenderPool({
   threads: env.PDF_RENDER_THREADS,
+  nice: env.PDF_RENDER_NICE,
   onThreadExit: (fields) => log.warn("pdf render thread died", fields),
 });
 const statusCache = new StatusCache(DATABASE_URL);

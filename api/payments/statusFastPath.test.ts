@@ -62,12 +62,39 @@ describe("the status fast path answers as the Hono path does", () => {
   let fastPort = 0;
   let fastAnswers = 0;
   let slug = "";
+  let deps: AppDeps;
+  const start = (
+    fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+    createServer?: ReturnType<typeof createServerWithFastPath>,
+  ) =>
+    new Promise<number>((resolve) => {
+      const server = serve({ fetch, port: 0, hostname: "127.0.0.1", createServer }, (info) =>
+        resolve(info.port),
+      );
+      servers.push(server);
+    });
+  /** One app served alone, and one behind the fast path (counting what it answers). */
+  const startPair = async (settings: AppDeps) => {
+    const hono = createApi(settings);
+    const fast = createApi(settings);
+    const fastPath = fast.statusFastPath as FastPath;
+    const counted: FastPath = (request: IncomingMessage, response: ServerResponse) => {
+      const answered = fastPath(request, response);
+      if (answered) fastAnswers++;
+      return answered;
+    };
+    return {
+      hono,
+      honoPort: await start(hono.app.fetch),
+      fastPort: await start(fast.app.fetch, createServerWithFastPath(counted)),
+    };
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
     cache = new StatusCache(database.url);
     await cache.start();
-    const deps = {
+    deps = {
       db: database.db,
       rpcUrl: "http://127.0.0.1:9",
       indexerSchema: "idx_unused",
@@ -88,27 +115,10 @@ describe("the status fast path answers as the Hono path does", () => {
       },
       accountLimits: { perKey: 100, redeliveries: 10, claims: 10 },
       pdf: { render: async () => Buffer.alloc(0) },
-    } satisfies AppDeps;
-    const start = (
-      fetch: (request: Request, env: unknown) => Response | Promise<Response>,
-      createServer?: ReturnType<typeof createServerWithFastPath>,
-    ) =>
-      new Promise<number>((resolve) => {
-        const server = serve({ fetch, port: 0, hostname: "127.0.0.1", createServer }, (info) =>
-          resolve(info.port),
-        );
-        servers.push(server);
-      });
-    const hono = createApi(deps);
-    honoPort = await start(hono.app.fetch);
-    const fast = createApi(deps);
-    const fastPath = fast.statusFastPath as FastPath;
-    const counted: FastPath = (request: IncomingMessage, response: ServerResponse) => {
-      const answered = fastPath(request, response);
-      if (answered) fastAnswers++;
-      return answered;
     };
-    fastPort = await start(fast.app.fetch, createServerWithFastPath(counted));
+    const pair = await startPair(deps);
+    ({ honoPort, fastPort } = pair);
+    const hono = pair.hono;
     const created = await hono.app.request("/api/links", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -130,12 +140,16 @@ describe("the status fast path answers as the Hono path does", () => {
   });
 
   /** The same request to both servers: their answers, and whether the fast path answered. */
-  const both = async (path: string, headers: Record<string, string>) => {
+  const both = async (
+    path: string,
+    headers: Record<string, string>,
+    ports = { honoPort, fastPort },
+  ) => {
     const before = fastAnswers;
     // The fast server first: the cache is shared, and the Hono server's read would fill it.
-    const fast = await rawGet(fastPort, path, headers);
+    const fast = await rawGet(ports.fastPort, path, headers);
     const fastPathAnswered = fastAnswers > before;
-    const hono = await rawGet(honoPort, path, headers);
+    const hono = await rawGet(ports.honoPort, path, headers);
     return { hono, fast, fastPathAnswered };
   };
 
@@ -233,6 +247,23 @@ describe("the status fast path answers as the Hono path does", () => {
     expect(announced.fastPathAnswered).toBe(false);
     expect(announced.hono.status).toBe("HTTP/1.1 413 Payload Too Large");
     expect(comparable(announced.fast)).toEqual(comparable(announced.hono));
+  });
+
+  test("in keys mode an anonymous poll is still answered (a public route), and a bad key is a 401", async () => {
+    const keys = await startPair({ ...deps, auth: { mode: "keys", signup: "closed" } });
+    const path = `/api/payments/status/${slug}`;
+    const anonymous = await both(path, { "X-Request-Id": "keys-mode" }, keys);
+    expect(anonymous.fastPathAnswered).toBe(true);
+    expect(anonymous.fast.status).toBe("HTTP/1.1 200 OK");
+    expect(comparable(anonymous.fast)).toEqual(comparable(anonymous.hono));
+    const badKey = await both(
+      path,
+      { "X-Request-Id": "keys-bad", Authorization: "Bearer remit_sk_nope" },
+      keys,
+    );
+    expect(badKey.fastPathAnswered).toBe(false);
+    expect(badKey.fast.status).toBe("HTTP/1.1 401 Unauthorized");
+    expect(comparable(badKey.fast)).toEqual(comparable(badKey.hono));
   });
 
   test("the fast path's answers are counted in the same HTTP metrics series", async () => {
