@@ -36,7 +36,7 @@ const STATUS_URL = /^\/api\/payments\/status\/([A-Za-z0-9_-]{1,128})(?:\?|$)/;
  * route itself; this answers a cached poll with one `writeHead` and one `end`.
  *
  * It answers only what it can decide entirely in memory, before any side effect: a GET of the
- * route with no `Authorization` header (a key, good or bad, is the Hono path's: database lookup,
+ * route with a `Host` @hono/node-server accepts, no `Authorization` header (a key, good or bad, is the Hono path's: database lookup,
  * 401, per-key budget), no body (`Content-Length`/`Transfer-Encoding`: the 413 guard's), and a
  * slug whose answer is in the cache (a miss reads the database on the Hono path, which fills
  * the cache). For those it does what the Hono path does, in the same order and with the same
@@ -69,6 +69,7 @@ export function createStatusFastPath(options: {
     if (!match) return false;
     const headers = request.headers;
     if (
+      !acceptedHost(headers.host) ||
       headers.authorization !== undefined ||
       headers["content-length"] !== undefined ||
       headers["transfer-encoding"] !== undefined
@@ -162,6 +163,31 @@ export function createStatusFastPath(options: {
       });
     return true;
   };
+}
+
+/** Host headers judged by acceptedHost, with their verdicts (a request repeats its page's host). */
+const hostVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether @hono/node-server would take this `Host` (it answers 400 to one that does not parse
+ * as a URL's host, or that the URL parser rewrites, such as `1.2.3`). Absent: the Hono path
+ * decides (it falls back to the listening address). Verdicts are remembered, up to 1,024 hosts.
+ */
+function acceptedHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  let verdict = hostVerdicts.get(host);
+  if (verdict === undefined) {
+    try {
+      // node-server's check (its newRequest), on the host alone: the path cannot change it.
+      const { hostname } = new URL(`http://${host}/`);
+      verdict = hostname.length === host.length || hostname === host.replace(/:\d+$/, "");
+    } catch {
+      verdict = false;
+    }
+    if (hostVerdicts.size >= 1024) hostVerdicts.clear();
+    hostVerdicts.set(host, verdict);
+  }
+  return verdict;
 }
 
 /** A node:http request listener: the fast path first, `listener` (the Hono app) for the rest. */
