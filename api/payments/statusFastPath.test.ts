@@ -192,7 +192,7 @@ describe("the status fast path answers as the Hono path does", () => {
     expect(fast.body).toBe(hono.body);
   });
 
-  test("over the budget: the same 429, and both paths charge the same buckets", async () => {
+  test("over the budget: the same 429", async () => {
     const headers = { "X-Request-Id": "limit", "X-Forwarded-For": "203.0.113.4" };
     for (let i = 0; i < LIMIT; i++) {
       const { hono, fast } = await both(`/api/payments/status/${slug}`, headers);
@@ -243,6 +243,24 @@ describe("the status fast path answers as the Hono path does", () => {
       expect(taken.fast.status).toBe("HTTP/1.1 200 OK");
       expect(comparable(taken.fast)).toEqual(comparable(taken.hono));
     }
+  });
+
+  test("one budget for both paths: polls cannot earn a second one by mixing them", async () => {
+    const headers = { "X-Request-Id": "mixed", "X-Forwarded-For": "203.0.113.11" };
+    // Charged on the Hono path (a miss: an unknown slug reads the database and is a 404) ...
+    const miss = await both("/api/payments/status/no-such-slug-either", headers);
+    expect(miss.fastPathAnswered).toBe(false);
+    expect(miss.fast.status).toBe("HTTP/1.1 404 Not Found");
+    // ... then the rest of the budget on the fast path, and no more.
+    for (let i = 1; i < LIMIT; i++) {
+      const hit = await both(`/api/payments/status/${slug}`, headers);
+      expect(hit.fastPathAnswered).toBe(true);
+      expect(hit.fast.status).toBe("HTTP/1.1 200 OK");
+    }
+    const over = await both(`/api/payments/status/${slug}`, headers);
+    expect(over.fastPathAnswered).toBe(true);
+    expect(over.fast.status).toBe("HTTP/1.1 429 Too Many Requests");
+    expect(over.hono.status).toBe("HTTP/1.1 429 Too Many Requests");
   });
 
   test("an unknown slug is the Hono path's 404", async () => {
