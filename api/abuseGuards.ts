@@ -1,3 +1,4 @@
+import { RateLimiter } from "../domain/rateLimiter.ts";
 import type { AppDeps } from "./deps.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { MAX_BODY_BYTES } from "./middleware/jsonBody.ts";
@@ -10,7 +11,10 @@ import { requestHeader } from "./requestHeader.ts";
  * accepts is refused on every /api route (the routes that take none included), and the
  * unauthenticated endpoints are rate-limited per client IP (off when deps carry no limits).
  */
-export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits">): void {
+export function registerAbuseGuards(
+  app: Router,
+  deps: Pick<AppDeps, "rateLimits">,
+): { statusLimiter?: RateLimiter } {
   app.use("/api/*", (c, next) => {
     const length = requestHeader(c, "content-length");
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
@@ -30,9 +34,12 @@ export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits
     return next();
   });
   const limits = deps.rateLimits;
-  if (!limits) return;
-  // One budget for both status endpoints: a page polls one or the other.
-  const status = rateLimit(limits.status, limits.trustedProxies, "status");
+  if (!limits) return {};
+  // One budget for both status endpoints: a page polls one or the other (and the status fast
+  // path, api/payments/statusFastPath.ts, charges the same buckets).
+  const statusLimiter =
+    limits.status === 0 ? undefined : new RateLimiter({ perMinute: limits.status });
+  const status = rateLimit(limits.status, limits.trustedProxies, "status", statusLimiter);
   app.on(
     "GET",
     [
@@ -54,4 +61,5 @@ export function registerAbuseGuards(app: Router, deps: Pick<AppDeps, "rateLimits
       "/api/payments/:slug/authorizations",
       rateLimit(limits.authorizations, limits.trustedProxies, "payment authorization"),
     );
+  return { statusLimiter };
 }

@@ -185,15 +185,15 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError) {
         ? 'Bearer realm="remit", error="invalid_token"'
         : 'Bearer realm="remit"',
     );
-  return c.json(
-    {
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(requestId ? { request_id: requestId } : {}),
-        ...(error.fields ? { fields: error.fields } : {}),
-      },
-    },
-    error.status,
-  );
+  return c.json(errorBody(error, requestId), error.status);
 }
+
+/** The body of an error answer: `{ error: { code, message, request_id?, fields? } }`. */
+export const errorBody = (error: ApiError, requestId: string | undefined) => ({
+  error: {
+    code: error.code,
+    message: error.message,
+    ...(requestId ? { request_id: requestId } : {}),
+    ...(error.fields ? { fields: error.fields } : {}),
+  },
+});

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, test } from "vitest";
 import { waitFor } from "../internal/process.ts";
 import { type InvoicePdfData, renderInvoicePdf } from "./invoiceDocument.ts";
@@ -8,6 +8,12 @@ import { sampleInvoice } from "./sampleInvoice.ts";
 const crashingWorker = new URL("../test/helpers/crashingRenderWorker.ts", import.meta.url);
 /** The OS threads of this process: a worker thread is one of them. */
 const osThreads = () => readdirSync("/proc/self/task").length;
+/** Each OS thread's nice value (the 19th field of /proc/self/task/<tid>/stat). */
+const niceValues = () =>
+  readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
 
 const pools: RenderPool[] = [];
 const pool = (...args: Parameters<typeof createRenderPool>) => {
@@ -39,6 +45,22 @@ describe("PDF render pool (worker threads)", { timeout: 60_000 }, () => {
       expect(threaded.subarray(0, 5).toString()).toBe("%PDF-");
       expect(threaded.equals(inProcess)).toBe(true);
     }
+  });
+
+  test("the render threads run below the event loop's priority, which keeps its own", async () => {
+    const atFifteen = () => niceValues().filter((nice) => nice === 15).length;
+    // The main thread's id is the process's.
+    const mainNice = () =>
+      Number(
+        readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]?.split(" ")[16],
+      );
+    const before = atFifteen();
+    const mainBefore = mainNice();
+    const renders = pool({ threads: 2, warmThreads: 2, nice: 15 });
+    // Both threads ready (each lowers its priority before its warm-up render).
+    await Promise.all([renders.render(sampleInvoice), renders.render(sampleInvoice)]);
+    expect(atFifteen() - before).toBe(2);
+    expect(mainNice()).toBe(mainBefore);
   });
 
   test("renders run on up to `threads` threads at once, and each answers its own request", async () => {

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { InvoicePdfData } from "./invoiceDocument.ts";
-import type { RenderReply, RenderRequest } from "./renderProtocol.ts";
+import { NICE_ARG, type RenderReply, type RenderRequest } from "./renderProtocol.ts";
 
 /** Every thread is busy and the queue is full: the caller answers 503, the client retries. */
 export class PdfBusyError extends Error {
@@ -28,6 +28,12 @@ export type RenderPoolOptions = {
   timeoutMs?: number;
   /** The thread's module; default pdf/renderWorker (tests wrap it to crash a thread). */
   script?: URL;
+  /**
+   * The threads' nice value (0–19; Linux nice values are per thread): above the API's 0, the
+   * kernel runs the event loop first whenever both want a core, so a status poll never waits
+   * behind a render; renders still use every core the API leaves idle. Default 10.
+   */
+  nice?: number;
   /** Given to every thread as `workerData` (tests: a shared counter of crashes to cause). */
   workerData?: unknown;
   /** Told when a thread dies or is replaced, for the process's log. */
@@ -54,6 +60,9 @@ type Thread = {
   /** The error that ended it, when one did. */
   error?: Error;
 };
+
+/** A render thread's nice value when none is given (PDF_RENDER_NICE). */
+export const DEFAULT_NICE = 10;
 
 /** The render thread's module, in the form this module runs as (TypeScript, or built JavaScript). */
 const workerScript = new URL(
@@ -90,6 +99,7 @@ export function createRenderPool(options: RenderPoolOptions = {}) {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const script = options.script ?? workerScript;
   const execArgv = execArgvFor(script);
+  const nice = Math.min(19, Math.max(0, Math.trunc(options.nice ?? DEFAULT_NICE)));
 
   const threads = new Set<Thread>();
   const queue: Job[] = [];
@@ -100,6 +110,8 @@ export function createRenderPool(options: RenderPoolOptions = {}) {
   function spawn(): Thread {
     const worker = new Worker(script, {
       execArgv,
+      // The thread lowers its own priority first thing (pdf/renderWorker.ts).
+      argv: [`${NICE_ARG}${nice}`],
       workerData: options.workerData,
       // A pathological document exhausts its thread's heap, not the API's.
       resourceLimits: { maxOldGenerationSizeMb: 256 },

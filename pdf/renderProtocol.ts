@@ -8,3 +8,6 @@ export type RenderReply = {
   id: number;
   result: { ok: true; pdf: Uint8Array } | { ok: false; message: string };
 };
+
+/** How pdf/renderPool.ts tells a thread its nice value: an entry of its `process.argv`. */
+export const NICE_ARG = "--render-nice=";

@@ -35,6 +35,7 @@ import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
+import { createStatusFastPath } from "../api/payments/statusFastPath.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
@@ -66,17 +67,37 @@ const refuseOperational = (c: Context) => {
 
 /** The HTTP application: JSON API, hosted pages and health. Pure wiring; no I/O at import. */
 export function createApp(deps: AppDeps) {
+  return createApi(deps).app;
+}
+
+/**
+ * The HTTP application and, with a status cache, the status fast path to put in front of it at
+ * the node:http level (api/payments/statusFastPath.ts): both share the metrics and the status
+ * budget's buckets.
+ */
+export function createApi(deps: AppDeps) {
   const app = createRouter();
 
   // Each app has its own registry: tests build several apps in one process.
   const metrics = new Registry();
-  app.use(requestContext(deps.log, createHttpMetrics(metrics)));
+  const httpMetrics = createHttpMetrics(metrics);
+  app.use(requestContext(deps.log, httpMetrics));
   registerServiceMetrics(metrics, deps);
   // Operational: this machine itself, or the operator's token (docs/operations.md, "Metrics").
   app.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
   registerMetricsRoute(app, metrics);
-  registerAbuseGuards(app, deps);
+  const { statusLimiter } = registerAbuseGuards(app, deps);
   registerAuth(app, deps);
+  const statusFastPath =
+    deps.statusCache &&
+    createStatusFastPath({
+      statusCache: deps.statusCache,
+      rateLimits: deps.rateLimits,
+      statusLimiter,
+      auth: deps.auth,
+      metrics: httpMetrics,
+      log: deps.log,
+    });
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);
@@ -173,5 +194,5 @@ export function createApp(deps: AppDeps) {
       new ApiError(500, "internal_error", "something went wrong on our side; quote the request id"),
     );
   });
-  return app;
+  return { app, statusFastPath };
 }

@@ -1,13 +1,14 @@
 import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
 import { StatusCache } from "../api/payments/statusCache.ts";
+import { createServerWithFastPath } from "../api/payments/statusFastPath.ts";
 import { createDb } from "../db/database.ts";
 import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
 import { createRenderPool } from "../pdf/renderPool.ts";
-import { createApp } from "./app.ts";
+import { createApi } from "./app.ts";
 
 const log = createLogger("api");
 const env = parseEnv();
@@ -28,11 +29,12 @@ collectDefaultMetrics();
 // PDFs render on worker threads (one kept warm, up to PDF_RENDER_THREADS under load).
 const pdf = createRenderPool({
   threads: env.PDF_RENDER_THREADS,
+  nice: env.PDF_RENDER_NICE,
   onThreadExit: (fields) => log.warn("pdf render thread died", fields),
 });
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();
-const app = createApp({
+const { app, statusFastPath } = createApi({
   db,
   rpcUrl: CHAIN_RPC_URL,
   indexerSchema: INDEXER_SCHEMA,
@@ -77,6 +79,8 @@ const app = createApp({
 const server = serve(
   {
     fetch: app.fetch,
+    // Cached status polls are answered in front of the Hono app (api/payments/statusFastPath.ts).
+    createServer: createServerWithFastPath(statusFastPath),
     port: env.PORT,
     hostname: env.HOST,
     // Slow clients (slowloris): Node answers 408 and closes a connection whose headers, or

@@ -34,9 +34,9 @@ export function rateLimit(
   perMinute: number,
   trustedProxies: ProxyTrust,
   name: string,
+  limiter: RateLimiter | undefined = perMinute === 0 ? undefined : new RateLimiter({ perMinute }),
 ): MiddlewareHandler {
-  if (perMinute === 0) return (_c, next) => next();
-  const limiter = new RateLimiter({ perMinute });
+  if (perMinute === 0 || !limiter) return (_c, next) => next();
   const limitHeader = String(perMinute);
   return (c, next) => {
     // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
@@ -55,14 +55,15 @@ export function rateLimit(
     if (decision.allowed) return next();
     c.header("Retry-After", String(decision.retryAfterSeconds));
     return Promise.resolve(
-      errorResponse(
-        c,
-        new ApiError(
-          429,
-          "rate_limited",
-          `too many ${name} requests from your address (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
-        ),
-      ),
+      errorResponse(c, rateLimitedError(name, perMinute, decision.retryAfterSeconds)),
     );
   };
 }
+
+/** The 429 a per-IP budget answers (also written by api/payments/statusFastPath.ts). */
+export const rateLimitedError = (name: string, perMinute: number, retryAfterSeconds: number) =>
+  new ApiError(
+    429,
+    "rate_limited",
+    `too many ${name} requests from your address (${perMinute} a minute); retry after ${retryAfterSeconds} s`,
+  );

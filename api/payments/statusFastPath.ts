@@ -1,0 +1,208 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerOptions,
+  type ServerResponse,
+} from "node:http";
+import { clientAddress } from "../../domain/clientAddress.ts";
+import type { RateLimiter } from "../../domain/rateLimiter.ts";
+import type { Logger } from "../../internal/logger.ts";
+import { redactPath } from "../../internal/redactPath.ts";
+import { isPublicRoute } from "../auth/publicRoutes.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorBody } from "../errors.ts";
+import type { HttpMetrics } from "../metrics/httpMetrics.ts";
+import { rateLimitedError } from "../middleware/rateLimit.ts";
+import { requestIdFrom } from "../requestId.ts";
+
+/** A node:http request handler that answers some requests itself: true when it did. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+/** The route's pattern, as the Hono path labels its metrics and debug lines. */
+const ROUTE = "/api/payments/status/:slug";
+/**
+ * The requests the fast path may answer: `GET /api/payments/status/{slug}` in origin form, a
+ * slug of the characters slugs are made of, an optional query (ignored, as by Hono's router).
+ * Anything else (percent-encoding, a trailing slash, dot segments) goes to the Hono app.
+ */
+const STATUS_URL = /^\/api\/payments\/status\/([A-Za-z0-9_-]{1,128})(?:\?|$)/;
+
+/**
+ * `GET /api/payments/status/{slug}` answered from the status cache at the node:http level, in
+ * front of the Hono app (docs/architecture.md, "The status endpoint's per-request cost"). Over
+ * HTTP, Hono's per-request machinery (a WHATWG Request, a Response, `Headers` for each header
+ * set, one async step per middleware, AsyncLocalStorage's promise hooks) cost more than the
+ * route itself; this answers a cached poll with one `writeHead` and one `end`.
+ *
+ * It answers only what it can decide entirely in memory, before any side effect: a GET of the
+ * route with a `Host` @hono/node-server accepts, no `Authorization` header (a key, good or bad, is the Hono path's: database lookup,
+ * 401, per-key budget), no body (`Content-Length`/`Transfer-Encoding`: the 413 guard's), and a
+ * slug whose answer is in the cache (a miss reads the database on the Hono path, which fills
+ * the cache). For those it does what the Hono path does, in the same order and with the same
+ * bytes on the wire: request id and `X-Request-Id`, the status budget per client IP (the same
+ * buckets as the Hono path's, `RateLimit-*`, a 429 `rate_limited` with `Retry-After`), the
+ * answer (`Content-Type: application/json`, `Cache-Control: no-store`), the HTTP metrics and
+ * the debug line. `api/payments/statusFastPath.test.ts` compares both paths' answers.
+ */
+export function createStatusFastPath(options: {
+  statusCache: NonNullable<AppDeps["statusCache"]>;
+  rateLimits: AppDeps["rateLimits"];
+  /** The buckets of the Hono path's status budget; absent when that budget is off. */
+  statusLimiter: RateLimiter | undefined;
+  auth: AppDeps["auth"];
+  metrics: HttpMetrics;
+  log: Logger;
+}): FastPath {
+  const { statusCache, rateLimits, statusLimiter, metrics, log } = options;
+  // In keys mode an anonymous request passes only on a public route (the status route is one).
+  const publicRoute = isPublicRoute("GET", "/api/payments/status/x");
+  const anonymousAllowed = options.auth?.mode !== "keys" || publicRoute;
+  const limit = statusLimiter ? rateLimits?.status : undefined;
+  const limitHeader = String(limit);
+  const trust = rateLimits?.trustedProxies;
+
+  return (request, response) => {
+    if (request.method !== "GET" || !anonymousAllowed) return false;
+    const url = request.url as string;
+    const match = STATUS_URL.exec(url);
+    if (!match) return false;
+    const headers = request.headers;
+    if (
+      !acceptedHost(headers.host) ||
+      headers.authorization !== undefined ||
+      headers["content-length"] !== undefined ||
+      headers["transfer-encoding"] !== undefined
+    )
+      return false;
+    const body = statusCache.get(match[1] as string) as string | undefined;
+    if (body === undefined) return false;
+
+    // From here on this answers, as the Hono path would.
+    const started = performance.now();
+    const requestId = requestIdFrom(headers["x-request-id"] as string | undefined);
+    let status = 200;
+    if (statusLimiter && trust) {
+      const client = clientAddress(
+        request.socket.remoteAddress,
+        headers["x-forwarded-for"] as string | undefined,
+        trust.hops,
+        trust.isTrusted,
+      );
+      const decision = statusLimiter.take(client, Date.now());
+      const remaining = String(decision.remaining);
+      const reset = String(decision.resetSeconds);
+      if (decision.allowed) {
+        // Names and order as the Hono path sends them: its WHATWG Headers sort and lower-case.
+        response.writeHead(200, [
+          "cache-control",
+          "no-store",
+          "content-type",
+          "application/json",
+          "ratelimit-limit",
+          limitHeader,
+          "ratelimit-remaining",
+          remaining,
+          "ratelimit-reset",
+          reset,
+          "x-request-id",
+          requestId,
+          "Content-Length",
+          String(Buffer.byteLength(body)),
+        ]);
+        response.end(body);
+      } else {
+        status = 429;
+        const refusal = JSON.stringify(
+          errorBody(
+            rateLimitedError("status", limit as number, decision.retryAfterSeconds),
+            requestId,
+          ),
+        );
+        response.writeHead(429, [
+          "content-type",
+          "application/json",
+          "ratelimit-limit",
+          limitHeader,
+          "ratelimit-remaining",
+          remaining,
+          "ratelimit-reset",
+          reset,
+          "retry-after",
+          String(decision.retryAfterSeconds),
+          "x-request-id",
+          requestId,
+          "Content-Length",
+          String(Buffer.byteLength(refusal)),
+        ]);
+        response.end(refusal);
+      }
+    } else {
+      response.writeHead(200, [
+        "cache-control",
+        "no-store",
+        "content-type",
+        "application/json",
+        "x-request-id",
+        requestId,
+        "Content-Length",
+        String(Buffer.byteLength(body)),
+      ]);
+      response.end(body);
+    }
+    const ms = performance.now() - started;
+    metrics.observe({ method: "GET", route: ROUTE, status }, ms / 1000);
+    if (log.isEnabled?.("debug") ?? true)
+      log.debug("request", {
+        request_id: requestId,
+        method: "GET",
+        route: ROUTE,
+        status,
+        path: redactPath(url.split("?", 1)[0] as string),
+        duration_ms: Math.round(ms * 10) / 10,
+      });
+    return true;
+  };
+}
+
+/** Host headers judged by acceptedHost, with their verdicts (a request repeats its page's host). */
+const hostVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether @hono/node-server would take this `Host` (it answers 400 to one that does not parse
+ * as a URL's host, or that the URL parser rewrites, such as `1.2.3`). Absent: the Hono path
+ * decides (it falls back to the listening address). Verdicts are remembered, up to 1,024 hosts.
+ */
+function acceptedHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  let verdict = hostVerdicts.get(host);
+  if (verdict === undefined) {
+    try {
+      // node-server's check (its newRequest), on the host alone: the path cannot change it.
+      const { hostname } = new URL(`http://${host}/`);
+      verdict = hostname.length === host.length || hostname === host.replace(/:\d+$/, "");
+    } catch {
+      verdict = false;
+    }
+    if (hostVerdicts.size >= 1024) hostVerdicts.clear();
+    hostVerdicts.set(host, verdict);
+  }
+  return verdict;
+}
+
+/** A node:http request listener: the fast path first, `listener` (the Hono app) for the rest. */
+export function withFastPath(
+  fastPath: FastPath | undefined,
+  listener: (request: IncomingMessage, response: ServerResponse) => void,
+) {
+  if (!fastPath) return listener;
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (!fastPath(request, response)) listener(request, response);
+  };
+}
+
+/** `http.createServer` for `serve({ createServer })` of @hono/node-server, with `fastPath` in front. */
+export function createServerWithFastPath(fastPath: FastPath | undefined): typeof createServer {
+  return ((options: ServerOptions, listener: RequestListener) =>
+    createServer(options, withFastPath(fastPath, listener))) as typeof createServer;
+}
