@@ -28,14 +28,6 @@ async function socketBuffers(): Promise<number> {
   return (await field("tcp_wmem", 2)) + 2 * (await field("tcp_rmem", 1));
 }
 
-/**
- * GET /api/exports/invoices.csv read by a slow client: the server must produce the file only as
- * fast as the client takes it (the stream pulls the next batch from Postgres when the socket has
- * drained), so a client that stops reading holds the server at a bounded amount ahead of it, not
- * at the whole file buffered in the API's memory. Measured by the API's own count of CSV bytes
- * produced (remit_csv_export_bytes_total on /metrics): what the stream has handed to the HTTP
- * layer, whether or not it has reached the socket yet.
- */
 /** The export's bytes produced since `before`, once they have stopped growing (5 equal looks). */
 async function settled(url: string, before: number, what: string): Promise<number> {
   let last = -1;
@@ -52,6 +44,14 @@ async function settled(url: string, before: number, what: string): Promise<numbe
   );
 }
 
+/**
+ * GET /api/exports/invoices.csv read by a slow client: the server must produce the file only as
+ * fast as the client takes it (the stream pulls the next batch from Postgres when the socket has
+ * drained), so a client that stops reading holds the server at a bounded amount ahead of it, not
+ * at the whole file buffered in the API's memory. Measured by the API's own count of CSV bytes
+ * produced (remit_csv_export_bytes_total on /metrics): what the stream has handed to the HTTP
+ * layer, whether or not it has reached the socket yet.
+ */
 describe("a CSV export streams at the reader's pace", () => {
   let stack: TestStack;
   let acme: Merchant;
