@@ -3,8 +3,9 @@
 // seeded with set-based SQL (bench/listsSeed.ts). Measures GET /api/invoices, /api/payments and
 // /api/links (first page, a deep page through its cursor, filtered, searched) one request at a
 // time on loopback, against a bare Hono JSON route in the same run, and the CSV export of every
-// invoice: its time and how much the API's resident memory grows while it streams (flat, not
-// proportional to the export). BENCH_LISTS_SCALE shrinks it all (0.01: 1,000 invoices).
+// invoice: its time, and how much the API's resident memory grows while it streams, at two sizes
+// (every invoice, the newest tenth), in the API as started and in one whose V8 heap is capped
+// (flat: not proportional to the export). BENCH_LISTS_SCALE shrinks it all (0.01: 1,000 invoices).
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "kysely";
@@ -41,6 +42,50 @@ const other = { invoices: perOther, payments: perOther * 2, links: 0 };
 async function rss(pid: number): Promise<number> {
   const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   return Number(text.match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024;
+}
+
+/** The heap cap of the second API the export's memory is measured in (live heap: ~50 MB). */
+const HEAP_CAP_MB = 96;
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+type ExportRun = {
+  rows: number;
+  bytes: number;
+  seconds: number;
+  before: number;
+  peak: number;
+  after: number;
+};
+
+/**
+ * One export read as fast as loopback allows, the API's resident memory sampled every 20 ms
+ * (before, peak while it streams, after).
+ */
+async function exportMemory(
+  url: string,
+  pid: number,
+  exportPath: string,
+  headers: Record<string, string>,
+): Promise<ExportRun> {
+  const before = await rss(pid);
+  let peak = before;
+  const sampler = setInterval(async () => {
+    peak = Math.max(peak, await rss(pid));
+  }, 20);
+  const started = performance.now();
+  const response = await fetch(`${url}${exportPath}`, { headers });
+  if (response.status !== 200) throw new Error(`${exportPath}: ${response.status}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const after = await rss(pid);
+  return { rows: lines - 1, bytes, seconds, before, peak: Math.max(peak, after), after };
 }
 
 /** `count` sequential GETs of `paths` (round robin): each one's latency, every answer 200. */
@@ -184,34 +229,101 @@ export async function benchLists(): Promise<void> {
     }
     console.log(`worst p99 ${fmtMs(worst)}   goal: < 50 ms at ${main.invoices} invoices`);
 
-    // The export: every invoice, one row per line item, streamed; memory sampled meanwhile.
-    const apiPid = api.pid ?? 0;
-    const before = await rss(apiPid);
-    let peak = before;
-    const sampler = setInterval(async () => {
-      peak = Math.max(peak, await rss(apiPid));
-    }, 20);
-    const started = performance.now();
-    const response = await fetch(`${url}/api/exports/invoices.csv`, { headers });
-    let bytes = 0;
-    let lines = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) lines++;
-    }
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, await rss(apiPid));
-    const growth = (peak - before) / 1024 / 1024;
-    console.log(
-      `CSV export of ${main.invoices} invoices: ${lines - 1} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB in ${seconds.toFixed(1)} s; API RSS ${(before / 1024 / 1024).toFixed(0)} MB → peak ${(peak / 1024 / 1024).toFixed(0)} MB (+${growth.toFixed(0)} MB)`,
+    // The export: every invoice, one row per line item, streamed, and the newest tenth of them
+    // (a `from` range), to compare memory at two sizes (docs/api.md, "Exports: memory").
+    const { rows: tenthRows } = await sql<{ at: string }>`
+      select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at
+      from app.invoices where merchant_id = ${merchantId}
+      order by created_at desc, id desc offset ${Math.floor(main.invoices / 10)} limit 1`.execute(
+      db,
     );
+    const tenth = `/api/exports/invoices.csv?from=${tenthRows[0]?.at ?? ""}`;
+    const whole = "/api/exports/invoices.csv";
+    const asStarted = [
+      await exportMemory(url, api.pid ?? 0, tenth, headers),
+      await exportMemory(url, api.pid ?? 0, whole, headers),
+      await exportMemory(url, api.pid ?? 0, whole, headers),
+    ] as const;
+    // The same in an API whose V8 heap may not grow past HEAP_CAP_MB: had the export buffered
+    // (rows or CSV), the whole one could not fit; flat, both sizes grow it alike. After one
+    // warm-up export: a fresh process grows once (code compiled, young generation sized).
+    const cappedPort = await freePort();
+    const cappedUrl = `http://127.0.0.1:${cappedPort}`;
+    const capped = spawnLogged(
+      spec.command,
+      [`--max-old-space-size=${HEAP_CAP_MB}`, ...spec.args],
+      {
+        env: { ...spec.env, PORT: String(cappedPort), BASE_URL: cappedUrl, PAY_URL: cappedUrl },
+      },
+    );
+    // A failure here (the capped API out of memory: the export buffered) is a figure, not a crash.
+    let inCap: [ExportRun, ExportRun, ExportRun] | Error;
+    try {
+      await waitFor(
+        "the heap-capped API",
+        async () => (await fetch(`${cappedUrl}/health`)).status > 0,
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      inCap = [
+        await exportMemory(cappedUrl, capped.pid ?? 0, whole, headers),
+        await exportMemory(cappedUrl, capped.pid ?? 0, tenth, headers),
+        await exportMemory(cappedUrl, capped.pid ?? 0, whole, headers),
+      ];
+    } catch (error) {
+      inCap = error instanceof Error ? error : new Error(String(error));
+    } finally {
+      await stopProcess(capped);
+    }
+    const [small, first, second] = asStarted;
+    const line = (label: string, run: ExportRun) =>
+      console.log(
+        `${label.padEnd(44)} ${String(run.rows).padStart(7)} rows ${mb(run.bytes).padStart(6)} MB ${run.seconds.toFixed(1).padStart(5)} s   RSS ${mb(run.before)} → peak ${mb(run.peak)} MB (+${mb(run.peak - run.before)}), after ${mb(run.after)} MB`,
+      );
+    line("export, newest tenth (API as started)", small);
+    line("export, every invoice", first);
+    line("export, every invoice again", second);
+    if (inCap instanceof Error) console.log(`heap capped ${HEAP_CAP_MB} MB: ${inCap.message}`);
+    else {
+      line(`warm-up, every invoice (heap capped ${HEAP_CAP_MB} MB)`, inCap[0]);
+      line(`export, newest tenth (heap capped ${HEAP_CAP_MB} MB)`, inCap[1]);
+      line(`export, every invoice (heap capped ${HEAP_CAP_MB} MB)`, inCap[2]);
+    }
+    const growth = (run: ExportRun) => Math.max(0, run.peak - run.before);
     record({
       measure: `CSV export, ${main.invoices} invoices`,
-      result: `${seconds.toFixed(1)} s, ${(bytes / 1024 / 1024).toFixed(0)} MB, RSS +${growth.toFixed(0)} MB`,
-      baseline: `API RSS before ${(before / 1024 / 1024).toFixed(0)} MB`,
-      ratio: `${((100 * (peak - before)) / Math.max(1, bytes)).toFixed(0)} % of the file`,
-      goal: "flat memory",
+      result: `${first.seconds.toFixed(1)} s, ${mb(first.bytes)} MB of CSV`,
+      baseline: `${small.rows} rows (a tenth): ${small.seconds.toFixed(1)} s`,
+      ratio: `${(first.seconds / Math.max(0.001, small.seconds)).toFixed(1)}× the time`,
+      goal: "streams",
+    });
+    // The tenth's growth counts as at least 1 MB in the ratio: both are near zero when flat.
+    const capMeasure = `CSV export memory, heap capped at ${HEAP_CAP_MB} MB`;
+    if (inCap instanceof Error)
+      record({
+        measure: capMeasure,
+        result: `failed: ${inCap.message.slice(0, 40)}`,
+        baseline: "",
+        ratio: "",
+        goal: "flat: not ∝ rows",
+      });
+    else {
+      const [, cappedTenth, cappedWhole] = inCap;
+      record({
+        measure: capMeasure,
+        result: `RSS +${mb(growth(cappedWhole))} MB for ${mb(cappedWhole.bytes)} MB of CSV`,
+        baseline: `a tenth: +${mb(growth(cappedTenth))} MB`,
+        ratio: `${(growth(cappedWhole) / Math.max(1024 * 1024, growth(cappedTenth))).toFixed(1)}×, ${((100 * growth(cappedWhole)) / Math.max(1, cappedWhole.bytes)).toFixed(0)} % of the file`,
+        goal: "flat: not ∝ rows",
+      });
+    }
+    record({
+      measure: "CSV export memory, API as started",
+      result: `RSS +${mb(growth(first))} MB first, +${mb(growth(second))} MB again (${mb(second.after)} MB)`,
+      baseline: `a tenth: +${mb(growth(small))} MB`,
+      ratio: `again: ${((100 * growth(second)) / Math.max(1, second.bytes)).toFixed(0)} % of the file`,
+      goal: "V8 heap grows once",
     });
   } finally {
     await Promise.all([stopProcess(api), stopProcess(bare)]);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { Counter, register as processRegistry } from "prom-client";
 import { csvRow } from "../../domain/csv.ts";
 import type { ListKey } from "../../domain/listCursor.ts";
 import {
@@ -38,35 +39,69 @@ export function exportRange(
 }
 
 /**
- * A CSV body streamed batch by batch, in constant memory: the stream asks for the next batch
- * only when the client has taken the previous one (pull), so a slow client holds one batch, not
- * the export. Each batch is one keyset read after the last row of the one before.
+ * Bytes of CSV every export has produced, by export: what the streams have handed to the HTTP
+ * layer. Process-wide like Node's default metrics (the process registry, merged into /metrics);
+ * it also shows, while a client reads slowly, that the server is not producing ahead of it.
+ */
+const exportedBytes: Counter<"export"> =
+  (processRegistry.getSingleMetric("remit_csv_export_bytes_total") as
+    | Counter<"export">
+    | undefined) ??
+  new Counter({
+    name: "remit_csv_export_bytes_total",
+    help: "Bytes of CSV produced by the exports, by export (invoices, payments)",
+    labelNames: ["export"],
+  });
+
+/**
+ * A CSV body streamed batch by batch, in constant memory (docs/api.md, "Exports: memory"):
+ * - pulled: the stream asks for the next batch only when the HTTP layer has taken the previous
+ *   one, and @hono/node-server takes the next chunk only once the socket has drained, so a slow
+ *   client holds the server one batch ahead of what the kernel's socket buffers hold, not the
+ *   rest of the export;
+ * - each batch is one keyset read after the last row of the one before (an indexed query of its
+ *   own, not a cursor): between batches the export holds no database connection, so a client
+ *   reading for an hour holds no connection and no transaction (no snapshot pinning vacuum);
+ * - a client that goes away cancels the stream: the batch being read is dropped, no more follow.
  */
 export function csvStream<Row>(
+  name: "invoices" | "payments",
   header: readonly string[],
   readBatch: (after: ListKey | null) => Promise<Row[]>,
   keyOf: (row: Row) => ListKey,
   cellsOf: (row: Row) => readonly (string | null)[],
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const produced = exportedBytes.labels(name);
   let after: ListKey | null = null;
   let started = false;
+  let cancelled = false;
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+    const chunk = encoder.encode(text);
+    produced.inc(chunk.length);
+    controller.enqueue(chunk);
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         if (!started) {
           started = true;
-          controller.enqueue(encoder.encode(csvRow(header)));
+          enqueue(controller, csvRow(header));
           return;
         }
         const rows = await readBatch(after);
+        // Cancelled while the batch was being read: the stream is closed, nothing more to send.
+        if (cancelled) return;
         const last = rows.at(-1);
         if (!last) {
           controller.close();
           return;
         }
         after = keyOf(last);
-        controller.enqueue(encoder.encode(rows.map((row) => csvRow(cellsOf(row))).join("")));
+        enqueue(controller, rows.map((row) => csvRow(cellsOf(row))).join(""));
+      },
+      cancel() {
+        cancelled = true;
       },
     },
     // One chunk queued ahead at most: memory stays one batch whatever the export's size.

@@ -94,6 +94,7 @@ export function invoicesCsv(
   const range = exportRange(params, query);
   const today = utcToday();
   const body = csvStream(
+    "invoices",
     HEADER,
     (after) => invoiceExportBatch(deps.db, merchantId, range, after, BATCH),
     (row) => ({ at: row.list_at, id: row.id }),

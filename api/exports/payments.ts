@@ -85,6 +85,7 @@ export function paymentsCsv(
 ): Response {
   const range = exportRange(params, query);
   const body = csvStream(
+    "payments",
     HEADER,
     (after) => paymentExportBatch(deps.db, merchantId, range, after, BATCH),
     (row) => ({ at: row.list_at, id: row.id }),
