@@ -122,6 +122,11 @@ export const PaymentStatusResponseSchema = z
     amount_usdc: z.string().optional(),
     confirmed_at: z.string().optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    refunded_amount: z.string().optional().openapi({
+      description:
+        "What confirmed refunds paid back, once one was (an addition to spec §2.5; absent before).",
+      example: "0.50",
+    }),
   })
   .openapi("PaymentStatusResponse");
 

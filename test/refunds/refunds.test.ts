@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { waitFor } from "../../internal/process.ts";
 import { answer, codeOf } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -191,6 +192,12 @@ describe("refunds", () => {
         .execute();
       return sweeps.length === 1 && sweeps[0]?.status === "confirmed";
     });
+    // Polled once before the refund, so the API's status cache holds the answer without it.
+    const pollStatus = async () =>
+      (await (await stack.request(`/api/payments/status/${link.slug}`)).json()) as Json;
+    const before = await pollStatus();
+    expect(before).toMatchObject({ status: "excess", amount_usdc: "1.30" });
+    expect(before).not.toHaveProperty("refunded_amount");
     const to = freshAddress();
     const created = await answer(
       await stack.request(`/api/links/${link.slug}/refunds`, { method: "POST", json: { to } }),
@@ -204,6 +211,14 @@ describe("refunds", () => {
     )) as Json;
     expect(hook).toMatchObject({ amount: "0.30", to, refunded_amount: "0.30" });
     expect(await chain.usdcBalance(to)).toBe(300_000n);
+    // The confirmed refund clears the cached status (well before its 30 s expiry): the status
+    // endpoint adds refunded_amount, and the status stays what the payments made it.
+    await waitFor(
+      "the link's status to show the refund",
+      async () => (await pollStatus()).refunded_amount === "0.30",
+      { timeoutMs: 5_000, intervalMs: 100 },
+    );
+    expect(await pollStatus()).toMatchObject({ status: "excess", amount_usdc: "1.30" });
   });
 
   test("bad bodies are field-level 400s; nothing is written", async () => {
