@@ -234,6 +234,7 @@ async function main(): Promise<void> {
     ),
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
+    localRpc: env.chainMode !== "mainnet",
   });
   // A killed indexer leaves its schema locked until Ponder's heartbeat timeout: release it,
   // unless this indexer died because a different one (another machine) holds that lock;
