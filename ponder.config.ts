@@ -11,7 +11,15 @@ const rpcUrls = (process.env.PONDER_RPC_URL_8453 ?? "")
   .split(",")
   .map((url) => url.trim())
   .filter((url) => url !== "");
-const rpc = rpcUrls.length > 1 ? rpcUrls : rpcUrls[0];
+// A local anvil listed several times (PONDER_RPC_FANOUT, platform/children.ts): Ponder's start-up
+// budget of requests per second is per listed RPC, and anvil has no limit of its own.
+const fanout = Number(process.env.PONDER_RPC_FANOUT ?? 1);
+const rpc =
+  rpcUrls.length > 1
+    ? rpcUrls
+    : fanout > 1 && rpcUrls[0]
+      ? Array.from({ length: fanout }, () => rpcUrls[0] as string)
+      : rpcUrls[0];
 const pollingInterval = Number(process.env.PONDER_POLLING_INTERVAL ?? 100);
 const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
 // New blocks pushed over WebSocket (eth_subscribe newHeads) instead of polled: no wait of up to

@@ -22,9 +22,11 @@ import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
+import { StartPhases } from "./startPhases.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
+const phases = new StartPhases();
 
 /** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
 const PONDER_LOCKED_OUT =
@@ -80,6 +82,7 @@ async function startDatabase(env: Env): Promise<string> {
   );
   cleanups.push(postgres.stop);
   await ensureDatabase(postgres.url("postgres"), "remit");
+  phases.mark("database");
   log.info("embedded postgres running", {
     pid: postgres.pid,
     data: path.join(env.DATA_DIR, "postgres"),
@@ -133,6 +136,7 @@ async function startChain(env: Env): Promise<ChainInUse> {
   const anvil = await startLocalChain(common);
   cleanups.push(anvil.stop);
   await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
+  phases.mark("chain");
   return {
     rpcUrl: anvil.url,
     startBlock: env.START_BLOCK ?? 0,
@@ -173,6 +177,7 @@ async function main(): Promise<void> {
   requireProductionKeys(env);
   requireProductionEmail(env);
   const startedAt = performance.now();
+  phases.mark("modules_loaded");
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
   const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
   if (database.status === "rejected") throw database.reason;
@@ -187,6 +192,7 @@ async function main(): Promise<void> {
   });
   const applied = await migrate(databaseUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
+  phases.mark("migrations");
 
   const genesis = await rpcRequest<{ hash: string }>(
     splitRpcUrls(rpcUrl)[0] ?? rpcUrl,
@@ -243,6 +249,7 @@ async function main(): Promise<void> {
     ),
     startBlock,
     logLevel: env.LOG_LEVEL === "debug" ? "debug" : "warn",
+    localRpc: env.chainMode !== "mainnet",
   });
   // A killed indexer leaves its schema locked until Ponder's heartbeat timeout: release it,
   // unless this indexer died because a different one (another machine) holds that lock;
@@ -269,6 +276,7 @@ async function main(): Promise<void> {
     .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
     .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
   for (const child of children) child.start();
+  phases.mark("children_spawned");
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
 
@@ -279,10 +287,16 @@ async function main(): Promise<void> {
     return;
   }
   const healthUrl = `http://127.0.0.1:${env.PORT}/health`;
-  await waitFor("every component to report healthy", async () => (await fetch(healthUrl)).ok, {
-    timeoutMs: 120_000,
-    intervalMs: 100,
-  });
+  await waitFor(
+    "every component to report healthy",
+    async () => {
+      const response = await fetch(healthUrl);
+      phases.markHealth(await response.json().catch(() => null));
+      return response.ok;
+    },
+    { timeoutMs: 120_000, intervalMs: 100 },
+  );
+  phases.mark("ready");
   // From the start of the command the user ran: npm's own start-up and tsx's included.
   const launcher = /\bnpm\b/.test(parentCommand()) ? processStartedAtMs(process.ppid) : null;
   const began =
@@ -298,6 +312,8 @@ async function main(): Promise<void> {
       : undefined,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
     chain: describeRpcUrls(rpcUrl),
+    // ms since this process started (add the launcher's own start-up for the total above).
+    phases: phases.toJSON(),
   });
 }
 
