@@ -214,7 +214,10 @@ export async function benchMemory(): Promise<void> {
       result: mb(idleSummary.p50),
       baseline: `bare node ${mb(bare)}`,
       ratio: `${(idleSummary.p50 / bare).toFixed(1)}×`,
-      goal: `< 450 MB (${idleSummary.p50 < IDLE_GOAL_BYTES ? "met" : "NOT met"})`,
+      goal: "< 450 MB",
+      met: idleSummary.p50 < IDLE_GOAL_BYTES,
+      whyNot:
+        "by component above: Ponder keeps its build server (~200 MB) for its whole life, the API's warm PDF thread ~56 MB, the worker's job slots ~15 Postgres backends; a Ponder without its dev server, a render thread started on first use and graphile-worker's batched job fetching would meet it (docs/operations.md, \"Memory\")",
     });
     record({
       measure: "memory of the whole stack, under load",
@@ -222,6 +225,7 @@ export async function benchMemory(): Promise<void> {
       baseline: `idle ${mb(idleSummary.p50)}`,
       ratio: `${(loadSummary.max / idleSummary.p50).toFixed(2)}×`,
       goal: "< 2 GB",
+      met: loadSummary.max < 2 * 1024 ** 3,
     });
   } finally {
     baseline.kill();
