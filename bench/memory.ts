@@ -217,7 +217,7 @@ export async function benchMemory(): Promise<void> {
       goal: "< 450 MB",
       met: idleSummary.p50 < IDLE_GOAL_BYTES,
       whyNot:
-        "by component above: Ponder keeps its build server (~200 MB) for its whole life, the API's warm PDF thread ~56 MB, the worker's job slots ~15 Postgres backends; a Ponder without its dev server, a render thread started on first use and graphile-worker's batched job fetching would meet it (docs/operations.md, \"Memory\")",
+        "by component above: Ponder keeps its build server (~200 MB) for its whole life, the API's warm PDF thread ~56 MB, the worker's job slots ~15 Postgres backends; a Ponder without its dev server, a render thread started on first use and graphile-worker's batched job fetching are what is left to try (docs/operations.md, \"Memory\")",
     });
     record({
       measure: "memory of the whole stack, under load",

@@ -96,7 +96,7 @@ export async function benchStartup(): Promise<void> {
       goal: `warm p50 < 5 s (${verdict(w.p50, WARM_GOAL_MS)}), cold < 10 s (${verdict(cold.ms, COLD_GOAL_MS)})`,
       met: w.p50 < WARM_GOAL_MS && cold.ms < COLD_GOAL_MS,
       whyNot:
-        'CPU: three Node processes and a PDF thread load ~10 s of CPU on 2 cores, Ponder\'s build the longest (phases above; cold adds initdb); bundled JavaScript for the API and worker, a render thread started on first use, and a Ponder build cache (0.16 has none) would meet it (docs/architecture.md, "Where start-up time goes")',
+        'CPU: three Node processes and a PDF thread load ~10 s of CPU on 2 cores, Ponder\'s build the longest (phases above; cold adds initdb); bundled JavaScript for the API and worker, a render thread started on first use, and a Ponder build cache (0.16 has none) are what is left to try (docs/architecture.md, "Where start-up time goes")',
     });
   } finally {
     await rm(dataDir, { recursive: true, force: true });
