@@ -155,7 +155,7 @@ export async function benchInvoiceCreation(): Promise<void> {
           ? {
               met: s.p99 < 250 && run.perSecond > (results.get(1)?.perSecond ?? 0),
               whyNot:
-                "renders run at PDF_RENDER_NICE below everything else on the machine (status polls, Postgres, the load generator), so on 2 busy cores their queue waits; more cores, or a lower PDF_RENDER_NICE, trade poll latency for it",
+                "renders share 2 cores with the load generator, Postgres and the API's loop; a PDF_RENDER_NICE above 0 makes their queue wait longer; more cores (a render thread each) meet it",
             }
           : {}),
       });
@@ -196,7 +196,7 @@ export async function benchInvoiceCreation(): Promise<void> {
       goal: "does not move (≤ 1.2×), < 10 ms",
       met: beside.p99 <= 1.2 * alone.p99 && beside.p99 < 10,
       whyNot:
-        "the API's loop is idle most of the time under creation (profiled); the poll waits for a core beside the renders, Postgres and the load generator on 2 cores: render on other machines (API replicas) or more cores",
+        "the API's loop is idle most of the time under creation (profiled); the poll waits for a core beside two render threads, Postgres and the load generator on 2 cores (PDF_RENDER_NICE 10 did not change it on a quiet machine): more cores than render threads, or renders in API replicas on other machines",
     });
     console.log(
       `API idle: RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB (one render thread warm)`,

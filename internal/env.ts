@@ -167,7 +167,7 @@ const envSchema = z
      * Nice value of the PDF render threads (0–19, per thread on Linux): above the API's own
      * 0, so the kernel runs the event loop (status polls) before a render (docs/architecture.md).
      */
-    PDF_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+    PDF_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(0),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /**

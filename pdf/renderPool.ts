@@ -30,8 +30,9 @@ export type RenderPoolOptions = {
   script?: URL;
   /**
    * The threads' nice value (0–19; Linux nice values are per thread): above the API's 0, the
-   * kernel runs the event loop first whenever both want a core, so a status poll never waits
-   * behind a render; renders still use every core the API leaves idle. Default 10.
+   * kernel runs the event loop first whenever both want a core; renders still use every core
+   * the API leaves idle. Default 0: on a quiet machine 10 did not lower a poll's p99 under
+   * creation and slowed creation (docs/architecture.md, "Invoice PDFs").
    */
   nice?: number;
   /** Given to every thread as `workerData` (tests: a shared counter of crashes to cause). */
@@ -62,7 +63,7 @@ type Thread = {
 };
 
 /** A render thread's nice value when none is given (PDF_RENDER_NICE). */
-export const DEFAULT_NICE = 10;
+export const DEFAULT_NICE = 0;
 
 /** The render thread's module, in the form this module runs as (TypeScript, or built JavaScript). */
 const workerScript = new URL(
@@ -113,8 +114,11 @@ export function createRenderPool(options: RenderPoolOptions = {}) {
       // The thread lowers its own priority first thing (pdf/renderWorker.ts).
       argv: [`${NICE_ARG}${nice}`],
       workerData: options.workerData,
-      // A pathological document exhausts its thread's heap, not the API's.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      // A pathological document exhausts its thread's heap, not the API's. A render allocates
+      // ~60 ms of short-lived objects: the young generation V8 would give it by default, not
+      // the API process's small one (SEMI_SPACE_MB): 4 clients created 29/s with it, 25/s
+      // without (same quiet machine, same run of minutes).
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 48 },
       stdout: false,
       stderr: false,
     });
