@@ -3,6 +3,7 @@ import type { ListKey } from "../../domain/listCursor.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import { afterKey, listMoment } from "./listPage.ts";
+import { merchantPayments } from "./paymentLists.ts";
 
 /** The moments an export covers: from (inclusive) to before (exclusive); either may be open. */
 export type ExportRange = { from?: Date; before?: Date };
@@ -107,27 +108,10 @@ export async function paymentExportBatch(
   after: ListKey | null,
   limit: number,
 ): Promise<PaymentExportRow[]> {
-  let query = db
-    .selectFrom("app.payments as p")
-    .leftJoin("app.invoices as i", "i.id", "p.invoice_id")
-    .leftJoin("app.payment_links as l", "l.id", "p.link_id")
-    .select([
-      "p.id",
-      "p.tx_hash",
-      "p.log_index",
-      "p.payer",
-      "p.amount",
-      "p.block_number",
-      "p.block_time",
-      "p.deposit_address",
-      "p.invoice_id",
-      "i.invoice_number",
-      "i.vendor_name",
-      "l.slug as link_slug",
-      "l.description as link_description",
-    ])
-    .select(listMoment("p.block_time").as("list_at"))
-    .where("p.merchant_id", "=", merchantId);
+  let query = merchantPayments(db, merchantId).select([
+    "i.vendor_name",
+    "l.description as link_description",
+  ]);
   if (range.from) query = query.where("p.block_time", ">=", range.from);
   if (range.before) query = query.where("p.block_time", "<", range.before);
   if (after) query = query.where(afterKey("p.block_time", "p.id", after, "text"));

@@ -37,16 +37,11 @@ export type PaymentListRow = {
 };
 
 /**
- * A page of the merchant's counted payments (app.payments), newest block first (block time,
- * then transfer id), filtered.
+ * A merchant's counted payments (app.payments) with what each paid (its invoice's number, its
+ * link's slug) and its list key: what the payment list and the payments export both read.
  */
-export async function listPayments(
-  db: Executor,
-  merchantId: string,
-  filters: PaymentListFilters,
-  page: ListPage,
-): Promise<ListResult<PaymentListRow>> {
-  let query = db
+export function merchantPayments(db: Executor, merchantId: string) {
+  return db
     .selectFrom("app.payments as p")
     .leftJoin("app.invoices as i", "i.id", "p.invoice_id")
     .leftJoin("app.payment_links as l", "l.id", "p.link_id")
@@ -66,6 +61,19 @@ export async function listPayments(
     ])
     .select(listMoment("p.block_time").as("list_at"))
     .where("p.merchant_id", "=", merchantId);
+}
+
+/**
+ * A page of the merchant's counted payments (app.payments), newest block first (block time,
+ * then transfer id), filtered.
+ */
+export async function listPayments(
+  db: Executor,
+  merchantId: string,
+  filters: PaymentListFilters,
+  page: ListPage,
+): Promise<ListResult<PaymentListRow>> {
+  let query = merchantPayments(db, merchantId);
   if (filters.kind === "invoice") query = query.where("p.invoice_id", "is not", null);
   if (filters.kind === "link") query = query.where("p.link_id", "is not", null);
   if (filters.invoiceId) query = query.where("p.invoice_id", "=", filters.invoiceId);
