@@ -25,6 +25,7 @@ export async function startServiceProcesses(
       pollingInterval: 100,
       // New blocks over anvil's WebSocket, as npm start hears them on a local chain.
       wsUrl: indexerWsUrl(undefined, settings.rpcUrl, true),
+      localRpc: true,
       startBlock: 0,
     }),
     apiSpec(settings),
