@@ -19,6 +19,9 @@ import { requestIdFrom } from "../requestId.ts";
 /** A node:http request handler that answers some requests itself: true when it did. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
+/** The answer's own headers (api/payments/status.ts's STATUS_HEADERS, as Hono sends them). */
+const ANSWER_HEADERS = ["cache-control", "no-store", "content-type", "application/json"];
+
 /** The route's pattern, as the Hono path labels its metrics and debug lines. */
 const ROUTE = "/api/payments/status/:slug";
 /**
@@ -82,6 +85,17 @@ export function createStatusFastPath(options: {
     const started = performance.now();
     const requestId = requestIdFrom(headers["x-request-id"] as string | undefined);
     let status = 200;
+    // Names and order as the Hono path sends them: its WHATWG Headers sort and lower-case.
+    const send = (code: number, headers: string[], text: string) => {
+      response.writeHead(code, [
+        ...headers,
+        "x-request-id",
+        requestId,
+        "Content-Length",
+        String(Buffer.byteLength(text)),
+      ]);
+      response.end(text);
+    };
     if (statusLimiter && trust) {
       const client = clientAddress(
         request.socket.remoteAddress,
@@ -90,28 +104,16 @@ export function createStatusFastPath(options: {
         trust.isTrusted,
       );
       const decision = statusLimiter.take(client, Date.now());
-      const remaining = String(decision.remaining);
-      const reset = String(decision.resetSeconds);
-      if (decision.allowed) {
-        // Names and order as the Hono path sends them: its WHATWG Headers sort and lower-case.
-        response.writeHead(200, [
-          "cache-control",
-          "no-store",
-          "content-type",
-          "application/json",
-          "ratelimit-limit",
-          limitHeader,
-          "ratelimit-remaining",
-          remaining,
-          "ratelimit-reset",
-          reset,
-          "x-request-id",
-          requestId,
-          "Content-Length",
-          String(Buffer.byteLength(body)),
-        ]);
-        response.end(body);
-      } else {
+      const limited = [
+        "ratelimit-limit",
+        limitHeader,
+        "ratelimit-remaining",
+        String(decision.remaining),
+        "ratelimit-reset",
+        String(decision.resetSeconds),
+      ];
+      if (decision.allowed) send(200, [...ANSWER_HEADERS, ...limited], body);
+      else {
         status = 429;
         const refusal = JSON.stringify(
           errorBody(
@@ -119,37 +121,19 @@ export function createStatusFastPath(options: {
             requestId,
           ),
         );
-        response.writeHead(429, [
-          "content-type",
-          "application/json",
-          "ratelimit-limit",
-          limitHeader,
-          "ratelimit-remaining",
-          remaining,
-          "ratelimit-reset",
-          reset,
-          "retry-after",
-          String(decision.retryAfterSeconds),
-          "x-request-id",
-          requestId,
-          "Content-Length",
-          String(Buffer.byteLength(refusal)),
-        ]);
-        response.end(refusal);
+        send(
+          429,
+          [
+            "content-type",
+            "application/json",
+            ...limited,
+            "retry-after",
+            String(decision.retryAfterSeconds),
+          ],
+          refusal,
+        );
       }
-    } else {
-      response.writeHead(200, [
-        "cache-control",
-        "no-store",
-        "content-type",
-        "application/json",
-        "x-request-id",
-        requestId,
-        "Content-Length",
-        String(Buffer.byteLength(body)),
-      ]);
-      response.end(body);
-    }
+    } else send(200, ANSWER_HEADERS, body);
     const ms = performance.now() - started;
     metrics.observe({ method: "GET", route: ROUTE, status }, ms / 1000);
     if (log.isEnabled?.("debug") ?? true)
