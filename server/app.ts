@@ -40,6 +40,7 @@ import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
+import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
 import { dashboardRoutes } from "../web/dashboard/routes.tsx";
@@ -64,6 +65,24 @@ const refuseOperational = (c: Context) => {
     ),
   );
 };
+
+/**
+ * Refuses to build an app with an /api or /dashboard route the authorization policy does not
+ * declare (domain/accessPolicy.ts): who may call a route is decided before it can be served.
+ */
+function assertEveryRouteDeclared(routes: readonly { method: string; path: string }[]): void {
+  const undeclared = routes.filter(
+    (route) =>
+      route.method !== "ALL" &&
+      /^\/(api|dashboard)(\/|$)/.test(route.path) &&
+      !route.path.includes("*") &&
+      !isDeclared(route.method, route.path),
+  );
+  if (undeclared.length > 0)
+    throw new Error(
+      `routes without an authorization policy (domain/accessPolicy.ts): ${undeclared.map((r) => `${r.method} ${r.path}`).join(", ")}`,
+    );
+}
 
 /** The HTTP application: JSON API, hosted pages and health. Pure wiring; no I/O at import. */
 export function createApp(deps: AppDeps) {
@@ -157,6 +176,8 @@ export function createApi(deps: AppDeps) {
     }),
   );
   if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
+
+  assertEveryRouteDeclared(app.routes);
 
   app.notFound((c) =>
     errorResponse(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`)),

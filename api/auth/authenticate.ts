@@ -1,12 +1,14 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
+import { matchedRoutes } from "hono/route";
 import type { Db } from "../../db/database.ts";
 import { findLiveKey, touchKey } from "../../db/queries/apiKeys.ts";
+import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
 import { hashSecretToken, isWellFormedApiKey } from "../../domain/apiKeys.ts";
 import type { AppEnv } from "../appEnv.ts";
+import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
 import { requestHeader } from "../requestHeader.ts";
 import { authenticationRequired, insufficientScope, invalidApiKey } from "./authErrors.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
-import { isPublicRoute, isWriteRequest } from "./publicRoutes.ts";
 
 /** A key's last use is written at most this often (a write per request would cost more than the lookup). */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -19,27 +21,30 @@ export type AuthenticateOptions = {
 /**
  * Resolves `Authorization: Bearer <key>` on every /api request by the key's hash, read from
  * the database each time: a revoked key fails on its next request, on every replica (no cache
- * to invalidate). Sets the request's identity, then refuses, in the usual error shape:
+ * to invalidate). Sets the request's identity, then enforces the route's row of the declared
+ * policy (domain/accessPolicy.ts), in the usual error shape:
  * - a header that is not a live key of ours: 401 `invalid_api_key` (in every mode; a key that
  *   fails is never taken for no key);
- * - no key, in `keys` mode, on a route that is not public: 401 `authentication_required`;
- * - a `read` key on a write (isWriteRequest): 403 `insufficient_scope`.
- * What a key may see (its own merchant's records) is each route's business (api/auth/authorize.ts).
+ * - no key on an `owner` route (every mode), or on any route but an `anyone` one in `keys`
+ *   mode: 401 `authentication_required`;
+ * - a `read` key on a route that needs `write`: 403 `insufficient_scope`.
+ * Which records a merchant may touch (its own; an unclaimed merchant's invoice by its id in open
+ * mode) is decided by the loaders of api/auth/authorize.ts, by the same row's access.
  */
 export function authenticate(options: AuthenticateOptions): MiddlewareHandler<AppEnv> {
   const admit = (c: Context<AppEnv>, next: Next, identity: Identity) => {
     c.set("identity", identity);
+    const policy = routePolicy(c);
+    // No route matched: the app's 404, whoever asks (nothing to authorise).
+    if (!policy || policy.access === "anyone") return next();
     if (identity.kind === "anonymous") {
-      if (options.auth.mode === "keys" && !isPublicRoute(c.req.method, c.req.path))
+      if (policy.access === "owner")
+        throw authenticationRequired("this route acts on a merchant account");
+      if (options.auth.mode === "keys")
         throw authenticationRequired("this Remit requires an API key (AUTH_MODE=keys)");
       return next();
     }
-    if (
-      identity.kind === "key" &&
-      identity.scope === "read" &&
-      isWriteRequest(c.req.method) &&
-      !isPublicRoute(c.req.method, c.req.path)
-    )
+    if (identity.kind === "key" && identity.scope === "read" && policy.scope === "write")
       throw insufficientScope();
     return next();
   };
@@ -49,6 +54,16 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
     if (header === undefined) return admit(c, next, ANONYMOUS);
     return resolveIdentity(options.db, header).then((identity) => admit(c, next, identity));
   };
+}
+
+/** A route nobody declared is treated as the strictest row (fail closed; server/app.ts refuses to start with one). */
+const UNDECLARED: RoutePolicy = { access: "owner", scope: "write", why: "undeclared" };
+
+/** The declared policy of the route this request matched (undefined: none matched). */
+function routePolicy(c: Context<AppEnv>): RoutePolicy | undefined {
+  const pattern = routePattern(matchedRoutes(c));
+  if (pattern === UNMATCHED_ROUTE) return undefined;
+  return policyOf(API_POLICY, c.req.method, pattern) ?? UNDECLARED;
 }
 
 const ANONYMOUS: Identity = { kind: "anonymous" };

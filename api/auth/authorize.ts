@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { Executor } from "../../db/database.ts";
 import { findInvoice, type InvoiceRow } from "../../db/queries/invoices.ts";
+import { findLinkBySlug, type LinkRow } from "../../db/queries/links.ts";
 import { findClaimedAt, findNameOwner, type MerchantAccount } from "../../db/queries/merchants.ts";
 import { isPayoutWallet } from "../../db/queries/payoutWallets.ts";
 import { merchantNameKey } from "../../domain/merchantName.ts";
@@ -57,6 +58,24 @@ export async function authorizedInvoice(
   if (await findClaimedAt(db, invoice.merchant_id))
     throw authenticationRequired("this invoice's merchant has an account");
   return invoice;
+}
+
+/**
+ * The payment link `slug`, for its owner only (the `owner` rows of domain/accessPolicy.ts): a
+ * slug is in every checkout URL, iframe and widget snippet, so it proves nothing, in any mode.
+ * Another merchant's link is a 404, as an unknown slug (no existence oracle); no merchant at all
+ * is a 401 (api/auth/authenticate.ts refuses it before this, on the routes it declares).
+ */
+export async function authorizedLink(
+  db: Executor,
+  identity: Identity,
+  slug: string,
+): Promise<LinkRow> {
+  if (!isMerchant(identity))
+    throw authenticationRequired("a payment link is managed with its merchant's key");
+  const link = await findLinkBySlug(db, slug);
+  if (!link || link.merchant_id !== identity.merchantId) throw notFound("payment link");
+  return link;
 }
 
 /**

@@ -1,18 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import type { Executor } from "../../db/database.ts";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import { findLinkBySlug, type LinkRow } from "../../db/queries/links.ts";
-import { findClaimedAt } from "../../db/queries/merchants.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { findSweepsOf } from "../../db/queries/sweeps.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
-import { authenticationRequired } from "../auth/authErrors.ts";
-import { type Identity, identityOf } from "../auth/identity.ts";
+import { authorizedLink } from "../auth/authorize.ts";
+import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
 import { SweepSchema } from "../invoices/schema.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
@@ -72,7 +68,7 @@ const route = createRoute({
   tags: ["Payment links"],
   summary: "Get a payment link",
   description:
-    "Every stored field but the webhook secret, the snippets, what was received and is still due, every transfer to the deposit address and the sweeps, as `GET /api/invoices/{id}` shows an invoice.",
+    "Every stored field but the webhook secret, the snippets, what was received and is still due, every transfer to the deposit address and the sweeps, as `GET /api/invoices/{id}` shows an invoice. Its merchant's key only, in every AUTH_MODE: a slug is public (it is in every checkout URL), so without a key this is a 401 and with another merchant's a 404.",
   security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
@@ -88,23 +84,6 @@ const route = createRoute({
     ...errorResponses(401, 404),
   },
 });
-
-/**
- * The link `slug`, if the caller may see it, by the rules of invoices (authorizedInvoice): with
- * a key only its merchant's (another's is a 404, as an unknown slug); without one (open mode)
- * an unclaimed merchant's, a claimed merchant's never (401).
- */
-async function authorizedLink(db: Executor, identity: Identity, slug: string): Promise<LinkRow> {
-  const link = await findLinkBySlug(db, slug);
-  if (!link) throw notFound("payment link");
-  if (identity.kind === "key") {
-    if (link.merchant_id !== identity.merchantId) throw notFound("payment link");
-    return link;
-  }
-  if (await findClaimedAt(db, link.merchant_id))
-    throw authenticationRequired("this link's merchant has an account");
-  return link;
-}
 
 export function registerGetLink(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {

@@ -5,11 +5,11 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from "node:http";
+import { API_POLICY, policyOf } from "../../domain/accessPolicy.ts";
 import { clientAddress } from "../../domain/clientAddress.ts";
 import type { RateLimiter } from "../../domain/rateLimiter.ts";
 import type { Logger } from "../../internal/logger.ts";
 import { redactPath } from "../../internal/redactPath.ts";
-import { isPublicRoute } from "../auth/publicRoutes.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorBody } from "../errors.ts";
 import type { HttpMetrics } from "../metrics/httpMetrics.ts";
@@ -59,7 +59,8 @@ export function createStatusFastPath(options: {
 }): FastPath {
   const { statusCache, rateLimits, statusLimiter, metrics, log } = options;
   // In keys mode an anonymous request passes only on a public route (the status route is one).
-  const publicRoute = isPublicRoute("GET", "/api/payments/status/x");
+  const publicRoute =
+    policyOf(API_POLICY, "GET", "/api/payments/status/{slug}")?.access === "anyone";
   const anonymousAllowed = options.auth?.mode !== "keys" || publicRoute;
   const limit = statusLimiter ? rateLimits?.status : undefined;
   const limitHeader = String(limit);

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../auth/authorize.ts";
+import { authorizedInvoice, authorizedLink } from "../auth/authorize.ts";
 import { type Actor, actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { InvoiceIdParamSchema } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { authorizedLink } from "./authorizedLink.ts";
 import { createRefund, REFUND_CLAIM_TTL_DAYS } from "./createRefund.ts";
 import { presentRefund } from "./present.ts";
 import {
@@ -21,7 +20,8 @@ const description =
   "Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. " +
   "Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link " +
   `(\`{PAY_URL}/refund/{token}\`, ${REFUND_CLAIM_TTL_DAYS} days) where the payer names the address, emailed to an invoice's vendor and returned once as \`claim_url\`. ` +
-  "Send `{}` for everything refundable through a claim link. The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
+  "Send `{}` for everything refundable through a claim link. " +
+  "Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
 
 const body = {
   body: { required: true, content: { "application/json": { schema: CreateRefundSchema } } },

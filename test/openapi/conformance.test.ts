@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
 import { waitFor } from "../../internal/process.ts";
-import { bearer, claimedMerchant, readKeyOf } from "../accounts/accounts.ts";
+import { bearer, claimedMerchant, readKeyOf, registerWallet } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
 import { signedAuthorization } from "../helpers/payerAuthorization.ts";
@@ -540,13 +540,23 @@ describe("every response of the JSON API matches the published /openapi.json", (
       wallet_type: "byo",
       wallet_address: wallet,
     });
+    // A link is refunded with its merchant's key only (a slug is public), so its merchant has one.
+    const linkOwner = await claimedMerchant(stack.db);
+    const ownerKey = bearer(linkOwner.key);
+    await registerWallet(stack, linkOwner, wallet);
     const link = (
       await call(
         "post",
         "/api/links",
         {},
         {
-          json: linkRequest({ amount: "1.00", wallet_type: "byo", wallet_address: wallet }),
+          json: linkRequest({
+            merchant_email: linkOwner.email,
+            amount: "1.00",
+            wallet_type: "byo",
+            wallet_address: wallet,
+          }),
+          headers: ownerKey,
         },
       )
     ).body as Json & { slug: string; deposit_address: Address };
@@ -567,18 +577,24 @@ describe("every response of the JSON API matches the published /openapi.json", (
     await swept(invoice.deposit_address);
     await swept(link.deposit_address);
     const refunds = [
-      ["/api/invoices/{id}/refunds", { id: invoice.invoice_id }, { id: UNKNOWN_ID }],
-      ["/api/links/{slug}/refunds", { slug: link.slug }, { slug: "nosuchslug12" }],
+      ["/api/invoices/{id}/refunds", { id: invoice.invoice_id }, { id: UNKNOWN_ID }, {}],
+      ["/api/links/{slug}/refunds", { slug: link.slug }, { slug: "nosuchslug12" }, ownerKey],
     ] as const;
-    for (const [path, params, unknown] of refunds) {
-      const created = await call("post", path, params, { json: { to } });
+    for (const [path, params, unknown, key] of refunds) {
+      const created = await call("post", path, params, { json: { to }, headers: key });
       expect([created.status, created.body.source]).toEqual([201, "deposit"]);
       // The same money again: 409.
-      expect((await call("post", path, params, { json: { to } })).status).toBe(409);
-      expect((await call("post", path, params, { json: INVALID })).status).toBe(400);
-      expect((await call("post", path, params, large)).status).toBe(413);
-      expect((await call("post", path, params, text)).status).toBe(415);
-      expect((await call("post", path, unknown, { json: {} })).status).toBe(404);
+      expect((await call("post", path, params, { json: { to }, headers: key })).status).toBe(409);
+      expect((await call("post", path, params, { json: INVALID, headers: key })).status).toBe(400);
+      expect(
+        (await call("post", path, params, { ...large, headers: { ...large.headers, ...key } }))
+          .status,
+      ).toBe(413);
+      expect(
+        (await call("post", path, params, { ...text, headers: { ...text.headers, ...key } }))
+          .status,
+      ).toBe(415);
+      expect((await call("post", path, unknown, { json: {}, headers: key })).status).toBe(404);
     }
 
     // A claimed merchant's invoice and link: no key, 401; a read key, 403.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../internal/process.ts";
-import { answer, codeOf } from "../accounts/accounts.ts";
+import { answer, bearer, claimedMerchant, codeOf } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
@@ -170,10 +170,17 @@ describe("refunds", () => {
     expect(codeOf(over.body)).toBe("refund_exceeds_refundable");
   });
 
-  test("a payment link: the excess held is refunded, link.refunded is sent", async () => {
+  test("a payment link: the excess held is refunded by its merchant's key, link.refunded is sent", async () => {
+    // A link's slug is public: only its merchant's key refunds it (test/security/linkSlugRefundTheft.test.ts).
+    const merchant = await claimedMerchant(stack.db);
     const response = await stack.request("/api/links", {
       method: "POST",
-      json: linkRequest({ amount: "1.00", webhook_url: receiver.url }),
+      json: linkRequest({
+        merchant_email: merchant.email,
+        amount: "1.00",
+        webhook_url: receiver.url,
+      }),
+      headers: bearer(merchant.key),
     });
     const link = (await response.json()) as { slug: string; deposit_address?: string };
     const deposit = (
@@ -200,7 +207,11 @@ describe("refunds", () => {
     expect(before).not.toHaveProperty("refunded_amount");
     const to = freshAddress();
     const created = await answer(
-      await stack.request(`/api/links/${link.slug}/refunds`, { method: "POST", json: { to } }),
+      await stack.request(`/api/links/${link.slug}/refunds`, {
+        method: "POST",
+        json: { to },
+        headers: bearer(merchant.key),
+      }),
     );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ amount: "0.30", source: "deposit" });
