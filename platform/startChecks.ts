@@ -44,7 +44,7 @@ export function listeners(env: ListenerSettings): Listener[] {
       setting: "ANVIL_PORT",
       port: env.ANVIL_PORT,
       host: "127.0.0.1",
-      what: "the local chain (anvil)",
+      what: "the local chain, anvil",
     });
   if (env.PROCESSES.includes("api"))
     list.push({ setting: "PORT", port: env.PORT, host: env.HOST, what: "the API" });
