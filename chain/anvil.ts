@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { BASE_CHAIN_ID, DEV_MNEMONIC } from "../domain/constants.ts";
+import { holdsListeningPort } from "../internal/ports.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { rpcRequest } from "./rpc.ts";
 
@@ -70,6 +71,19 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
       intervalMs: 25,
     }),
   ]);
+  // The answer may have come from another program's chain (another Remit's anvil) on a port
+  // ours could not bind: a chain of its own is the one our anvil process listens with.
+  const ours =
+    child.exitCode === null &&
+    child.signalCode === null &&
+    child.pid !== undefined &&
+    (await holdsListeningPort(child.pid, options.port)) !== false;
+  if (!ours) {
+    await stopProcess(child, "SIGINT");
+    throw new Error(
+      `the chain answering on port ${options.port} is not the anvil started for it: another Remit or another program listens there; stop it, or set ANVIL_PORT to a free port`,
+    );
+  }
   // SIGINT makes anvil write --dump-state before exiting.
   return { url, port: options.port, process: child, stop: () => stopProcess(child, "SIGINT") };
 }

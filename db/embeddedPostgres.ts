@@ -1,9 +1,10 @@
-import { execFile, spawn } from "node:child_process";
-import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { chmod, mkdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { portInUse } from "../internal/ports.ts";
 import {
   isAlive,
   owningSupervisor,
@@ -93,10 +94,30 @@ export async function startEmbeddedPostgres(
   exited.catch(() => {});
   const url = (database: string) =>
     `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
-  await Promise.race([
-    exited,
-    waitFor("postgres to accept connections", () => canConnect(url("postgres"))),
-  ]);
+  try {
+    await Promise.race([
+      exited,
+      waitFor("postgres to accept connections", () => canConnect(url("postgres"))),
+    ]);
+  } catch (error) {
+    // Most often it could not bind the port: then another program holds it (a restart after
+    // a crash must not wait for that server, nor leave the children to reconnect to it).
+    if (server.exitCode !== null && (await portInUse(options.port, "127.0.0.1")))
+      throw new ForeignPostgresError(
+        `postgres for ${options.dataDir} could not listen on port ${options.port}: another Remit or another program holds it; stop it, or set EMBEDDED_PG_PORT to a free port`,
+      );
+    throw error;
+  }
+  // Whoever answers on the port is not necessarily the server just spawned: one that could not
+  // bind it exits a moment after another program's server (another Remit's, with the same
+  // password) has answered. Nothing may be written before the answer is known to be ours.
+  const foreign = await notOurServer(url("postgres"), options, server);
+  if (foreign) {
+    await stopProcess(server, "SIGINT", 30_000);
+    throw new ForeignPostgresError(
+      `the Postgres answering on port ${options.port} is not the one started for ${options.dataDir} (${foreign}): another Remit or another Postgres listens there; stop it, or set EMBEDDED_PG_PORT to a free port`,
+    );
+  }
   // SIGINT is Postgres's "fast shutdown": roll back open transactions, checkpoint, exit.
   return {
     pid: server.pid,
@@ -104,6 +125,47 @@ export async function startEmbeddedPostgres(
     stop: () => stopProcess(server, "SIGINT", 30_000),
     exited: ended,
   };
+}
+
+/** The server answering on our port is someone else's: nothing was written to it. */
+export class ForeignPostgresError extends Error {
+  override name = "ForeignPostgresError";
+}
+
+/**
+ * Why the server answering `url` is not `server` serving `options.dataDir`, or null when it is:
+ * our process is still running, the server's data directory is ours, and that directory's lock
+ * (postmaster.pid, which Postgres holds for one live postmaster only) names our process.
+ */
+async function notOurServer(
+  url: string,
+  options: EmbeddedPostgresOptions,
+  server: ChildProcess,
+): Promise<string | null> {
+  if (server.exitCode !== null || server.signalCode !== null)
+    return "the server started for it has exited";
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  let dataDirectory: string;
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ data_directory: string }>("show data_directory");
+    dataDirectory = rows[0]?.data_directory ?? "";
+  } catch (error) {
+    return `it could not be asked for its data directory: ${(error as Error).message}`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const canonical = (dir: string) => realpath(dir).catch(() => path.resolve(dir));
+  const same =
+    dataDirectory === path.resolve(options.dataDir) ||
+    (await canonical(dataDirectory)) === (await canonical(options.dataDir));
+  if (!same) return `it serves ${dataDirectory}`;
+  const lock = await readFile(path.join(options.dataDir, "postmaster.pid"), "utf8").catch(() => "");
+  const lockPid = Number(lock.split("\n")[0]);
+  if (lockPid !== server.pid)
+    return `its lock file names pid ${lockPid || "none"}, not ${server.pid}`;
+  return null;
 }
 
 /** Creates `database` if it does not exist yet. */

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import {
   type EmbeddedPostgresOptions,
+  ForeignPostgresError,
   type RunningPostgres,
   startEmbeddedPostgres,
 } from "../db/embeddedPostgres.ts";
@@ -19,10 +20,23 @@ export type SupervisedPostgres = Pick<RunningPostgres, "url"> & {
  * reconnect on their own (their pools drop broken connections; the API answers 503 meanwhile).
  * A restart can fail while the dead postmaster's backends still hold its shared memory; it is
  * retried with the same backoff as the other children.
+ *
+ * A restart never adopts another server: if, while ours was down, another program's Postgres
+ * took the port (another Remit's, say), the restart is refused (startEmbeddedPostgres checks
+ * the server's identity) and `onForeign` is told instead of retrying, so that the owner stops
+ * everything whose connections would now reach that server.
  */
 export async function superviseEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
   log: Logger,
+  {
+    onForeign = () => {},
+    delayMs = restartDelay,
+  }: {
+    onForeign?: (error: ForeignPostgresError) => void;
+    /** Before each restart attempt (the children's backoff); tests lengthen it. */
+    delayMs?: (attempt: number) => number;
+  } = {},
 ): Promise<SupervisedPostgres> {
   let current = await startEmbeddedPostgres(options);
   let stopping = false;
@@ -43,7 +57,7 @@ export async function superviseEmbeddedPostgres(
       if (stopping) return;
       log.error("postgres exited unexpectedly, restarting", { code, signal });
       for (let attempt = 1; !stopping; attempt++) {
-        await delay(restartDelay(attempt));
+        await delay(delayMs(attempt));
         if (stopping) return;
         try {
           const restarted = await startEmbeddedPostgres(options);
@@ -54,6 +68,13 @@ export async function superviseEmbeddedPostgres(
           watch(restarted);
           return;
         } catch (error) {
+          if (error instanceof ForeignPostgresError) {
+            log.error("postgres not restarted: its port is held by another server", {
+              error: error.message,
+            });
+            onForeign(error);
+            return;
+          }
           log.warn("postgres restart failed; retrying", { attempt, error });
         }
       }

@@ -22,6 +22,7 @@ import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
+import { refuseDataDirInUse, refuseTakenPorts, workerMetricsPort } from "./startChecks.ts";
 import { StartPhases } from "./startPhases.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -31,9 +32,6 @@ const phases = new StartPhases();
 /** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
 const PONDER_LOCKED_OUT =
   /Schema is locked by a different Ponder app|Failed to acquire lock on schema/;
-/** The worker's metrics port: WORKER_METRICS_PORT, else 9464 (0 turns the listener off). */
-const DEFAULT_WORKER_METRICS_PORT = 9464;
-const workerMetricsPort = (env: Env) => env.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT;
 
 /** Stops what was started, newest first. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -79,6 +77,8 @@ async function startDatabase(env: Env): Promise<string> {
       onLog: (line) => pgLog.debug(line),
     },
     pgLog,
+    // The children reconnect by port alone: left running, they would write to that server.
+    { onForeign: (error) => void shutdown(`postgres not restarted: ${error.message}`, 1) },
   );
   cleanups.push(postgres.stop);
   await ensureDatabase(postgres.url("postgres"), "remit");
@@ -176,6 +176,10 @@ async function main(): Promise<void> {
   process.stdout.on("error", () => {});
   requireProductionKeys(env);
   requireProductionEmail(env);
+  // Before anything is started or written: a second Remit on this machine must not reach the
+  // first one's database or chain through a port it could not bind itself.
+  await refuseDataDirInUse(env.DATA_DIR);
+  await refuseTakenPorts(env);
   const startedAt = performance.now();
   phases.mark("modules_loaded");
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
