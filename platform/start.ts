@@ -34,6 +34,9 @@ const PONDER_LOCKED_OUT =
 /** The worker's metrics port: WORKER_METRICS_PORT, else 9464 (0 turns the listener off). */
 const DEFAULT_WORKER_METRICS_PORT = 9464;
 const workerMetricsPort = (env: Env) => env.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT;
+/** The API's loopback operational listener: OPS_PORT, else 9465 (0 turns it off). */
+const DEFAULT_OPS_PORT = 9465;
+const opsPort = (env: Env) => env.OPS_PORT ?? DEFAULT_OPS_PORT;
 
 /** Stops what was started, newest first. */
 const cleanups: Array<() => Promise<void>> = [];
@@ -270,9 +273,13 @@ async function main(): Promise<void> {
   };
   const worker = workerSpec(settings);
   worker.env.WORKER_METRICS_PORT = String(workerMetricsPort(env));
+  // The API serves it; the worker sends captured emails there when PORT will not take them.
+  const api = apiSpec(settings);
+  api.env.OPS_PORT = String(opsPort(env));
+  worker.env.OPS_PORT = String(opsPort(env));
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
-  const children = [indexer, apiSpec(settings), worker]
+  const children = [indexer, api, worker]
     .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
     .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
   for (const child of children) child.start();
@@ -306,7 +313,11 @@ async function main(): Promise<void> {
     api: env.BASE_URL,
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
-    metrics: `${env.BASE_URL}/metrics`,
+    // The public port's /metrics takes the token once the service is published.
+    metrics:
+      env.opsTrustLocal || !opsPort(env)
+        ? `${env.BASE_URL}/metrics`
+        : `http://127.0.0.1:${opsPort(env)}/metrics`,
     worker_metrics: workerMetricsPort(env)
       ? `http://${env.HOST}:${workerMetricsPort(env)}/metrics`
       : undefined,
