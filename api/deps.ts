@@ -33,8 +33,15 @@ export type AppDeps = {
   explorerUrl: string | null;
   /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
   relayerAddress?: string;
-  /** Unlocks `/metrics` from other machines (`Authorization: Bearer …`); none: local requests only. */
+  /** Unlocks `/metrics` and the email capture (`Authorization: Bearer …`); none: local requests only. */
   opsToken?: string;
+  /**
+   * Whether the public port serves `/metrics` and the email capture to requests that look local
+   * without the token (internal/operationalAccess.ts, publicPortTrustsLocal): only in a
+   * zero-config development set-up. Default: true (tests of the app alone). The operational
+   * listener (`opsApp`) always does.
+   */
+  opsTrustLocal?: boolean;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
   rateLimits?: RateLimits;
   /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
 import { z } from "zod";
+import { publicPortTrustsLocal } from "./operationalAccess.ts";
 
 const port = z.coerce.number().int().min(1).max(65_535);
 // parseEnv drops empty variables first, so `NAME=` means "not set".
@@ -182,7 +183,8 @@ const envSchema = z
     RELAYER_REPLACE_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
     /**
      * Bearer token for the operational endpoints (`/metrics` of the API and the worker, the
-     * indexer's `/graphql` and `/sql`) from anywhere but this machine itself; unset: local only.
+     * indexer's `/graphql` and `/sql`, the email capture) from anywhere but this machine itself,
+     * and on a published API port (see opsTrustLocal) from anywhere at all; unset: local only.
      */
     OPS_TOKEN: z
       .string()
@@ -190,6 +192,12 @@ const envSchema = z
       .optional(),
     /** Interface the indexer's HTTP server (GraphQL, SQL, Ponder's metrics) binds to: loopback unless opened on purpose. */
     INDEXER_HOST: z.string().min(1).default("127.0.0.1"),
+    /**
+     * The API's operational listener, always on 127.0.0.1 (never HOST): `/metrics` and, on a
+     * local chain, the email capture, for this machine only; a reverse proxy to PORT never
+     * reaches it. 0 or unset: none. `npm start` defaults it to 9465.
+     */
+    OPS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     /** The worker's Prometheus listener (`GET /metrics`) on HOST; 0 or unset: none. `npm start` defaults it to 9464. */
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     INDEXER_SCHEMA: z
@@ -283,6 +291,15 @@ const envSchema = z
   .transform((env) => {
     const localOrigin = `http://localhost:${env.PORT}`;
     const localChain = env.BASE_RPC_URL === undefined;
+    const BASE_URL = trimSlash(env.BASE_URL ?? localOrigin);
+    const PAY_URL = trimSlash(env.PAY_URL ?? env.BASE_URL ?? localOrigin);
+    const opsTrustLocal = publicPortTrustsLocal({
+      host: env.HOST,
+      trustProxy: env.TRUST_PROXY,
+      baseUrl: BASE_URL,
+      payUrl: PAY_URL,
+      localChain,
+    });
     return {
       ...env,
       /**
@@ -296,8 +313,15 @@ const envSchema = z
       /** BASE_RPC_URL as a list (several RPCs are used in order, with fallback). */
       baseRpcUrls: env.BASE_RPC_URL ? splitRpcUrls(env.BASE_RPC_URL) : [],
       DATA_DIR: path.resolve(env.DATA_DIR),
-      BASE_URL: trimSlash(env.BASE_URL ?? localOrigin),
-      PAY_URL: trimSlash(env.PAY_URL ?? env.BASE_URL ?? localOrigin),
+      BASE_URL,
+      PAY_URL,
+      /**
+       * Whether the public port (PORT) serves `/metrics` and the email capture to requests that
+       * look local, without OPS_TOKEN: only in the zero-config development set-up (loopback
+       * HOST and origins, TRUST_PROXY=0, a local chain). Otherwise a same-host reverse proxy
+       * could not be told from this machine, and only OPS_PORT serves them without the token.
+       */
+      opsTrustLocal,
       /** True when Remit runs its own simulated Base (anvil) instead of following an RPC. */
       localChain,
       // Every poll is an RPC call: fast on a local anvil, costly against a paid Base RPC.
@@ -323,11 +347,13 @@ const envSchema = z
         env.SENDGRID_API_KEY || !localChain
           ? null
           : path.join(path.resolve(env.DATA_DIR), "outbox"),
+      // The worker reaches the capture on the public port where that serves it to this machine,
+      // otherwise on the operational listener (which `npm start` gives both processes).
       SENDGRID_API_URL:
         env.SENDGRID_API_URL ??
         (env.SENDGRID_API_KEY
           ? "https://api.sendgrid.com"
-          : `http://127.0.0.1:${env.PORT}/dev/sendgrid`),
+          : `http://127.0.0.1:${opsTrustLocal || !env.OPS_PORT ? env.PORT : env.OPS_PORT}/dev/sendgrid`),
     };
   });
 

@@ -4,6 +4,7 @@ import {
   isLocalRequest,
   isLoopbackAddress,
   isOperationalRequestAllowed,
+  publicPortTrustsLocal,
 } from "./operationalAccess.ts";
 
 const request = (peer: string | undefined, headers: Record<string, string>) => ({
@@ -72,5 +73,44 @@ describe("operational endpoints", () => {
     expect(isOperationalRequestAllowed(request("127.0.0.1", { host: "localhost" }), TOKEN)).toBe(
       true,
     );
+  });
+});
+
+describe("a published API port", () => {
+  test("serves only the token, however local a request looks", () => {
+    const lookingLocal = request("127.0.0.1", { host: "127.0.0.1:3000" });
+    expect(isOperationalRequestAllowed(lookingLocal, TOKEN, false)).toBe(false);
+    expect(isOperationalRequestAllowed(lookingLocal, undefined, false)).toBe(false);
+    const withToken = request("127.0.0.1", {
+      host: "127.0.0.1:3000",
+      authorization: `Bearer ${TOKEN}`,
+    });
+    expect(isOperationalRequestAllowed(withToken, TOKEN, false)).toBe(true);
+  });
+
+  test("is any set-up but loopback HOST and origins, no trusted proxy and a local chain", () => {
+    const local = {
+      host: "127.0.0.1",
+      trustProxy: 0,
+      baseUrl: "http://localhost:3000",
+      payUrl: "http://localhost:3000",
+      localChain: true,
+    };
+    expect(publicPortTrustsLocal(local)).toBe(true);
+    expect(publicPortTrustsLocal({ ...local, host: "::1", baseUrl: "http://[::1]:3000" })).toBe(
+      true,
+    );
+    for (const published of [
+      { host: "0.0.0.0" },
+      { host: "::" },
+      { host: "192.0.2.10" },
+      { trustProxy: 1 },
+      { baseUrl: "https://api.example.com" },
+      { payUrl: "https://pay.example.com" },
+      { localChain: false },
+    ])
+      expect(publicPortTrustsLocal({ ...local, ...published }), JSON.stringify(published)).toBe(
+        false,
+      );
   });
 });

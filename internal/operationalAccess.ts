@@ -20,7 +20,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /** A Host (or an Origin's host) naming this machine: `localhost`, `*.localhost`, a loopback IP. */
-function isLoopbackHost(host: string): boolean {
+export function isLoopbackHost(host: string): boolean {
   const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
   if (!name) return false;
   const lower = name.toLowerCase();
@@ -65,11 +65,49 @@ export function hasBearerToken(authorization: string | undefined, token: string 
 
 /**
  * The rule for operational endpoints (`/metrics` of the API and of the worker, the indexer's
- * `/graphql` and `/sql`): a local request, or one with the operator's token (OPS_TOKEN).
+ * `/graphql` and `/sql`, the local email capture): the operator's token (OPS_TOKEN) always, and
+ * a request that looks local where the listener may trust appearances (`trustLocal`: every
+ * listener but a published API port, see publicPortTrustsLocal).
  */
 export function isOperationalRequestAllowed(
   request: RequestSource,
   token: string | undefined,
+  trustLocal = true,
 ): boolean {
-  return isLocalRequest(request) || hasBearerToken(request.header("authorization"), token);
+  return (
+    (trustLocal && isLocalRequest(request)) ||
+    hasBearerToken(request.header("authorization"), token)
+  );
+}
+
+/**
+ * Whether the API's public port (PORT) may answer its operational endpoints to requests that
+ * merely look local, without the token: only in a zero-config development set-up. A reverse
+ * proxy on this host (nginx's `proxy_pass http://127.0.0.1:3000;` as shipped) hands every
+ * visitor's request over from loopback, with `Host: 127.0.0.1:3000` and no X-Forwarded-For: no
+ * request can tell it from a local one. So the decision is taken from the configuration, which
+ * says whether the service is published: a non-loopback HOST, TRUST_PROXY, a public BASE_URL
+ * or PAY_URL (the origins every link points at), or a real chain (BASE_RPC_URL) each mean it
+ * may be, and the public port then serves those endpoints with the token only; the loopback
+ * operational listener (OPS_PORT) serves them to this machine.
+ */
+export function publicPortTrustsLocal(settings: {
+  host: string;
+  trustProxy: number;
+  baseUrl: string;
+  payUrl: string;
+  localChain: boolean;
+}): boolean {
+  const loopbackOrigin = (url: string) => isLoopbackHost(new URL(url).host);
+  // HOST is a bare name or address (`::1`, not `[::1]`), never with a port.
+  const loopbackInterface = isIP(settings.host)
+    ? isLoopbackAddress(settings.host)
+    : isLoopbackHost(settings.host);
+  return (
+    settings.localChain &&
+    settings.trustProxy === 0 &&
+    loopbackInterface &&
+    loopbackOrigin(settings.baseUrl) &&
+    loopbackOrigin(settings.payUrl)
+  );
 }

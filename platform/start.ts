@@ -22,7 +22,7 @@ import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
-import { refuseDataDirInUse, refuseTakenPorts, workerMetricsPort } from "./startChecks.ts";
+import { opsPort, refuseDataDirInUse, refuseTakenPorts, workerMetricsPort } from "./startChecks.ts";
 import { StartPhases } from "./startPhases.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -274,9 +274,13 @@ async function main(): Promise<void> {
   };
   const worker = workerSpec(settings);
   worker.env.WORKER_METRICS_PORT = String(workerMetricsPort(env));
+  // The API serves it; the worker sends captured emails there when PORT will not take them.
+  const api = apiSpec(settings);
+  api.env.OPS_PORT = String(opsPort(env));
+  worker.env.OPS_PORT = String(opsPort(env));
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
-  const children = [indexer, apiSpec(settings), worker]
+  const children = [indexer, api, worker]
     .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
     .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
   for (const child of children) child.start();
@@ -310,7 +314,11 @@ async function main(): Promise<void> {
     api: env.BASE_URL,
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
-    metrics: `${env.BASE_URL}/metrics`,
+    // The public port's /metrics takes the token once the service is published.
+    metrics:
+      env.opsTrustLocal || !opsPort(env)
+        ? `${env.BASE_URL}/metrics`
+        : `http://127.0.0.1:${opsPort(env)}/metrics`,
     worker_metrics: workerMetricsPort(env)
       ? `http://${env.HOST}:${workerMetricsPort(env)}/metrics`
       : undefined,

@@ -17,11 +17,12 @@ const settingsOf = (source: NodeJS.ProcessEnv) =>
   listeners(parseEnv(source)).map((listener) => listener.setting);
 
 describe("listeners", () => {
-  test("by default: Postgres, anvil, the API, the indexer and the worker's metrics", () => {
+  test("by default: Postgres, anvil, the API and its operational listener, the indexer and the worker's metrics", () => {
     expect(listeners(parseEnv({}))).toEqual([
       expect.objectContaining({ setting: "EMBEDDED_PG_PORT", port: 54320, host: "127.0.0.1" }),
       expect.objectContaining({ setting: "ANVIL_PORT", port: 8545, host: "127.0.0.1" }),
       expect.objectContaining({ setting: "PORT", port: 3000, host: "127.0.0.1" }),
+      expect.objectContaining({ setting: "OPS_PORT", port: 9465, host: "127.0.0.1" }),
       expect.objectContaining({ setting: "INDEXER_PORT", port: 42069, host: "127.0.0.1" }),
       expect.objectContaining({ setting: "WORKER_METRICS_PORT", port: 9464, host: "127.0.0.1" }),
     ]);
@@ -35,6 +36,7 @@ describe("listeners", () => {
         START_BLOCK: "1",
         PROCESSES: "api,worker",
         WORKER_METRICS_PORT: "0",
+        OPS_PORT: "0",
         HOST: "0.0.0.0",
       }),
     ).toEqual(["PORT"]);

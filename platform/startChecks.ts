@@ -10,6 +10,10 @@ export const workerMetricsPort = (env: Pick<Env, "WORKER_METRICS_PORT">) =>
   env.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT;
 
 /** One port `npm start` will listen on, and the setting that chooses it. */
+/** The API's loopback operational listener: OPS_PORT, else 9465 (0 turns it off). */
+export const DEFAULT_OPS_PORT = 9465;
+export const opsPort = (env: Pick<Env, "OPS_PORT">) => env.OPS_PORT ?? DEFAULT_OPS_PORT;
+
 export type Listener = { setting: string; port: number; host: string; what: string };
 
 type ListenerSettings = Pick<
@@ -19,6 +23,7 @@ type ListenerSettings = Pick<
   | "INDEXER_PORT"
   | "INDEXER_HOST"
   | "WORKER_METRICS_PORT"
+  | "OPS_PORT"
   | "EMBEDDED_PG_PORT"
   | "ANVIL_PORT"
   | "DATABASE_URL"
@@ -46,8 +51,17 @@ export function listeners(env: ListenerSettings): Listener[] {
       host: "127.0.0.1",
       what: "the local chain, anvil",
     });
-  if (env.PROCESSES.includes("api"))
+  if (env.PROCESSES.includes("api")) {
     list.push({ setting: "PORT", port: env.PORT, host: env.HOST, what: "the API" });
+    const ops = opsPort(env);
+    if (ops !== 0)
+      list.push({
+        setting: "OPS_PORT",
+        port: ops,
+        host: "127.0.0.1",
+        what: "the API's operational listener",
+      });
+  }
   if (env.PROCESSES.includes("indexer"))
     list.push({
       setting: "INDEXER_PORT",

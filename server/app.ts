@@ -1,7 +1,8 @@
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
+import type { AppEnv } from "../api/appEnv.ts";
 import { registerAuditRoute } from "../api/audit/list.ts";
 import { registerAuth } from "../api/auth/registerAuth.ts";
 import type { AppDeps } from "../api/deps.ts";
@@ -53,7 +54,7 @@ export type { AppDeps };
 /** What a 503 for an unavailable database tells clients to wait before retrying. */
 const DATABASE_RETRY_AFTER_SECONDS = 2;
 
-/** What an operational endpoint answers a request that is neither local nor carries the token. */
+/** What an operational endpoint answers a request that is neither trusted local nor carries the token. */
 const refuseOperational = (c: Context) => {
   c.header("WWW-Authenticate", 'Bearer realm="remit operations"');
   return errorResponse(
@@ -61,7 +62,7 @@ const refuseOperational = (c: Context) => {
     new ApiError(
       401,
       "unauthorized",
-      "operational endpoint: served to this machine, or with Authorization: Bearer <OPS_TOKEN>",
+      "operational endpoint: served to this machine (the OPS_PORT listener), or with Authorization: Bearer <OPS_TOKEN>",
     ),
   );
 };
@@ -92,7 +93,8 @@ export function createApp(deps: AppDeps) {
 /**
  * The HTTP application and, with a status cache, the status fast path to put in front of it at
  * the node:http level (api/payments/statusFastPath.ts): both share the metrics and the status
- * budget's buckets.
+ * budget's buckets. `opsApp` is the operational listener's application (server/main.ts serves
+ * it on 127.0.0.1:OPS_PORT): `/metrics` and the email capture, for this machine itself.
  */
 export function createApi(deps: AppDeps) {
   const app = createRouter();
@@ -102,9 +104,16 @@ export function createApi(deps: AppDeps) {
   const httpMetrics = createHttpMetrics(metrics);
   app.use(requestContext(deps.log, httpMetrics));
   registerServiceMetrics(metrics, deps);
-  // Operational: this machine itself, or the operator's token (docs/operations.md, "Metrics").
-  app.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
+  // Operational: the operator's token, or this machine itself where the public port may trust
+  // what a request looks like (docs/operations.md, "Listeners").
+  const trustLocal = deps.opsTrustLocal ?? true;
+  app.use("/metrics", operationalOnly(deps.opsToken, refuseOperational, trustLocal));
   registerMetricsRoute(app, metrics);
+  // The loopback listener no reverse proxy of the public port reaches; it still checks Host and
+  // Origin, so a web page of another site in a browser here (DNS rebinding) is refused.
+  const opsApp = new Hono<AppEnv>();
+  opsApp.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
+  registerMetricsRoute(opsApp, metrics);
   const { statusLimiter } = registerAbuseGuards(app, deps);
   registerAuth(app, deps);
   const statusFastPath =
@@ -175,7 +184,13 @@ export function createApi(deps: AppDeps) {
       },
     }),
   );
-  if (deps.outboxDir) app.route("/", outboxRoutes(deps.outboxDir));
+  if (deps.outboxDir) {
+    app.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken, trustLocal }));
+    opsApp.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken }));
+  }
+  opsApp.notFound((c) =>
+    errorResponse(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`)),
+  );
 
   assertEveryRouteDeclared(app.routes);
 
@@ -215,5 +230,5 @@ export function createApi(deps: AppDeps) {
       new ApiError(500, "internal_error", "something went wrong on our side; quote the request id"),
     );
   });
-  return { app, statusFastPath };
+  return { app, statusFastPath, opsApp };
 }

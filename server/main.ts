@@ -34,7 +34,7 @@ const pdf = createRenderPool({
 });
 const statusCache = new StatusCache(DATABASE_URL);
 await statusCache.start();
-const { app, statusFastPath } = createApi({
+const { app, statusFastPath, opsApp } = createApi({
   db,
   rpcUrl: CHAIN_RPC_URL,
   indexerSchema: INDEXER_SCHEMA,
@@ -46,6 +46,7 @@ const { app, statusFastPath } = createApi({
   explorerUrl: env.EXPLORER_URL,
   relayerAddress: env.RELAYER_ADDRESS,
   opsToken: env.OPS_TOKEN,
+  opsTrustLocal: env.opsTrustLocal,
   statusCache,
   rateLimits: {
     status: env.RATE_LIMIT_STATUS_PER_MIN,
@@ -96,7 +97,21 @@ const server = serve(
   (info) => log.info("listening", { address: `${info.address}:${info.port}` }),
 );
 
+// The operational listener: `/metrics` and the email capture for this machine, on loopback
+// whatever HOST says, so a reverse proxy to PORT never reaches it (docs/operations.md, "Listeners").
+const opsPort = env.OPS_PORT;
+const opsServer = opsPort
+  ? serve({ fetch: opsApp.fetch, port: opsPort, hostname: "127.0.0.1" }, (info) =>
+      log.info("operational listener", { address: `${info.address}:${info.port}` }),
+    )
+  : undefined;
+// Metrics are worth less than payments: a taken port is logged, and the API serves on.
+opsServer?.on("error", (error) =>
+  log.error("could not serve the operational listener", { port: opsPort, error }),
+);
+
 const stop = () => {
+  opsServer?.close();
   server.close(
     () =>
       void Promise.all([db.destroy(), statusCache.stop(), pdf.close()]).then(() => process.exit(0)),

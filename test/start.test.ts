@@ -26,6 +26,7 @@ describe("npm start", () => {
       EMBEDDED_PG_PORT: String(await freePort()),
       INDEXER_PORT: String(await freePort()),
       WORKER_METRICS_PORT: String(await freePort()),
+      OPS_PORT: String(await freePort()),
       LOG_LEVEL: "info",
     };
   });

@@ -4,15 +4,17 @@ import path from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { localOnly } from "../middleware/operationalOnly.ts";
+import { operationalOnly } from "../middleware/operationalOnly.ts";
 
 /**
  * Development stand-in for SendGrid's v3 mail API, so the real @sendgrid/mail client runs
  * end to end without the internet: `POST /dev/sendgrid/v3/mail/send` writes each message to
  * `<outboxDir>/<id>.json`, and `/dev/outbox` lists them. Mounted only on a local chain
- * (simulated or fork mode) without SENDGRID_API_KEY, and served only to requests from this
- * machine itself (internal/operationalAccess.ts): everyone else gets a 404, as if it did not
- * exist. A message is keyed by Remit's email id, so a retried send is recorded once (with its
+ * (simulated or fork mode) without SENDGRID_API_KEY, and served like the other operational
+ * endpoints (internal/operationalAccess.ts): to requests from this machine itself where the
+ * listener may trust that (`access.trustLocal`: the loopback OPS_PORT listener always, the
+ * public port only in a zero-config development set-up), and to the operator's OPS_TOKEN;
+ * everyone else gets a 404, as if it did not exist. A message is keyed by Remit's email id, so a retried send is recorded once (with its
  * delivery count) rather than twice.
  */
 const SendGridMail = z.object({
@@ -54,17 +56,23 @@ export const MAX_CAPTURED_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 const notFound = { error: { code: "not_found", message: "no such message" } };
 
-export function outboxRoutes(outboxDir: string): Hono {
+export function outboxRoutes(
+  outboxDir: string,
+  access: { token?: string; trustLocal?: boolean } = {},
+): Hono {
   const app = new Hono();
   const file = (id: string) => path.join(outboxDir, `${id}.json`);
 
   app.use(
     "/dev/*",
-    localOnly((c) =>
-      c.json(
-        { error: { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` } },
-        404,
-      ),
+    operationalOnly(
+      access.token,
+      (c) =>
+        c.json(
+          { error: { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` } },
+          404,
+        ),
+      access.trustLocal ?? true,
     ),
   );
 

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import {
-  isLocalRequest,
   isOperationalRequestAllowed,
   type RequestSource,
 } from "../../internal/operationalAccess.ts";
@@ -15,16 +14,17 @@ export function requestSource(c: Context): RequestSource {
 type Refuse = (c: Context) => Response | Promise<Response>;
 
 /**
- * Guards an operational endpoint (metrics, the indexer's GraphQL and SQL): served to requests
- * from this machine itself, or carrying `Authorization: Bearer <OPS_TOKEN>`; `refuse` answers
- * everyone else. See internal/operationalAccess.ts for what counts as local.
+ * Guards an operational endpoint (metrics, the indexer's GraphQL and SQL, the email capture):
+ * served to requests carrying `Authorization: Bearer <OPS_TOKEN>`, and to requests from this
+ * machine itself where the listener may trust what a request looks like (`trustLocal`: false on
+ * a published API port, see publicPortTrustsLocal); `refuse` answers everyone else. See
+ * internal/operationalAccess.ts for what counts as local.
  */
-export function operationalOnly(token: string | undefined, refuse: Refuse): MiddlewareHandler {
+export function operationalOnly(
+  token: string | undefined,
+  refuse: Refuse,
+  trustLocal = true,
+): MiddlewareHandler {
   return async (c, next) =>
-    isOperationalRequestAllowed(requestSource(c), token) ? next() : refuse(c);
-}
-
-/** Guards a development-only endpoint (the email capture): local requests only, no token. */
-export function localOnly(refuse: Refuse): MiddlewareHandler {
-  return async (c, next) => (isLocalRequest(requestSource(c)) ? next() : refuse(c));
+    isOperationalRequestAllowed(requestSource(c), token, trustLocal) ? next() : refuse(c);
 }

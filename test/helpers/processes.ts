@@ -128,14 +128,16 @@ async function provideManagedWallets(databaseUrl: string, mnemonic: string, keep
 }
 
 /**
- * Starts the API on a free port; resolves once it answers. `keepManagedWallets: false` leaves
- * refilling the managed-wallet pool to a worker of the caller's.
+ * Starts the API on a free port, its operational listener (OPS_PORT) on another; resolves once
+ * it answers. `keepManagedWallets: false` leaves refilling the managed-wallet pool to a worker
+ * of the caller's.
  */
 export async function startApi(
   settings: Settings & { keepManagedWallets?: boolean },
-): Promise<TestProcess & { url: string; port: number }> {
+): Promise<TestProcess & { url: string; port: number; opsUrl: string; opsPort: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const opsPort = await freePort();
   const { keepManagedWallets = true, ...rest } = settings;
   const resolved = childSettings(rest);
   const stopWallets = await provideManagedWallets(
@@ -146,7 +148,13 @@ export async function startApi(
   const spec = apiSpec(resolved);
   const started = startProcess({
     ...spec,
-    env: { ...spec.env, PORT: String(port), BASE_URL: url, PAY_URL: url },
+    env: {
+      ...spec.env,
+      PORT: String(port),
+      OPS_PORT: String(opsPort),
+      BASE_URL: url,
+      PAY_URL: url,
+    },
   });
   const api = {
     ...started,
@@ -163,7 +171,7 @@ export async function startApi(
     await api.stop();
     throw new Error(`${(error as Error).message}\n--- api output ---\n${api.output()}`);
   }
-  return { ...api, url, port };
+  return { ...api, url, port, opsUrl: `http://127.0.0.1:${opsPort}`, opsPort };
 }
 
 /** Starts the worker; resolves once it has announced itself in app.heartbeats. */

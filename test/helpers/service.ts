@@ -48,7 +48,12 @@ export function exitCode(service: Service): Promise<number | null> {
 /** Private ports for everything `npm start` listens on, and the API's URL. */
 export async function privatePorts(): Promise<{
   env: Record<
-    "PORT" | "ANVIL_PORT" | "EMBEDDED_PG_PORT" | "INDEXER_PORT" | "WORKER_METRICS_PORT",
+    | "PORT"
+    | "ANVIL_PORT"
+    | "EMBEDDED_PG_PORT"
+    | "INDEXER_PORT"
+    | "WORKER_METRICS_PORT"
+    | "OPS_PORT",
     string
   >;
   apiUrl: string;
@@ -62,6 +67,7 @@ export async function privatePorts(): Promise<{
       EMBEDDED_PG_PORT: String(await freePort()),
       INDEXER_PORT: String(await freePort()),
       WORKER_METRICS_PORT: String(await freePort()),
+      OPS_PORT: String(await freePort()),
     },
   };
 }

@@ -11,7 +11,8 @@ import { startApi, startIndexer, startWorker, type TestProcess } from "./process
 export type TestStack = {
   database: TestDatabase;
   db: TestDatabase["db"];
-  api: TestProcess & { url: string; port: number };
+  /** `opsUrl`: its loopback operational listener (`/metrics`, the email capture). */
+  api: TestProcess & { url: string; port: number; opsUrl: string; opsPort: number };
   worker?: TestProcess;
   indexer?: TestProcess & { schema: string; port: number };
   mnemonic: string;
@@ -65,6 +66,7 @@ export async function startStack(
       env: {
         ...base.env,
         PORT: String(api.port),
+        OPS_PORT: String(api.opsPort),
         BASE_URL: api.url,
         PAY_URL: api.url,
         ...env,
@@ -72,8 +74,9 @@ export async function startStack(
     });
   const worker = options.worker ? newWorker() : undefined;
 
+  // Read where this machine always may, whatever the stack's settings say about the public port.
   const outbox = async () => {
-    const response = await fetch(`${api.url}/dev/outbox`);
+    const response = await fetch(`${api.opsUrl}/dev/outbox`);
     const { messages } = (await response.json()) as { messages: { id: string }[] };
     return Promise.all(
       messages.map(
