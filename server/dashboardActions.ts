@@ -24,7 +24,7 @@ import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
 import { updateUnderpaymentTolerance } from "../api/merchants/settings.ts";
-import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
 import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
 import { CreateRefundSchema } from "../api/refunds/schema.ts";
 import { findMerchantSettings } from "../db/queries/merchantSettings.ts";
@@ -88,12 +88,18 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
       const parsed = LineItemSchema.array().min(1).safeParse(lines);
       return parsed.success ? priceLineItems(parsed.data).total : null;
     },
-    async requestSignInLink(email) {
+    clientOf: (c) => clientOf(c, deps.rateLimits?.trustedProxies ?? NO_PROXIES),
+    async requestSignInLink(email, client) {
       const sent = await deps.db.transaction().execute(async (trx) => {
         // Only a verified (claimed) address may sign in: the dashboard is its account's.
         const merchant = await findMerchantByEmail(trx, email);
         if (!merchant?.claimedAt) return false;
-        return emailOneTimeLink(trx, deps, { email, purpose: "dashboard_sign_in" });
+        const decision = await emailOneTimeLink(trx, deps, {
+          email,
+          purpose: "dashboard_sign_in",
+          client,
+        });
+        return decision !== "withheld";
       });
       deps.log.info("dashboard sign-in requested", { link_sent: sent });
     },

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
 
 /**
@@ -22,8 +22,13 @@ export type Refusal = {
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
 export type DashboardActions = {
-  /** Emails a sign-in link when `email` is a claimed merchant's (rate-limited like claims). */
-  requestSignInLink(email: string): Promise<void>;
+  /**
+   * Emails a sign-in link when `email` is a claimed merchant's (rate-limited like claims; capped
+   * per address and per address and `client` as claim links are).
+   */
+  requestSignInLink(email: string, client: string): Promise<void>;
+  /** The request's client IP, as the rate limits count it (trusted proxies' X-Forwarded-For). */
+  clientOf(c: Context): string;
   /** Per client IP, on the sign-in form's POST, as on claims; none: unlimited. */
   signInRateLimit: MiddlewareHandler | null;
   /** The API's check of an email address (the sign-in and settings forms). */

@@ -149,7 +149,8 @@ export function dashboardRoutes(
   app.post("/dashboard/sign-in", async (c) => {
     const form = textFields(await c.req.parseBody());
     const email = form.email?.trim() ?? "";
-    if (actions.isEmailAddress(email)) await actions.requestSignInLink(email.toLowerCase());
+    if (actions.isEmailAddress(email))
+      await actions.requestSignInLink(email.toLowerCase(), actions.clientOf(c));
     // One answer whatever happened: nobody learns which emails have accounts.
     return c.html(<SignInSentPage />);
   });
