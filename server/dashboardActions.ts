@@ -23,7 +23,7 @@ import { createLink, linkSnippets } from "../api/links/createLink.ts";
 import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
-import { updateUnderpaymentTolerance } from "../api/merchants/settings.ts";
+import { confirmNotificationEmailLink, updateSettings } from "../api/merchants/settings.ts";
 import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
 import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
 import { CreateRefundSchema } from "../api/refunds/schema.ts";
@@ -132,17 +132,28 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
         return refusal(error);
       }
     },
-    async setUnderpaymentTolerance(actor, amount) {
-      const input = validated(usdcAmount, amount, () => []);
-      if (!input.ok)
-        return { ...input, fields: { underpayment_tolerance: input.fields.form ?? "is invalid" } };
+    async saveSettings(actor, values) {
+      const { underpayment_tolerance: amount, ...texts } = values;
+      if (amount !== undefined) {
+        const input = validated(usdcAmount, amount, () => []);
+        if (!input.ok)
+          return {
+            ...input,
+            fields: { underpayment_tolerance: input.fields.form ?? "is invalid" },
+          };
+      }
       try {
-        await updateUnderpaymentTolerance(deps, actor, actor.identity.merchantId, input.data);
-        return { ok: true };
+        const saved = await updateSettings(deps, actor, actor.identity.merchantId, {
+          ...texts,
+          ...(amount === undefined ? {} : { underpayment_tolerance: amount }),
+        });
+        return { ok: true, pendingNotificationEmail: saved.pendingNotificationEmail };
       } catch (error) {
         return refusal(error);
       }
     },
+    confirmNotificationEmail: (token, requestId) =>
+      confirmNotificationEmailLink(deps, token, requestId),
     underpaymentTolerance: async (merchantId) =>
       formatUsdc((await findMerchantSettings(deps.db, merchantId)).underpaymentTolerance),
     async voidInvoice(actor, invoiceId) {
