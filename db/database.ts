@@ -72,6 +72,12 @@ export interface Database {
     used_at: Date | null;
     /** What the link does (migration 0024): claim an account, or sign in to the dashboard. */
     purpose: Generated<OneTimeLinkPurpose>;
+    /** HMAC of the requesting client's address (migration 0026): the per-client cap. */
+    client_hash: Generated<string | null>;
+    /** The token, sealed, while the link may be emailed again; null once used or expired (0026). */
+    sealed: Generated<string | null>;
+    /** When the link was last emailed beyond the caps (0026): at most one such email per few minutes. */
+    over_cap_sent_at: Generated<Date | null>;
   };
   /** Signed-in dashboard browsers (migration 0024, docs/dashboard.md). */
   "app.dashboard_sessions": {
@@ -89,6 +95,11 @@ export interface Database {
     default_address: string | null;
     notification_email: string | null;
     updated_at: Generated<Date>;
+    /** A new notification email waiting for its link to be followed (migration 0027). */
+    pending_notification_email: Generated<string | null>;
+    /** SHA-256 of that link's token; it works once, until pending_expires_at. */
+    pending_token_hash: Generated<string | null>;
+    pending_expires_at: Generated<Date | null>;
   };
   "app.payout_wallets": {
     id: Generated<string>;
@@ -106,6 +117,12 @@ export interface Database {
     target: string;
     request_id: string | null;
     created_at: Generated<Date>;
+    /** What the entry changed, old -> new (migration 0027): {"field": {"from", "to"}}. */
+    details: ColumnType<
+      Record<string, { from: string | null; to: string | null }> | null,
+      string | undefined,
+      never
+    >;
   };
   "app.invoices": {
     id: Generated<string>;

@@ -60,3 +60,78 @@ export function payoutWalletAddedEmail(data: { address: string; by: string; adde
 <p><strong>If this was not you</strong>: revoke that key at once (<code>DELETE /api/keys/{id}</code>), remove the wallet (<code>DELETE /api/merchant/wallets/{address}</code>) and read your audit trail (<code>GET /api/audit</code>).</p>`);
   return { subject, text, html };
 }
+
+/**
+ * Sent to a new notification email: payment notices go there only once this link is followed,
+ * so a stolen dashboard session cannot quietly redirect them.
+ */
+export function notificationEmailVerificationEmail(data: {
+  verifyUrl: string;
+  merchantEmail: string;
+  hours: number;
+}) {
+  const subject = "Confirm where your Remit payment notices go";
+  const text = [
+    `The Remit account of ${data.merchantEmail} asked to send its payment notices to this address.`,
+    "",
+    `Open this link within ${data.hours} hours and press the button to confirm:`,
+    data.verifyUrl,
+    "",
+    "Until then they keep going where they went. If you did not expect this, ignore this email: nothing changes.",
+  ].join("\n");
+  const html =
+    page(`<p>The Remit account of <strong>${escapeHtml(data.merchantEmail)}</strong> asked to send its payment notices to this address.</p>
+<p><a href="${escapeHtml(data.verifyUrl)}" style="display:inline-block;background:#1652f0;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">Confirm this address</a></p>
+<p>The link works once, for ${data.hours} hours, and asks you to press a button before anything changes. Until then the notices keep going where they went.</p>
+<p style="color:#616e7c;font-size:13px">If you did not expect this, ignore this email.</p>`);
+  return { subject, text, html };
+}
+
+const settingNames: Record<string, string> = {
+  default_name: "Your name on new invoices",
+  default_address: "Your address on new invoices",
+  notification_email: "Payment notices go to",
+  underpayment_tolerance: "Underpayment tolerance (USDC)",
+};
+
+/**
+ * Sent to the account's own email whenever its settings change: a stolen session or key cannot
+ * change where notices go, or what counts as paid, without the merchant hearing of it.
+ */
+export function settingsChangedEmail(data: {
+  changes: Record<string, { from: string | null; to: string | null }>;
+  /** The new notification email waiting for its link, if one is. */
+  pending: string | null;
+  accountEmail: string;
+  by: string;
+  changedAt: Date;
+}) {
+  const subject = "Your Remit account's settings were changed";
+  const when = `${data.changedAt.toISOString().replace("T", " ").slice(0, 19)} UTC`;
+  const shown = (field: string, value: string | null) =>
+    value ??
+    (field === "notification_email" ? `${data.accountEmail} (the account email)` : "(none)");
+  const lines = Object.entries(data.changes).map(
+    ([field, change]) =>
+      `${settingNames[field] ?? field}: ${shown(field, change.from)} → ${shown(field, change.to)}`,
+  );
+  const pendingNote = data.pending
+    ? `Payment notices go to ${data.pending} only once the link we sent there is followed; until then they keep going where they went.`
+    : "";
+  const advice =
+    "If this was not you: sign in to your dashboard and change them back, revoke any key you do not know, and read your audit trail (GET /api/audit).";
+  const text = [
+    `Your Remit account's settings were changed at ${when}, with ${data.by}:`,
+    "",
+    ...lines,
+    "",
+    ...(pendingNote ? [pendingNote, ""] : []),
+    advice,
+  ].join("\n");
+  const html =
+    page(`<p>Your Remit account's settings were changed at ${escapeHtml(when)}, with ${escapeHtml(data.by)}:</p>
+<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+${pendingNote ? `<p>${escapeHtml(pendingNote)}</p>` : ""}
+<p><strong>If this was not you</strong>: sign in to your dashboard and change them back, revoke any key you do not know, and read your audit trail (<code>GET /api/audit</code>).</p>`);
+  return { subject, text, html };
+}

@@ -23,8 +23,8 @@ import { createLink, linkSnippets } from "../api/links/createLink.ts";
 import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
-import { updateUnderpaymentTolerance } from "../api/merchants/settings.ts";
-import { NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { confirmNotificationEmailLink, updateSettings } from "../api/merchants/settings.ts";
+import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
 import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
 import { CreateRefundSchema } from "../api/refunds/schema.ts";
 import { findMerchantSettings } from "../db/queries/merchantSettings.ts";
@@ -88,12 +88,18 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
       const parsed = LineItemSchema.array().min(1).safeParse(lines);
       return parsed.success ? priceLineItems(parsed.data).total : null;
     },
-    async requestSignInLink(email) {
+    clientOf: (c) => clientOf(c, deps.rateLimits?.trustedProxies ?? NO_PROXIES),
+    async requestSignInLink(email, client) {
       const sent = await deps.db.transaction().execute(async (trx) => {
         // Only a verified (claimed) address may sign in: the dashboard is its account's.
         const merchant = await findMerchantByEmail(trx, email);
         if (!merchant?.claimedAt) return false;
-        return emailOneTimeLink(trx, deps, { email, purpose: "dashboard_sign_in" });
+        const decision = await emailOneTimeLink(trx, deps, {
+          email,
+          purpose: "dashboard_sign_in",
+          client,
+        });
+        return decision !== "withheld";
       });
       deps.log.info("dashboard sign-in requested", { link_sent: sent });
     },
@@ -126,17 +132,28 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
         return refusal(error);
       }
     },
-    async setUnderpaymentTolerance(actor, amount) {
-      const input = validated(usdcAmount, amount, () => []);
-      if (!input.ok)
-        return { ...input, fields: { underpayment_tolerance: input.fields.form ?? "is invalid" } };
+    async saveSettings(actor, values) {
+      const { underpayment_tolerance: amount, ...texts } = values;
+      if (amount !== undefined) {
+        const input = validated(usdcAmount, amount, () => []);
+        if (!input.ok)
+          return {
+            ...input,
+            fields: { underpayment_tolerance: input.fields.form ?? "is invalid" },
+          };
+      }
       try {
-        await updateUnderpaymentTolerance(deps, actor, actor.identity.merchantId, input.data);
-        return { ok: true };
+        const saved = await updateSettings(deps, actor, actor.identity.merchantId, {
+          ...texts,
+          ...(amount === undefined ? {} : { underpayment_tolerance: amount }),
+        });
+        return { ok: true, pendingNotificationEmail: saved.pendingNotificationEmail };
       } catch (error) {
         return refusal(error);
       }
     },
+    confirmNotificationEmail: (token, requestId) =>
+      confirmNotificationEmailLink(deps, token, requestId),
     underpaymentTolerance: async (merchantId) =>
       formatUsdc((await findMerchantSettings(deps.db, merchantId)).underpaymentTolerance),
     async voidInvoice(actor, invoiceId) {

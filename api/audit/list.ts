@@ -13,6 +13,7 @@ const auditEntryExample = {
   target: "0x9f1A0469CBce2fEb53C705746446981548845b3B",
   request_id: "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
   created_at: "2026-11-01T09:30:00.000Z",
+  details: null,
 };
 
 const EntrySchema = z
@@ -27,13 +28,21 @@ const EntrySchema = z
     key_id: z.string().nullable(),
     action: z.string().openapi({
       description:
-        "`invoice.created`, `invoice.sent`, `link.created`, `webhook.redelivered`, `key.created`, `key.revoked`, `wallet.added`, `wallet.removed`, `merchant.claimed`.",
+        "`invoice.created`, `invoice.sent`, `link.created`, `webhook.redelivered`, `key.created`, `key.revoked`, `wallet.added`, `wallet.removed`, `merchant.claimed`, `settings.updated` (its `details` say what changed; a new `notification_email` waits for its link to be followed), `settings.notification_email_verified`.",
     }),
-    target: z
-      .string()
-      .openapi({ description: "An invoice, link, key or event id, or a wallet address." }),
+    target: z.string().openapi({
+      description:
+        "An invoice, link, key or event id, a wallet address, or the settings changed (comma-separated names).",
+    }),
     request_id: z.string().nullable(),
     created_at: z.string(),
+    details: z
+      .record(z.string(), z.object({ from: z.string().nullable(), to: z.string().nullable() }))
+      .nullable()
+      .openapi({
+        description:
+          'What the action changed, old → new, by field (`settings.updated`: `{"notification_email": {"from": "a@…", "to": "b@…"}}`; null: the account email); null for other actions.',
+      }),
   })
   .openapi("AuditEntry", {
     example: auditEntryExample,
@@ -99,6 +108,7 @@ export function registerAuditRoute(app: Router, deps: AppDeps): void {
           target: row.target,
           request_id: row.request_id,
           created_at: row.created_at.toISOString(),
+          details: row.details,
         })),
         next_before: rows.length === limit ? String(rows.at(-1)?.id) : null,
       },

@@ -3,6 +3,7 @@ import { findMerchantByEmail } from "../../db/queries/merchants.ts";
 import type { AppDeps } from "../deps.ts";
 import { emailAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
+import { clientOf, NO_PROXIES } from "../middleware/rateLimit.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
 import { emailOneTimeLink } from "./oneTimeLink.ts";
 
@@ -26,7 +27,7 @@ const route = createRoute({
   description:
     "Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once. " +
     "Always 202, whether or not a link was sent: nobody learns which emails have accounts. With `MERCHANT_SIGNUP=closed` only existing accounts get a link (a new key). " +
-    "At most 5 links an hour per address; rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).",
+    "At most 5 new links an hour per address and 3 per address and client IP; past either, the newest live link is emailed again instead (at most once every 5 minutes per address), so nobody can spend an owner's links. Rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).",
   middleware: [jsonBody],
   request: { body: { required: true, content: { "application/json": { schema: ClaimSchema } } } },
   responses: {
@@ -44,10 +45,13 @@ export function registerClaimRoute(app: Router, deps: AppDeps): void {
     route,
     async (c) => {
       const email = c.req.valid("json").email.toLowerCase();
+      const client = clientOf(c, deps.rateLimits?.trustedProxies ?? NO_PROXIES);
       const sent = await deps.db.transaction().execute(async (trx) => {
         const merchant = await findMerchantByEmail(trx, email);
         if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
-        return emailOneTimeLink(trx, deps, { email, purpose: "claim" });
+        return (
+          (await emailOneTimeLink(trx, deps, { email, purpose: "claim", client })) !== "withheld"
+        );
       });
       // Neither the address nor the outcome is logged as a field a log reader could mine.
       deps.log.info("claim requested", { link_sent: sent });

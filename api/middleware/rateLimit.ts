@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
 import { RateLimiter } from "../../domain/rateLimiter.ts";
 import { ApiError, errorResponse } from "../errors.ts";
@@ -39,15 +39,7 @@ export function rateLimit(
   if (perMinute === 0 || !limiter) return (_c, next) => next();
   const limitHeader = String(perMinute);
   return (c, next) => {
-    // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
-    const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
-      .remoteAddress;
-    const client = clientAddress(
-      peer,
-      requestHeader(c, "x-forwarded-for"),
-      trustedProxies.hops,
-      trustedProxies.isTrusted,
-    );
+    const client = clientOf(c, trustedProxies);
     const decision = limiter.take(client, Date.now());
     c.header("RateLimit-Limit", limitHeader);
     c.header("RateLimit-Remaining", String(decision.remaining));
@@ -58,6 +50,19 @@ export function rateLimit(
       errorResponse(c, rateLimitedError(name, perMinute, decision.retryAfterSeconds)),
     );
   };
+}
+
+/** The client a request comes from, as the per-IP budgets count it (domain/clientAddress.ts). */
+export function clientOf(c: Context, trustedProxies: ProxyTrust): string {
+  // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
+  const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
+    .remoteAddress;
+  return clientAddress(
+    peer,
+    requestHeader(c, "x-forwarded-for"),
+    trustedProxies.hops,
+    trustedProxies.isTrusted,
+  );
 }
 
 /** The 429 a per-IP budget answers (also written by api/payments/statusFastPath.ts). */

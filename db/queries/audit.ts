@@ -11,7 +11,12 @@ export type AuditEntry = {
   /** What was acted on: an invoice id, a key id, a wallet address. */
   target: string;
   requestId: string | null;
+  /** What changed, old -> new (settings.updated). */
+  details?: AuditDetails;
 };
+
+/** An entry's changes by field: {"notification_email": {"from": "a@…", "to": "b@…"}}. */
+export type AuditDetails = Record<string, { from: string | null; to: string | null }>;
 
 /** Appends an entry to the merchant's audit log, in the caller's transaction. */
 export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
@@ -24,6 +29,7 @@ export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void
       action: entry.action,
       target: entry.target,
       request_id: entry.requestId,
+      details: entry.details ? JSON.stringify(entry.details) : undefined,
     })
     .execute();
 }
@@ -36,6 +42,7 @@ export type AuditRow = {
   target: string;
   request_id: string | null;
   created_at: Date;
+  details: AuditDetails | null;
 };
 
 /** The merchant's entries, newest first, `limit` of them older than entry `before` (if given). */
@@ -46,7 +53,7 @@ export async function listAudit(
 ): Promise<AuditRow[]> {
   let query = db
     .selectFrom("app.audit_log")
-    .select(["id", "actor", "key_id", "action", "target", "request_id", "created_at"])
+    .select(["id", "actor", "key_id", "action", "target", "request_id", "created_at", "details"])
     .where("merchant_id", "=", merchantId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   return query.orderBy("id", "desc").limit(page.limit).execute();

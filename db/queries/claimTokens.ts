@@ -7,10 +7,22 @@ import type { Executor } from "../database.ts";
  * (`purpose`, default `claim`). A token of one purpose is unknown to the other.
  */
 
-/** Stores a link's token hash for `email`, valid for `ttlMinutes`. */
+/**
+ * Stores a link's token hash for `email`, valid for `ttlMinutes`; with `sealed` (the token
+ * sealed, kept for re-sending until used or expired), the requesting client's hash, and
+ * `overCap` when it is emailed beyond the caps.
+ */
 export async function insertClaimToken(
   db: Executor,
-  token: { email: string; tokenHash: string; ttlMinutes: number; purpose?: OneTimeLinkPurpose },
+  token: {
+    email: string;
+    tokenHash: string;
+    ttlMinutes: number;
+    purpose?: OneTimeLinkPurpose;
+    sealed?: string;
+    clientHash?: string;
+    overCap?: boolean;
+  },
 ): Promise<void> {
   await db
     .insertInto("app.claim_tokens")
@@ -20,24 +32,108 @@ export async function insertClaimToken(
       expires_at: sql<Date>`now() + make_interval(mins => ${token.ttlMinutes})`,
       used_at: null,
       purpose: token.purpose ?? "claim",
+      sealed: token.sealed ?? null,
+      client_hash: token.clientHash ?? null,
+      over_cap_sent_at: token.overCap ? sql<Date>`now()` : null,
     })
     .execute();
 }
 
-/** How many links of `purpose` were made for `email` in the last hour (a cap on emails to one address). */
+/**
+ * Serialises the link requests for one address and purpose until the caller's transaction
+ * ends: two concurrent requests cannot both slip under a cap.
+ */
+export async function lockOneTimeLinks(
+  db: Executor,
+  email: string,
+  purpose: OneTimeLinkPurpose,
+): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`one-time link:${purpose}:${email}`}, 0))`.execute(
+    db,
+  );
+}
+
+/**
+ * How many links of `purpose` were made for `email` in the last hour, in all and at the request
+ * of `clientHash` (the caps on new links to one address).
+ */
 export async function countRecentClaimTokens(
   db: Executor,
   email: string,
   purpose: OneTimeLinkPurpose = "claim",
-): Promise<number> {
+  clientHash?: string,
+): Promise<{ total: number; fromClient: number }> {
   const row = await db
     .selectFrom("app.claim_tokens")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .select((eb) => [
+      eb.fn.countAll<string>().as("total"),
+      sql<string>`count(*) filter (where client_hash = ${clientHash ?? null})`.as("from_client"),
+    ])
     .where("email", "=", email)
     .where("purpose", "=", purpose)
     .where("created_at", ">", sql<Date>`now() - interval '1 hour'`)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { total: Number(row.total), fromClient: Number(row.from_client) };
+}
+
+/** Whether a link of `purpose` was emailed to `email` beyond the caps in the last `minutes`. */
+export async function sentOverCapWithin(
+  db: Executor,
+  email: string,
+  purpose: OneTimeLinkPurpose,
+  minutes: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("app.claim_tokens")
+    .select("id")
+    .where("email", "=", email)
+    .where("purpose", "=", purpose)
+    .where("over_cap_sent_at", ">", sql<Date>`now() - make_interval(mins => ${minutes})`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The newest link of `purpose` to `email` that still works for at least `minMinutesLeft`, with
+ * its sealed token (for emailing it again), or undefined.
+ */
+export async function newestLiveClaimToken(
+  db: Executor,
+  email: string,
+  purpose: OneTimeLinkPurpose,
+  minMinutesLeft: number,
+): Promise<{ id: string; sealed: string } | undefined> {
+  const row = await db
+    .selectFrom("app.claim_tokens")
+    .select(["id", "sealed"])
+    .where("email", "=", email)
+    .where("purpose", "=", purpose)
+    .where("used_at", "is", null)
+    .where("sealed", "is not", null)
+    .where("expires_at", ">", sql<Date>`now() + make_interval(mins => ${minMinutesLeft})`)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.sealed ? { id: row.id, sealed: row.sealed } : undefined;
+}
+
+/** Records that the link was emailed again, beyond the caps. */
+export async function markClaimTokenResent(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable("app.claim_tokens")
+    .set({ over_cap_sent_at: sql<Date>`now()` })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Erases the sealed copies of expired links: a link that can no longer work is kept as a hash only. */
+export async function clearExpiredSealedTokens(db: Executor): Promise<void> {
+  await db
+    .updateTable("app.claim_tokens")
+    .set({ sealed: null })
+    .where("sealed", "is not", null)
+    .where("expires_at", "<=", sql<Date>`now()`)
+    .execute();
 }
 
 /** Whether the hash names a token that is neither used nor expired (the page's GET: consumes nothing). */
@@ -68,7 +164,8 @@ export async function useClaimToken(
 ): Promise<string | undefined> {
   const row = await db
     .updateTable("app.claim_tokens")
-    .set({ used_at: sql<Date>`now()` })
+    // Used: its sealed copy goes too, the link is never emailed again.
+    .set({ used_at: sql<Date>`now()`, sealed: null })
     .where("token_hash", "=", tokenHash)
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)

@@ -23,27 +23,112 @@ const NO_SETTINGS: MerchantSettings = {
 export async function findMerchantSettings(
   db: Executor,
   merchantId: string,
-): Promise<MerchantSettings> {
+): Promise<MerchantSettings & { pending_notification_email: string | null }> {
   const row = await db
     .selectFrom("app.merchant_settings")
     .select(["default_name", "default_address", "notification_email"])
+    // Only while its link still works: an expired one is as good as none.
+    .select(
+      sql<
+        string | null
+      >`case when pending_expires_at > now() then pending_notification_email end`.as(
+        "pending_notification_email",
+      ),
+    )
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();
-  return row ?? NO_SETTINGS;
+  return row ?? { ...NO_SETTINGS, pending_notification_email: null };
 }
 
+/** Saves the three settings; a pending notification email is left as it is. */
 export async function saveMerchantSettings(
   db: Executor,
   merchantId: string,
   settings: MerchantSettings,
 ): Promise<void> {
+  const values = {
+    default_name: settings.default_name,
+    default_address: settings.default_address,
+    notification_email: settings.notification_email,
+  };
   await db
     .insertInto("app.merchant_settings")
-    .values({ merchant_id: merchantId, ...settings })
+    .values({ merchant_id: merchantId, ...values })
     .onConflict((oc) =>
-      oc.column("merchant_id").doUpdateSet({ ...settings, updated_at: sql<Date>`now()` }),
+      oc.column("merchant_id").doUpdateSet({ ...values, updated_at: sql<Date>`now()` }),
     )
     .execute();
+}
+
+/**
+ * Sets (or with null, clears) the notification email waiting for its link to be followed: its
+ * token's hash, valid for `ttlMinutes`. A newer one replaces it, and its link stops working.
+ */
+export async function setPendingNotificationEmail(
+  db: Executor,
+  merchantId: string,
+  pending: { email: string; tokenHash: string; ttlMinutes: number } | null,
+): Promise<void> {
+  await db
+    .updateTable("app.merchant_settings")
+    .set({
+      pending_notification_email: pending?.email ?? null,
+      pending_token_hash: pending?.tokenHash ?? null,
+      pending_expires_at: pending
+        ? sql<Date>`now() + make_interval(mins => ${pending.ttlMinutes})`
+        : null,
+    })
+    .where("merchant_id", "=", merchantId)
+    .execute();
+}
+
+/** Whether the hash names a pending notification email whose link still works (consumes nothing). */
+export async function isNotificationEmailTokenUsable(
+  db: Executor,
+  tokenHash: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("app.merchant_settings")
+    .select("merchant_id")
+    .where("pending_token_hash", "=", tokenHash)
+    .where("pending_expires_at", ">", sql<Date>`now()`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Follows a notification email's link once: the pending address becomes the notification
+ * email. Answers the merchant and the change, or undefined when the token is unknown, expired,
+ * used or replaced.
+ */
+export async function confirmNotificationEmail(
+  db: Executor,
+  tokenHash: string,
+): Promise<{ merchantId: string; from: string | null; to: string } | undefined> {
+  const row = await db
+    .selectFrom("app.merchant_settings")
+    .select(["merchant_id", "notification_email", "pending_notification_email"])
+    .where("pending_token_hash", "=", tokenHash)
+    .where("pending_expires_at", ">", sql<Date>`now()`)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row?.pending_notification_email) return undefined;
+  await db
+    .updateTable("app.merchant_settings")
+    .set({
+      notification_email: row.pending_notification_email,
+      pending_notification_email: null,
+      pending_token_hash: null,
+      pending_expires_at: null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where("merchant_id", "=", row.merchant_id)
+    .execute();
+  return {
+    merchantId: row.merchant_id,
+    from: row.notification_email,
+    to: row.pending_notification_email,
+  };
 }
 
 /** Where the merchant of `email` wants its payment notices: its notification email, or `email`. */

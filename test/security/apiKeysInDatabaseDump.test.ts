@@ -8,8 +8,10 @@ import { startStack, type TestStack } from "../helpers/stack.ts";
 
 /**
  * A database dump or backup that leaks must not hand out merchants' keys or live claim links:
- * keys are stored as SHA-256 hashes, claim tokens too, and the one copy of a claim link the
- * worker needs travels sealed and is erased once sent. Nor do keys or links reach the logs.
+ * keys are stored as SHA-256 hashes, claim tokens too, and the copies of a claim link that must
+ * be opened again (the worker's, erased once sent; the one kept for re-sending the link, erased
+ * once used or expired) are sealed under WEBHOOK_SECRET_KEY, which no dump holds. Nor do keys
+ * or links reach the logs.
  */
 describe("API keys in a database dump", () => {
   let stack: TestStack;
@@ -58,6 +60,14 @@ describe("API keys in a database dump", () => {
     const liveToken = /\/claim\/([1-9A-HJ-NP-Za-km-z]{43})/.exec(second.text ?? "")?.[1] ?? "";
     expect(liveToken).toHaveLength(43);
 
+    // The live link's copy for re-sending is there, sealed; the used one's is erased.
+    const kept = await stack.db
+      .selectFrom("app.claim_tokens")
+      .select(["sealed", "used_at"])
+      .where("email", "=", email)
+      .execute();
+    expect(kept.find((row) => row.used_at)?.sealed).toBeNull();
+    expect(kept.find((row) => !row.used_at)?.sealed).toMatch(/^enc:v1:/);
     const dump = await dumpAsText(stack.database.url);
     expect(dump).toContain("app.api_keys");
     for (const secret of [operatorKey, claimedKey, readKey, token, liveToken]) {

@@ -75,7 +75,7 @@ describe("a dashboard sign-in link works once", () => {
     expect((await postForm(stack, `/dashboard/sign-in/${claimToken}`, {})).status).toBe(410);
   });
 
-  test("an address without an account gets the same answer and no email; a claimed one is capped at 5 an hour", async () => {
+  test("an address without an account gets the same answer and no email; a claimed one is capped per client", async () => {
     const unknown = `nobody-${crypto.randomUUID()}@example.com`;
     const merchant = await claimedMerchant(stack.db);
     const answers = await Promise.all(
@@ -86,7 +86,9 @@ describe("a dashboard sign-in link works once", () => {
     expect(answers[0]).toBe(answers[1]);
     for (let i = 0; i < 6; i++)
       await postForm(stack, "/dashboard/sign-in", { email: merchant.email });
-    await waitForSignInLink(stack, merchant.email, 5);
+    // Seven requests from one client: its 3 new links, then the newest once more (more only
+    // after 5 minutes; other clients still get their own: signInLinkLockout.test.ts).
+    await waitForSignInLink(stack, merchant.email, 4);
     const rows = await stack.db
       .selectFrom("app.claim_tokens")
       .select("email")
@@ -94,10 +96,15 @@ describe("a dashboard sign-in link works once", () => {
       .where("purpose", "=", "dashboard_sign_in")
       .execute();
     expect(rows.filter((r) => r.email === unknown)).toHaveLength(0);
-    expect(rows.filter((r) => r.email === merchant.email)).toHaveLength(5);
+    expect(rows.filter((r) => r.email === merchant.email)).toHaveLength(3);
+    await waitFor("the emails sent", async () =>
+      (await stack.db.selectFrom("app.emails").select("status").execute()).every(
+        (e) => e.status === "sent",
+      ),
+    );
     const sent = (await stack.outbox()).filter(
       (e) => e.to.includes(merchant.email) && SIGN_IN_LINK.test(e.text ?? ""),
     );
-    expect(sent).toHaveLength(5);
+    expect(sent).toHaveLength(4);
   });
 });

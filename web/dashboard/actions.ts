@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
 
 /**
@@ -22,8 +22,13 @@ export type Refusal = {
 export type Outcome<T> = ({ ok: true } & T) | Refusal;
 
 export type DashboardActions = {
-  /** Emails a sign-in link when `email` is a claimed merchant's (rate-limited like claims). */
-  requestSignInLink(email: string): Promise<void>;
+  /**
+   * Emails a sign-in link when `email` is a claimed merchant's (rate-limited like claims; capped
+   * per address and per address and `client` as claim links are).
+   */
+  requestSignInLink(email: string, client: string): Promise<void>;
+  /** The request's client IP, as the rate limits count it (trusted proxies' X-Forwarded-For). */
+  clientOf(c: Context): string;
   /** Per client IP, on the sign-in form's POST, as on claims; none: unlimited. */
   signInRateLimit: MiddlewareHandler | null;
   /** The API's check of an email address (the sign-in and settings forms). */
@@ -48,8 +53,22 @@ export type DashboardActions = {
     js_widget_snippet: string;
   };
   redeliver(actor: DashboardActor, invoiceId: string, eventId: string): Promise<Outcome<object>>;
-  /** PATCH /api/merchant/settings's underpayment tolerance: the same checks and messages. */
-  setUnderpaymentTolerance(actor: DashboardActor, amount: string): Promise<Outcome<object>>;
+  /**
+   * The settings form: PATCH /api/merchant/settings's checks and messages for the tolerance,
+   * one audit entry (`settings.updated`, old → new), the account's email told; a new
+   * notification email only pending until the link sent to it is followed.
+   */
+  saveSettings(
+    actor: DashboardActor,
+    values: {
+      default_name: string | null;
+      default_address: string | null;
+      notification_email: string | null;
+      underpayment_tolerance?: string;
+    },
+  ): Promise<Outcome<{ pendingNotificationEmail: string | null }>>;
+  /** Follows a notification email's link: its address now, or undefined (unknown, used, expired). */
+  confirmNotificationEmail(token: string, requestId: string | null): Promise<string | undefined>;
   /** The merchant's underpayment tolerance, as the API shows it ("0.00"). */
   underpaymentTolerance(merchantId: string): Promise<string>;
   /** POST /api/invoices/{id}/void's logic: the same 409 for an invoice that is not unpaid. */

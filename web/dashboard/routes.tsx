@@ -9,11 +9,11 @@ import {
   findInvoiceEmails,
   findMerchantLink,
   findMerchantSettings,
+  isNotificationEmailTokenUsable,
   listMerchantInvoices,
   listMerchantLinks,
   listMerchantPayments,
   merchantOverview,
-  saveMerchantSettings,
 } from "../../db/queries/dashboard.ts";
 import {
   deleteExpiredDashboardSessions,
@@ -53,6 +53,9 @@ import { LinkDetailPage, NewLinkPage } from "./pages/links.tsx";
 import { InvoicesPage, LinksPage, OverviewPage, PaymentsPage } from "./pages/lists.tsx";
 import {
   ForbiddenPage,
+  NotificationEmailConfirmedPage,
+  NotificationEmailConfirmPage,
+  NotificationEmailRefusedPage,
   SignInConfirmPage,
   SignInPage,
   SignInRefusedPage,
@@ -149,7 +152,8 @@ export function dashboardRoutes(
   app.post("/dashboard/sign-in", async (c) => {
     const form = textFields(await c.req.parseBody());
     const email = form.email?.trim() ?? "";
-    if (actions.isEmailAddress(email)) await actions.requestSignInLink(email.toLowerCase());
+    if (actions.isEmailAddress(email))
+      await actions.requestSignInLink(email.toLowerCase(), actions.clientOf(c));
     // One answer whatever happened: nobody learns which emails have accounts.
     return c.html(<SignInSentPage />);
   });
@@ -184,6 +188,25 @@ export function dashboardRoutes(
     await deleteExpiredDashboardSessions(deps.db);
     deps.log.info("dashboard signed in");
     return c.redirect("/dashboard", 303);
+  });
+
+  // ---- A new notification email's link: outside a session (it is followed from that mailbox) --
+  // The GET only asks (mail scanners open links); the button's POST confirms, once.
+  const notificationEmailRefused = (c: Context) => c.html(<NotificationEmailRefusedPage />, 410);
+  app.get("/dashboard/notification-email/:token", async (c) => {
+    const token = c.req.param("token");
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return notificationEmailRefused(c);
+    if (!(await isNotificationEmailTokenUsable(deps.db, hashSecretToken(token))))
+      return notificationEmailRefused(c);
+    return c.html(<NotificationEmailConfirmPage />);
+  });
+  app.post("/dashboard/notification-email/:token", async (c) => {
+    const token = c.req.param("token");
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return notificationEmailRefused(c);
+    const address = await actions.confirmNotificationEmail(token, c.get("requestId") ?? null);
+    if (!address) return notificationEmailRefused(c);
+    deps.log.info("dashboard notification email confirmed");
+    return c.html(<NotificationEmailConfirmedPage address={address} />);
   });
 
   // ---- Signed in ---------------------------------------------------------------------------
@@ -603,7 +626,8 @@ export function dashboardRoutes(
     const values = extra.values ?? {
       default_name: settings.default_name ?? "",
       default_address: settings.default_address ?? "",
-      notification_email: settings.notification_email ?? "",
+      // The address waiting for its link, when one is: what the merchant last asked for.
+      notification_email: settings.pending_notification_email ?? settings.notification_email ?? "",
       underpayment_tolerance: await actions.underpaymentTolerance(merchantId),
     };
     return c.html(
@@ -614,6 +638,10 @@ export function dashboardRoutes(
         managedWallet={managed && getAddress(managed)}
         walletState={{ values: extra.walletValues ?? {}, errors: extra.walletErrors ?? {} }}
         notice={extra.notice}
+        notificationEmail={{
+          current: settings.notification_email,
+          pending: settings.pending_notification_email,
+        }}
       />,
       status,
     );
@@ -629,17 +657,18 @@ export function dashboardRoutes(
     });
     if (Object.keys(errors).length > 0) return settingsPage(c, { values: form, errors }, 400);
     const tolerance = form.underpayment_tolerance?.trim();
-    if (tolerance) {
-      const set = await actions.setUnderpaymentTolerance(actorOf(c), tolerance);
-      if (!set.ok) return settingsPage(c, { values: form, errors: set.fields ?? {} }, 400);
-    }
     const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
-    await saveMerchantSettings(deps.db, merchantIdOf(c), {
+    const saved = await actions.saveSettings(actorOf(c), {
       default_name: text("default_name"),
       default_address: text("default_address"),
       notification_email: text("notification_email")?.toLowerCase() ?? null,
+      ...(tolerance ? { underpayment_tolerance: tolerance } : {}),
     });
-    return c.redirect("/dashboard/settings?notice=saved", 303);
+    if (!saved.ok) return settingsPage(c, { values: form, errors: saved.fields ?? {} }, 400);
+    return c.redirect(
+      `/dashboard/settings?notice=${saved.pendingNotificationEmail ? "saved_pending" : "saved"}`,
+      303,
+    );
   });
   signedIn.post("/settings/wallets", async (c) => {
     const form = formOf(c);

@@ -17,7 +17,9 @@ import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import {
   claimLinkEmail,
+  notificationEmailVerificationEmail,
   payoutWalletAddedEmail,
+  settingsChangedEmail,
   signInLinkEmail,
 } from "../../email/accountEmails.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
@@ -39,7 +41,9 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
   if (
     email.kind === "claim_link" ||
     email.kind === "dashboard_sign_in_link" ||
-    email.kind === "payout_wallet_added"
+    email.kind === "payout_wallet_added" ||
+    email.kind === "notification_email_verification" ||
+    email.kind === "settings_changed"
   )
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
@@ -91,18 +95,35 @@ async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     });
     return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
   }
-  const address = email.details?.address;
+  if (email.kind === "notification_email_verification") {
+    if (!email.sealed) throw new Error(`email ${email.id}: its confirmation link is missing`);
+    const token = openSecret(email.sealed, deps.webhooks.keys);
+    const content = notificationEmailVerificationEmail({
+      verifyUrl: `${deps.payUrl}/dashboard/notification-email/${token}`,
+      merchantEmail: email.details?.merchant_email ?? "",
+      hours: Number(email.details?.hours ?? "24"),
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
   const keyId = email.details?.key_id;
-  if (!address) throw new Error(`email ${email.id}: its wallet is missing`);
-  // No key: it was added in the dashboard, signed in through an email link.
+  // No key: it was done in the dashboard, signed in through an email link.
   const key = keyId ? await findApiKeyLabel(deps.db, keyId) : undefined;
-  const content = payoutWalletAddedEmail({
-    address,
-    by: keyId
-      ? `the API key ${key ? `"${key.name}" (…${key.last_four})` : keyId}`
-      : "the dashboard (signed in through an emailed link)",
-    addedAt: email.created_at,
-  });
+  const by = keyId
+    ? `the API key ${key ? `"${key.name}" (…${key.last_four})` : keyId}`
+    : "the dashboard (signed in through an emailed link)";
+  if (email.kind === "settings_changed") {
+    const content = settingsChangedEmail({
+      changes: JSON.parse(email.details?.changes ?? "{}"),
+      pending: email.details?.pending || null,
+      accountEmail: email.recipient,
+      by,
+      changedAt: email.created_at,
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
+  const address = email.details?.address;
+  if (!address) throw new Error(`email ${email.id}: its wallet is missing`);
+  const content = payoutWalletAddedEmail({ address, by, addedAt: email.created_at });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }
 

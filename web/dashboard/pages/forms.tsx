@@ -360,9 +360,15 @@ export function SettingsPage(props: {
   walletState: Pick<FormState, "values" | "errors">;
   notice?: string;
   extra?: Child;
+  /** The notification email in use (null: the account email), and one waiting for its link. */
+  notificationEmail?: { current: string | null; pending: string | null };
 }) {
+  const pending = props.notificationEmail?.pending;
+  const inUse = props.notificationEmail?.current ?? props.session.email;
   const notices: Record<string, string> = {
     saved: "Settings saved.",
+    saved_pending:
+      "Settings saved. We emailed a link to the new notification address: payment notices go there once it is followed.",
     wallet_added: "The wallet is added; we emailed you about it.",
     wallet_removed: "The wallet is removed.",
   };
@@ -385,7 +391,11 @@ export function SettingsPage(props: {
             label="Send payment notices to"
             type="email"
             state={props.state}
-            hint={`Empty: ${props.session.email}.`}
+            hint={
+              pending
+                ? `Waiting for the link we emailed to ${pending}; until it is followed, notices go to ${inUse}. Empty: ${props.session.email}.`
+                : `Empty: ${props.session.email}. A new address gets a link to follow before notices go there.`
+            }
           />
           <Field
             name="underpayment_tolerance"

@@ -88,3 +88,47 @@ export function ForbiddenPage() {
     </PlainLayout>
   );
 }
+
+/** A new notification email's link: a button; nothing changes until it is pressed. */
+export function NotificationEmailConfirmPage() {
+  return (
+    <PlainLayout title="Confirm this address">
+      <section class="card">
+        <p>
+          Press the button to receive a Remit merchant account's payment notices at this address.
+        </p>
+        <form method="post">
+          <button type="submit" class="primary">
+            Confirm this address
+          </button>
+        </form>
+      </section>
+    </PlainLayout>
+  );
+}
+
+export function NotificationEmailConfirmedPage(props: { address: string }) {
+  return (
+    <PlainLayout title="Address confirmed">
+      <section class="card">
+        <p role="status">
+          Payment notices now go to <strong>{props.address}</strong>.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
+
+/** An unknown, expired, used or replaced link: one answer for all. */
+export function NotificationEmailRefusedPage() {
+  return (
+    <PlainLayout title="This link no longer works">
+      <section class="card">
+        <p>
+          A notification email's link works once, for 24 hours, and only until the address is
+          changed again. Change it again in your dashboard's settings for a new one.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
