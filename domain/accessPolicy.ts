@@ -94,6 +94,12 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /dashboard/sign-in": anyone("asks for a one-time link; one answer whatever happened"),
   "GET /dashboard/sign-in/{token}": anyone("a one-time link: shows a button, changes nothing"),
   "POST /dashboard/sign-in/{token}": anyone("a one-time link: starts a session"),
+  "GET /dashboard/notification-email/{token}": anyone(
+    "a one-time link to a new notice address: shows a button, changes nothing",
+  ),
+  "POST /dashboard/notification-email/{token}": anyone(
+    "a one-time link: proves the new notice address is read",
+  ),
   "POST /dashboard/sign-out": owner("write", "the session"),
   "GET /dashboard": owner("read", "the overview"),
   "GET /dashboard/invoices": owner("read", "the merchant's invoices"),
