@@ -1,4 +1,5 @@
 import type { Db } from "../db/database.ts";
+import type { RelayerBudget } from "../domain/relayerBudget.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
 import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
@@ -7,6 +8,7 @@ import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
+import type { RefundLimits } from "./refunds/createRefund.ts";
 import type { TransactionLookupSettings } from "./transactions/lookupTransaction.ts";
 
 /**
@@ -53,6 +55,14 @@ export type AppDeps = {
   accountLimits?: AccountLimits;
   /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
   gasless?: GaslessSettings;
+  /**
+   * The relayer's daily gas budgets, for everything it pays (RELAYER_DAILY_GAS_BUDGET,
+   * RELAYER_MERCHANT_DAILY_GAS_BUDGET); none: no gasless payments, refunds unlimited (tests of
+   * the app alone).
+   */
+  relayerBudget?: RelayerBudget;
+  /** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR; none: no minimum, no rate (tests of the app alone). */
+  refundLimits?: RefundLimits;
   /** The web dashboard (docs/dashboard.md): its session cookie is Secure (and `__Host-`); default: when PAY_URL is https. */
   dashboard?: { secureCookies: boolean };
   /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */

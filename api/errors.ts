@@ -59,6 +59,18 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal that time clears (a rate, a daily budget): answered with `Retry-After`. */
+export class RetryLaterError extends ApiError {
+  constructor(
+    status: ContentfulStatusCode,
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(status, code, message);
+  }
+}
+
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
 
 /** `["line_items", 0, "unit_price"]` → `"line_items[0].unit_price"`. */
@@ -185,6 +197,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError) {
         ? 'Bearer realm="remit", error="invalid_token"'
         : 'Bearer realm="remit"',
     );
+  if (error instanceof RetryLaterError) c.header("Retry-After", String(error.retryAfterSeconds));
   return c.json(errorBody(error, requestId), error.status);
 }
 

@@ -4,7 +4,10 @@ import { heartbeatAgeMs } from "../db/queries/heartbeats.ts";
 import { indexedHead } from "../db/queries/indexer.ts";
 import { findJobBacklog } from "../db/queries/jobs.ts";
 import { pingDatabase } from "../db/queries/pingDatabase.ts";
+import { relayerGasSpent } from "../db/queries/relayerGas.ts";
 import { countFailingSweeps } from "../db/queries/sweeps.ts";
+import { utcDayStart } from "../domain/relayedAuthorization.ts";
+import { REFUND_GAS_RESERVE, type RelayerBudget } from "../domain/relayerBudget.ts";
 
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 
@@ -20,7 +23,37 @@ export type HealthReport = {
 };
 
 /** `rpcUrl`: one JSON-RPC URL or a comma-separated list (the first that answers counts). */
-export type HealthDeps = { db: Db; rpcUrl: string; indexerSchema: string; relayerAddress?: string };
+export type HealthDeps = {
+  db: Db;
+  rpcUrl: string;
+  indexerSchema: string;
+  relayerAddress?: string;
+  /** The relayer's daily gas budgets, reported with the relayer (spent today against them). */
+  relayerBudget?: RelayerBudget;
+};
+
+/**
+ * The relayer's gas budget today: what it has spent (and holds for refunds and payments on
+ * their way) since midnight UTC, by what it paid for, against the limits. A spent budget is
+ * not an outage (refunds and gasless payments wait for tomorrow, sweeps go on): reported, not
+ * degraded.
+ */
+async function gasBudgetToday(db: Db, budget: RelayerBudget | undefined) {
+  const since = utcDayStart(new Date());
+  const spent = await relayerGasSpent(db, since, REFUND_GAS_RESERVE);
+  return {
+    day: since.toISOString().slice(0, 10),
+    spent: Number(spent.total),
+    spent_by_kind: {
+      sweep: Number(spent.byKind.sweep),
+      refund: Number(spent.byKind.refund),
+      gasless: Number(spent.byKind.gasless),
+    },
+    limit: budget ? Number(budget.daily) : null,
+    per_merchant_limit: budget?.perMerchantDaily ? Number(budget.perMerchantDaily) : null,
+    exhausted: budget ? spent.total >= budget.daily : false,
+  };
+}
 
 /** Below this much ETH the relayer is reported low: sweeps would start failing. */
 const MIN_RELAYER_WEI = 10n ** 14n; // 0.0001 ETH, a few hundred sweeps on Base
@@ -128,13 +161,15 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     ? Promise.all([
         probeChain(deps.rpcUrl, "eth_getBalance", [deps.relayerAddress, "latest"]).then(BigInt),
         withTimeout(countFailingSweeps(deps.db), 2_000),
-      ]).then(([wei, failingSweeps]): ComponentState => {
+        withTimeout(gasBudgetToday(deps.db, deps.relayerBudget), 2_000),
+      ]).then(([wei, failingSweeps, gasBudget]): ComponentState => {
         const low = wei < MIN_RELAYER_WEI;
         return {
           ok: !low && failingSweeps === 0,
           address: deps.relayerAddress,
           eth_wei: wei.toString(),
           failing_sweeps: failingSweeps,
+          gas_budget: gasBudget,
           ...(low ? { error: "the relayer is low on ETH: sweeps cannot pay for gas" } : {}),
           ...(!low && failingSweeps ? { error: "sweeps are failing: see app.sweeps" } : {}),
         };

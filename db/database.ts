@@ -345,6 +345,10 @@ export interface Database {
     mined_block: bigint | null;
     receipt_status: "success" | "reverted" | null;
     last_error: string | null;
+    /** The merchant it was paid for (its daily gas budget); null before migration 0028 could tell. */
+    merchant_id: string | null;
+    /** Gas its receipt says it used; null until mined. */
+    gas_used: bigint | null;
     created_at: Generated<Date>;
     updated_at: Generated<Date>;
   };

@@ -255,14 +255,26 @@ const envSchema = z
     RATE_LIMIT_TX_LOOKUP_PER_MIN: rateBudget.default(30),
     GASLESS_PER_SLUG_PER_MIN: rateBudget.default(10),
     /**
-     * Gas the relayer may spend per UTC day submitting payers' signed authorizations (gasless
-     * payments), counted in the database across every API process; 0: no gasless payments.
+     * Gas the relayer may spend per UTC day on everything it pays for (sweeps, refunds, payers'
+     * gasless payments), counted in the database across every process (docs/operations.md,
+     * "The relayer's gas budget"). Refunds and gasless payments over it are refused; sweeps
+     * count but are never refused. 0: the relayer pays for sweeps only.
      */
     RELAYER_DAILY_GAS_BUDGET: z.coerce
       .bigint()
       .min(0n)
       .max(10n ** 12n)
-      .default(50_000_000n),
+      .default(100_000_000n),
+    /** The same, per merchant (every key of it, and open-mode calls on its invoices and links); 0: no per-merchant limit. */
+    RELAYER_MERCHANT_DAILY_GAS_BUDGET: z.coerce
+      .bigint()
+      .min(0n)
+      .max(10n ** 12n)
+      .default(20_000_000n),
+    /** The smallest refund Remit pays: below it the relayer's gas could cost more than it returns. */
+    REFUND_MINIMUM: usdcSetting.default(100_000n),
+    /** Refunds one merchant may request per hour, all its keys and open-mode calls together; 0: no limit. */
+    REFUNDS_PER_MERCHANT_PER_HOUR: rateBudget.default(30),
     /** How long `POST /api/payments/{slug}/authorizations` waits for the relayer's submission before a 202. */
     RELAYER_SUBMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
     /** Slow clients: all headers within this, the whole request within the next, idle keep-alive. */

@@ -65,9 +65,16 @@ const { app, statusFastPath, opsApp } = createApi({
     claims: env.RATE_LIMIT_CLAIMS_PER_MIN,
   },
   gasless: {
-    dailyGasBudget: env.RELAYER_DAILY_GAS_BUDGET,
     submitWaitMs: env.RELAYER_SUBMIT_WAIT_MS,
     perSlugPerMinute: env.GASLESS_PER_SLUG_PER_MIN,
+  },
+  relayerBudget: {
+    daily: env.RELAYER_DAILY_GAS_BUDGET,
+    perMerchantDaily: env.RELAYER_MERCHANT_DAILY_GAS_BUDGET,
+  },
+  refundLimits: {
+    minimum: env.REFUND_MINIMUM,
+    perMerchantPerHour: env.REFUNDS_PER_MERCHANT_PER_HOUR,
   },
   transactionLookup: {
     confirmations: env.CONFIRMATIONS,

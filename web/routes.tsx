@@ -62,7 +62,8 @@ export type PageDeps = {
   explorerUrl: string | null;
   /** The relayer of gasless payments and its budget: with both, the wallet button signs. */
   relayerAddress?: string;
-  gasless?: { dailyGasBudget: bigint };
+  gasless?: object;
+  relayerBudget?: { daily: bigint };
   /** Transaction lookups for the "Paid but not showing?" box; none: the box is not shown. */
   paidCheck?: PageTransactionLookup;
 };
@@ -78,7 +79,7 @@ const payQr = (depositAddress: string, due: bigint) =>
 const walletOptions = (deps: PageDeps, depositAddress: string, due: bigint) => ({
   paymentUri: usdcPaymentUri(getAddress(depositAddress), due),
   wallet: {
-    gasless: Boolean(deps.relayerAddress) && (deps.gasless?.dailyGasBudget ?? 0n) > 0n,
+    gasless: Boolean(deps.relayerAddress && deps.gasless) && (deps.relayerBudget?.daily ?? 0n) > 0n,
     explorerUrl: deps.explorerUrl,
   } satisfies WalletSettings,
 });

@@ -4,6 +4,13 @@ import type { Db } from "../../db/database.ts";
 import { indexedHead } from "../../db/queries/indexer.ts";
 import { countOutcomes, type Outcomes } from "../../db/queries/metrics.ts";
 import {
+  RELAYER_GAS_KINDS,
+  type RelayerGasSpent,
+  relayerGasSpent,
+} from "../../db/queries/relayerGas.ts";
+import { utcDayStart } from "../../domain/relayedAuthorization.ts";
+import { REFUND_GAS_RESERVE, type RelayerBudget } from "../../domain/relayerBudget.ts";
+import {
   EMAIL_STATUSES,
   WEBHOOK_ATTEMPT_OUTCOMES,
   WEBHOOK_DELIVERY_STATUSES,
@@ -11,7 +18,14 @@ import {
 import type { Logger } from "../../internal/logger.ts";
 import { withTimeout } from "../health.ts";
 
-export type ServiceMetricsDeps = { db: Db; rpcUrl: string; indexerSchema: string; log: Logger };
+export type ServiceMetricsDeps = {
+  db: Db;
+  rpcUrl: string;
+  indexerSchema: string;
+  log: Logger;
+  /** The relayer's daily gas budgets; none: their gauges read NaN. */
+  relayerBudget?: RelayerBudget;
+};
 
 /** A scrape waits this long for the chain and the database; a late source reads as NaN or stale. */
 const SOURCE_TIMEOUT_MS = 2_000;
@@ -189,5 +203,43 @@ export function registerServiceMetrics(
         ]),
       );
     },
+  });
+
+  // The relayer's gas today against its budgets (docs/operations.md, "The relayer's gas budget").
+  const gasReading = shared(
+    (): Promise<RelayerGasSpent | null> =>
+      withTimeout(
+        relayerGasSpent(deps.db, utcDayStart(new Date()), REFUND_GAS_RESERVE),
+        SOURCE_TIMEOUT_MS,
+      ).catch((error: unknown) => {
+        deps.log.warn("metrics: could not read the relayer's gas", { error });
+        return null;
+      }),
+    readingTtlMs,
+  );
+  const gasSpent: Gauge = new Gauge({
+    name: "remit_relayer_gas_spent_today",
+    help: "Gas the relayer has spent since midnight UTC, plus what it holds for refunds and gasless payments not yet sent, by what it pays for (sweep, refund, gasless); NaN when the database does not answer.",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+    collect: async () => {
+      const read = await gasReading();
+      for (const kind of RELAYER_GAS_KINDS)
+        gasSpent.set({ kind }, read ? Number(read.byKind[kind]) : Number.NaN);
+    },
+  });
+  const budgetOf = (value: bigint | undefined) =>
+    value === undefined ? Number.NaN : Number(value);
+  const gasBudget: Gauge = new Gauge({
+    name: "remit_relayer_gas_budget_daily",
+    help: "The relayer's gas budget per UTC day (RELAYER_DAILY_GAS_BUDGET): refunds and gasless payments are refused once the day's spend reaches it.",
+    registers: [registry],
+    collect: () => gasBudget.set(budgetOf(deps.relayerBudget?.daily)),
+  });
+  const merchantBudget: Gauge = new Gauge({
+    name: "remit_relayer_gas_budget_per_merchant_daily",
+    help: "Each merchant's share of the relayer's gas per UTC day (RELAYER_MERCHANT_DAILY_GAS_BUDGET; 0: no per-merchant limit).",
+    registers: [registry],
+    collect: () => merchantBudget.set(budgetOf(deps.relayerBudget?.perMerchantDaily)),
   });
 }

@@ -6,18 +6,21 @@ import { rpcTransport } from "../../chain/rpc.ts";
 import {
   findPayerAuthorization,
   insertPayerAuthorization,
-  lockRelayerGasBudget,
   type PayerAuthorizationRow,
-  relayerGasSpentSince,
 } from "../../db/queries/payerAuthorizations.ts";
+import { lockRelayerGasBudget, relayerSpend } from "../../db/queries/relayerGas.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { RateLimiter } from "../../domain/rateLimiter.ts";
 import {
   publicAuthorizationStatus,
   secondsUntilNextUtcDay,
   utcDayStart,
-  withinGasBudget,
 } from "../../domain/relayedAuthorization.ts";
+import {
+  overRelayerBudget,
+  REFUND_GAS_RESERVE,
+  relayerBudgetMessage,
+} from "../../domain/relayerBudget.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, ErrorResponseSchema, notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
@@ -39,13 +42,14 @@ import {
   verifyAuthorization,
 } from "./verifyAuthorization.ts";
 
-/** Gasless payments' settings (RELAYER_DAILY_GAS_BUDGET and friends, docs/api.md). */
+/**
+ * Gasless payments' settings (docs/api.md); their gas counts in the relayer's daily budgets
+ * (AppDeps.relayerBudget: RELAYER_DAILY_GAS_BUDGET, 0 turning them off, and the merchant's).
+ */
 export type GaslessSettings = {
-  /** Gas the relayer may spend on payers' authorizations per UTC day; 0: none relayed. */
-  dailyGasBudget: bigint;
   /** How long a request waits for the worker to submit before answering 202. */
   submitWaitMs: number;
-  /** Authorizations per invoice or link and minute (0: no limit). */
+  /** Authorizations per invoice or link, payer and minute (0: no limit). */
   perSlugPerMinute: number;
 };
 
@@ -53,8 +57,9 @@ const refusals =
   "Refusals, each with its own `error.code`: 409 `nothing_due`, `payment_in_progress` (one payment at a time per deposit address), " +
   "`authorization_used` (a replay: stored before, or its nonce used on chain), `gasless_unavailable` (this service relays nothing); " +
   "422 `wrong_recipient`, `wrong_amount`, `not_yet_valid`, `authorization_expired`, `validity_too_long`, `invalid_signature`, " +
-  "`insufficient_balance`, `simulation_failed`; 429 `rate_limited` (per client IP, and per invoice or link) and " +
-  "`relayer_budget_exhausted` (the day's gas budget is spent; `Retry-After` says when it renews). Nothing is sent on any refusal.";
+  "`insufficient_balance`, `simulation_failed`; 429 `rate_limited` (per client IP before anything is checked, and per invoice or link " +
+  "and payer once the signature is the payer's) and `relayer_budget_exhausted` (the relayer's, or this merchant's, gas budget of the day " +
+  "is spent; `Retry-After` says when it renews). Nothing is sent on any refusal.";
 
 const createRouteSpec = createRoute({
   method: "post",
@@ -87,7 +92,7 @@ const createRouteSpec = createRoute({
       ErrorResponseSchema,
     ),
     429: jsonResponse(
-      "`rate_limited` (this client IP, or this invoice or link) or `relayer_budget_exhausted`; `Retry-After` says in how many seconds to retry.",
+      "`rate_limited` (this client IP, or this invoice or link and payer) or `relayer_budget_exhausted`; `Retry-After` says in how many seconds to retry.",
       ErrorResponseSchema,
     ),
   },
@@ -141,6 +146,7 @@ const uniqueViolation = (error: unknown): string | null =>
  */
 export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void {
   const settings = deps.gasless;
+  const budget = deps.relayerBudget;
   const relayer = deps.relayerAddress ? (getAddress(deps.relayerAddress) as Address) : null;
   let chain: AuthorizationChain | undefined;
   // Made on first use: the app is also built without a chain (its OpenAPI document alone).
@@ -160,18 +166,7 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
       const payable = await findPayable(deps.db, slug);
       if (!payable) throw notFound("payment");
       const now = new Date();
-      if (perSlug) {
-        const decision = perSlug.take(slug, now.getTime());
-        if (!decision.allowed) {
-          c.header("Retry-After", String(decision.retryAfterSeconds));
-          throw new ApiError(
-            429,
-            "rate_limited",
-            `too many payment attempts for this invoice or link (${settings?.perSlugPerMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
-          );
-        }
-      }
-      if (!relayer || !settings || settings.dailyGasBudget === 0n)
+      if (!relayer || !settings || !budget || budget.daily === 0n)
         throw new ApiError(
           409,
           "gasless_unavailable",
@@ -180,6 +175,21 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
 
       const message = authorizationMessage(body);
       const signature = body.signature.toLowerCase() as Hex;
+      // The per-invoice budget is the payer's own: taken only once the signature is proven
+      // theirs, and kept per payer, so nobody's junk (nor valid signatures of throwaway keys)
+      // can use it up before the real payer's authorization arrives. The per-IP budget
+      // (api/abuseGuards.ts) is taken before anything is read.
+      const takePerSlug = () => {
+        if (!perSlug) return;
+        const decision = perSlug.take(`${slug}:${message.from.toLowerCase()}`, now.getTime());
+        if (decision.allowed) return;
+        c.header("Retry-After", String(decision.retryAfterSeconds));
+        throw new ApiError(
+          429,
+          "rate_limited",
+          `too many payment attempts for this invoice or link from ${message.from} (${settings.perSlugPerMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
+        );
+      };
       let gasReserved: bigint;
       try {
         ({ gasReserved } = await verifyAuthorization(
@@ -188,6 +198,7 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
           message,
           signature,
           BigInt(Math.floor(now.getTime() / 1000)),
+          takePerSlug,
         ));
       } catch (error) {
         if (error instanceof ApiError) throw error;
@@ -204,13 +215,15 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
       try {
         row = await deps.db.transaction().execute(async (trx) => {
           await lockRelayerGasBudget(trx);
-          const spent = await relayerGasSpentSince(trx, utcDayStart(now));
-          if (!withinGasBudget(spent, gasReserved, settings.dailyGasBudget)) {
+          const since = utcDayStart(now);
+          const spent = await relayerSpend(trx, since, REFUND_GAS_RESERVE, payable.merchantId);
+          const over = overRelayerBudget(spent, gasReserved, budget);
+          if (over) {
             c.header("Retry-After", String(secondsUntilNextUtcDay(now)));
             throw new ApiError(
               429,
               "relayer_budget_exhausted",
-              "gasless payments are paused until tomorrow (UTC): the relayer's daily gas budget is spent; send the USDC with a plain transfer",
+              relayerBudgetMessage(over, "gasless payments", "send the USDC with a plain transfer"),
             );
           }
           return insertPayerAuthorization(trx, {

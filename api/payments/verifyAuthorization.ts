@@ -29,8 +29,8 @@ export type AuthorizationChain = Pick<
   "readContract" | "simulateContract" | "estimateContractGas" | "getCode"
 >;
 
-/** An invoice or link by its slug, with its deposit address and what it still owes. */
-export type Payable = { slug: string; depositAddress: Address; due: bigint };
+/** An invoice or link by its slug, with its merchant, its deposit address and what it still owes. */
+export type Payable = { slug: string; merchantId: string; depositAddress: Address; due: bigint };
 
 /**
  * A mined relayed payment blocks another for this long while its transfer is not counted yet
@@ -42,14 +42,21 @@ const MINED_NOT_COUNTED_SECONDS = 600;
 export async function findPayable(db: Executor, slug: string): Promise<Payable | null> {
   const link = await findLinkBySlug(db, slug);
   const target = link
-    ? { address: link.deposit_address, amount: link.amount }
+    ? { address: link.deposit_address, amount: link.amount, merchantId: link.merchant_id }
     : await findInvoiceBySlug(db, slug).then((invoice) =>
-        invoice ? { address: invoice.deposit_address, amount: invoice.total_amount } : null,
+        invoice
+          ? {
+              address: invoice.deposit_address,
+              amount: invoice.total_amount,
+              merchantId: invoice.merchant_id,
+            }
+          : null,
       );
   if (!target) return null;
   const state = await loadPaymentState(db, target.address);
   return {
     slug,
+    merchantId: target.merchantId,
     depositAddress: getAddress(target.address),
     due: amountDue(target.amount, state.received),
   };
@@ -84,6 +91,11 @@ export function authorizationMessage(body: CreateAuthorization): TransferAuthori
  * way to the address; USDC has not used its nonce; the payer holds the amount; and the call,
  * simulated from the relayer's address, succeeds. Answers the gas to reserve for it; throws
  * the 409 or 422 that explains a refusal.
+ *
+ * `signerProven` runs (and may throw, say a rate limit) once the authorization is known to be
+ * `from`'s: right after its signature recovers to `from`, or, for a smart-contract wallet
+ * (whose ERC-1271 signature only USDC can judge), once the simulation succeeds. A budget taken
+ * there is spent only by the payer's own signatures, never by anyone's junk.
  */
 export async function verifyAuthorization(
   deps: { db: Executor; chain: AuthorizationChain; relayer: Address },
@@ -91,6 +103,7 @@ export async function verifyAuthorization(
   message: TransferAuthorization,
   signature: Hex,
   nowSeconds: bigint,
+  signerProven: () => void = () => {},
 ): Promise<{ gasReserved: bigint }> {
   if (payable.due === 0n)
     throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
@@ -103,7 +116,8 @@ export async function verifyAuthorization(
 
   // A smart-contract wallet signs by ERC-1271, which only USDC (in the simulation below) can
   // check; any other payer's signature must recover to them here.
-  if ((await signerOfAuthorization(message, signature)) !== message.from) {
+  const recovered = (await signerOfAuthorization(message, signature)) === message.from;
+  if (!recovered) {
     const code = await deps.chain.getCode({ address: message.from });
     if (!code || code === "0x")
       throw refuse(
@@ -113,6 +127,7 @@ export async function verifyAuthorization(
         "signature",
       );
   }
+  if (recovered) signerProven();
 
   if (await isAuthorizationNonceStored(deps.db, message.from, message.nonce))
     throw refuse(409, "authorization_used", "this authorization was submitted before", "nonce");
@@ -153,8 +168,10 @@ export async function verifyAuthorization(
   } as const;
   try {
     await deps.chain.simulateContract(call);
+    if (!recovered) signerProven();
     return { gasReserved: await deps.chain.estimateContractGas(call) };
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     const failure = classifyChainError(error);
     if (failure.kind !== "reverted") throw error;
     throw refuse(

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Address, getAddress, zeroAddress } from "viem";
+import type { Executor } from "../../db/database.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
@@ -16,21 +17,47 @@ import {
   type RefundOwner,
   type RefundRow,
 } from "../../db/queries/refunds.ts";
+import {
+  countUnfinishedRefunds,
+  lockMerchantRefunds,
+  lockRelayerGasBudget,
+  merchantRefundsSince,
+  relayerSpend,
+} from "../../db/queries/relayerGas.ts";
 import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { refundNonce } from "../../domain/refundNonce.ts";
 import { planRefund, type RefundPlan, refundableOf } from "../../domain/refundPlan.ts";
+import { secondsUntilNextUtcDay, utcDayStart } from "../../domain/relayedAuthorization.ts";
+import {
+  belowRefundMinimum,
+  MAX_UNFINISHED_REFUNDS,
+  overRelayerBudget,
+  REFUND_GAS_RESERVE,
+  relayerBudgetMessage,
+  secondsUntilWindowFrees,
+} from "../../domain/relayerBudget.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import type { WalletType } from "../../domain/statuses.ts";
 import { type Actor, auditActor } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, validationError } from "../errors.ts";
+import { ApiError, RetryLaterError, validationError } from "../errors.ts";
 import type { CreateRefundInput } from "./schema.ts";
 
 /** How long a refund claim link works: a payer may take days to answer an email. */
 export const REFUND_CLAIM_TTL_DAYS = 14;
+
+/** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR (docs/api.md, "Refunds"). */
+export type RefundLimits = {
+  /** The smallest refund, in USDC base units. */
+  minimum: bigint;
+  /** Refunds one merchant may request in any hour; 0: no limit. */
+  perMerchantPerHour: number;
+};
+
+const HOUR_MS = 3_600_000;
 
 /** What is being refunded: an invoice or a payment link, as the refund sees it. */
 export type RefundTarget = {
@@ -115,15 +142,88 @@ async function senderOf(
 }
 
 /**
+ * What makes a refund worth the relayer's gas, judged with the owner's row and the deposit
+ * locked, so concurrent requests see each other: at most MAX_UNFINISHED_REFUNDS unfinished per
+ * invoice or link (409 `too_many_unfinished_refunds`), at most `perMerchantPerHour` per merchant
+ * and hour, whoever asks (429 `rate_limited`, under the merchant's lock).
+ */
+async function assertRefundAllowed(
+  trx: Executor,
+  limits: RefundLimits | undefined,
+  target: RefundTarget,
+  now: Date,
+): Promise<void> {
+  if ((await countUnfinishedRefunds(trx, target.owner)) >= MAX_UNFINISHED_REFUNDS)
+    throw new ApiError(
+      409,
+      "too_many_unfinished_refunds",
+      `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
+    );
+  if (!limits?.perMerchantPerHour) return;
+  await lockMerchantRefunds(trx, target.merchantId);
+  const recent = await merchantRefundsSince(
+    trx,
+    target.merchantId,
+    new Date(now.getTime() - HOUR_MS),
+  );
+  if (recent.count >= limits.perMerchantPerHour) {
+    const wait = recent.oldest ? secondsUntilWindowFrees(recent.oldest, HOUR_MS, now) : 60;
+    throw new RetryLaterError(
+      429,
+      "rate_limited",
+      `at most ${limits.perMerchantPerHour} refunds per merchant per hour; retry after ${wait} s`,
+      wait,
+    );
+  }
+}
+
+/**
+ * Reserves the refund's gas (REFUND_GAS_RESERVE) in the relayer's daily budgets, the service's
+ * and the merchant's, under the budget's lock (taken last: never before a row or deposit lock):
+ * 429 `relayer_budget_exhausted` with `Retry-After` (seconds to midnight UTC) when either is
+ * spent. The refund row inserted in the same transaction is the reservation.
+ */
+async function reserveRefundGas(
+  trx: Executor,
+  budget: AppDeps["relayerBudget"],
+  merchantId: string,
+  now: Date,
+): Promise<void> {
+  if (!budget) return;
+  if (budget.daily === 0n)
+    throw new ApiError(
+      409,
+      "refunds_unavailable",
+      "this service's relayer pays for no refunds (RELAYER_DAILY_GAS_BUDGET=0): refund the payer from your own wallet",
+    );
+  await lockRelayerGasBudget(trx);
+  const spent = await relayerSpend(trx, utcDayStart(now), REFUND_GAS_RESERVE, merchantId);
+  const over = overRelayerBudget(spent, REFUND_GAS_RESERVE, budget);
+  if (over)
+    throw new RetryLaterError(
+      429,
+      "relayer_budget_exhausted",
+      relayerBudgetMessage(over, "refunds", "retry then, or refund the payer from your own wallet"),
+      secondsUntilNextUtcDay(now),
+    );
+}
+
+/**
  * Requests a refund of an invoice or link: plans it from what Remit still controls
  * (domain/refundPlan.ts) with the owner's row and the deposit's spending locked (so two
  * refunds, or a refund and a sweep, never plan the same money), records it with its
  * deterministic nonce, and either lets the worker pay it (a destination: the row's trigger
  * queues `submit_refund`) or makes a one-time claim link, emailed to the vendor and returned
- * once. Audited.
+ * once. Audited. Every refund costs the relayer a transaction, so none is smaller than
+ * REFUND_MINIMUM (400 `below_minimum`, or 409 `refund_below_minimum` when everything
+ * refundable is less), and the caps, the merchant's rate and the relayer's gas budgets hold
+ * (assertRefundAllowed, reserveRefundGas).
  */
 export async function createRefund(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "payUrl" | "webhookKeys">,
+  deps: Pick<
+    AppDeps,
+    "db" | "indexerSchema" | "payUrl" | "webhookKeys" | "relayerBudget" | "refundLimits"
+  >,
   target: RefundTarget,
   input: CreateRefundInput,
   actor: Actor,
@@ -133,6 +233,10 @@ export async function createRefund(
     throw validationError([
       { path: "amount", code: "not_positive", message: "must be greater than 0" },
     ]);
+  const minimum = deps.refundLimits?.minimum ?? 0n;
+  const tooSmall = requested === undefined ? null : belowRefundMinimum(requested, minimum);
+  if (tooSmall)
+    throw validationError([{ path: "amount", code: "below_minimum", message: tooSmall }]);
   let to: Address | null = input.to ?? null;
   if (input.to_sender) to = await senderOf(deps, target.depositAddress);
   if (to) await assertPayable(deps, to);
@@ -144,6 +248,8 @@ export async function createRefund(
     if (target.owner.invoiceId) await lockInvoiceByDepositAddress(trx, target.depositAddress);
     else await lockLinkByDepositAddress(trx, target.depositAddress);
     await lockDepositSpending(trx, target.depositAddress);
+    const now = new Date();
+    await assertRefundAllowed(trx, deps.refundLimits, target, now);
     const facts = await loadRefundFacts(
       trx,
       target.owner,
@@ -152,6 +258,13 @@ export async function createRefund(
     );
     const plan = planRefund(requested, refundableOf(facts));
     if (!plan.ok) throw refusal(plan, target);
+    if (requested === undefined && plan.amount < minimum)
+      throw new ApiError(
+        409,
+        "refund_below_minimum",
+        `only ${formatUsdc(plan.amount)} USDC is refundable for ${target.label}, less than the smallest refund (${formatUsdc(minimum)} USDC): its gas would cost more than it returns; refund it from your own wallet`,
+      );
+    await reserveRefundGas(trx, deps.relayerBudget, target.merchantId, now);
     let from = target.depositAddress;
     if (plan.source === "managed_wallet") {
       const wallet = await findManagedWalletKey(trx, target.merchantId);

@@ -88,31 +88,6 @@ export async function findPaymentInProgress(
     .executeTakeFirst();
 }
 
-/**
- * Serialises the budget check and the insert of every API process (a transaction-level
- * advisory lock): two requests cannot both take the last of the day's gas.
- */
-export async function lockRelayerGasBudget(trx: Executor): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext('remit:relayer-gas-budget'))`.execute(trx);
-}
-
-/**
- * The relayer's gas since `since`: what mined (or reverted) payments used, and what the ones
- * still on their way reserved. Authorizations that never reached the chain cost nothing.
- */
-export async function relayerGasSpentSince(db: Executor, since: Date): Promise<bigint> {
-  const row = await db
-    .selectFrom("app.payer_authorizations")
-    .select(
-      sql<string>`coalesce(sum(coalesce(gas_used, case when status in ('pending', 'sending', 'submitted') then gas_reserved else 0 end)), 0)`.as(
-        "spent",
-      ),
-    )
-    .where("created_at", ">=", since)
-    .executeTakeFirstOrThrow();
-  return BigInt(row.spent);
-}
-
 export type PayerAuthorizationUpdate = Partial<
   Pick<PayerAuthorizationRow, "status" | "tx_hash" | "gas_used" | "error">
 >;

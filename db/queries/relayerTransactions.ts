@@ -58,6 +58,7 @@ export type RelayedUpdate = Partial<
     | "mined_hash"
     | "mined_block"
     | "receipt_status"
+    | "gas_used"
     | "last_error"
     | "signed"
     | "max_fee_per_gas"

@@ -83,6 +83,8 @@ async function recordMined(
     mined_hash: receipt.transactionHash,
     mined_block: receipt.blockNumber,
     receipt_status: receipt.status,
+    // The day's gas budget counts what it really used from now on, not its limit.
+    gas_used: receipt.gasUsed,
     last_error: null,
   });
   return {

@@ -19,6 +19,8 @@ export type RelayRequest = {
   purpose: string;
   to: Address;
   data: Hex;
+  /** The merchant it is paid for: its gas counts against that merchant's daily budget. */
+  merchantId?: string;
 };
 
 /** Gas headroom over the estimate: the state may change a little before the block. */
@@ -79,6 +81,7 @@ export async function submitRelayed(
       max_priority_fee_per_gas: fees.maxPriorityFeePerGas.toString(),
       signed,
       hashes: [keccak256(signed)],
+      merchant_id: request.merchantId ?? null,
     });
     await record?.(trx, inserted);
     return inserted;

@@ -8,6 +8,7 @@ import {
   type PayerAuthorizationRow,
   updatePayerAuthorization,
 } from "../../db/queries/payerAuthorizations.ts";
+import { merchantOfDepositAddress } from "../../db/queries/relayerGas.ts";
 import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
@@ -152,9 +153,16 @@ export function relayAuthorization(deps: WorkerDeps): Task {
       functionName: "transferWithAuthorization",
       args,
     });
+    // Its gas was reserved against the budgets when the API accepted it; recorded as the merchant's.
+    const merchantId = await merchantOfDepositAddress(deps.db, row.deposit_address);
     const relayed = await submitRelayed(
       sweeping.relayer,
-      { purpose: relayPurpose(id), to: USDC_ADDRESS, data },
+      {
+        purpose: relayPurpose(id),
+        to: USDC_ADDRESS,
+        data,
+        ...(merchantId ? { merchantId } : {}),
+      },
       async (trx, submitted) => {
         await updatePayerAuthorization(trx, id, ["pending", "sending"], {
           status: "submitted",

@@ -179,7 +179,14 @@ async function submit(
     });
     const relayed = await submitRelayed(
       sweeping.relayer,
-      { purpose: refundPurpose(refund.id, refund.attempts + 1), to: USDC_ADDRESS, data },
+      // Reserved against the budgets when it was requested (api/refunds/createRefund.ts); a
+      // submission is never refused here, or an accepted refund could be stranded.
+      {
+        purpose: refundPurpose(refund.id, refund.attempts + 1),
+        to: USDC_ADDRESS,
+        data,
+        merchantId: refund.merchant_id,
+      },
       async (trx, submitted) => {
         await updateRefund(
           trx,

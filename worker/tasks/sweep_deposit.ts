@@ -10,6 +10,7 @@ import {
 import type { Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
+import { merchantOfDepositAddress } from "../../db/queries/relayerGas.ts";
 import {
   findLastSweep,
   findSweepDestination,
@@ -193,9 +194,18 @@ async function submitSweep(
         args,
       });
       const sweep = row;
+      // Counted in the merchant's and the service's daily gas budgets, never refused by them:
+      // a sweep moves the merchant's own money, already paid for by a real transfer of at
+      // least SWEEP_MIN_AMOUNT (docs/operations.md, "The relayer's gas budget").
+      const merchantId = await merchantOfDepositAddress(db, sweep.deposit_address);
       await submitRelayed(
         sweeping.relayer,
-        { purpose: sweepPurpose(sweep.id, sweep.attempts + 1), to: USDC_ADDRESS, data },
+        {
+          purpose: sweepPurpose(sweep.id, sweep.attempts + 1),
+          to: USDC_ADDRESS,
+          data,
+          ...(merchantId ? { merchantId } : {}),
+        },
         async (trx, relayed) => {
           await updateSweep(
             trx,
