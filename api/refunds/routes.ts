@@ -21,6 +21,7 @@ const description =
   "Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link " +
   `(\`{PAY_URL}/refund/{token}\`, ${REFUND_CLAIM_TTL_DAYS} days) where the payer names the address, emailed to an invoice's vendor and returned once as \`claim_url\`. ` +
   "Send `{}` for everything refundable through a claim link. " +
+  "Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). " +
   "Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
 
 const body = {
@@ -28,7 +29,7 @@ const body = {
 };
 const responses = {
   201: jsonResponse("The refund requested", CreateRefundResponseSchema),
-  ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+  ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
 };
 
 const invoiceRoute = createRoute({

@@ -62,6 +62,8 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_CLAIMS_PER_MIN: String(BUDGET),
         RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
         RATE_LIMIT_TX_LOOKUP_PER_MIN: String(BUDGET),
+        // One refund per merchant an hour: a merchant's second is the route's 429.
+        REFUNDS_PER_MERCHANT_PER_HOUR: "1",
         // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
         RELAYER_SUBMIT_WAIT_MS: "8000",
       },
@@ -583,8 +585,12 @@ describe("every response of the JSON API matches the published /openapi.json", (
     for (const [path, params, unknown, key] of refunds) {
       const created = await call("post", path, params, { json: { to }, headers: key });
       expect([created.status, created.body.source]).toEqual([201, "deposit"]);
-      // The same money again: 409.
-      expect((await call("post", path, params, { json: { to }, headers: key })).status).toBe(409);
+      // The same merchant's second refund within the hour: 429 (REFUNDS_PER_MERCHANT_PER_HOUR=1).
+      const again = await call("post", path, params, { json: { to }, headers: key });
+      expect([again.status, again.body.error]).toEqual([
+        429,
+        expect.objectContaining({ code: "rate_limited" }),
+      ]);
       expect((await call("post", path, params, { json: INVALID, headers: key })).status).toBe(400);
       expect(
         (await call("post", path, params, { ...large, headers: { ...large.headers, ...key } }))
@@ -625,6 +631,17 @@ describe("every response of the JSON API matches the published /openapi.json", (
         ["/api/links/{slug}/refunds", ownSlug],
       ] as const)
         expect((await call("post", path, params, { json: {}, headers })).status).toBe(expected);
+    }
+    // Its own key, nothing paid yet: nothing to refund, 409.
+    for (const [path, params] of [
+      ["/api/invoices/{id}/refunds", ownId],
+      ["/api/links/{slug}/refunds", ownSlug],
+    ] as const) {
+      const nothing = await call("post", path, params, { json: {}, ...keyed });
+      expect([nothing.status, nothing.body.error]).toEqual([
+        409,
+        expect.objectContaining({ code: "nothing_to_refund" }),
+      ]);
     }
   });
 
