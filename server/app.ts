@@ -7,6 +7,7 @@ import { registerAuth } from "../api/auth/registerAuth.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
+import { createHttpEdge } from "../api/edge/httpEdge.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { registerExportInvoices } from "../api/exports/invoices.ts";
 import { registerExportPayments } from "../api/exports/payments.ts";
@@ -91,32 +92,29 @@ export function createApp(deps: AppDeps) {
 
 /**
  * The HTTP application and, with a status cache, the status fast path to put in front of it at
- * the node:http level (api/payments/statusFastPath.ts): both share the metrics and the status
- * budget's buckets.
+ * the node:http level (api/payments/statusFastPath.ts): both go through one HTTP edge
+ * (api/edge/httpEdge.ts): request ids, the status budget's buckets, metrics and access line.
  */
 export function createApi(deps: AppDeps) {
   const app = createRouter();
 
   // Each app has its own registry: tests build several apps in one process.
   const metrics = new Registry();
-  const httpMetrics = createHttpMetrics(metrics);
-  app.use(requestContext(deps.log, httpMetrics));
+  const edge = createHttpEdge({
+    log: deps.log,
+    metrics: createHttpMetrics(metrics),
+    rateLimits: deps.rateLimits,
+  });
+  app.use(requestContext(edge));
   registerServiceMetrics(metrics, deps);
   // Operational: this machine itself, or the operator's token (docs/operations.md, "Metrics").
   app.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
   registerMetricsRoute(app, metrics);
-  const { statusLimiter } = registerAbuseGuards(app, deps);
+  registerAbuseGuards(app, deps, edge.statusBudget);
   registerAuth(app, deps);
   const statusFastPath =
     deps.statusCache &&
-    createStatusFastPath({
-      statusCache: deps.statusCache,
-      rateLimits: deps.rateLimits,
-      statusLimiter,
-      auth: deps.auth,
-      metrics: httpMetrics,
-      log: deps.log,
-    });
+    createStatusFastPath({ statusCache: deps.statusCache, auth: deps.auth, edge });
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);
