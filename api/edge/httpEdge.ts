@@ -11,13 +11,13 @@ import { requestIdFrom } from "../requestId.ts";
 
 /**
  * The HTTP edge: what every request meets before and after the route that answers it, the same
- * for both ways a request is served (docs/architecture.md, "The HTTP edge"): the Hono app, through
- * thin middleware (api/middleware/requestContext.ts, api/middleware/rateLimit.ts), and the status
- * fast path at the node:http level (api/payments/statusFastPath.ts), through `begin` and `answer`.
- * It gives the request its id, resolves the client address behind trusted proxies, charges a
- * per-client budget (the same buckets, whichever path answers), and records the HTTP metrics and
- * the access line. Per request it costs what the status endpoint can afford: no promise, no
- * WHATWG object, and the access line is only built when debug lines are written.
+ * for both ways a request is served (docs/architecture.md, "One HTTP edge for both paths"): the
+ * Hono app, through thin middleware (api/middleware/requestContext.ts and rateLimit.ts), and the
+ * status fast path at the node:http level (api/payments/statusFastPath.ts), through `begin` and
+ * `answer`. It gives the request its id, resolves the client address behind trusted proxies,
+ * charges a per-client budget (the same buckets, whichever path answers), and records the HTTP
+ * metrics and the access line. Per request it costs what the status endpoint can afford: no
+ * promise, no WHATWG object, and the access line is only built when debug lines are written.
  */
 export type HttpEdge = {
   /** The status budget, one set of buckets for every status route and both paths; off: absent. */
