@@ -1,8 +1,8 @@
-import { RateLimiter } from "../domain/rateLimiter.ts";
 import type { AppDeps } from "./deps.ts";
+import type { Budget } from "./edge/httpEdge.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { MAX_BODY_BYTES } from "./middleware/jsonBody.ts";
-import { rateLimit } from "./middleware/rateLimit.ts";
+import { chargeBudget, rateLimit } from "./middleware/rateLimit.ts";
 import type { Router } from "./openapi.ts";
 import { requestHeader } from "./requestHeader.ts";
 
@@ -10,11 +10,14 @@ import { requestHeader } from "./requestHeader.ts";
  * Registered before the routes, so they run first: a body announced larger than the API ever
  * accepts is refused on every /api route (the routes that take none included), and the
  * unauthenticated endpoints are rate-limited per client IP (off when deps carry no limits).
+ * The status routes charge `statusBudget`, the HTTP edge's (api/edge/httpEdge.ts; off:
+ * undefined), whose buckets the status fast path charges too: one budget, whichever path answers.
  */
 export function registerAbuseGuards(
   app: Router,
   deps: Pick<AppDeps, "rateLimits">,
-): { statusLimiter?: RateLimiter } {
+  statusBudget: Budget | undefined,
+): void {
   app.use("/api/*", (c, next) => {
     const length = requestHeader(c, "content-length");
     if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
@@ -34,12 +37,10 @@ export function registerAbuseGuards(
     return next();
   });
   const limits = deps.rateLimits;
-  if (!limits) return {};
+  if (!limits) return;
   // One budget for both status endpoints: a page polls one or the other (and the status fast
-  // path, api/payments/statusFastPath.ts, charges the same buckets).
-  const statusLimiter =
-    limits.status === 0 ? undefined : new RateLimiter({ perMinute: limits.status });
-  const status = rateLimit(limits.status, limits.trustedProxies, "status", statusLimiter);
+  // path, api/payments/statusFastPath.ts, charges the same buckets through the edge).
+  const status = chargeBudget(statusBudget);
   app.on(
     "GET",
     [
@@ -61,5 +62,4 @@ export function registerAbuseGuards(
       "/api/payments/:slug/authorizations",
       rateLimit(limits.authorizations, limits.trustedProxies, "payment authorization"),
     );
-  return { statusLimiter };
 }

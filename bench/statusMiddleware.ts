@@ -15,6 +15,7 @@ import { authenticate } from "../api/auth/authenticate.ts";
 import { OPEN_AUTH } from "../api/auth/identity.ts";
 import { keyRateLimit } from "../api/auth/keyRateLimit.ts";
 import type { AppDeps } from "../api/deps.ts";
+import { createHttpEdge } from "../api/edge/httpEdge.ts";
 import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { rateLimit } from "../api/middleware/rateLimit.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
@@ -83,7 +84,7 @@ const PIECES: [string, () => Fetch][] = [
     "413 guard (content-length)",
     () => {
       const app = createRouter();
-      registerAbuseGuards(app, { rateLimits: undefined });
+      registerAbuseGuards(app, { rateLimits: undefined }, undefined);
       app.get("/api/payments/status/:slug", (c) => c.json(answer));
       return app.fetch;
     },
@@ -102,7 +103,8 @@ const PIECES: [string, () => Fetch][] = [
   ],
   [
     "request context (id, log context, metrics, debug line)",
-    () => bareWith(requestContext(log, createHttpMetrics(new Registry()))),
+    () =>
+      bareWith(requestContext(createHttpEdge({ log, metrics: createHttpMetrics(new Registry()) }))),
   ],
 ];
 

@@ -8,6 +8,7 @@ import { registerAuth } from "../api/auth/registerAuth.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
+import { createHttpEdge } from "../api/edge/httpEdge.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
 import { registerExportInvoices } from "../api/exports/invoices.ts";
 import { registerExportPayments } from "../api/exports/payments.ts";
@@ -92,17 +93,26 @@ export function createApp(deps: AppDeps) {
 
 /**
  * The HTTP application and, with a status cache, the status fast path to put in front of it at
+<<<<<<< HEAD
  * the node:http level (api/payments/statusFastPath.ts): both share the metrics and the status
  * budget's buckets. `opsApp` is the operational listener's application (server/main.ts serves
  * it on 127.0.0.1:OPS_PORT): `/metrics` and the email capture, for this machine itself.
+=======
+ * the node:http level (api/payments/statusFastPath.ts): both go through one HTTP edge
+ * (api/edge/httpEdge.ts): request ids, the status budget's buckets, metrics and access line.
+>>>>>>> edge
  */
 export function createApi(deps: AppDeps) {
   const app = createRouter();
 
   // Each app has its own registry: tests build several apps in one process.
   const metrics = new Registry();
-  const httpMetrics = createHttpMetrics(metrics);
-  app.use(requestContext(deps.log, httpMetrics));
+  const edge = createHttpEdge({
+    log: deps.log,
+    metrics: createHttpMetrics(metrics),
+    rateLimits: deps.rateLimits,
+  });
+  app.use(requestContext(edge));
   registerServiceMetrics(metrics, deps);
   // Operational: the operator's token, or this machine itself where the public port may trust
   // what a request looks like (docs/operations.md, "Listeners").
@@ -114,18 +124,11 @@ export function createApi(deps: AppDeps) {
   const opsApp = new Hono<AppEnv>();
   opsApp.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
   registerMetricsRoute(opsApp, metrics);
-  const { statusLimiter } = registerAbuseGuards(app, deps);
+  registerAbuseGuards(app, deps, edge.statusBudget);
   registerAuth(app, deps);
   const statusFastPath =
     deps.statusCache &&
-    createStatusFastPath({
-      statusCache: deps.statusCache,
-      rateLimits: deps.rateLimits,
-      statusLimiter,
-      auth: deps.auth,
-      metrics: httpMetrics,
-      log: deps.log,
-    });
+    createStatusFastPath({ statusCache: deps.statusCache, auth: deps.auth, edge });
 
   app.get("/health", async (c) => {
     const report = await checkHealth(deps);

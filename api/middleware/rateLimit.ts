@@ -1,8 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
-import { RateLimiter } from "../../domain/rateLimiter.ts";
-import { ApiError, errorResponse } from "../errors.ts";
+import type { RateLimiter } from "../../domain/rateLimiter.ts";
+import { type Budget, createBudget } from "../edge/httpEdge.ts";
+import { errorResponse } from "../errors.ts";
 import { requestHeader } from "../requestHeader.ts";
 
 /** Requests per client IP and minute for each unauthenticated budget; 0 turns one off. */
@@ -34,25 +35,33 @@ export function rateLimit(
   perMinute: number,
   trustedProxies: ProxyTrust,
   name: string,
-  limiter: RateLimiter | undefined = perMinute === 0 ? undefined : new RateLimiter({ perMinute }),
+  limiter?: RateLimiter,
 ): MiddlewareHandler {
-  if (perMinute === 0 || !limiter) return (_c, next) => next();
-  const limitHeader = String(perMinute);
+  return chargeBudget(createBudget({ name, perMinute, trust: trustedProxies, limiter }));
+}
+
+/**
+ * The Hono adapter of a budget of the HTTP edge (api/edge/httpEdge.ts): the same charge, headers
+ * and 429 as the status fast path's; none: passes every request.
+ */
+export function chargeBudget(budget: Budget | undefined): MiddlewareHandler {
+  if (!budget) return (_c, next) => next();
   return (c, next) => {
-    const client = clientOf(c, trustedProxies);
-    const decision = limiter.take(client, Date.now());
-    c.header("RateLimit-Limit", limitHeader);
-    c.header("RateLimit-Remaining", String(decision.remaining));
-    c.header("RateLimit-Reset", String(decision.resetSeconds));
-    if (decision.allowed) return next();
-    c.header("Retry-After", String(decision.retryAfterSeconds));
-    return Promise.resolve(
-      errorResponse(c, rateLimitedError(name, perMinute, decision.retryAfterSeconds)),
-    );
+    // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
+    const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
+      .remoteAddress;
+    const charge = budget.charge(peer, requestHeader(c, "x-forwarded-for"));
+    const headers = charge.headers;
+    for (let i = 0; i < headers.length; i += 2) c.header(headers[i] as string, headers[i + 1]);
+    if (charge.allowed) return next();
+    return Promise.resolve(errorResponse(c, budget.refusal(charge)));
   };
 }
 
-/** The client a request comes from, as the per-IP budgets count it (domain/clientAddress.ts). */
+/**
+ * The client a request comes from, as the per-IP budgets count it (domain/clientAddress.ts):
+ * for the one-time links' per-client caps, which are counted in the database, not in a budget.
+ */
 export function clientOf(c: Context, trustedProxies: ProxyTrust): string {
   // Under @hono/node-server the Node request is in c.env; absent under app.request() (tests).
   const peer = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket
@@ -64,11 +73,3 @@ export function clientOf(c: Context, trustedProxies: ProxyTrust): string {
     trustedProxies.isTrusted,
   );
 }
-
-/** The 429 a per-IP budget answers (also written by api/payments/statusFastPath.ts). */
-export const rateLimitedError = (name: string, perMinute: number, retryAfterSeconds: number) =>
-  new ApiError(
-    429,
-    "rate_limited",
-    `too many ${name} requests from your address (${perMinute} a minute); retry after ${retryAfterSeconds} s`,
-  );

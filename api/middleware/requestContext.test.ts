@@ -4,6 +4,7 @@ import { Registry } from "prom-client";
 import { describe, expect, test } from "vitest";
 import { createLogger, createRootLogger } from "../../internal/logger.ts";
 import { parseMetrics, sampleValue } from "../../test/helpers/prometheus.ts";
+import { createHttpEdge } from "../edge/httpEdge.ts";
 import { createHttpMetrics } from "../metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../metrics/metricsRoute.ts";
 import { requestContext } from "./requestContext.ts";
@@ -16,7 +17,7 @@ function buildApp() {
   const deeper = createLogger("api/deeper", root);
   const registry = new Registry();
   const app = new Hono();
-  app.use(requestContext(log, createHttpMetrics(registry)));
+  app.use(requestContext(createHttpEdge({ log, metrics: createHttpMetrics(registry) })));
   registerMetricsRoute(app, registry);
   app.get("/things/:id", async (c) => {
     deeper.info("looking", { id: c.req.param("id") });

@@ -6,15 +6,8 @@ import {
   type ServerResponse,
 } from "node:http";
 import { API_POLICY, policyOf } from "../../domain/accessPolicy.ts";
-import { clientAddress } from "../../domain/clientAddress.ts";
-import type { RateLimiter } from "../../domain/rateLimiter.ts";
-import type { Logger } from "../../internal/logger.ts";
-import { redactPath } from "../../internal/redactPath.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorBody } from "../errors.ts";
-import type { HttpMetrics } from "../metrics/httpMetrics.ts";
-import { rateLimitedError } from "../middleware/rateLimit.ts";
-import { requestIdFrom } from "../requestId.ts";
+import type { HttpEdge } from "../edge/httpEdge.ts";
 
 /** A node:http request handler that answers some requests itself: true when it did. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -42,34 +35,28 @@ const STATUS_URL = /^\/api\/payments\/status\/([A-Za-z0-9_-]{1,128})(?:\?|$)/;
  * route with a `Host` @hono/node-server accepts, no `Authorization` header (a key, good or bad, is the Hono path's: database lookup,
  * 401, per-key budget), no body (`Content-Length`/`Transfer-Encoding`: the 413 guard's), and a
  * slug whose answer is in the cache (a miss reads the database on the Hono path, which fills
- * the cache). For those it does what the Hono path does, in the same order and with the same
- * bytes on the wire: request id and `X-Request-Id`, the status budget per client IP (the same
- * buckets as the Hono path's, `RateLimit-*`, a 429 `rate_limited` with `Retry-After`), the
- * answer (`Content-Type: application/json`, `Cache-Control: no-store`), the HTTP metrics and
- * the debug line. `api/payments/statusFastPath.test.ts` compares both paths' answers.
+ * the cache). For those the app's HTTP edge (api/edge/httpEdge.ts) does what it does on the Hono
+ * path, with the same bytes on the wire: request id and `X-Request-Id`, the status budget per
+ * client IP (the same buckets, `RateLimit-*`, a 429 `rate_limited` with `Retry-After`), the HTTP
+ * metrics and the debug line; this only adds the answer (`Content-Type: application/json`,
+ * `Cache-Control: no-store`). `api/payments/statusFastPath.test.ts` compares both paths' answers.
  */
 export function createStatusFastPath(options: {
   statusCache: NonNullable<AppDeps["statusCache"]>;
-  rateLimits: AppDeps["rateLimits"];
-  /** The buckets of the Hono path's status budget; absent when that budget is off. */
-  statusLimiter: RateLimiter | undefined;
   auth: AppDeps["auth"];
-  metrics: HttpMetrics;
-  log: Logger;
+  /** The app's HTTP edge: its request ids, status budget, metrics and access line. */
+  edge: HttpEdge;
 }): FastPath {
-  const { statusCache, rateLimits, statusLimiter, metrics, log } = options;
+  const { statusCache, edge } = options;
   // In keys mode an anonymous request passes only on a public route (the status route is one).
   const publicRoute =
     policyOf(API_POLICY, "GET", "/api/payments/status/{slug}")?.access === "anyone";
   const anonymousAllowed = options.auth?.mode !== "keys" || publicRoute;
-  const limit = statusLimiter ? rateLimits?.status : undefined;
-  const limitHeader = String(limit);
-  const trust = rateLimits?.trustedProxies;
+  const budget = edge.statusBudget;
 
   return (request, response) => {
     if (request.method !== "GET" || !anonymousAllowed) return false;
-    const url = request.url as string;
-    const match = STATUS_URL.exec(url);
+    const match = STATUS_URL.exec(request.url as string);
     if (!match) return false;
     const headers = request.headers;
     if (
@@ -81,71 +68,12 @@ export function createStatusFastPath(options: {
       return false;
     const body = statusCache.get(match[1] as string) as string | undefined;
     if (body === undefined) return false;
-
-    // From here on this answers, as the Hono path would.
-    const started = performance.now();
-    const requestId = requestIdFrom(headers["x-request-id"] as string | undefined);
-    let status = 200;
-    // Names and order as the Hono path sends them: its WHATWG Headers sort and lower-case.
-    const send = (code: number, headers: string[], text: string) => {
-      response.writeHead(code, [
-        ...headers,
-        "x-request-id",
-        requestId,
-        "Content-Length",
-        String(Buffer.byteLength(text)),
-      ]);
-      response.end(text);
-    };
-    if (statusLimiter && trust) {
-      const client = clientAddress(
-        request.socket.remoteAddress,
-        headers["x-forwarded-for"] as string | undefined,
-        trust.hops,
-        trust.isTrusted,
-      );
-      const decision = statusLimiter.take(client, Date.now());
-      const limited = [
-        "ratelimit-limit",
-        limitHeader,
-        "ratelimit-remaining",
-        String(decision.remaining),
-        "ratelimit-reset",
-        String(decision.resetSeconds),
-      ];
-      if (decision.allowed) send(200, [...ANSWER_HEADERS, ...limited], body);
-      else {
-        status = 429;
-        const refusal = JSON.stringify(
-          errorBody(
-            rateLimitedError("status", limit as number, decision.retryAfterSeconds),
-            requestId,
-          ),
-        );
-        send(
-          429,
-          [
-            "content-type",
-            "application/json",
-            ...limited,
-            "retry-after",
-            String(decision.retryAfterSeconds),
-          ],
-          refusal,
-        );
-      }
-    } else send(200, ANSWER_HEADERS, body);
-    const ms = performance.now() - started;
-    metrics.observe({ method: "GET", route: ROUTE, status }, ms / 1000);
-    if (log.isEnabled?.("debug") ?? true)
-      log.debug("request", {
-        request_id: requestId,
-        method: "GET",
-        route: ROUTE,
-        status,
-        path: redactPath(url.split("?", 1)[0] as string),
-        duration_ms: Math.round(ms * 10) / 10,
-      });
+    // From here on this answers, as the Hono path would; over the budget, the edge's 429.
+    edge.answer(response, edge.begin(request, ROUTE, budget), {
+      status: 200,
+      headers: ANSWER_HEADERS,
+      body,
+    });
     return true;
   };
 }
