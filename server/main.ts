@@ -84,6 +84,22 @@ const { app, statusFastPath, opsApp } = createApi({
   pdf,
   log,
 });
+// The operational listener: `/metrics` and the email capture for this machine, on loopback
+// whatever HOST says, so a reverse proxy to PORT never reaches it (docs/operations.md, "Listeners").
+// Started first: "listening" is the last start-up line, after which every line is a request's.
+const opsPort = env.OPS_PORT;
+let opsServer: ReturnType<typeof serve> | undefined;
+const opsListening = new Promise<string | undefined>((resolve) => {
+  if (!opsPort) return resolve(undefined);
+  opsServer = serve({ fetch: opsApp.fetch, port: opsPort, hostname: "127.0.0.1" }, (info) =>
+    resolve(`${info.address}:${info.port}`),
+  );
+  // Metrics are worth less than payments: a taken port is logged, and the API serves on.
+  opsServer.on("error", (error) => {
+    log.error("could not serve the operational listener", { port: opsPort, error });
+    resolve(undefined);
+  });
+});
 const server = serve(
   {
     fetch: app.fetch,
@@ -101,20 +117,13 @@ const server = serve(
       connectionsCheckingInterval: Math.max(50, Math.floor(env.HTTP_HEADERS_TIMEOUT_MS / 4)),
     },
   },
-  (info) => log.info("listening", { address: `${info.address}:${info.port}` }),
-);
-
-// The operational listener: `/metrics` and the email capture for this machine, on loopback
-// whatever HOST says, so a reverse proxy to PORT never reaches it (docs/operations.md, "Listeners").
-const opsPort = env.OPS_PORT;
-const opsServer = opsPort
-  ? serve({ fetch: opsApp.fetch, port: opsPort, hostname: "127.0.0.1" }, (info) =>
-      log.info("operational listener", { address: `${info.address}:${info.port}` }),
-    )
-  : undefined;
-// Metrics are worth less than payments: a taken port is logged, and the API serves on.
-opsServer?.on("error", (error) =>
-  log.error("could not serve the operational listener", { port: opsPort, error }),
+  (info) =>
+    void opsListening.then((operational) =>
+      log.info("listening", {
+        address: `${info.address}:${info.port}`,
+        ...(operational ? { operational } : {}),
+      }),
+    ),
 );
 
 const stop = () => {
