@@ -40,7 +40,12 @@ export function CheckoutPage(props: {
           <p class="amount">{formatUsdcForDisplay(link.amount)} USDC</p>
           <StatusBadge status={link.status} />
         </section>
-        <PaymentProgress state={state} due={due} doneTitle="Payment confirmed. Thank you!">
+        <PaymentProgress
+          state={state}
+          due={due}
+          total={link.amount}
+          doneTitle="Payment confirmed. Thank you!"
+        >
           {link.redirect_url ? (
             <p class="small">
               Returning you to the shop…{" "}
