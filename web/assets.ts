@@ -147,3 +147,10 @@ export const payJs = `(function () {
   }
 })();
 `;
+
+/**
+ * The hosted pages' icon (`/favicon.svg`, and `/favicon.ico` for browsers that ask for that
+ * name anyway): a coin on Remit's blue, no text, so it needs no font.
+ */
+export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1652f0"/><circle cx="16" cy="16" r="9" fill="none" stroke="#fff" stroke-width="3"/><path d="M16 10v12" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>
+`;

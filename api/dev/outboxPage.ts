@@ -19,7 +19,7 @@ export function outboxPage(messages: CapturedEmail[], styleNonce: string): strin
     return `<article id="m-${escapeHtml(m.id)}" class="message">
 <h2>${escapeHtml(m.subject)}</h2>
 <dl><dt>To</dt><dd>${escapeHtml(m.to.join(", "))}</dd><dt>From</dt><dd>${escapeHtml(m.from)}</dd><dt>Received</dt><dd>${escapeHtml(m.received_at)}${m.deliveries > 1 ? ` (sent ${m.deliveries} times)` : ""}</dd><dt>JSON</dt><dd><a href="${base}">${escapeHtml(m.id)}</a></dd></dl>
-${m.html ? `<h3>HTML</h3><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" src="${base}/html" title="${escapeHtml(`HTML body of ${m.subject}`)}" loading="lazy"></iframe>` : ""}
+${m.html ? `<h3>HTML</h3><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" src="${base}/html" title="${escapeHtml(`HTML body of ${m.subject}`)}"></iframe>` : ""}
 ${m.text !== null ? `<h3>Text</h3><pre>${escapeHtml(m.text)}</pre>` : ""}
 ${attachments.length ? `<h3>Attachments</h3><ul>${attachments.join("")}</ul>` : ""}
 </article>`;
