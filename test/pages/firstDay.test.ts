@@ -119,6 +119,7 @@ describe("a merchant's first day: what the pages tell payers and the developer",
       expect(await page.isVisible(".excessnote")).toBe(false);
       // The visible text of the page, as read: "Total" once in the items (the pay box says
       // "Amount (USDC)").
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
       const visible = await page.evaluate(() => document.body.innerText);
       expect(visible.match(/\bTotal\b/g)?.length, `${size}: ${visible}`).toBe(1);
       await noSidewaysScroll(page);
