@@ -13,7 +13,7 @@ import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { rpcRequest } from "../chain/rpc.ts";
 import { DEV_MNEMONIC, USDC_ADDRESS } from "../domain/constants.ts";
-import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
+import { formatUsdc, parseTypedUsdc } from "../domain/money.ts";
 import {
   transferAuthorizationTypedData,
   transferWithAuthorizationArgs,
@@ -129,12 +129,10 @@ export async function devPay(target: string, amount: string, options: DevPayOpti
       EXIT.invalid,
     );
   }
-  let value: bigint;
-  try {
-    value = usdcToBaseUnits(amount);
-  } catch {
-    throw new CliError(`amount: ${amount} is not a USDC amount such as 12.50`, EXIT.invalid);
-  }
+  // Typed by a person: "500" means 500 USDC, as at the prompts (parseTypedUsdc).
+  const parsed = parseTypedUsdc(amount);
+  if (!parsed.ok) throw new CliError(`amount: ${parsed.message}`, EXIT.invalid);
+  const value = parsed.units;
   if (value <= 0n) throw new CliError("amount: must be more than 0", EXIT.invalid);
   const { address: to, statusUrl } = await resolvePayTarget(options.api, target);
   const payer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: options.from });
@@ -147,7 +145,7 @@ export async function devPay(target: string, amount: string, options: DevPayOpti
   });
   if (balance < value)
     throw new CliError(
-      `development account ${options.from} (${payer.address}) holds ${formatUsdc(balance)} USDC, less than ${amount}`,
+      `development account ${options.from} (${payer.address}) holds ${formatUsdc(balance)} USDC, less than ${formatUsdc(value)}`,
       EXIT.invalid,
     );
 

@@ -4,16 +4,29 @@ import { CreateInvoiceSchema, LineItemSchema } from "../api/invoices/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { type ApiTarget, callApi } from "./api.ts";
 import { CliCancelled, CliError, EXIT } from "./io.ts";
-import { defaultDueDate, promptAddress, promptAmount, promptQuantity } from "./promptValues.ts";
+import {
+  defaultDueDate,
+  promptAddress,
+  promptAmount,
+  promptAmountProblem,
+  promptQuantity,
+} from "./promptValues.ts";
 import { invoicePreview, validateInvoice } from "./validate.ts";
 
 const fields = CreateInvoiceSchema.shape;
 
 /** A prompt validator from a field's own zod schema: the API's message, as you type. */
 const check =
-  (schema: z.ZodType, transform: (value: string) => unknown = (value) => value, optional = false) =>
+  (
+    schema: z.ZodType,
+    transform: (value: string) => unknown = (value) => value,
+    optional = false,
+    problem: (typed: string) => string | undefined = () => undefined,
+  ) =>
   (value: string | undefined): string | undefined => {
     if (optional && !value) return undefined;
+    const refused = problem(value ?? "");
+    if (refused) return refused;
     const result = schema.safeParse(transform(value ?? ""));
     return result.success ? undefined : result.error.issues[0]?.message;
   };
@@ -38,7 +51,11 @@ const ask = async <T = string>(
   options: {
     optional?: boolean;
     placeholder?: string;
+    /** What an empty answer takes, shown once answered (not a blank line). */
+    defaultValue?: string;
     transform?: (typed: string) => T;
+    /** Why the typed text is refused before the schema is asked (the amount parser's words). */
+    problem?: (typed: string) => string | undefined;
   } = {},
 ): Promise<T | undefined> => {
   const transform = options.transform ?? ((typed: string) => typed as T);
@@ -46,7 +63,8 @@ const ask = async <T = string>(
     await p.text({
       message,
       placeholder: options.placeholder,
-      validate: check(schema, (typed) => transform(typed), options.optional),
+      defaultValue: options.defaultValue,
+      validate: check(schema, (typed) => transform(typed), options.optional, options.problem),
     }),
   );
   return value === "" && options.optional ? undefined : transform(value ?? "");
@@ -77,11 +95,13 @@ export async function createInvoiceInteractively(api: ApiTarget): Promise<void> 
     const description = await ask("Description", LineItemSchema.shape.description);
     const quantity = await ask("Quantity", LineItemSchema.shape.quantity, {
       placeholder: "1",
+      defaultValue: "1",
       transform: promptQuantity,
     });
     const unitPrice = await ask("Unit price in USDC", LineItemSchema.shape.unit_price, {
       placeholder: "100.00",
       transform: promptAmount,
+      problem: promptAmountProblem,
     });
     items.push({ description, quantity, unit_price: unitPrice });
   } while (
@@ -92,6 +112,7 @@ export async function createInvoiceInteractively(api: ApiTarget): Promise<void> 
   const dueDefault = defaultDueDate(utcToday());
   body.due_date = await ask(`Due date (YYYY-MM-DD, Enter for ${dueDefault})`, fields.due_date, {
     placeholder: dueDefault,
+    defaultValue: dueDefault,
     transform: (typed) => typed.trim() || dueDefault,
   });
   body.notes = await ask("Notes (optional)", fields.merchant_address, { optional: true });

@@ -7,6 +7,7 @@ import { devPay } from "./devPay.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { addMerchant } from "./merchants.ts";
+import { pdfFileName } from "./pdfFileName.ts";
 import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
 
 type CreateOptions = {
@@ -56,6 +57,15 @@ async function post(options: CreateOptions, path: string, body: unknown): Promis
   });
   // The API's response, unchanged.
   printJson(answer.text);
+}
+
+/** `acme-ltd-INV-0001.pdf`: the merchant's name and the invoice number, from the invoice. */
+async function defaultPdfName(api: ApiTarget, id: string): Promise<string> {
+  const invoice = (await callApi(api, `/api/invoices/${encodeURIComponent(id)}`)).body as {
+    merchant_name_snapshot?: string;
+    invoice_number?: string;
+  };
+  return pdfFileName(invoice.merchant_name_snapshot ?? "", invoice.invoice_number ?? id);
 }
 
 const program = new Command()
@@ -134,7 +144,10 @@ invoices
 invoices
   .command("pdf <id>")
   .description("download an invoice's PDF")
-  .option("-o, --output <file>", "where to write it (default: <invoice number>.pdf)")
+  .option(
+    "-o, --output <file>",
+    "where to write it (default: <merchant>-<invoice number>.pdf, e.g. acme-ltd-INV-0001.pdf)",
+  )
   .addOption(jsonOption())
   .addOption(apiOption())
   .addOption(apiKeyOption())
@@ -152,10 +165,7 @@ invoices
         response.status >= 500 ? EXIT.unavailable : EXIT.invalid,
       );
     }
-    const name =
-      /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ??
-      `${id}.pdf`;
-    const file = options.output ?? name;
+    const file = options.output ?? (await defaultPdfName(target(options), id));
     const bytes = Buffer.from(await response.arrayBuffer());
     await writeFile(file, bytes);
     process.stderr.write(`wrote ${file} (${bytes.length} bytes)\n`);

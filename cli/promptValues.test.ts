@@ -1,12 +1,28 @@
 import { describe, expect, test } from "vitest";
-import { defaultDueDate, promptAddress, promptAmount, promptQuantity } from "./promptValues.ts";
+import {
+  defaultDueDate,
+  promptAddress,
+  promptAmount,
+  promptAmountProblem,
+  promptQuantity,
+} from "./promptValues.ts";
 
 describe("values typed at the interactive prompts", () => {
   test("a whole number of USDC is taken as meant; decimals pass unchanged", () => {
     expect(promptAmount("100")).toBe("100.00");
     expect(promptAmount(" 7 ")).toBe("7.00");
-    expect(promptAmount("2.5")).toBe("2.5");
-    expect(promptAmount("1e2")).toBe("1e2"); // left for the API's rule to refuse
+    expect(promptAmount("2.5")).toBe("2.50");
+    expect(promptAmount("19.5")).toBe("19.50");
+    expect(promptAmount("0.000001")).toBe("0.000001");
+    expect(promptAmount("1e2")).toBe("1e2"); // refused: see promptAmountProblem
+  });
+
+  test("a refused amount says why, in the parser's words", () => {
+    expect(promptAmountProblem("40")).toBeUndefined();
+    expect(promptAmountProblem("1,000")).toMatch(/without separators/);
+    expect(promptAmountProblem("1.1234567")).toMatch(/at most 6 decimals/);
+    expect(promptAmountProblem("-3")).toMatch(/negative/);
+    expect(promptAmountProblem("")).toMatch(/enter an amount/);
   });
 
   test("an empty quantity is the default 1; a typed one is exactly what was typed", () => {

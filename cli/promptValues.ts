@@ -1,14 +1,22 @@
 import { getAddress, isAddress } from "viem";
+import { formatUsdc, parseTypedUsdc } from "../domain/money.ts";
 
 /**
  * What is typed at a prompt, made into the API's value. A prompt is not JSON: quotes mean
- * nothing there, so a whole number of USDC is taken as it is meant.
+ * nothing there, so a whole number of USDC is taken as it is meant (parseTypedUsdc). What the
+ * parser refuses is left as typed: promptAmountProblem says why, before the API's rule does.
  *
  * @example promptAmount("100") // "100.00"
  */
 export function promptAmount(typed: string): string {
-  const value = typed.trim();
-  return /^\d+$/.test(value) ? `${value}.00` : value;
+  const parsed = parseTypedUsdc(typed);
+  return parsed.ok ? formatUsdc(parsed.units) : typed.trim();
+}
+
+/** Why a typed amount is refused (the parser's own message), or undefined when it is not. */
+export function promptAmountProblem(typed: string): string | undefined {
+  const parsed = parseTypedUsdc(typed);
+  return parsed.ok ? undefined : parsed.message;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   formatUsdcForDisplay,
   lineTotal,
   numberToDecimal,
+  parseTypedUsdc,
   usdcToBaseUnits,
 } from "./money.ts";
 
@@ -105,5 +106,56 @@ describe("formatUsdcForDisplay", () => {
     [125_000n, "0.125"],
   ])("%s → %s", (input, expected) => {
     expect(formatUsdcForDisplay(input)).toBe(expected);
+  });
+});
+
+describe("parseTypedUsdc: amounts people type", () => {
+  test.each([
+    ["100", 100_000_000n],
+    ["40", 40_000_000n],
+    ["25", 25_000_000n],
+    ["19.5", 19_500_000n],
+    ["12.50", 12_500_000n],
+    ["0.000001", 1n],
+    [" 7 ", 7_000_000n],
+    ["\t3.25\n", 3_250_000n],
+    ["0", 0n],
+    ["007", 7_000_000n],
+    ["999999999999.999999", 999_999_999_999_999_999n],
+  ])("%j → %s", (typed, units) => {
+    expect(parseTypedUsdc(typed)).toEqual({ ok: true, units });
+  });
+
+  test.each([
+    ["", /enter an amount/],
+    ["   ", /enter an amount/],
+    ["1.1234567", /at most 6 decimals/],
+    ["-5", /negative/],
+    ["1e2", /not a USDC amount/],
+    ["1E-6", /not a USDC amount/],
+    ["1,000", /without separators/],
+    ["12,50", /without separators/],
+    ["1 000", /not a USDC amount/],
+    [".5", /not a USDC amount/],
+    ["5.", /not a USDC amount/],
+    ["+5", /not a USDC amount/],
+    ["0x10", /not a USDC amount/],
+    ["Infinity", /not a USDC amount/],
+    ["NaN", /not a USDC amount/],
+    ["１００", /not a USDC amount/],
+    ["1000000000000", /too large/],
+  ])("refuses %j", (typed, message) => {
+    const result = parseTypedUsdc(typed);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(message);
+  });
+
+  test("agrees with the API's strict rule wherever both accept", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 999_999_999_999_999_999n }), (units) => {
+        const text = formatUsdc(units);
+        expect(parseTypedUsdc(text)).toEqual({ ok: true, units: usdcToBaseUnits(text) });
+      }),
+    );
   });
 });

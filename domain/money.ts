@@ -79,3 +79,39 @@ export function formatUsdcForDisplay(baseUnits: bigint): string {
   const [whole = "0", fraction = "00"] = formatUsdc(baseUnits).split(".");
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
 }
+
+/** What parseTypedUsdc makes of a typed amount: base units, or why it is refused. */
+export type TypedUsdc = { ok: true; units: bigint } | { ok: false; message: string };
+
+/**
+ * The one reading of an amount a person types (CLI prompts and arguments, forms): a whole
+ * number or up to 6 decimals, surrounding spaces ignored, digits only — never a float. The
+ * JSON API keeps its strict quoted-decimal rule (USDC_DECIMAL_PATTERN); this is for people.
+ * A comma is refused rather than guessed at: "1,000" is a thousand to some and one to others.
+ *
+ * @example parseTypedUsdc(" 100 ") // { ok: true, units: 100_000_000n }
+ * @example parseTypedUsdc("19.5") // { ok: true, units: 19_500_000n }
+ * @example parseTypedUsdc("1,000") // { ok: false, message: "…without separators…" }
+ */
+export function parseTypedUsdc(typed: string): TypedUsdc {
+  const value = typed.trim();
+  if (value === "") return { ok: false, message: "enter an amount in USDC, such as 100 or 12.50" };
+  if (value.includes(","))
+    return {
+      ok: false,
+      message: `${value}: write the amount without separators, with a point for decimals (1000 or 12.50)`,
+    };
+  if (value.startsWith("-")) return { ok: false, message: `${value}: must not be negative` };
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return { ok: false, message: `${value}: not a USDC amount such as 100 or 12.50` };
+  const [, whole = "0", fraction = ""] = match;
+  if (fraction.length > USDC_DECIMALS)
+    return { ok: false, message: `${value}: USDC has at most ${USDC_DECIMALS} decimals` };
+  // Twelve digits is the API's own ceiling for an amount (USDC_DECIMAL_PATTERN).
+  if (whole.replace(/^0+(?=\d)/, "").length > 12)
+    return { ok: false, message: `${value}: too large` };
+  return {
+    ok: true,
+    units: BigInt(whole) * SCALE + BigInt(fraction.padEnd(USDC_DECIMALS, "0")),
+  };
+}

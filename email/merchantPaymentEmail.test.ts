@@ -27,4 +27,26 @@ describe("the merchant's payment email", () => {
     expect(email.html).toContain(`<code>${txHash}</code>`);
     expect(email.html).not.toContain("/tx/");
   });
+
+  test("an overpayment says how much too much arrived and how to refund it", () => {
+    const id = "9b2f7c1e-0000-4000-8000-000000000001";
+    const email = merchantPaymentEmail({
+      ...data,
+      type: "invoice.excess",
+      received: 180_000_000n,
+      invoiceId: id,
+    });
+    expect(email.subject).toBe("INV-0001 was overpaid: 180.00 USDC received");
+    expect(email.text).toContain("Received in excess: 30.00 USDC");
+    expect(email.text).toContain("The payer sent 30.00 USDC more than the invoice total");
+    expect(email.text).toContain(`https://pay.example/dashboard/invoices/${id}`);
+    expect(email.text).toContain(`POST /api/invoices/${id}/refunds`);
+    expect(email.html).toContain(`href="https://pay.example/dashboard/invoices/${id}"`);
+    expect(email.html).toContain(`POST /api/invoices/${id}/refunds`);
+  });
+
+  test("a payment in full says nothing of refunds", () => {
+    const email = merchantPaymentEmail({ ...data, invoiceId: "x" });
+    expect(email.text).not.toMatch(/refund/i);
+  });
 });

@@ -14,7 +14,28 @@ export type MerchantPaymentEmailData = {
   /** None on a local chain: its transactions are on no public explorer. */
   explorerUrl: string | null;
   invoiceUrl: string;
+  /**
+   * The invoice's id, for the refund instructions of an overpayment (its dashboard page and
+   * API route). Without it the email names the route with `{id}` and the dashboard's list.
+   */
+  invoiceId?: string;
 };
+
+/**
+ * What the merchant can do about an overpayment: where in the dashboard and which API call.
+ * The dashboard lives on PAY_URL, the origin of the hosted page (`{PAY_URL}/i/{slug}`).
+ */
+function excessRefundLines(data: MerchantPaymentEmailData, excess: string): string[] {
+  const payUrl = data.invoiceUrl.replace(/\/i\/[^/]+$/, "");
+  const dashboard = data.invoiceId
+    ? `${payUrl}/dashboard/invoices/${data.invoiceId}`
+    : `${payUrl}/dashboard/invoices`;
+  return [
+    `The payer sent ${excess} more than the invoice total. Remit holds it; nothing is returned unless you refund it.`,
+    `Refund it from the dashboard: ${dashboard}`,
+    `or with the API: POST /api/invoices/${data.invoiceId ?? "{id}"}/refunds`,
+  ];
+}
 
 const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string> = {
   "invoice.paid": (d) => `${d.invoiceNumber} is paid in full`,
@@ -39,6 +60,8 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
         : due < 0n
           ? `Received in excess: ${usdc(-due)}`
           : "Nothing is due.";
+  const refund =
+    data.type === "invoice.excess" && due < 0n ? excessRefundLines(data, usdc(-due)) : [];
   const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
   const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
   const lines = [
@@ -48,6 +71,7 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
     `Invoice total: ${usdc(data.totalAmount)}`,
     `Received so far: ${usdc(data.received)}`,
     balance,
+    ...(refund.length ? ["", ...refund, ""] : []),
     ...(data.txHash ? [`Transaction: ${data.txHash}`] : []),
     ...(txUrl ? [`View on the block explorer: ${txUrl}`] : []),
     "",
@@ -62,6 +86,7 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
 <tr><td colspan="2" style="padding-top:4px">${escapeHtml(balance)}</td></tr>
 ${data.txHash ? `<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Transaction</td><td>${txUrl ? `<a href="${escapeHtml(txUrl)}"><code>${escapeHtml(data.txHash)}</code></a>` : `<code>${escapeHtml(data.txHash)}</code>`}</td></tr>` : ""}
 </table>
+${refund.length ? `<p>${escapeHtml(refund[0] ?? "")}</p><p>${escapeHtml(refund[1] ?? "").replace(/https?:\/\/\S+/, (url) => `<a href="${url}">${url}</a>`)}<br>${escapeHtml(refund[2] ?? "")}</p>` : ""}
 <p><a href="${escapeHtml(data.invoiceUrl)}">Open the invoice</a></p>
 </body></html>`;
   return { subject, text: lines.join("\n"), html };

@@ -56,6 +56,8 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 2
 const envSchema = z
   .object({
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    /** `json` or `pretty`; unset: pretty on a terminal, JSON otherwise (internal/logFormat.ts). */
+    LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
     PORT: port.default(3000),
     /** Interface the API and the indexer's HTTP server bind to; loopback unless exposed on purpose. */
     HOST: z.string().min(1).default("127.0.0.1"),

@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import pino, { type DestinationStream } from "pino";
 import { currentLogContext } from "./logContext.ts";
+import { type LogFormat, prettyLogLine, resolveLogFormat } from "./logFormat.ts";
 import { secretRedactor } from "./redactSecrets.ts";
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -47,13 +48,17 @@ const standardOutput: DestinationStream = {
  * request or job in progress (internal/logContext.ts). Writes are synchronous so that the
  * last lines before a crash or `process.exit` are not lost. Every line is written with the
  * configured RPC URLs' keys and database passwords masked (`redact`, internal/redactSecrets.ts),
- * wherever in the line they are: a message, a field, an error's text.
+ * wherever in the line they are: a message, a field, an error's text. On a terminal (or with
+ * LOG_FORMAT=pretty) each line is written readable instead (internal/logFormat.ts).
  */
 export function createRootLogger(
   level: string | undefined = process.env.LOG_LEVEL,
   destination: DestinationStream = standardOutput,
   redact: (line: string) => string = secretRedactor(process.env),
+  format: LogFormat = resolveLogFormat(process.env.LOG_FORMAT, process.stdout.isTTY === true),
 ): pino.Logger {
+  const written =
+    format === "pretty" ? (line: string) => `${prettyLogLine(line)}\n` : (line: string) => line;
   return pino(
     {
       level: level && levels.includes(level) ? level : "info",
@@ -63,7 +68,7 @@ export function createRootLogger(
       // A copy: pino merges the line's fields into the object the mixin returns.
       mixin: () => ({ ...currentLogContext() }),
     },
-    { write: (line: string) => destination.write(redact(line)) },
+    { write: (line: string) => destination.write(written(redact(line))) },
   );
 }
 

@@ -73,6 +73,8 @@ const sharedEnv = (settings: ChildSettings): NodeJS.ProcessEnv => {
     // own default place (module.enableCompileCache()); Node checks each entry against its source.
     NODE_COMPILE_CACHE: path.join(tmpdir(), "node-compile-cache"),
     ...env,
+    // Their lines go to the supervisor, which parses them and writes them in its own format.
+    LOG_FORMAT: "json",
     DATABASE_URL: settings.databaseUrl,
     CHAIN_RPC_URL: settings.rpcUrl,
     INDEXER_SCHEMA: settings.indexerSchema,

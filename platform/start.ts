@@ -28,6 +28,8 @@ import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
 const phases = new StartPhases();
+/** How long /health must answer 200 without a break before `ready` is printed. */
+const STAY_HEALTHY_MS = 1_200;
 
 /** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
 const PONDER_LOCKED_OUT =
@@ -295,12 +297,22 @@ async function main(): Promise<void> {
     return;
   }
   const healthUrl = `http://127.0.0.1:${env.PORT}/health`;
+  // `ready` promises that /health answers 200: one 200 is not that promise, since it can rest
+  // on a chain head read up to a second earlier (api/health.ts caches it) while the chain has
+  // moved on and the indexer is behind it. So: 200 without a break for longer than that cache.
+  let healthySince: number | null = null;
   await waitFor(
     "every component to report healthy",
     async () => {
       const response = await fetch(healthUrl);
       phases.markHealth(await response.json().catch(() => null));
-      return response.ok;
+      if (!response.ok) {
+        healthySince = null;
+        return false;
+      }
+      phases.mark("first_healthy");
+      healthySince ??= performance.now();
+      return performance.now() - healthySince >= STAY_HEALTHY_MS;
     },
     { timeoutMs: 120_000, intervalMs: 100 },
   );

@@ -1,8 +1,15 @@
 import type { ChildProcess } from "node:child_process";
+import { prettyLogLine, resolveLogFormat } from "../internal/logFormat.ts";
 import type { Logger } from "../internal/logger.ts";
 import { spawnLogged, stopProcess } from "../internal/process.ts";
 import { secretRedactor } from "../internal/redactSecrets.ts";
 import { childLogLine } from "./childLogLine.ts";
+
+/**
+ * Children always write JSON to the pipe they share with this process (children.ts sets their
+ * LOG_FORMAT); it is this process that writes to the terminal, in its own format.
+ */
+const childFormat = resolveLogFormat(process.env.LOG_FORMAT, process.stdout.isTTY === true);
 
 export type ChildSpec = {
   name: string;
@@ -56,7 +63,8 @@ export class SupervisedChild {
       env: this.spec.env,
       onLine: (line) => {
         this.spec.onLine?.(line);
-        process.stdout.write(`${redact(childLogLine(line, this.spec.name, new Date()))}\n`);
+        const json = redact(childLogLine(line, this.spec.name, new Date()));
+        process.stdout.write(`${childFormat === "pretty" ? prettyLogLine(json) : json}\n`);
       },
     });
     this.child = child;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -12,6 +13,27 @@ import { runCli } from "./cli/run.ts";
 import { childEnv } from "./helpers/env.ts";
 import { privatePorts, type Service, startService, waitForLine } from "./helpers/service.ts";
 import { invoiceRequest } from "./invoices/fixtures.ts";
+
+/** Whether any process is left in the group `pgid` leads (signal 0 only asks). */
+function processGroupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether anything still accepts connections on the port. */
+const portAnswers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 
 /** The README's quickstart: the shell blocks after its marker, up to the next section. */
 function quickstartBlocks(): string[] {
@@ -69,10 +91,12 @@ describe("the README's quickstart, command by command", () => {
       expect(output).toMatch(
         /\{"status":"paid","paid_amount":"150\.00","tx_hash":"0x[0-9a-f]{64}"/,
       );
-      // Step 4's receiver, still running in the background, verified the signed webhook.
-      await waitFor("the verified webhook", async () =>
-        output.includes("verified invoice.paid INV-0001 150.00 USDC"),
-      ).catch(() => expect(output).toContain("verified invoice.paid INV-0001 150.00 USDC"));
+      // Step 4's receiver verified the signed webhook before step 7 let the script end.
+      expect(output).toContain("verified invoice.paid INV-0001 150.00 USDC");
+      // Nothing the quickstart started is left running: its process group is empty and the
+      // receiver's port is free again.
+      expect(processGroupAlive(shell.pid as number), output).toBe(false);
+      expect(await portAnswers(receiverPort)).toBe(false);
       // And the merchant's email is in the local outbox the quickstart points to: sent by a job
       // of its own, in no order with the status the script printed or with the webhook.
       let outbox = "";
@@ -107,7 +131,8 @@ describe("the README's quickstart, command by command", () => {
       "dev",
       "pay",
       created.invoice_url,
-      "20.00",
+      // Typed as a person types it: a whole number of USDC.
+      "20",
       "--gasless",
       "--from",
       "1",

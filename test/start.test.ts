@@ -39,7 +39,14 @@ describe("npm start", () => {
     service = startService(env);
     const first = service;
     await waitForLine(first, /ready in/);
+    // `ready` means /health answers 200: at once, not a moment later.
+    expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
     const ready = logLines(first.output()).find((line) => /^ready in [\d.]+s$/.test(`${line.msg}`));
+    // And it was 200 without a break for longer than the chain head it rests on is cached.
+    const phases = ready?.phases as Record<string, number>;
+    expect(
+      (phases.ready ?? 0) - (phases.first_healthy ?? Number.POSITIVE_INFINITY),
+    ).toBeGreaterThanOrEqual(1_000);
     expect(ready).toMatchObject({
       level: "info",
       component: "remit",

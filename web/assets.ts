@@ -29,6 +29,7 @@ button:focus-visible,a:focus-visible{outline:3px solid #9fb8ff;outline-offset:2p
 [data-state=paid] .done,[data-state=confirmed] .done,[data-state=excess] .done{display:block}
 [data-state=paid] .paywith,[data-state=confirmed] .paywith,[data-state=excess] .paywith{display:none}
 .partialnote{display:none}[data-state=partial] .partialnote{display:block}
+.excessnote{display:none;margin:8px 0 0}[data-state=excess] .excessnote{display:block}
 footer{text-align:center;font-size:13px;color:var(--muted);padding:8px 0 24px}
 .wallet{margin:0 0 12px}.walletbuttons{display:flex;flex-direction:column;gap:8px}
 button.primary{display:flex;align-items:center;justify-content:center;gap:8px;width:100%;background:var(--accent);color:#fff;font-size:16px;font-weight:600;padding:12px 16px}
@@ -145,4 +146,11 @@ export const payJs = `(function () {
     });
   }
 })();
+`;
+
+/**
+ * The hosted pages' icon (`/favicon.svg`, and `/favicon.ico` for browsers that ask for that
+ * name anyway): a coin on Remit's blue, no text, so it needs no font.
+ */
+export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1652f0"/><circle cx="16" cy="16" r="9" fill="none" stroke="#fff" stroke-width="3"/><path d="M16 10v12" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>
 `;

@@ -50,10 +50,13 @@ export function StatusBadge(props: { status: string }) {
 export function PaymentProgress(props: {
   state: PaymentState;
   due: bigint;
+  /** What was asked for: anything received beyond it is an overpayment the payer is told of. */
+  total: bigint;
   doneTitle: string;
   children?: Child;
 }) {
   const received = formatUsdcForDisplay(props.state.received);
+  const excess = props.state.received > props.total ? props.state.received - props.total : 0n;
   return (
     <>
       <section class="card done" role="status">
@@ -65,6 +68,14 @@ export function PaymentProgress(props: {
             {props.state.latestTxHash ?? ""}
           </code>
         </span>
+        {/* Shown in the excess state only (pay.css); pay.js keeps the amount current. */}
+        <p class="excessnote small">
+          <strong>
+            You paid <span data-field="excess">{formatUsdcForDisplay(excess)}</span> USDC more than
+            the total of {formatUsdcForDisplay(props.total)} USDC.
+          </strong>{" "}
+          The extra stays with the merchant, who can refund it to you: contact them about it.
+        </p>
         {props.children}
       </section>
       <section class="card partialnote" role="status">

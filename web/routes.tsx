@@ -9,7 +9,7 @@ import { publicPdfUrl } from "../domain/invoiceUrls.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
 import { invoiceAmountDue } from "../domain/underpaymentTolerance.ts";
-import { payCss, payJs } from "./assets.ts";
+import { faviconSvg, payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";
 import { InvoicePage } from "./pages/invoicePage.tsx";
@@ -97,6 +97,9 @@ export function pageRoutes(deps: PageDeps): Hono {
   app.get("/assets/pay.css", asset(payCss, "text/css; charset=utf-8"));
   app.get("/assets/pay.js", asset(payJs, "text/javascript; charset=utf-8"));
   app.get("/w.js", asset(widgetJs, "text/javascript; charset=utf-8"));
+  // An SVG under both names: browsers that ask for /favicon.ico by habit take it as well.
+  app.get("/favicon.svg", asset(faviconSvg, "image/svg+xml"));
+  app.get("/favicon.ico", asset(faviconSvg, "image/svg+xml"));
   app.get(WALLET_SCRIPT, asset(walletJs, "text/javascript; charset=utf-8"));
 
   app.get("/i/:slug", async (c) => {
@@ -149,12 +152,15 @@ export function pageRoutes(deps: PageDeps): Hono {
     ]);
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
+    const pay = walletOptions(deps, link.deposit_address, due);
+    // w.js on a desktop says so: no phone's wallet app to open there (web/widget.ts).
+    const desktop = c.req.query("device") === "desktop";
     return c.html(
       <CheckoutPage
         link={link}
         state={state}
         qrSvg={qr}
-        pay={walletOptions(deps, link.deposit_address, due)}
+        pay={desktop ? { wallet: pay.wallet } : pay}
         paidCheck={
           deps.paidCheck ? (
             <PaidButNotShowing

@@ -16,7 +16,10 @@ export const widgetJs = `(function () {
     script.setAttribute("data-remit-mounted", "1");
     var origin = new URL(script.src).origin;
     var slug = script.getAttribute("data-slug");
-    var checkout = origin + "/pay/" + encodeURIComponent(slug) + "?embed=1";
+    // A desktop (wide, a mouse) has no wallet app to open: the checkout leaves out the phone's
+    // "Open in your wallet app" button, and the frame is tall enough to show it all.
+    var desktop = !!(window.matchMedia && window.matchMedia("(min-width: 481px) and (hover: hover) and (pointer: fine)").matches);
+    var checkout = origin + "/pay/" + encodeURIComponent(slug) + "?embed=1" + (desktop ? "&device=desktop" : "");
     var button = document.createElement("button");
     button.type = "button";
     button.textContent = script.getAttribute("data-label") || "Pay with USDC";
@@ -37,7 +40,7 @@ export const widgetJs = `(function () {
       frame.src = checkout;
       frame.title = "Pay with USDC";
       frame.setAttribute("allow", "clipboard-write");
-      frame.style.cssText = "width:400px;max-width:96vw;height:600px;max-height:92vh;border:0;border-radius:12px;background:#fff";
+      frame.style.cssText = "width:400px;max-width:96vw;height:" + (desktop ? "660px" : "600px") + ";max-height:92vh;border:0;border-radius:12px;background:#fff";
       var shut = document.createElement("button");
       shut.type = "button";
       shut.textContent = "\\u00d7";

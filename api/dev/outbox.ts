@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { operationalOnly } from "../middleware/operationalOnly.ts";
+import { messageHtmlCsp, messageHtmlDocument, outboxPage, outboxPageCsp } from "./outboxPage.ts";
 
 /**
  * Development stand-in for SendGrid's v3 mail API, so the real @sendgrid/mail client runs
@@ -53,6 +54,18 @@ const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 /** SendGrid's own cap on a whole message (attachments included): the capture takes no more. */
 export const MAX_CAPTURED_MESSAGE_BYTES = 30 * 1024 * 1024;
+
+/**
+ * A browser asking for a page (its Accept names text/html before any JSON); everything else —
+ * no Accept, `application/json`, `*\/*`, the tests and `stack.outbox()` — gets the JSON.
+ */
+export function wantsHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(",").map((part) => part.split(";")[0]?.trim().toLowerCase());
+  const html = types.indexOf("text/html");
+  const json = types.indexOf("application/json");
+  return html !== -1 && (json === -1 || html < json);
+}
 
 const notFound = { error: { code: "not_found", message: "no such message" } };
 
@@ -164,6 +177,15 @@ export function outboxRoutes(
       ),
     );
     messages.sort((a, b) => b.received_at.localeCompare(a.received_at));
+    c.header("Vary", "Accept");
+    if (wantsHtml(c.req.header("accept"))) {
+      const nonce = randomBytes(16).toString("base64");
+      c.header("Content-Security-Policy", outboxPageCsp(nonce));
+      c.header("X-Content-Type-Options", "nosniff");
+      c.header("Referrer-Policy", "no-referrer");
+      c.header("Cache-Control", "no-store");
+      return c.html(outboxPage(messages, nonce));
+    }
     return c.json({
       messages: messages.map(({ attachments, html: _html, text: _text, ...summary }) => ({
         ...summary,
@@ -172,12 +194,43 @@ export function outboxRoutes(
     });
   });
 
-  app.get("/dev/outbox/:id", async (c) => {
-    const id = c.req.param("id");
-    if (!SAFE_ID.test(id)) return c.json(notFound, 404);
+  const load = async (id: string): Promise<CapturedEmail | null> => {
+    if (!SAFE_ID.test(id)) return null;
     const text = await readFile(file(id), "utf8").catch(() => null);
-    if (!text) return c.json(notFound, 404);
-    return c.json(JSON.parse(text) as CapturedEmail);
+    return text ? (JSON.parse(text) as CapturedEmail) : null;
+  };
+
+  app.get("/dev/outbox/:id", async (c) => {
+    const message = await load(c.req.param("id"));
+    return message ? c.json(message) : c.json(notFound, 404);
+  });
+
+  // The HTML body alone, for the page's sandboxed iframe: its own CSP sandboxes it as well.
+  app.get("/dev/outbox/:id/html", async (c) => {
+    const message = await load(c.req.param("id"));
+    if (message?.html == null) return c.json(notFound, 404);
+    c.header("Content-Security-Policy", messageHtmlCsp);
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("Cache-Control", "no-store");
+    return c.html(messageHtmlDocument(message.html));
+  });
+
+  // An attachment's bytes, always as a download: never rendered on this origin.
+  app.get("/dev/outbox/:id/attachments/:index", async (c) => {
+    const message = await load(c.req.param("id"));
+    const index = c.req.param("index");
+    const attachment = /^\d{1,3}$/.test(index) ? message?.attachments[Number(index)] : undefined;
+    if (!attachment) return c.json(notFound, 404);
+    const bytes = Buffer.from(attachment.content, "base64");
+    return c.body(new Uint8Array(bytes), 200, {
+      "Content-Type": "application/octet-stream",
+      "Content-Disposition": `attachment; filename="${attachment.filename.replace(/[^\w.-]+/g, "_")}"`,
+      "Content-Length": String(bytes.length),
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cache-Control": "no-store",
+    });
   });
 
   return app;

@@ -1,9 +1,12 @@
 // A webhook receiver that trusts nothing it cannot verify: run it with the invoice's
-// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`.
+// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`. With
+// STOP_AFTER=<event type> (the quickstart's invoice.paid) it exits once it has handled one, so
+// a receiver started in the background does not outlive the walkthrough.
 import { createServer } from "node:http";
 import { TOLERANCE_SECONDS, verifyWebhook } from "./verifyWebhook.ts";
 
 const secret = process.env.WEBHOOK_SECRET ?? "";
+const stopAfter = process.env.STOP_AFTER;
 /** Remit's payloads are under 2 kB; anything much larger is not ours. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -62,6 +65,8 @@ createServer((request, response) => {
       paid_amount: string;
     };
     console.log(`verified ${event.type} ${event.invoice_number} ${event.paid_amount} USDC`);
-    response.writeHead(200).end();
+    if (event.type !== stopAfter) return response.writeHead(200).end();
+    // Answered first, so the delivery counts as received and is not retried.
+    response.writeHead(200, { Connection: "close" }).end(() => process.exit(0));
   });
 }).listen(Number(process.env.RECEIVER_PORT ?? 4000), "127.0.0.1");

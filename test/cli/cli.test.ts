@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -206,6 +206,29 @@ describe("the remit command", () => {
     ).toBe(1);
   });
 
+  test("pdf without -o names the file after the merchant and the invoice number", async () => {
+    const created = JSON.parse(
+      (
+        await runCli(["invoices", "create", "--stdin", ...api()], {
+          stdin: JSON.stringify(invoiceRequest({ merchant_name: "Acme Ltd.", send_now: false })),
+        })
+      ).stdout,
+    ) as Json;
+    const dir = await mkdtemp(path.join(tmpdir(), "remit-pdf-"));
+    try {
+      const pdf = await runCli(["invoices", "pdf", created.invoice_id as string, ...api()], {
+        cwd: dir,
+      });
+      expect(pdf.code, pdf.stderr).toBe(0);
+      const name = `acme-ltd-${created.invoice_number as string}.pdf`;
+      expect(await readdir(dir)).toEqual([name]);
+      expect(pdf.stderr).toContain(`wrote ${name}`);
+      expect((await readFile(path.join(dir, name))).subarray(0, 5).toString()).toBe("%PDF-");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test("links create --stdin, with --dry-run", async () => {
     const link = {
       merchant_email: "shop@example.com",
@@ -342,7 +365,12 @@ describe("the remit command", () => {
 
   test("interactive: every field typed is sent exactly as meant, defaults only on Enter", async () => {
     const merchant = `typed-${randomUUID()}@example.com`;
-    await typeEveryField(merchant, "y");
+    const screen = await typeEveryField(merchant, "y");
+    // Enter at the due date shows the date it took, not a blank line.
+    const thirty = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(screen).toMatch(
+      new RegExp(`Due date \\(YYYY-MM-DD, Enter for ${thirty}\\)\\n\\S*\\s+${thirty}\\s*\\n`),
+    );
     const invoice = await stack.db
       .selectFrom("app.invoices")
       .selectAll()

@@ -8,11 +8,15 @@ import { childEnv } from "../helpers/env.ts";
 export const remitBin = path.join(projectRoot, "cli/remit.mjs");
 
 /** Runs the real `remit` binary as a child process. */
-export function runCli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
+export function runCli(
+  args: string[],
+  options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [remitBin, ...args], {
       env: childEnv({ NO_COLOR: "1", ...options.env }),
       stdio: ["pipe", "pipe", "pipe"],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     let stdout = "";
     let stderr = "";

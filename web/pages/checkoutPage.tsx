@@ -12,8 +12,11 @@ export function CheckoutPage(props: {
   link: LinkRow;
   state: PaymentState;
   qrSvg: string | null;
-  /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
-  pay?: { paymentUri: string; wallet: WalletSettings };
+  /**
+   * The wallet button and the `ethereum:` link (absent: only the QR code and copy fields; no
+   * paymentUri: no link, as in w.js's frame on a desktop).
+   */
+  pay?: { paymentUri?: string; wallet: WalletSettings };
   /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
   paidCheck?: Child;
 }) {
@@ -40,7 +43,12 @@ export function CheckoutPage(props: {
           <p class="amount">{formatUsdcForDisplay(link.amount)} USDC</p>
           <StatusBadge status={link.status} />
         </section>
-        <PaymentProgress state={state} due={due} doneTitle="Payment confirmed. Thank you!">
+        <PaymentProgress
+          state={state}
+          due={due}
+          total={link.amount}
+          doneTitle="Payment confirmed. Thank you!"
+        >
           {link.redirect_url ? (
             <p class="small">
               Returning you to the shop…{" "}

@@ -78,7 +78,12 @@ export function InvoicePage(props: {
           </p>
         </section>
 
-        <PaymentProgress state={state} due={due} doneTitle="Payment received. Thank you!" />
+        <PaymentProgress
+          state={state}
+          due={due}
+          total={invoice.total_amount}
+          doneTitle="Payment received. Thank you!"
+        />
 
         <PayWith
           due={due}
