@@ -60,6 +60,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     totalAmount: invoice.total_amount,
     dueDate: invoice.due_date,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+    invoiceId: invoice.id,
     depositAddress: getAddress(invoice.deposit_address),
   });
   return {
@@ -140,6 +141,7 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     txHash: event.tx_hash,
     explorerUrl: deps.explorerUrl,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+    invoiceId: invoice.id,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }
@@ -155,6 +157,7 @@ async function composeSweepFailedEmail(deps: WorkerDeps, email: EmailRow): Promi
     depositAddress: getAddress(sweep.deposit_address),
     reason: sweep.error ?? "the transfer was refused",
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+    invoiceId: invoice.id,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }
