@@ -8,7 +8,7 @@ import { loadPaymentState } from "../db/queries/paymentEvents.ts";
 import { publicPdfUrl } from "../domain/invoiceUrls.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
-import { invoiceAmountDue } from "../domain/underpaymentTolerance.ts";
+import { invoiceAmountDue } from "../domain/moneyRules.ts";
 import { payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
 import { CheckoutPage } from "./pages/checkoutPage.tsx";

@@ -16,7 +16,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
-import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
+import { invoiceAmountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import type { AppDeps } from "../deps.ts";
 import { presentRefund } from "../refunds/present.ts";
 import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
@@ -48,7 +48,7 @@ function presentInvoice({
 }: PresentInvoiceParameters): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
-  // Nothing is due once `paid`, a shortfall within the underpayment tolerance included.
+  // Nothing is due once `paid` (a tolerated shortfall included) or `void`.
   const due = invoiceAmountDue(invoice.status, invoice.total_amount, paid);
   return {
     invoice_id: invoice.id,
@@ -102,7 +102,7 @@ function presentInvoice({
     // Settlement: each sweep of the deposit address to wallet_address.
     sweeps,
     refunds: refunds.map(presentRefund),
-    refunded_amount: formatUsdc(confirmedRefunds(refunds)),
+    refunded_amount: formatUsdc(refundedAmount(refunds)),
     voided_at: invoice.voided_at?.toISOString() ?? null,
   };
 }
@@ -138,10 +138,6 @@ export function presentStatus(
     ...refunds,
   };
 }
-
-/** What confirmed refunds paid back. */
-const confirmedRefunds = (refunds: RefundRow[]) =>
-  refunds.filter((r) => r.status === "confirmed").reduce((sum, r) => sum + r.amount, 0n);
 
 /** Everything presentInvoice needs besides the invoice row. */
 async function loadInvoiceDetails(

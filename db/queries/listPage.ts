@@ -66,3 +66,15 @@ export function toPage<Row extends { list_at: string }>(
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/**
+ * What the confirmed refunds of the invoice or link in `idColumn` paid back (0 without any), as
+ * a correlated subquery over the refunds_invoice / refunds_link index. Confirmed only: the rule
+ * of domain/moneyRules.ts refundedAmount.
+ */
+export function confirmedRefundsOf(
+  owner: "invoice_id" | "link_id",
+  idColumn: string,
+): RawBuilder<bigint> {
+  return sql<bigint>`(select coalesce(sum(r.amount), 0) from app.refunds r where ${sql.ref(`r.${owner}`)} = ${sql.ref(idColumn)} and r.status = 'confirmed')::bigint`;
+}

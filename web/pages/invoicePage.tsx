@@ -4,7 +4,7 @@ import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
-import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
