@@ -4,8 +4,10 @@ import {
   invoiceAmountDue,
   invoiceMoney,
   isOverdue,
+  monthStartOf,
   netReceived,
   outstanding,
+  overview,
   refundedAmount,
 } from "./moneyRules.ts";
 
@@ -60,7 +62,12 @@ describe("refunds", () => {
   });
   test("invoiceMoney puts them together", () => {
     expect(
-      invoiceMoney({ status: "excess", total: 100n, dueDate: "2026-01-01" }, 130n, 30n, "2026-02-01"),
+      invoiceMoney(
+        { status: "excess", total: 100n, dueDate: "2026-01-01" },
+        130n,
+        30n,
+        "2026-02-01",
+      ),
     ).toEqual({ received: 130n, refunded: 30n, net: 100n, due: 0n, overdue: false });
   });
 });
@@ -80,5 +87,36 @@ describe("outstanding", () => {
       today,
     );
     expect(sum).toEqual({ due: 180n, count: 3, overdue: 100n, overdueCount: 1 });
+  });
+});
+
+describe("overview", () => {
+  test("received, refunded and net this month; outstanding by the amount-due rule", () => {
+    const figures = overview(
+      {
+        receivedThisMonth: 377_500_000n,
+        refundsThisMonth: [
+          { status: "confirmed", amount: 150_000_000n },
+          { status: "confirmed", amount: 30_000_000n },
+        ],
+        openInvoices: [
+          { status: "void", total: 149_975_000n, received: 0n, dueDate: "2026-01-01" },
+          { status: "sent", total: 10_000_000n, received: 0n, dueDate: "2026-01-01" },
+        ],
+      },
+      "2026-02-15",
+    );
+    expect(figures).toEqual({
+      receivedThisMonth: 377_500_000n,
+      refundedThisMonth: 180_000_000n,
+      netThisMonth: 197_500_000n,
+      outstanding: 10_000_000n,
+      outstandingCount: 1,
+      overdue: 10_000_000n,
+      overdueCount: 1,
+    });
+  });
+  test("the month starts at midnight UTC on its first day", () => {
+    expect(monthStartOf("2026-02-15").toISOString()).toBe("2026-02-01T00:00:00.000Z");
   });
 });

@@ -94,7 +94,12 @@ export type Outstanding = { due: bigint; count: number; overdue: bigint; overdue
  * the invoices with something due count, each for what it owes.
  */
 export function outstanding(
-  invoices: readonly { status: StoredInvoiceStatus; total: bigint; received: bigint; dueDate: string }[],
+  invoices: readonly {
+    status: StoredInvoiceStatus;
+    total: bigint;
+    received: bigint;
+    dueDate: string;
+  }[],
   today: string,
 ): Outstanding {
   const sum: Outstanding = { due: 0n, count: 0, overdue: 0n, overdueCount: 0 };
@@ -110,3 +115,47 @@ export function outstanding(
   }
   return sum;
 }
+
+/** The dashboard overview's figures: the month's money in and out, and what is owed. */
+export type Overview = {
+  /** Counted payments this calendar month (UTC), by block time, on invoices and links. */
+  receivedThisMonth: bigint;
+  /** Refunds confirmed this month. */
+  refundedThisMonth: bigint;
+  /** Received less refunded, this month. */
+  netThisMonth: bigint;
+  /** Still due on invoices that owe something (domain rule invoiceAmountDue). */
+  outstanding: bigint;
+  outstandingCount: number;
+  overdue: bigint;
+  overdueCount: number;
+};
+
+export function overview(
+  facts: {
+    receivedThisMonth: bigint;
+    refundsThisMonth: readonly { status: RefundStatus; amount: bigint }[];
+    openInvoices: readonly {
+      status: StoredInvoiceStatus;
+      total: bigint;
+      received: bigint;
+      dueDate: string;
+    }[];
+  },
+  today: string,
+): Overview {
+  const refunded = refundedAmount(facts.refundsThisMonth);
+  const owed = outstanding(facts.openInvoices, today);
+  return {
+    receivedThisMonth: facts.receivedThisMonth,
+    refundedThisMonth: refunded,
+    netThisMonth: netReceived(facts.receivedThisMonth, refunded),
+    outstanding: owed.due,
+    outstandingCount: owed.count,
+    overdue: owed.overdue,
+    overdueCount: owed.overdueCount,
+  };
+}
+
+/** The first moment (UTC) of the month `today` (YYYY-MM-DD) is in. */
+export const monthStartOf = (today: string): Date => new Date(`${today.slice(0, 7)}-01T00:00:00Z`);

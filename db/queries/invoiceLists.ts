@@ -1,11 +1,11 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { OVERDUE_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import type {
   ReportedInvoiceStatus,
   StoredInvoiceStatus,
   WalletType,
 } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
-import { OVERDUE_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import {
   beforeKey,
   confirmedRefundsOf,
