@@ -15,6 +15,7 @@ import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
+import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import {
   claimLinkEmail,
   payoutWalletAddedEmail,
@@ -116,6 +117,7 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     vendorName: invoice.vendor_name,
     totalAmount: invoice.total_amount,
     received: event.paid_amount,
+    status: event.status as StoredInvoiceStatus,
     txHash: event.tx_hash,
     explorerUrl: deps.explorerUrl,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
