@@ -1,14 +1,7 @@
 import { getAddress } from "viem";
-import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import {
-  findLineItems,
-  findPdf,
-  type InvoiceRow,
-  type LineItemRow,
-} from "../../db/queries/invoices.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
-import { listRefundsOf, type RefundRow } from "../../db/queries/refunds.ts";
-import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
+import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import type { RefundRow } from "../../db/queries/refunds.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
@@ -139,33 +132,11 @@ export function presentStatus(
   };
 }
 
-/** Everything presentInvoice needs besides the invoice row. */
-async function loadInvoiceDetails(
-  deps: Pick<AppDeps, "db" | "indexerSchema">,
-  invoice: InvoiceRow,
-) {
-  const [lines, pdf, state, transfers, sweeps, refunds] = await Promise.all([
-    findLineItems(deps.db, invoice.id),
-    findPdf(deps.db, invoice.id),
-    loadPaymentState(deps.db, invoice.deposit_address),
-    indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
-    findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
-    listRefundsOf(deps.db, { invoiceId: invoice.id }),
-  ]);
-  return {
-    lines,
-    pdfSha256: pdf?.sha256 ?? "",
-    state,
-    transfers,
-    sweeps: sweeps.map(presentSweep),
-    refunds,
-  };
-}
-
 /** The full invoice body (GET /api/invoices/{id}, POST …/send): details loaded, then presented. */
 export async function invoiceBody(
   deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
   invoice: InvoiceRow,
 ) {
-  return presentInvoice({ deps, invoice, ...(await loadInvoiceDetails(deps, invoice)) });
+  const { sweeps, ...details } = await loadInvoiceDetails(deps.db, deps.indexerSchema, invoice);
+  return presentInvoice({ deps, invoice, ...details, sweeps: sweeps.map(presentSweep) });
 }

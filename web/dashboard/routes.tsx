@@ -17,15 +17,15 @@ import {
   insertDashboardSession,
 } from "../../db/queries/dashboardSessions.ts";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
 import { type InvoiceListStatus, listInvoices } from "../../db/queries/invoiceLists.ts";
-import { findInvoice, findLineItems } from "../../db/queries/invoices.ts";
+import { findInvoice } from "../../db/queries/invoices.ts";
 import { listLinks } from "../../db/queries/linkLists.ts";
 import { findManagedWallet, findMerchantByEmail } from "../../db/queries/merchants.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { listPayments } from "../../db/queries/paymentLists.ts";
 import { listPayoutWallets } from "../../db/queries/payoutWallets.ts";
 import { listRefundsOf } from "../../db/queries/refunds.ts";
-import { findSweepsOf } from "../../db/queries/sweeps.ts";
 import { findWebhookHistory } from "../../db/queries/webhookHistory.ts";
 import { CLAIM_TOKEN_PATTERN, hashSecretToken } from "../../domain/apiKeys.ts";
 import {
@@ -347,16 +347,14 @@ export function dashboardRoutes(
     const invoice = await findInvoice(deps.db, id);
     // Another merchant's invoice is as unknown as a missing one.
     if (!invoice || invoice.merchant_id !== merchantIdOf(c)) return null;
-    const [lines, state, transfers, history, emails, sweeps, audit, refunds] = await Promise.all([
-      findLineItems(deps.db, invoice.id),
-      loadPaymentState(deps.db, invoice.deposit_address),
-      indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
-      findWebhookHistory(deps.db, invoice.id),
-      findInvoiceEmails(deps.db, invoice.id),
-      findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
-      findInvoiceAudit(deps.db, invoice.merchant_id, invoice.id),
-      listRefundsOf(deps.db, { invoiceId: invoice.id }),
-    ]);
+    // The API's detail's own loader: the same payments, sweeps and refunds as GET /api/invoices/{id}.
+    const [{ lines, state, transfers, sweeps, refunds }, history, emails, audit] =
+      await Promise.all([
+        loadInvoiceDetails(deps.db, deps.indexerSchema, invoice),
+        findWebhookHistory(deps.db, invoice.id),
+        findInvoiceEmails(deps.db, invoice.id),
+        findInvoiceAudit(deps.db, invoice.merchant_id, invoice.id),
+      ]);
     const today = utcToday();
     return {
       invoice,
