@@ -48,13 +48,21 @@ export function isOverdue(status: StoredInvoiceStatus, dueDate: string, today: s
 }
 
 /**
- * What refunds paid back: the confirmed ones only, whose transfer is mined (money that has left).
- * A requested or submitted refund has moved nothing yet and a failed one never will.
+ * The refund status that counts as paid back: `confirmed`, whose transfer is mined (money that
+ * has left). A requested or submitted refund has moved nothing yet and a failed one never will.
+ * The SQL sums (db/queries/listPage.ts confirmedRefundsOf, the payments export, the status
+ * endpoints' refundedAmountOf) filter on this same value.
  */
+export const COUNTED_REFUND_STATUS = "confirmed" satisfies RefundStatus;
+
+/** What refunds paid back: the confirmed ones only (COUNTED_REFUND_STATUS). */
 export function refundedAmount(
   refunds: readonly { status: RefundStatus; amount: bigint }[],
 ): bigint {
-  return refunds.reduce((sum, r) => (r.status === "confirmed" ? sum + r.amount : sum), 0n);
+  return refunds.reduce(
+    (sum, r) => (r.status === COUNTED_REFUND_STATUS ? sum + r.amount : sum),
+    0n,
+  );
 }
 
 /** What the merchant kept of what was received: received less what refunds paid back. */

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { ListKey } from "../../domain/listCursor.ts";
+import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import { afterKey, confirmedRefundsOf, listMoment } from "./listPage.ts";
@@ -151,7 +152,7 @@ export async function paymentExportBatch(
         from app.refunds r
         left join app.invoices i on i.id = r.invoice_id
         left join app.payment_links l on l.id = r.link_id
-        where r.merchant_id = ${merchantId} and r.status = 'confirmed'
+        where r.merchant_id = ${merchantId} and r.status = ${COUNTED_REFUND_STATUS}
           ${inRange("r.confirmed_at", "r.id::text")}
         order by r.confirmed_at, r.id::text limit ${limit})
     ) e

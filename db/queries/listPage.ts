@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import { encodeListCursor, type ListKey, type ListKind } from "../../domain/listCursor.ts";
+import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 
 /** How much of a list to read: `limit` rows after the row at `after` (none: from the newest). */
 export type ListPage = { limit: number; after?: ListKey | null };
@@ -76,5 +77,5 @@ export function confirmedRefundsOf(
   owner: "invoice_id" | "link_id",
   idColumn: string,
 ): RawBuilder<bigint> {
-  return sql<bigint>`(select coalesce(sum(r.amount), 0) from app.refunds r where ${sql.ref(`r.${owner}`)} = ${sql.ref(idColumn)} and r.status = 'confirmed')::bigint`;
+  return sql<bigint>`(select coalesce(sum(r.amount), 0) from app.refunds r where ${sql.ref(`r.${owner}`)} = ${sql.ref(idColumn)} and r.status = ${COUNTED_REFUND_STATUS})::bigint`;
 }
