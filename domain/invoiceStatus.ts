@@ -1,12 +1,12 @@
+import { isOverdue } from "./moneyRules.ts";
 import type { ReportedInvoiceStatus, StoredInvoiceStatus } from "./statuses.ts";
 
 // Defined with their lists in statuses.ts; named here too, where callers have long found them.
 export type { ReportedInvoiceStatus, StoredInvoiceStatus };
 
 /**
- * The status an invoice reports: its stored status, or `overdue` when it is still `draft` or
- * `sent` and its due date is before `today` (both YYYY-MM-DD, UTC). A `partial` invoice past
- * its due date stays `partial`: the money received is the more useful fact.
+ * The status an invoice reports: its stored status, or `overdue` when isOverdue (moneyRules.ts)
+ * says so: still `draft` or `sent` and its due date before `today` (both YYYY-MM-DD, UTC).
  *
  * @example reportedStatus("sent", "2026-01-31", "2026-02-01") // "overdue"
  */
@@ -15,7 +15,7 @@ export function reportedStatus(
   dueDate: string,
   today: string,
 ): ReportedInvoiceStatus {
-  return (stored === "draft" || stored === "sent") && dueDate < today ? "overdue" : stored;
+  return isOverdue(stored, dueDate, today) ? "overdue" : stored;
 }
 
 /** Today's date in UTC as YYYY-MM-DD. */

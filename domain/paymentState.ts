@@ -104,10 +104,8 @@ export function amountForStatus(
   return paidExactly && sum > amount && sum - amount < dustThreshold ? amount : sum;
 }
 
-/** What is still to pay: the amount less what arrived, never below zero. */
-export function amountDue(amount: bigint, received: bigint): bigint {
-  return amount > received ? amount - received : 0n;
-}
+// What is still to pay on an amount: one rule, in moneyRules.ts; named here too for its callers.
+export { amountDue } from "./moneyRules.ts";
 
 /**
  * The stored status that `received` implies for an invoice of `total` (spec §3.1); pass

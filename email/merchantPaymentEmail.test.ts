@@ -8,12 +8,32 @@ const data: MerchantPaymentEmailData = {
   vendorName: "Globex",
   totalAmount: 150_000_000n,
   received: 150_000_000n,
+  status: "paid",
   txHash,
   explorerUrl: "https://basescan.org",
   invoiceUrl: "https://pay.example/i/abc",
 };
 
 describe("the merchant's payment email", () => {
+  test("what is still due is the API's amount_due: nothing once paid within the tolerance", () => {
+    const tolerated = merchantPaymentEmail({ ...data, received: 149_950_000n });
+    expect(tolerated.text).toContain("Nothing is due.");
+    const partial = merchantPaymentEmail({
+      ...data,
+      type: "invoice.partial",
+      status: "partial",
+      received: 100_000_000n,
+    });
+    expect(partial.text).toContain("Still due: 50.00 USDC");
+    const excess = merchantPaymentEmail({
+      ...data,
+      type: "invoice.excess",
+      status: "excess",
+      received: 180_000_000n,
+    });
+    expect(excess.text).toContain("Received in excess: 30.00 USDC");
+  });
+
   test("links the transaction on the configured explorer", () => {
     const email = merchantPaymentEmail(data);
     expect(email.text).toContain(`View on the block explorer: https://basescan.org/tx/${txHash}`);

@@ -1,5 +1,7 @@
 import { formatUsdcForDisplay } from "../domain/money.ts";
+import { invoiceAmountDue } from "../domain/moneyRules.ts";
 import type { PaymentEventType } from "../domain/paymentState.ts";
+import type { StoredInvoiceStatus } from "../domain/statuses.ts";
 import { escapeHtml } from "../internal/escapeHtml.ts";
 
 type InvoiceEventType = Extract<PaymentEventType, `invoice.${string}`>;
@@ -10,6 +12,8 @@ export type MerchantPaymentEmailData = {
   vendorName: string;
   totalAmount: bigint;
   received: bigint;
+  /** The invoice's status the event left it in: what is still due depends on it. */
+  status: StoredInvoiceStatus;
   txHash: string | null;
   /** None on a local chain: its transactions are on no public explorer. */
   explorerUrl: string | null;
@@ -51,14 +55,14 @@ const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string
 /** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */
 export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
   const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
-  const due = data.totalAmount - data.received;
+  const due = invoiceAmountDue(data.status, data.totalAmount, data.received);
   const balance =
     data.type === "invoice.unexpected_payment"
       ? "The invoice is void: nothing is due. Refund this money with POST /api/invoices/{id}/refunds (a claim link lets the payer name the address)."
       : due > 0n
         ? `Still due: ${usdc(due)}`
-        : due < 0n
-          ? `Received in excess: ${usdc(-due)}`
+        : data.received > data.totalAmount
+          ? `Received in excess: ${usdc(data.received - data.totalAmount)}`
           : "Nothing is due.";
   const refund =
     data.type === "invoice.excess" && due < 0n ? excessRefundLines(data, usdc(-due)) : [];

@@ -3,6 +3,7 @@ import { getAddress } from "viem";
 import { type InvoiceExportRow, invoiceExportBatch } from "../../db/queries/exports.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import { requireKey } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, type Router } from "../openapi.ts";
@@ -29,6 +30,7 @@ const HEADER = [
   "invoice_total",
   "paid_amount",
   "amount_due",
+  "refunded_amount",
   "currency",
   "deposit_address",
 ] as const;
@@ -39,7 +41,7 @@ const route = createRoute({
   tags: ["Exports"],
   summary: "Export your invoices as CSV",
   description:
-    "One row per line item of every invoice created in the range, oldest first, with the invoice's fields repeated on each of its rows (RFC 4180, UTF-8, CRLF; amounts as USDC decimals, times in UTC ISO 8601; a cell beginning with `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`). Streamed: any size in constant memory. A `read` key is enough.",
+    "One row per line item of every invoice created in the range, oldest first, with the invoice's fields repeated on each of its rows: `paid_amount` (counted payments), `amount_due` (0 once `paid` or `void`) and `refunded_amount` (confirmed refunds) are the figures `GET /api/invoices` shows (RFC 4180, UTF-8, CRLF; amounts as USDC decimals, times in UTC ISO 8601; a cell beginning with `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`). Streamed: any size in constant memory. A `read` key is enough.",
   security: [{ bearerAuth: [] }],
   request: { query: ExportQuerySchema },
   responses: {
@@ -48,7 +50,7 @@ const route = createRoute({
       content: {
         "text/csv": {
           schema: z.string(),
-          example: `${HEADER.join(",")}\r\nINV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01T09:30:00.000Z,2026-10-01T09:30:00.000Z,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,150.125,150.125,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\r\n`,
+          example: `${HEADER.join(",")}\r\nINV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01T09:30:00.000Z,2026-10-01T09:30:00.000Z,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,150.125,150.125,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\r\n`,
         },
       },
     },
@@ -57,7 +59,6 @@ const route = createRoute({
 });
 
 function cells(row: InvoiceExportRow, today: string): string[] {
-  const due = row.total_amount - row.received;
   return [
     row.invoice_number,
     row.id,
@@ -75,7 +76,8 @@ function cells(row: InvoiceExportRow, today: string): string[] {
     formatUsdc(row.line_total),
     formatUsdc(row.total_amount),
     formatUsdc(row.received),
-    formatUsdc(due > 0n ? due : 0n),
+    formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received)),
+    formatUsdc(row.refunded),
     "USDC",
     getAddress(row.deposit_address),
   ];

@@ -27,6 +27,9 @@ const HEADER = [
   "link_slug",
   "link_description",
   "deposit_address",
+  "entry",
+  "refund_from",
+  "refund_to",
 ] as const;
 
 const route = createRoute({
@@ -35,7 +38,7 @@ const route = createRoute({
   tags: ["Exports"],
   summary: "Export your payments as CSV",
   description:
-    "One row per counted USDC payment with a block time in the range, oldest first, with what it paid (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). RFC 4180 like the invoices export, streamed. A `read` key is enough.",
+    "One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. RFC 4180 like the invoices export, streamed. A `read` key is enough.",
   security: [{ bearerAuth: [] }],
   request: { query: ExportQuerySchema },
   responses: {
@@ -44,7 +47,7 @@ const route = createRoute({
       content: {
         "text/csv": {
           schema: z.string(),
-          example: `${HEADER.join(",")}\r\n2026-10-02T14:05:11.000Z,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\r\n`,
+          example: `${HEADER.join(",")}\r\n2026-10-02T14:05:11.000Z,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,\r\n2026-10-03T10:00:00.000Z,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\r\n`,
         },
       },
     },
@@ -54,13 +57,13 @@ const route = createRoute({
 
 function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
   return [
-    row.block_time.toISOString(),
+    row.at.toISOString(),
     row.id,
     row.tx_hash,
-    String(row.log_index),
-    String(row.block_number),
+    row.log_index === null ? "" : String(row.log_index),
+    row.block_number === null ? "" : String(row.block_number),
     explorerUrl ? `${explorerUrl}/tx/${row.tx_hash}` : "",
-    getAddress(row.payer),
+    row.payer ? getAddress(row.payer) : "",
     formatUsdc(row.amount),
     "USDC",
     row.invoice_id ? "invoice" : "link",
@@ -70,6 +73,9 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
     row.link_slug ?? "",
     row.link_description ?? "",
     getAddress(row.deposit_address),
+    row.entry,
+    row.refund_from ? getAddress(row.refund_from) : "",
+    row.refund_to ? getAddress(row.refund_to) : "",
   ];
 }
 

@@ -1,22 +1,15 @@
 import { getAddress } from "viem";
-import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import {
-  findLineItems,
-  findPdf,
-  type InvoiceRow,
-  type LineItemRow,
-} from "../../db/queries/invoices.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
-import { listRefundsOf, type RefundRow } from "../../db/queries/refunds.ts";
-import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
+import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import type { RefundRow } from "../../db/queries/refunds.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { invoiceAmountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
-import { invoiceAmountDue } from "../../domain/underpaymentTolerance.ts";
 import type { AppDeps } from "../deps.ts";
 import { presentRefund } from "../refunds/present.ts";
 import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
@@ -48,7 +41,7 @@ function presentInvoice({
 }: PresentInvoiceParameters): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = state.received;
-  // Nothing is due once `paid`, a shortfall within the underpayment tolerance included.
+  // Nothing is due once `paid` (a tolerated shortfall included) or `void`.
   const due = invoiceAmountDue(invoice.status, invoice.total_amount, paid);
   return {
     invoice_id: invoice.id,
@@ -102,7 +95,7 @@ function presentInvoice({
     // Settlement: each sweep of the deposit address to wallet_address.
     sweeps,
     refunds: refunds.map(presentRefund),
-    refunded_amount: formatUsdc(confirmedRefunds(refunds)),
+    refunded_amount: formatUsdc(refundedAmount(refunds)),
     voided_at: invoice.voided_at?.toISOString() ?? null,
   };
 }
@@ -139,37 +132,11 @@ export function presentStatus(
   };
 }
 
-/** What confirmed refunds paid back. */
-const confirmedRefunds = (refunds: RefundRow[]) =>
-  refunds.filter((r) => r.status === "confirmed").reduce((sum, r) => sum + r.amount, 0n);
-
-/** Everything presentInvoice needs besides the invoice row. */
-async function loadInvoiceDetails(
-  deps: Pick<AppDeps, "db" | "indexerSchema">,
-  invoice: InvoiceRow,
-) {
-  const [lines, pdf, state, transfers, sweeps, refunds] = await Promise.all([
-    findLineItems(deps.db, invoice.id),
-    findPdf(deps.db, invoice.id),
-    loadPaymentState(deps.db, invoice.deposit_address),
-    indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
-    findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
-    listRefundsOf(deps.db, { invoiceId: invoice.id }),
-  ]);
-  return {
-    lines,
-    pdfSha256: pdf?.sha256 ?? "",
-    state,
-    transfers,
-    sweeps: sweeps.map(presentSweep),
-    refunds,
-  };
-}
-
 /** The full invoice body (GET /api/invoices/{id}, POST …/send): details loaded, then presented. */
 export async function invoiceBody(
   deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
   invoice: InvoiceRow,
 ) {
-  return presentInvoice({ deps, invoice, ...(await loadInvoiceDetails(deps, invoice)) });
+  const { sweeps, ...details } = await loadInvoiceDetails(deps.db, deps.indexerSchema, invoice);
+  return presentInvoice({ deps, invoice, ...details, sweeps: sweeps.map(presentSweep) });
 }

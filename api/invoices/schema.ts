@@ -381,7 +381,8 @@ export const InvoiceSchema = z
       .openapi({ description: "The SHA-256 of the PDF's bytes (hex), also its `ETag`." }),
     paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
     amount_due: z.string().openapi({
-      description: "What is still due, in USDC; never negative; 0.00 once `paid`.",
+      description:
+        "What is still due, in USDC: the total less `paid_amount`, never negative; 0.00 once `paid` (a tolerated shortfall included) and when `void` (a payment that still arrives is held for refund, not owed). Refunds do not change it.",
     }),
     underpayment_tolerance: z.string().openapi({
       description:

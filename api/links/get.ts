@@ -2,8 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { listRefundsOf } from "../../db/queries/refunds.ts";
 import { findSweepsOf } from "../../db/queries/sweeps.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
 import { authorizedLink } from "../auth/authorize.ts";
@@ -12,6 +14,8 @@ import type { AppDeps } from "../deps.ts";
 import { SweepSchema } from "../invoices/schema.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { presentRefund } from "../refunds/present.ts";
+import { RefundSchema } from "../refunds/refundSchema.ts";
 import { linkSnippets } from "./createLink.ts";
 
 const LinkSchema = z
@@ -43,6 +47,9 @@ const LinkSchema = z
       )
       .openapi({ description: "Every USDC transfer indexed to the deposit address." }),
     sweeps: z.array(SweepSchema),
+    refunds: z.array(RefundSchema).openapi({
+      description: "Every refund requested (POST /api/links/{slug}/refunds), oldest first.",
+    }),
   })
   .openapi("PaymentLink", {
     example: {
@@ -59,6 +66,7 @@ const LinkSchema = z
       redirect_url: "https://shop.acme.example/thanks",
       payments: [],
       sweeps: [],
+      refunds: [],
     },
   });
 
@@ -68,7 +76,7 @@ const route = createRoute({
   tags: ["Payment links"],
   summary: "Get a payment link",
   description:
-    "Every stored field but the webhook secret, the snippets, what was received and is still due, every transfer to the deposit address and the sweeps, as `GET /api/invoices/{id}` shows an invoice. Its merchant's key only, in every AUTH_MODE: a slug is public (it is in every checkout URL), so without a key this is a 401 and with another merchant's a 404.",
+    "Every stored field but the webhook secret, the snippets, what was received, refunded and is still due, every transfer to the deposit address, the sweeps and the refunds, as `GET /api/invoices/{id}` shows an invoice. Its merchant's key only, in every AUTH_MODE: a slug is public (it is in every checkout URL), so without a key this is a 401 and with another merchant's a 404.",
   security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
@@ -88,17 +96,22 @@ const route = createRoute({
 export function registerGetLink(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const link = await authorizedLink(deps.db, identityOf(c), c.req.valid("param").slug);
-    const [state, transfers, sweeps] = await Promise.all([
+    const [state, transfers, sweeps, refunds] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
       indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
       findSweepsOf(deps.db, deps.indexerSchema, link.deposit_address),
+      listRefundsOf(deps.db, { linkId: link.id }),
     ]);
-    const due = link.amount - state.received;
+    const due = amountDue(link.amount, state.received);
     const { payment_link: _, ...snippets } = linkSnippets(deps.payUrl, link.slug);
     return c.json(
       {
-        ...presentLinkSummary(deps, { ...link, received: state.received }),
-        amount_due: formatUsdc(due > 0n ? due : 0n),
+        ...presentLinkSummary(deps, {
+          ...link,
+          received: state.received,
+          refunded: refundedAmount(refunds),
+        }),
+        amount_due: formatUsdc(due),
         payment_uri: usdcPaymentUri(getAddress(link.deposit_address), due > 0n ? due : link.amount),
         ...snippets,
         merchant_portal:
@@ -117,6 +130,7 @@ export function registerGetLink(app: Router, deps: AppDeps): void {
             counted: state.counted.includes(t.id),
           })),
         sweeps: sweeps.map(presentSweep),
+        refunds: refunds.map(presentRefund),
       },
       200,
     );

@@ -9,6 +9,7 @@ import {
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
@@ -32,11 +33,8 @@ import {
   startOf,
 } from "./listQuery.ts";
 
-/**
- * The statuses the list filters on: every reported one, and `void` (issue 17's stored status,
- * accepted here before it lands in domain/statuses.ts; until then it matches nothing).
- */
-const LIST_STATUSES = [...new Set([...REPORTED_INVOICE_STATUSES, "void"])] as InvoiceListStatus[];
+/** The statuses the list filters on: every reported one. */
+const LIST_STATUSES = [...REPORTED_INVOICE_STATUSES] as InvoiceListStatus[];
 
 const QuerySchema = z.object({
   ...pageParams,
@@ -75,6 +73,7 @@ const invoiceSummaryExample = {
   total_amount: "150.125",
   paid_amount: "0.00",
   amount_due: "150.125",
+  refunded_amount: "0.00",
   currency: "USDC" as const,
   issue_date: "2026-10-01",
   due_date: "2026-10-31",
@@ -99,7 +98,14 @@ export const InvoiceSummarySchema = z
     vendor_email: z.string(),
     total_amount: z.string(),
     paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
-    amount_due: z.string(),
+    amount_due: z.string().openapi({
+      description:
+        "What is still due, in USDC, as `GET /api/invoices/{id}` reports it: never negative, 0.00 once `paid` and when `void`.",
+    }),
+    refunded_amount: z.string().openapi({
+      description:
+        "What confirmed refunds paid back, in USDC (`0.00` before any); `paid_amount` less this is what the merchant kept.",
+    }),
     currency: z.literal("USDC"),
     issue_date: z.string(),
     due_date: z.string(),
@@ -140,7 +146,6 @@ export function presentInvoiceSummary(
   row: InvoiceListRow,
   today: string,
 ): z.infer<typeof InvoiceSummarySchema> {
-  const due = row.total_amount - row.received;
   return {
     invoice_id: row.id,
     invoice_number: row.invoice_number,
@@ -151,7 +156,8 @@ export function presentInvoiceSummary(
     vendor_email: row.vendor_email,
     total_amount: formatUsdc(row.total_amount),
     paid_amount: formatUsdc(row.received),
-    amount_due: formatUsdc(due > 0n ? due : 0n),
+    amount_due: formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received)),
+    refunded_amount: formatUsdc(row.refunded),
     currency: "USDC",
     issue_date: row.issue_date,
     due_date: row.due_date,

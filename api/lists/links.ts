@@ -42,6 +42,7 @@ export const linkSummaryExample = {
   status: "confirmed" as const,
   amount: "25.00",
   amount_received: "25.00",
+  refunded_amount: "0.00",
   description: "Order #1042",
   merchant_name: "Acme Coffee",
   wallet_type: "managed" as const,
@@ -60,6 +61,10 @@ export const linkSummaryShape = {
   amount_received: z
     .string()
     .openapi({ description: "The total of the counted payments, in USDC." }),
+  refunded_amount: z.string().openapi({
+    description:
+      "What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept.",
+  }),
   description: z.string(),
   merchant_name: z.string().nullable(),
   wallet_type: z.enum(WALLET_TYPES),
@@ -85,6 +90,7 @@ export function presentLinkSummary(
     status: row.status,
     amount: formatUsdc(row.amount),
     amount_received: formatUsdc(row.received),
+    refunded_amount: formatUsdc(row.refunded),
     description: row.description,
     merchant_name: row.merchant_name,
     wallet_type: row.wallet_type,

@@ -1,11 +1,12 @@
 import { sql } from "kysely";
+import type { RefundStatus, StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
-import type { InvoiceRow } from "./invoices.ts";
 import type { LinkRow } from "./links.ts";
 
 /**
- * What the dashboard reads beyond the API's own queries: its overview's sums, its settings,
- * and simple keyset-paged lists of one merchant's records (newest first).
+ * What the dashboard reads beyond the API's own queries: its overview's facts, its settings,
+ * and an invoice's emails and audit entries. Its lists are the API's (invoiceLists.ts,
+ * linkLists.ts, paymentLists.ts).
  */
 
 export type MerchantSettings = {
@@ -142,193 +143,59 @@ export async function notificationRecipient(db: Executor, email: string): Promis
   return row?.notification_email ?? email;
 }
 
-export type Overview = {
-  /** Received this calendar month (UTC), by block time, on invoices and links. */
+/** The rows the overview's figures are computed from, by domain/moneyRules.ts. */
+export type OverviewFacts = {
+  /** Every counted payment's amount with a block time on or after the month's start. */
   receivedThisMonth: bigint;
-  /** Still due on sent, partly paid (and overdue) invoices. */
-  outstanding: bigint;
-  outstandingCount: number;
-  overdue: bigint;
-  overdueCount: number;
+  /** The refunds confirmed on or after the month's start (status and amount). */
+  refundsThisMonth: { status: RefundStatus; amount: bigint }[];
+  /** The invoices that may still owe something (total above what they received). */
+  openInvoices: { status: StoredInvoiceStatus; total: bigint; received: bigint; dueDate: string }[];
 };
 
-/** The overview's figures of one merchant; `today` is YYYY-MM-DD (UTC). */
-export async function merchantOverview(
+/**
+ * What the overview of one merchant is computed from: the month's payments (app.payments, as
+ * the API's payment list), the month's confirmed refunds, and the invoices that may owe
+ * something; `monthStart` is the first moment of the month (UTC).
+ */
+export async function merchantOverviewFacts(
   db: Executor,
-  indexerSchema: string,
   merchantId: string,
-  today: string,
-): Promise<Overview> {
-  const due = await db
-    .selectFrom("app.invoices as i")
-    .leftJoin("app.payment_state as p", "p.deposit_address", "i.deposit_address")
-    .select([
-      sql<string>`coalesce(sum(greatest(i.total_amount - coalesce(p.received, 0), 0)), 0)::text`.as(
-        "outstanding",
-      ),
-      sql<string>`count(*)::text`.as("outstanding_count"),
-      sql<string>`coalesce(sum(greatest(i.total_amount - coalesce(p.received, 0), 0)) filter (where i.status in ('draft', 'sent') and i.due_date < ${today}), 0)::text`.as(
-        "overdue",
-      ),
-      sql<string>`(count(*) filter (where i.status in ('draft', 'sent') and i.due_date < ${today}))::text`.as(
-        "overdue_count",
-      ),
-    ])
-    .where("i.merchant_id", "=", merchantId)
-    .where("i.status", "in", ["sent", "partial", "draft"])
-    .executeTakeFirstOrThrow();
-  const monthStart = `${today.slice(0, 7)}-01`;
-  const received = (await tableExists(db, `${indexerSchema}.usdc_transfer`))
-    ? await sql<{ total: string }>`
-        select coalesce(sum(t.value), 0)::text as total
-        from app.payment_state p
-        join ${sql.table(`${indexerSchema}.usdc_transfer`)} t on t.id = any(p.counted)
-        where p.deposit_address in (${merchantAddresses(merchantId)})
-          and t.timestamp >= extract(epoch from ${monthStart}::date)`.execute(db)
-    : { rows: [{ total: "0" }] };
+  monthStart: Date,
+): Promise<OverviewFacts> {
+  const [received, refunds, invoices] = await Promise.all([
+    db
+      .selectFrom("app.payments")
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<bigint>("amount"), eb.val(0n)).as("total"))
+      .where("merchant_id", "=", merchantId)
+      .where("block_time", ">=", monthStart)
+      .executeTakeFirst(),
+    db
+      .selectFrom("app.refunds")
+      .select(["status", "amount"])
+      .where("merchant_id", "=", merchantId)
+      .where("confirmed_at", ">=", monthStart)
+      .execute(),
+    db
+      .selectFrom("app.invoices as i")
+      .leftJoin("app.payment_state as p", "p.deposit_address", "i.deposit_address")
+      .select(["i.status", "i.total_amount", "i.due_date"])
+      .select(sql<bigint>`coalesce(p.received, 0)::bigint`.as("received"))
+      .where("i.merchant_id", "=", merchantId)
+      // Only a prefilter: whatever is due is at most the total less what arrived.
+      .where(sql<boolean>`i.total_amount > coalesce(p.received, 0)`)
+      .execute(),
+  ]);
   return {
-    receivedThisMonth: BigInt(received.rows[0]?.total ?? "0"),
-    outstanding: BigInt(due.outstanding),
-    outstandingCount: Number(due.outstanding_count),
-    overdue: BigInt(due.overdue),
-    overdueCount: Number(due.overdue_count),
+    receivedThisMonth: BigInt(received?.total ?? 0n),
+    refundsThisMonth: refunds,
+    openInvoices: invoices.map((i) => ({
+      status: i.status,
+      total: i.total_amount,
+      received: i.received,
+      dueDate: i.due_date,
+    })),
   };
-}
-
-const merchantAddresses = (merchantId: string) => sql`
-  select deposit_address from app.invoices where merchant_id = ${merchantId}
-  union all select deposit_address from app.payment_links where merchant_id = ${merchantId}`;
-
-async function tableExists(db: Executor, name: string): Promise<boolean> {
-  const { rows } = await sql<{
-    ok: boolean;
-  }>`select to_regclass(${name}) is not null as ok`.execute(db);
-  return rows[0]?.ok ?? false;
-}
-
-export type DashboardPayment = {
-  transferId: string;
-  txHash: string;
-  from: string;
-  value: bigint;
-  paidAt: Date;
-  invoiceId: string | null;
-  invoiceNumber: string | null;
-  linkSlug: string | null;
-  linkDescription: string | null;
-};
-
-/** One page of the merchant's counted payments (invoices and links), newest first. */
-export async function listMerchantPayments(
-  db: Executor,
-  indexerSchema: string,
-  merchantId: string,
-  page: { limit: number; offset: number },
-): Promise<DashboardPayment[]> {
-  if (!(await tableExists(db, `${indexerSchema}.usdc_transfer`))) return [];
-  const { rows } = await sql<{
-    id: string;
-    tx_hash: string;
-    from: string;
-    value: string;
-    timestamp: string;
-    invoice_id: string | null;
-    invoice_number: string | null;
-    link_slug: string | null;
-    link_description: string | null;
-  }>`
-    select t.id, t.tx_hash, t."from", t.value::text, t.timestamp::text,
-      i.id as invoice_id, i.invoice_number, l.slug as link_slug, l.description as link_description
-    from app.payment_state p
-    join ${sql.table(`${indexerSchema}.usdc_transfer`)} t on t.id = any(p.counted)
-    left join app.invoices i on i.deposit_address = p.deposit_address and i.merchant_id = ${merchantId}
-    left join app.payment_links l on l.deposit_address = p.deposit_address and l.merchant_id = ${merchantId}
-    where i.id is not null or l.id is not null
-    order by t.block_number desc, t.log_index desc
-    limit ${page.limit} offset ${page.offset}`.execute(db);
-  return rows.map((row) => ({
-    transferId: row.id,
-    txHash: row.tx_hash,
-    from: row.from,
-    value: BigInt(row.value),
-    paidAt: new Date(Number(row.timestamp) * 1000),
-    invoiceId: row.invoice_id,
-    invoiceNumber: row.invoice_number,
-    linkSlug: row.link_slug,
-    linkDescription: row.link_description,
-  }));
-}
-
-export type InvoiceListRow = InvoiceRow & { received: bigint };
-
-export type InvoiceFilter = {
-  /** A reported status (`overdue` included) or none. */
-  status?: string;
-  /** Matched against the number, the vendor's name and email, and the notes. */
-  search?: string;
-  today: string;
-  limit: number;
-  offset: number;
-};
-
-/** One page of the merchant's invoices, newest first, with what each has received. */
-export async function listMerchantInvoices(
-  db: Executor,
-  merchantId: string,
-  filter: InvoiceFilter,
-): Promise<InvoiceListRow[]> {
-  let query = db
-    .selectFrom("app.invoices as i")
-    .leftJoin("app.payment_state as p", "p.deposit_address", "i.deposit_address")
-    .selectAll("i")
-    .select(sql<string>`coalesce(p.received, 0)::text`.as("received_text"))
-    .where("i.merchant_id", "=", merchantId);
-  const { status, search, today } = filter;
-  if (status === "overdue")
-    query = query.where("i.status", "in", ["draft", "sent"]).where("i.due_date", "<", today);
-  else if (status === "draft" || status === "sent")
-    query = query.where("i.status", "=", status).where("i.due_date", ">=", today);
-  else if (status) query = query.where(sql<string>`i.status::text`, "=", status);
-  if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb("i.invoice_number", "ilike", like),
-        eb("i.vendor_name", "ilike", like),
-        eb("i.vendor_email", "ilike", like),
-        eb("i.notes", "ilike", like),
-      ]),
-    );
-  }
-  const rows = await query
-    .orderBy("i.created_at", "desc")
-    .orderBy("i.id", "desc")
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  return rows.map(({ received_text, ...row }) => ({ ...row, received: BigInt(received_text) }));
-}
-
-export type LinkListRow = LinkRow & { received: bigint };
-
-/** One page of the merchant's payment links, newest first. */
-export async function listMerchantLinks(
-  db: Executor,
-  merchantId: string,
-  page: { limit: number; offset: number },
-): Promise<LinkListRow[]> {
-  const rows = await db
-    .selectFrom("app.payment_links as l")
-    .leftJoin("app.payment_state as p", "p.deposit_address", "l.deposit_address")
-    .selectAll("l")
-    .select(sql<string>`coalesce(p.received, 0)::text`.as("received_text"))
-    .where("l.merchant_id", "=", merchantId)
-    .orderBy("l.created_at", "desc")
-    .orderBy("l.id", "desc")
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return rows.map(({ received_text, ...row }) => ({ ...row, received: BigInt(received_text) }));
 }
 
 /** The merchant's link `slug`, or undefined (another merchant's too). */

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import type { ListKey } from "../../domain/listCursor.ts";
+import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
-import { afterKey, listMoment } from "./listPage.ts";
-import { merchantPayments } from "./paymentLists.ts";
+import { afterKey, confirmedRefundsOf, listMoment } from "./listPage.ts";
 
 /** The moments an export covers: from (inclusive) to before (exclusive); either may be open. */
 export type ExportRange = { from?: Date; before?: Date };
@@ -22,6 +22,8 @@ export type InvoiceExportRow = {
   merchant_name_snapshot: string;
   total_amount: bigint;
   received: bigint;
+  /** What its confirmed refunds paid back. */
+  refunded: bigint;
   deposit_address: string;
   position: number;
   description: string;
@@ -64,6 +66,7 @@ export async function invoiceExportBatch(
         ])
         .select((eb) => [
           eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
+          confirmedRefundsOf("invoice_id", "i.id").as("refunded"),
           listMoment("i.created_at").as("list_at"),
         ])
         .where("i.merchant_id", "=", merchantId);
@@ -82,25 +85,38 @@ export async function invoiceExportBatch(
     .execute();
 }
 
-/** One counted payment with what it paid: a row of the payments export. */
+/**
+ * One entry of the payments export: a counted payment, or a confirmed refund (money that left),
+ * with what it was for. A payment's `at` is its block time; a refund's, when it was confirmed.
+ */
 export type PaymentExportRow = {
+  entry: "payment" | "refund";
+  /** A payment's transfer id (tx hash and log index), or the refund's id. */
   id: string;
   tx_hash: string;
-  log_index: number;
-  payer: string;
+  /** A payment's; null for a refund. */
+  log_index: number | null;
+  payer: string | null;
   amount: bigint;
-  block_number: bigint;
-  block_time: Date;
+  block_number: bigint | null;
+  at: Date;
   deposit_address: string;
   invoice_id: string | null;
   invoice_number: string | null;
   vendor_name: string | null;
   link_slug: string | null;
   link_description: string | null;
+  /** A refund's source address (the deposit address or the merchant's managed wallet). */
+  refund_from: string | null;
+  refund_to: string | null;
   list_at: string;
 };
 
-/** The next `limit` payments with a block time in the range after `after`, oldest first. */
+/**
+ * The next `limit` entries (counted payments and confirmed refunds) with a moment in the range
+ * after `after`, oldest first (moment, then id as text): one batch of the streamed export.
+ * Confirmed refunds only, the rule of domain/moneyRules.ts refundedAmount.
+ */
 export async function paymentExportBatch(
   db: Executor,
   merchantId: string,
@@ -108,12 +124,38 @@ export async function paymentExportBatch(
   after: ListKey | null,
   limit: number,
 ): Promise<PaymentExportRow[]> {
-  let query = merchantPayments(db, merchantId).select([
-    "i.vendor_name",
-    "l.description as link_description",
-  ]);
-  if (range.from) query = query.where("p.block_time", ">=", range.from);
-  if (range.before) query = query.where("p.block_time", "<", range.before);
-  if (after) query = query.where(afterKey("p.block_time", "p.id", after, "text"));
-  return query.orderBy("p.block_time").orderBy("p.id").limit(limit).execute();
+  const inRange = (moment: string, id: string) => {
+    const parts = [];
+    if (range.from) parts.push(sql`${sql.ref(moment)} >= ${range.from}`);
+    if (range.before) parts.push(sql`${sql.ref(moment)} < ${range.before}`);
+    if (after)
+      parts.push(
+        sql`(${sql.ref(moment)}, ${sql.raw(id)}) > (${after.at}::timestamptz, ${after.id}::text)`,
+      );
+    return parts.length ? sql`and ${sql.join(parts, sql` and `)}` : sql``;
+  };
+  const { rows } = await sql<Omit<PaymentExportRow, "list_at"> & { list_at: string }>`
+    select e.*, ${listMoment("e.at")} as list_at from (
+      (select 'payment' as entry, p.id, p.tx_hash, p.log_index, p.payer, p.amount, p.block_number,
+          p.block_time as at, p.deposit_address, p.invoice_id, i.invoice_number, i.vendor_name,
+          l.slug as link_slug, l.description as link_description,
+          null::text as refund_from, null::text as refund_to
+        from app.payments p
+        left join app.invoices i on i.id = p.invoice_id
+        left join app.payment_links l on l.id = p.link_id
+        where p.merchant_id = ${merchantId} ${inRange("p.block_time", "p.id")}
+        order by p.block_time, p.id limit ${limit})
+      union all
+      (select 'refund', r.id::text, r.tx_hash, null, null, r.amount, null,
+          r.confirmed_at, coalesce(i.deposit_address, l.deposit_address), r.invoice_id,
+          i.invoice_number, i.vendor_name, l.slug, l.description, r.from_address, r.to_address
+        from app.refunds r
+        left join app.invoices i on i.id = r.invoice_id
+        left join app.payment_links l on l.id = r.link_id
+        where r.merchant_id = ${merchantId} and r.status = ${COUNTED_REFUND_STATUS}
+          ${inRange("r.confirmed_at", "r.id::text")}
+        order by r.confirmed_at, r.id::text limit ${limit})
+    ) e
+    order by e.at, e.id limit ${limit}`.execute(db);
+  return rows;
 }

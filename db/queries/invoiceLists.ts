@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { OVERDUE_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import type {
   ReportedInvoiceStatus,
   StoredInvoiceStatus,
@@ -7,6 +8,7 @@ import type {
 import type { Database, Executor } from "../database.ts";
 import {
   beforeKey,
+  confirmedRefundsOf,
   containsPattern,
   type ListPage,
   type ListResult,
@@ -14,7 +16,7 @@ import {
   toPage,
 } from "./listPage.ts";
 
-/** What the invoice list filters on: a status as reported, or `void` (stored, issue 17). */
+/** What the invoice list filters on: a status as reported (`void` included). */
 export type InvoiceListStatus = ReportedInvoiceStatus | "void";
 
 /** The invoice list's filters; each one given narrows the list (they combine with AND). */
@@ -37,7 +39,10 @@ export type InvoiceListFilters = {
   today: string;
 };
 
-/** One invoice of the list: what a row of a list shows, without line items or transfers. */
+/**
+ * One invoice of the list: what a row of a list shows, without line items or transfers. The
+ * API's list and the dashboard's both read it.
+ */
 export type InvoiceListRow = {
   id: string;
   invoice_number: string;
@@ -49,6 +54,8 @@ export type InvoiceListRow = {
   total_amount: bigint;
   /** What the reconcile job last counted for the invoice (0 before any payment). */
   received: bigint;
+  /** What its confirmed refunds paid back (0 without any). */
+  refunded: bigint;
   issue_date: string;
   due_date: string;
   wallet_type: WalletType;
@@ -61,13 +68,15 @@ export type InvoiceListRow = {
 
 type Eb = ExpressionBuilder<Database & { i: Database["app.invoices"] }, "i">;
 
-/** The condition for one reported status: draft and sent exclude what is overdue. */
+/**
+ * The condition for one reported status: domain/moneyRules.ts isOverdue in SQL (its statuses,
+ * past the due date), and draft and sent then exclude what is overdue.
+ */
 function statusCondition(eb: Eb, status: InvoiceListStatus, today: string): Expression<SqlBool> {
   if (status === "overdue")
-    return eb.and([eb("i.status", "in", ["draft", "sent"]), eb("i.due_date", "<", today)]);
-  if (status === "draft" || status === "sent")
+    return eb.and([eb("i.status", "in", OVERDUE_STORED_STATUSES), eb("i.due_date", "<", today)]);
+  if ((OVERDUE_STORED_STATUSES as readonly string[]).includes(status))
     return eb.and([eb("i.status", "=", status), eb("i.due_date", ">=", today)]);
-  // `void` is compared as text: stored once issue 17's void lands, matching nothing before.
   return sql<SqlBool>`${sql.ref("i.status")} = ${status}`;
 }
 
@@ -102,6 +111,7 @@ export async function listInvoices(
     ])
     .select((eb) => [
       eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
+      confirmedRefundsOf("invoice_id", "i.id").as("refunded"),
       listMoment("i.created_at").as("list_at"),
     ])
     .where("i.merchant_id", "=", merchantId);

@@ -3,6 +3,7 @@ import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import {
   beforeKey,
+  confirmedRefundsOf,
   containsPattern,
   type ListPage,
   type ListResult,
@@ -31,6 +32,8 @@ export type LinkListRow = {
   description: string;
   /** What the reconcile job last counted for the link (0 before any payment). */
   received: bigint;
+  /** What its confirmed refunds paid back (0 without any). */
+  refunded: bigint;
   merchant_name: string | null;
   wallet_type: WalletType;
   wallet_address: string;
@@ -65,6 +68,7 @@ export async function listLinks(
     ])
     .select((eb) => [
       eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
+      confirmedRefundsOf("link_id", "l.id").as("refunded"),
       listMoment("l.created_at").as("list_at"),
     ])
     .where("l.merchant_id", "=", merchantId);

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
 import { encodeListCursor, type ListKey, type ListKind } from "../../domain/listCursor.ts";
+import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 
 /** How much of a list to read: `limit` rows after the row at `after` (none: from the newest). */
 export type ListPage = { limit: number; after?: ListKey | null };
@@ -65,4 +66,16 @@ export function toPage<Row extends { list_at: string }>(
 /** `%term%` for ILIKE, its own `%`, `_` and `\` taken literally. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * What the confirmed refunds of the invoice or link in `idColumn` paid back (0 without any), as
+ * a correlated subquery over the refunds_invoice / refunds_link index. Confirmed only: the rule
+ * of domain/moneyRules.ts refundedAmount.
+ */
+export function confirmedRefundsOf(
+  owner: "invoice_id" | "link_id",
+  idColumn: string,
+): RawBuilder<bigint> {
+  return sql<bigint>`(select coalesce(sum(r.amount), 0) from app.refunds r where ${sql.ref(`r.${owner}`)} = ${sql.ref(idColumn)} and r.status = ${COUNTED_REFUND_STATUS})::bigint`;
 }

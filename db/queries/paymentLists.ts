@@ -33,12 +33,14 @@ export type PaymentListRow = {
   invoice_number: string | null;
   link_id: string | null;
   link_slug: string | null;
+  link_description: string | null;
   list_at: string;
 };
 
 /**
  * A merchant's counted payments (app.payments) with what each paid (its invoice's number, its
- * link's slug) and its list key: what the payment list and the payments export both read.
+ * link's slug and description) and its list key: what the API's payment list and the
+ * dashboard's read.
  */
 export function merchantPayments(db: Executor, merchantId: string) {
   return db
@@ -58,6 +60,7 @@ export function merchantPayments(db: Executor, merchantId: string) {
       "i.invoice_number",
       "p.link_id",
       "l.slug as link_slug",
+      "l.description as link_description",
     ])
     .select(listMoment("p.block_time").as("list_at"))
     .where("p.merchant_id", "=", merchantId);

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import { jobKey } from "../../domain/jobs.ts";
+import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { RefundFacts } from "../../domain/refundPlan.ts";
 import type { RefundStatus, WalletType } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
@@ -86,14 +87,14 @@ export async function listRefundsOf(db: Executor, owner: RefundOwner): Promise<R
     .execute();
 }
 
-/** What refunds of an invoice or link paid out: the confirmed ones. */
+/** What refunds of an invoice or link paid out: the confirmed ones (domain/moneyRules.ts). */
 export async function refundedAmountOf(db: Executor, owner: RefundOwner): Promise<bigint> {
   const [column, id] = ownerColumn(owner);
   const row = await db
     .selectFrom("app.refunds")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<bigint>("amount"), eb.val(0n)).as("total"))
     .where(column, "=", id)
-    .where("status", "=", "confirmed")
+    .where("status", "=", COUNTED_REFUND_STATUS)
     .executeTakeFirst();
   return BigInt(row?.total ?? 0n);
 }

@@ -10,21 +10,22 @@ import {
   findMerchantLink,
   findMerchantSettings,
   isNotificationEmailTokenUsable,
-  listMerchantInvoices,
-  listMerchantLinks,
-  listMerchantPayments,
-  merchantOverview,
+  merchantOverviewFacts,
 } from "../../db/queries/dashboard.ts";
 import {
   deleteExpiredDashboardSessions,
   insertDashboardSession,
 } from "../../db/queries/dashboardSessions.ts";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import { findInvoice, findLineItems } from "../../db/queries/invoices.ts";
+import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
+import { type InvoiceListStatus, listInvoices } from "../../db/queries/invoiceLists.ts";
+import { findInvoice } from "../../db/queries/invoices.ts";
+import { listLinks } from "../../db/queries/linkLists.ts";
 import { findManagedWallet, findMerchantByEmail } from "../../db/queries/merchants.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { listPayments } from "../../db/queries/paymentLists.ts";
 import { listPayoutWallets } from "../../db/queries/payoutWallets.ts";
-import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { listRefundsOf } from "../../db/queries/refunds.ts";
 import { findWebhookHistory } from "../../db/queries/webhookHistory.ts";
 import { CLAIM_TOKEN_PATTERN, hashSecretToken } from "../../domain/apiKeys.ts";
 import {
@@ -33,6 +34,8 @@ import {
 } from "../../domain/dashboardSession.ts";
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
+import { invoiceMoney, monthStartOf, overview, refundedAmount } from "../../domain/moneyRules.ts";
+import { REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Logger } from "../../internal/logger.ts";
 import { formPageHeaders, isCrossSite } from "../formGuards.ts";
@@ -61,6 +64,7 @@ import {
   SignInRefusedPage,
   SignInSentPage,
 } from "./pages/signIn.tsx";
+import { dashboardPageOf, pagerLinks } from "./paging.ts";
 import {
   type CookieSettings,
   type DashboardEnv,
@@ -94,11 +98,6 @@ export const dashboardCookieSettings = (
 ): CookieSettings => ({
   secure: deps.dashboard?.secureCookies ?? deps.payUrl.startsWith("https:"),
 });
-
-const pageNumber = (c: Context) => {
-  const n = Number(c.req.query("page") ?? "1");
-  return Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : 1;
-};
 
 /**
  * The merchant's dashboard at `{PAY_URL}/dashboard` (docs/dashboard.md): sign-in by a one-time
@@ -242,38 +241,43 @@ export function dashboardRoutes(
 
   signedIn.get("/", async (c) => {
     const merchantId = merchantIdOf(c);
-    const [overview, recent] = await Promise.all([
-      merchantOverview(deps.db, deps.indexerSchema, merchantId, utcToday()),
-      listMerchantPayments(deps.db, deps.indexerSchema, merchantId, { limit: 5, offset: 0 }),
+    const today = utcToday();
+    const [facts, recent] = await Promise.all([
+      merchantOverviewFacts(deps.db, merchantId, monthStartOf(today)),
+      listPayments(deps.db, merchantId, {}, { limit: 5 }),
     ]);
     return c.html(
       <OverviewPage
         session={session(c)}
-        overview={overview}
-        recent={recent}
+        overview={overview(facts, today)}
+        recent={recent.rows}
         explorerUrl={deps.explorerUrl}
       />,
     );
   });
 
   signedIn.get("/invoices", async (c) => {
-    const page = pageNumber(c);
-    const status = c.req.query("status") ?? "";
+    const { page, at } = dashboardPageOf(c, "invoices", PAGE_SIZE);
+    const asked = c.req.query("status") ?? "";
+    // An unknown status (typed by hand) filters nothing, as before.
+    const status = (REPORTED_INVOICE_STATUSES as readonly string[]).includes(asked) ? asked : "";
     const q = (c.req.query("q") ?? "").slice(0, 200);
     const today = utcToday();
-    const rows = await listMerchantInvoices(deps.db, merchantIdOf(c), {
-      status: status || undefined,
-      search: q.trim() || undefined,
-      today,
-      limit: PAGE_SIZE + 1,
-      offset: (page - 1) * PAGE_SIZE,
-    });
+    const result = await listInvoices(
+      deps.db,
+      merchantIdOf(c),
+      {
+        today,
+        ...(status ? { statuses: [status as InvoiceListStatus] } : {}),
+        ...(q.trim() ? { q: q.trim() } : {}),
+      },
+      page,
+    );
     return c.html(
       <InvoicesPage
         session={session(c)}
-        invoices={rows.slice(0, PAGE_SIZE)}
-        more={rows.length > PAGE_SIZE}
-        page={page}
+        invoices={result.rows}
+        pager={pagerLinks(at, result.nextCursor)}
         filter={{ status, q }}
         today={today}
       />,
@@ -366,19 +370,25 @@ export function dashboardRoutes(
     const invoice = await findInvoice(deps.db, id);
     // Another merchant's invoice is as unknown as a missing one.
     if (!invoice || invoice.merchant_id !== merchantIdOf(c)) return null;
-    const [lines, state, transfers, history, emails, sweeps, audit] = await Promise.all([
-      findLineItems(deps.db, invoice.id),
-      loadPaymentState(deps.db, invoice.deposit_address),
-      indexedTransfersTo(deps.db, deps.indexerSchema, invoice.deposit_address),
-      findWebhookHistory(deps.db, invoice.id),
-      findInvoiceEmails(deps.db, invoice.id),
-      findSweepsOf(deps.db, deps.indexerSchema, invoice.deposit_address),
-      findInvoiceAudit(deps.db, invoice.merchant_id, invoice.id),
-    ]);
+    // The API's detail's own loader: the same payments, sweeps and refunds as GET /api/invoices/{id}.
+    const [{ lines, state, transfers, sweeps, refunds }, history, emails, audit] =
+      await Promise.all([
+        loadInvoiceDetails(deps.db, deps.indexerSchema, invoice),
+        findWebhookHistory(deps.db, invoice.id),
+        findInvoiceEmails(deps.db, invoice.id),
+        findInvoiceAudit(deps.db, invoice.merchant_id, invoice.id),
+      ]);
+    const today = utcToday();
     return {
       invoice,
       lines,
-      received: state.received,
+      money: invoiceMoney(
+        { status: invoice.status, total: invoice.total_amount, dueDate: invoice.due_date },
+        state.received,
+        refundedAmount(refunds),
+        today,
+      ),
+      refunds,
       counted: state.counted,
       pdfUrl: publicPdfUrl(deps, invoice.slug),
       invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
@@ -387,7 +397,7 @@ export function dashboardRoutes(
       emails,
       sweeps,
       audit,
-      today: utcToday(),
+      today,
       explorerUrl: deps.explorerUrl,
     };
   };
@@ -467,17 +477,13 @@ export function dashboardRoutes(
 
   // ---- Links -----------------------------------------------------------------------------------
   signedIn.get("/links", async (c) => {
-    const page = pageNumber(c);
-    const rows = await listMerchantLinks(deps.db, merchantIdOf(c), {
-      limit: PAGE_SIZE + 1,
-      offset: (page - 1) * PAGE_SIZE,
-    });
+    const { page, at } = dashboardPageOf(c, "links", PAGE_SIZE);
+    const result = await listLinks(deps.db, merchantIdOf(c), {}, page);
     return c.html(
       <LinksPage
         session={session(c)}
-        links={rows.slice(0, PAGE_SIZE)}
-        page={page}
-        more={rows.length > PAGE_SIZE}
+        links={result.rows}
+        pager={pagerLinks(at, result.nextCursor)}
       />,
     );
   });
@@ -533,15 +539,17 @@ export function dashboardRoutes(
   signedIn.get("/links/:slug", async (c) => {
     const link = await findMerchantLink(deps.db, merchantIdOf(c), c.req.param("slug"));
     if (!link) return notFound(c, "payment link");
-    const [state, transfers] = await Promise.all([
+    const [state, transfers, refunds] = await Promise.all([
       loadPaymentState(deps.db, link.deposit_address),
       indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
+      listRefundsOf(deps.db, { linkId: link.id }),
     ]);
     return c.html(
       <LinkDetailPage
         session={session(c)}
         link={link}
         received={state.received}
+        refunds={refunds}
         snippets={actions.linkSnippets(link.slug)}
         transfers={transfers}
         explorerUrl={deps.explorerUrl}
@@ -552,17 +560,13 @@ export function dashboardRoutes(
 
   // ---- Payments ------------------------------------------------------------------------------
   signedIn.get("/payments", async (c) => {
-    const page = pageNumber(c);
-    const rows = await listMerchantPayments(deps.db, deps.indexerSchema, merchantIdOf(c), {
-      limit: PAGE_SIZE + 1,
-      offset: (page - 1) * PAGE_SIZE,
-    });
+    const { page, at } = dashboardPageOf(c, "payments", PAGE_SIZE);
+    const result = await listPayments(deps.db, merchantIdOf(c), {}, page);
     return c.html(
       <PaymentsPage
         session={session(c)}
-        payments={rows.slice(0, PAGE_SIZE)}
-        page={page}
-        more={rows.length > PAGE_SIZE}
+        payments={result.rows}
+        pager={pagerLinks(at, result.nextCursor)}
         explorerUrl={deps.explorerUrl}
       />,
     );

@@ -26,6 +26,7 @@ import {
   lostWaitIsOver,
 } from "../../domain/lostTransfers.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { amountDue, invoiceAmountDue } from "../../domain/moneyRules.ts";
 import {
   amountForStatus,
   confirmedTransfers,
@@ -78,9 +79,6 @@ type Owner = {
 
 type OwnerStatus = StoredInvoiceStatus | LinkStatus;
 
-const due = (amount: bigint, received: bigint) =>
-  formatUsdc(amount > received ? amount - received : 0n);
-
 async function findOwner(trx: Executor, address: string): Promise<Owner | null> {
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
@@ -117,9 +115,10 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         paid_amount: formatUsdc(e.state.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
-        // Nothing is due once `paid`, a shortfall within the tolerance included.
-        amount_due:
-          e.status === "paid" ? formatUsdc(0n) : due(invoice.total_amount, e.state.received),
+        // The API's amount_due: nothing once `paid` (a tolerated shortfall included) or `void`.
+        amount_due: formatUsdc(
+          invoiceAmountDue(e.status as StoredInvoiceStatus, invoice.total_amount, e.state.received),
+        ),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };
@@ -148,7 +147,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         amount_usdc: formatUsdc(e.state.received),
         confirmed_at: e.state.latestPaidAt?.toISOString() ?? null,
         amount: formatUsdc(link.amount),
-        amount_due: due(link.amount, e.state.received),
+        amount_due: formatUsdc(amountDue(link.amount, e.state.received)),
         metadata: link.metadata,
       }),
       saveStatus: (t, status) => setLinkStatus(t, link.id, status as LinkStatus),

@@ -15,6 +15,7 @@ import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
+import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import {
   claimLinkEmail,
   notificationEmailVerificationEmail,
@@ -60,7 +61,6 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     totalAmount: invoice.total_amount,
     dueDate: invoice.due_date,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    invoiceId: invoice.id,
     depositAddress: getAddress(invoice.deposit_address),
   });
   return {
@@ -138,6 +138,7 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     vendorName: invoice.vendor_name,
     totalAmount: invoice.total_amount,
     received: event.paid_amount,
+    status: event.status as StoredInvoiceStatus,
     txHash: event.tx_hash,
     explorerUrl: deps.explorerUrl,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
@@ -157,7 +158,6 @@ async function composeSweepFailedEmail(deps: WorkerDeps, email: EmailRow): Promi
     depositAddress: getAddress(sweep.deposit_address),
     reason: sweep.error ?? "the transfer was refused",
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    invoiceId: invoice.id,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }

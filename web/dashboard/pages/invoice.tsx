@@ -1,9 +1,11 @@
 import type { Child } from "hono/jsx";
 import type { InvoiceRow, LineItemRow } from "../../../db/queries/invoices.ts";
+import type { RefundRow } from "../../../db/queries/refunds.ts";
 import type { IndexedSweepRow } from "../../../db/queries/sweeps.ts";
 import type { WebhookHistory } from "../../../db/queries/webhookHistory.ts";
 import { reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import type { InvoiceMoney } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { Field } from "./forms.tsx";
@@ -36,7 +38,10 @@ const EMAIL_KINDS: Record<string, string> = {
 export type InvoiceDetail = {
   invoice: InvoiceRow;
   lines: LineItemRow[];
-  received: bigint;
+  /** Received, refunded, net, due: domain/moneyRules.ts, as the API reports them. */
+  money: InvoiceMoney;
+  /** Every refund requested, oldest first. */
+  refunds: RefundRow[];
   pdfUrl: string;
   invoiceUrl: string;
   transfers: IndexedTransfer[];
@@ -160,6 +165,13 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
       ),
     });
   }
+  for (const refund of detail.refunds) {
+    items.push({
+      at: refund.confirmed_at ?? refund.created_at,
+      key: `refund-${refund.id}`,
+      body: <RefundItem refund={refund} explorerUrl={explorerUrl} />,
+    });
+  }
   for (const entry of detail.audit) {
     if (entry.action === "invoice.created") continue;
     items.push({
@@ -173,6 +185,32 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
     });
   }
   return items.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** One refund: its amount, where it goes, its state and its transaction once sent. */
+export function RefundItem(props: { refund: RefundRow; explorerUrl: string | null }) {
+  const { refund } = props;
+  return (
+    <>
+      <strong>Refund of {usdc(refund.amount)}</strong>
+      {refund.to_address ? (
+        <>
+          {" "}
+          to <code>{refund.to_address}</code>
+        </>
+      ) : (
+        " (claim link: the customer names the address)"
+      )}
+      : <Badge status={refund.status} />
+      {refund.error && <span class="muted small"> ({refund.error})</span>}
+      {refund.tx_hash && (
+        <>
+          <br />
+          Transaction <TxLink hash={refund.tx_hash} explorerUrl={props.explorerUrl} />
+        </>
+      )}
+    </>
+  );
 }
 
 /** What can still be voided: nothing was paid (POST /api/invoices/{id}/void). */
@@ -194,7 +232,7 @@ export function InvoiceDetailPage(props: {
   /** The refund form as typed, shown again with the API's message per field. */
   refund?: { values: Record<string, string>; errors: Record<string, string> };
 }) {
-  const { invoice, lines } = props.detail;
+  const { invoice, lines, money } = props.detail;
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   return (
@@ -222,8 +260,13 @@ export function InvoiceDetailPage(props: {
           <Badge status={status} /> {usdc(invoice.total_amount)} from {invoice.vendor_name}
         </h2>
         <p>
-          Received <strong data-figure="received">{usdc(props.detail.received)}</strong> · issued{" "}
-          {invoice.issue_date} · due {invoice.due_date}
+          Received <strong data-figure="received">{usdc(money.received)}</strong> · refunded{" "}
+          <strong data-figure="refunded">{usdc(money.refunded)}</strong> · net{" "}
+          <strong data-figure="net">{usdc(money.net)}</strong> · still due{" "}
+          <strong data-figure="due">{usdc(money.due)}</strong>
+        </p>
+        <p>
+          Issued {invoice.issue_date} · due {invoice.due_date}
         </p>
         <p class="muted small">
           Customer: {invoice.vendor_name} &lt;{invoice.vendor_email}&gt;
@@ -245,7 +288,7 @@ export function InvoiceDetailPage(props: {
           )}
         </div>
       </section>
-      {props.detail.received > 0n && (
+      {money.received > 0n && (
         <section class="card" aria-labelledby="refund">
           <h2 id="refund">Refund</h2>
           <form method="post" action={`/dashboard/invoices/${invoice.id}/refunds`}>

@@ -1,8 +1,11 @@
 import type { LinkRow } from "../../../db/queries/links.ts";
+import type { RefundRow } from "../../../db/queries/refunds.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { Field, type FormState } from "./forms.tsx";
+import { RefundItem } from "./invoice.tsx";
 import { type Session, TxLink } from "./lists.tsx";
 
 const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
@@ -28,12 +31,15 @@ export function LinkDetailPage(props: {
   session: Session;
   link: LinkRow;
   received: bigint;
+  /** Every refund requested, oldest first. */
+  refunds: RefundRow[];
   snippets: { payment_link: string; iframe_snippet: string; js_widget_snippet: string };
   transfers: IndexedTransfer[];
   explorerUrl: string | null;
   notice?: string;
 }) {
   const { link } = props;
+  const refunded = refundedAmount(props.refunds);
   return (
     <DashboardLayout title={link.description} section="/dashboard/links" {...props.session}>
       {props.notice === "created" && <Alert tone="ok">The payment link is created.</Alert>}
@@ -42,7 +48,10 @@ export function LinkDetailPage(props: {
           <Badge status={link.status} /> {usdc(link.amount)}
         </h2>
         <p>
-          Received <strong>{usdc(props.received)}</strong> · created <Time at={link.created_at} />
+          Received <strong data-figure="received">{usdc(props.received)}</strong> · refunded{" "}
+          <strong data-figure="refunded">{usdc(refunded)}</strong> · net{" "}
+          <strong data-figure="net">{usdc(netReceived(props.received, refunded))}</strong> · created{" "}
+          <Time at={link.created_at} />
         </p>
         <p class="muted small">
           Deposit address: <code>{link.deposit_address}</code>
@@ -77,6 +86,19 @@ export function LinkDetailPage(props: {
           </ul>
         )}
       </section>
+      {props.refunds.length > 0 && (
+        <section class="card">
+          <h2>Refunds</h2>
+          <ul>
+            {props.refunds.map((refund) => (
+              <li data-refund={refund.id}>
+                <Time at={refund.confirmed_at ?? refund.created_at} />{" "}
+                <RefundItem refund={refund} explorerUrl={props.explorerUrl} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </DashboardLayout>
   );
 }

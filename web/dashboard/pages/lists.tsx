@@ -1,11 +1,10 @@
-import type {
-  DashboardPayment,
-  InvoiceListRow,
-  LinkListRow,
-  Overview,
-} from "../../../db/queries/dashboard.ts";
+import { getAddress } from "viem";
+import type { InvoiceListRow } from "../../../db/queries/invoiceLists.ts";
+import type { LinkListRow } from "../../../db/queries/linkLists.ts";
+import type { PaymentListRow } from "../../../db/queries/paymentLists.ts";
 import { reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { invoiceAmountDue, type Overview } from "../../../domain/moneyRules.ts";
 import { REPORTED_INVOICE_STATUSES } from "../../../domain/statuses.ts";
 import { Badge, DashboardLayout, Time } from "../layout.tsx";
 
@@ -23,8 +22,14 @@ export const TxLink = (props: { hash: string; explorerUrl: string | null }) =>
     <code>{props.hash}</code>
   );
 
+/** The query strings of the pages before and after the one shown (web/dashboard/paging.ts). */
+export type PagerLinks = {
+  older: Record<string, string> | null;
+  newer: Record<string, string> | null;
+};
+
 function PaymentsTable(props: {
-  payments: DashboardPayment[];
+  payments: PaymentListRow[];
   explorerUrl: string | null;
   caption: string;
 }) {
@@ -48,23 +53,23 @@ function PaymentsTable(props: {
           {props.payments.map((p) => (
             <tr>
               <td data-label="Paid">
-                <Time at={p.paidAt} />
+                <Time at={p.block_time} />
               </td>
               <td data-label="For">
-                {p.invoiceId ? (
-                  <a href={`/dashboard/invoices/${p.invoiceId}`}>{p.invoiceNumber}</a>
+                {p.invoice_id ? (
+                  <a href={`/dashboard/invoices/${p.invoice_id}`}>{p.invoice_number}</a>
                 ) : (
-                  <a href={`/dashboard/links/${p.linkSlug}`}>{p.linkDescription}</a>
+                  <a href={`/dashboard/links/${p.link_slug}`}>{p.link_description}</a>
                 )}
               </td>
               <td data-label="From">
-                <code>{p.from}</code>
+                <code>{getAddress(p.payer)}</code>
               </td>
               <td data-label="Amount" class="num">
-                {usdc(p.value)}
+                {usdc(p.amount)}
               </td>
               <td data-label="Transaction">
-                <TxLink hash={p.txHash} explorerUrl={props.explorerUrl} />
+                <TxLink hash={p.tx_hash} explorerUrl={props.explorerUrl} />
               </td>
             </tr>
           ))}
@@ -77,7 +82,7 @@ function PaymentsTable(props: {
 export function OverviewPage(props: {
   session: Session;
   overview: Overview;
-  recent: DashboardPayment[];
+  recent: PaymentListRow[];
   explorerUrl: string | null;
 }) {
   const { overview } = props;
@@ -88,6 +93,18 @@ export function OverviewPage(props: {
           <div class="label">Received this month</div>
           <div class="value" data-figure="received">
             {usdc(overview.receivedThisMonth)}
+          </div>
+        </div>
+        <div class="stat">
+          <div class="label">Refunded this month</div>
+          <div class="value" data-figure="refunded">
+            {usdc(overview.refundedThisMonth)}
+          </div>
+        </div>
+        <div class="stat">
+          <div class="label">Net this month</div>
+          <div class="value" data-figure="net">
+            {usdc(overview.netThisMonth)}
           </div>
         </div>
         <div class="stat">
@@ -121,27 +138,18 @@ export function OverviewPage(props: {
   );
 }
 
-/** Previous/next links keeping the other query parameters. */
-function Pager(props: {
-  base: string;
-  query: Record<string, string>;
-  page: number;
-  more: boolean;
-}) {
-  const href = (page: number) => {
-    const params = new URLSearchParams({
-      ...props.query,
-      ...(page > 1 ? { page: String(page) } : {}),
-    });
-    if (page <= 1) params.delete("page");
-    const text = params.toString();
+/** Newer/older links (keyset cursors, as the API's lists) keeping the filters. */
+function Pager(props: { base: string; query: Record<string, string>; links: PagerLinks }) {
+  const href = (page: Record<string, string>) => {
+    const text = new URLSearchParams({ ...props.query, ...page }).toString();
     return text ? `${props.base}?${text}` : props.base;
   };
+  const { older, newer } = props.links;
+  if (!older && !newer) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      {props.page > 1 && <a href={href(props.page - 1)}>← Newer</a>}
-      <span class="muted small">Page {props.page}</span>
-      {props.more && <a href={href(props.page + 1)}>Older →</a>}
+      {newer && <a href={href(newer)}>← Newer</a>}
+      {older && <a href={href(older)}>Next →</a>}
     </nav>
   );
 }
@@ -150,8 +158,7 @@ export function InvoicesPage(props: {
   session: Session;
   invoices: InvoiceListRow[];
   filter: { status: string; q: string };
-  page: number;
-  more: boolean;
+  pager: PagerLinks;
   today: string;
 }) {
   const query: Record<string, string> = {};
@@ -168,14 +175,14 @@ export function InvoicesPage(props: {
               name="q"
               type="search"
               value={props.filter.q}
-              placeholder="Number, customer, email or notes"
+              placeholder="Number, customer, email or line item"
             />
           </div>
           <div class="field">
             <label for="status">Status</label>
             <select id="status" name="status">
               <option value="">Any</option>
-              {[...REPORTED_INVOICE_STATUSES, "void"].map((s) => (
+              {REPORTED_INVOICE_STATUSES.map((s) => (
                 <option value={s} selected={s === props.filter.status}>
                   {s}
                 </option>
@@ -209,6 +216,12 @@ export function InvoicesPage(props: {
                   <th scope="col" class="num">
                     Received
                   </th>
+                  <th scope="col" class="num">
+                    Refunded
+                  </th>
+                  <th scope="col" class="num">
+                    Due
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -234,13 +247,21 @@ export function InvoicesPage(props: {
                     <td data-label="Received" class="num">
                       {usdc(invoice.received)}
                     </td>
+                    <td data-label="Refunded" class="num">
+                      {usdc(invoice.refunded)}
+                    </td>
+                    <td data-label="Due" class="num">
+                      {usdc(
+                        invoiceAmountDue(invoice.status, invoice.total_amount, invoice.received),
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
-        <Pager base="/dashboard/invoices" query={query} page={props.page} more={props.more} />
+        <Pager base="/dashboard/invoices" query={query} links={props.pager} />
       </section>
       <ExportForms />
     </DashboardLayout>
@@ -277,9 +298,8 @@ export function ExportForms() {
 
 export function PaymentsPage(props: {
   session: Session;
-  payments: DashboardPayment[];
-  page: number;
-  more: boolean;
+  payments: PaymentListRow[];
+  pager: PagerLinks;
   explorerUrl: string | null;
 }) {
   return (
@@ -290,19 +310,14 @@ export function PaymentsPage(props: {
           explorerUrl={props.explorerUrl}
           caption="Every payment counted on your invoices and links, newest first"
         />
-        <Pager base="/dashboard/payments" query={{}} page={props.page} more={props.more} />
+        <Pager base="/dashboard/payments" query={{}} links={props.pager} />
       </section>
       <ExportForms />
     </DashboardLayout>
   );
 }
 
-export function LinksPage(props: {
-  session: Session;
-  links: LinkListRow[];
-  page: number;
-  more: boolean;
-}) {
+export function LinksPage(props: { session: Session; links: LinkListRow[]; pager: PagerLinks }) {
   return (
     <DashboardLayout title="Payment links" section="/dashboard/links" {...props.session}>
       <p>
@@ -328,6 +343,9 @@ export function LinksPage(props: {
                   <th scope="col" class="num">
                     Received
                   </th>
+                  <th scope="col" class="num">
+                    Refunded
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -348,13 +366,16 @@ export function LinksPage(props: {
                     <td data-label="Received" class="num">
                       {usdc(link.received)}
                     </td>
+                    <td data-label="Refunded" class="num">
+                      {usdc(link.refunded)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
-        <Pager base="/dashboard/links" query={{}} page={props.page} more={props.more} />
+        <Pager base="/dashboard/links" query={{}} links={props.pager} />
       </section>
     </DashboardLayout>
   );

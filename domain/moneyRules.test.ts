@@ -1,0 +1,122 @@
+import { describe, expect, test } from "vitest";
+import {
+  amountDue,
+  invoiceAmountDue,
+  invoiceMoney,
+  isOverdue,
+  monthStartOf,
+  netReceived,
+  outstanding,
+  overview,
+  refundedAmount,
+} from "./moneyRules.ts";
+
+describe("invoiceAmountDue", () => {
+  test.each([
+    ["paid", 2_950_000n, 0n], // paid within the tolerance: nothing more is asked
+    ["paid", 3_000_000n, 0n],
+    ["partial", 2_000_000n, 1_000_000n],
+    ["sent", 0n, 3_000_000n],
+    ["draft", 0n, 3_000_000n],
+    ["excess", 3_100_000n, 0n],
+    ["void", 0n, 0n], // cancelled: nothing is owed
+    ["void", 1_000_000n, 0n], // a payment after voiding is held for refund, not a part payment
+  ] as const)("%s with %s received of 3.00 → %s due", (status, received, due) => {
+    expect(invoiceAmountDue(status, 3_000_000n, received)).toBe(due);
+  });
+});
+
+describe("amountDue", () => {
+  test("never negative", () => {
+    expect(amountDue(5n, 2n)).toBe(3n);
+    expect(amountDue(5n, 9n)).toBe(0n);
+  });
+});
+
+describe("isOverdue", () => {
+  test("draft and sent, the day after the due date", () => {
+    expect(isOverdue("sent", "2026-01-31", "2026-01-31")).toBe(false);
+    expect(isOverdue("sent", "2026-01-31", "2026-02-01")).toBe(true);
+    expect(isOverdue("draft", "2026-01-31", "2026-02-01")).toBe(true);
+  });
+  test("never once money arrived, nor when void", () => {
+    for (const status of ["paid", "partial", "excess", "void"] as const)
+      expect(isOverdue(status, "2020-01-01", "2026-02-01")).toBe(false);
+  });
+});
+
+describe("refunds", () => {
+  test("only confirmed refunds count as paid back", () => {
+    const refunds = [
+      { status: "confirmed", amount: 150n },
+      { status: "confirmed", amount: 30n },
+      { status: "submitted", amount: 7n },
+      { status: "requested", amount: 5n },
+      { status: "failed", amount: 100n },
+    ] as const;
+    expect(refundedAmount(refunds)).toBe(180n);
+    expect(refundedAmount([])).toBe(0n);
+  });
+  test("net is received less refunded", () => {
+    expect(netReceived(377n, 180n)).toBe(197n);
+  });
+  test("invoiceMoney puts them together", () => {
+    expect(
+      invoiceMoney(
+        { status: "excess", total: 100n, dueDate: "2026-01-01" },
+        130n,
+        30n,
+        "2026-02-01",
+      ),
+    ).toEqual({ received: 130n, refunded: 30n, net: 100n, due: 0n, overdue: false });
+  });
+});
+
+describe("outstanding", () => {
+  test("sums what open invoices owe, void and paid ones owe nothing", () => {
+    const today = "2026-02-01";
+    const sum = outstanding(
+      [
+        { status: "sent", total: 100n, received: 0n, dueDate: "2026-01-01" }, // overdue
+        { status: "draft", total: 40n, received: 0n, dueDate: "2026-03-01" },
+        { status: "partial", total: 100n, received: 60n, dueDate: "2026-01-01" }, // not overdue
+        { status: "void", total: 150n, received: 0n, dueDate: "2026-01-01" },
+        { status: "paid", total: 100n, received: 99n, dueDate: "2026-01-01" },
+        { status: "excess", total: 100n, received: 130n, dueDate: "2026-01-01" },
+      ],
+      today,
+    );
+    expect(sum).toEqual({ due: 180n, count: 3, overdue: 100n, overdueCount: 1 });
+  });
+});
+
+describe("overview", () => {
+  test("received, refunded and net this month; outstanding by the amount-due rule", () => {
+    const figures = overview(
+      {
+        receivedThisMonth: 377_500_000n,
+        refundsThisMonth: [
+          { status: "confirmed", amount: 150_000_000n },
+          { status: "confirmed", amount: 30_000_000n },
+        ],
+        openInvoices: [
+          { status: "void", total: 149_975_000n, received: 0n, dueDate: "2026-01-01" },
+          { status: "sent", total: 10_000_000n, received: 0n, dueDate: "2026-01-01" },
+        ],
+      },
+      "2026-02-15",
+    );
+    expect(figures).toEqual({
+      receivedThisMonth: 377_500_000n,
+      refundedThisMonth: 180_000_000n,
+      netThisMonth: 197_500_000n,
+      outstanding: 10_000_000n,
+      outstandingCount: 1,
+      overdue: 10_000_000n,
+      overdueCount: 1,
+    });
+  });
+  test("the month starts at midnight UTC on its first day", () => {
+    expect(monthStartOf("2026-02-15").toISOString()).toBe("2026-02-01T00:00:00.000Z");
+  });
+});

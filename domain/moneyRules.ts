@@ -1,0 +1,169 @@
+import type { RefundStatus, StoredInvoiceStatus } from "./statuses.ts";
+
+/**
+ * What is owed, received, refunded and overdue: each rule once. Every surface that shows money
+ * (the API's details and lists, the status endpoint, the dashboard, the CSV exports, the
+ * webhooks and emails) reads these, so an accountant summing any of them gets one answer.
+ * All figures are USDC base units.
+ */
+
+/**
+ * What is still due on an invoice: nothing once it is `paid` (a shortfall within the merchant's
+ * underpayment tolerance is settled, so nobody asks for more) or `void` (cancelled: a payment
+ * that still arrives is held for refund, not owed), otherwise the total less what arrived,
+ * never below zero.
+ *
+ * @example invoiceAmountDue("paid", 3_000_000n, 2_950_000n) // 0n
+ * @example invoiceAmountDue("void", 3_000_000n, 0n) // 0n
+ * @example invoiceAmountDue("partial", 3_000_000n, 2_000_000n) // 1_000_000n
+ */
+export function invoiceAmountDue(
+  status: StoredInvoiceStatus,
+  total: bigint,
+  received: bigint,
+): bigint {
+  if (status === "paid" || status === "void") return 0n;
+  return amountDue(total, received);
+}
+
+/** What is still to pay on an amount (a payment link's): the amount less what arrived, ≥ 0. */
+export function amountDue(amount: bigint, received: bigint): bigint {
+  return amount > received ? amount - received : 0n;
+}
+
+/** The stored statuses an invoice reports as `overdue` once its due date has passed. */
+export const OVERDUE_STORED_STATUSES = ["draft", "sent"] as const satisfies StoredInvoiceStatus[];
+
+/**
+ * Whether an invoice is overdue on `today` (both dates YYYY-MM-DD, UTC): its due date has passed
+ * and nothing has arrived on it yet (stored `draft` or `sent`). A `partial` invoice past its due
+ * date is not: the money received is the more useful fact; `paid`, `excess` and `void` owe
+ * nothing. The SQL filter of the invoice list (db/queries/invoiceLists.ts) reads the same
+ * statuses.
+ *
+ * @example isOverdue("sent", "2026-01-31", "2026-02-01") // true
+ */
+export function isOverdue(status: StoredInvoiceStatus, dueDate: string, today: string): boolean {
+  return (OVERDUE_STORED_STATUSES as readonly string[]).includes(status) && dueDate < today;
+}
+
+/**
+ * The refund status that counts as paid back: `confirmed`, whose transfer is mined (money that
+ * has left). A requested or submitted refund has moved nothing yet and a failed one never will.
+ * The SQL sums (db/queries/listPage.ts confirmedRefundsOf, the payments export, the status
+ * endpoints' refundedAmountOf) filter on this same value.
+ */
+export const COUNTED_REFUND_STATUS = "confirmed" satisfies RefundStatus;
+
+/** What refunds paid back: the confirmed ones only (COUNTED_REFUND_STATUS). */
+export function refundedAmount(
+  refunds: readonly { status: RefundStatus; amount: bigint }[],
+): bigint {
+  return refunds.reduce(
+    (sum, r) => (r.status === COUNTED_REFUND_STATUS ? sum + r.amount : sum),
+    0n,
+  );
+}
+
+/** What the merchant kept of what was received: received less what refunds paid back. */
+export function netReceived(received: bigint, refunded: bigint): bigint {
+  return received - refunded;
+}
+
+/** One invoice's money, every figure of it, from what is stored about it. */
+export type InvoiceMoney = {
+  received: bigint;
+  refunded: bigint;
+  net: bigint;
+  due: bigint;
+  overdue: boolean;
+};
+
+export function invoiceMoney(
+  invoice: { status: StoredInvoiceStatus; total: bigint; dueDate: string },
+  received: bigint,
+  refunded: bigint,
+  today: string,
+): InvoiceMoney {
+  return {
+    received,
+    refunded,
+    net: netReceived(received, refunded),
+    due: invoiceAmountDue(invoice.status, invoice.total, received),
+    overdue: isOverdue(invoice.status, invoice.dueDate, today),
+  };
+}
+
+/** What the merchant's open invoices owe: all of it, and the part that is overdue. */
+export type Outstanding = { due: bigint; count: number; overdue: bigint; overdueCount: number };
+
+/**
+ * The outstanding and overdue totals of a set of invoices (the dashboard overview's figures):
+ * the invoices with something due count, each for what it owes.
+ */
+export function outstanding(
+  invoices: readonly {
+    status: StoredInvoiceStatus;
+    total: bigint;
+    received: bigint;
+    dueDate: string;
+  }[],
+  today: string,
+): Outstanding {
+  const sum: Outstanding = { due: 0n, count: 0, overdue: 0n, overdueCount: 0 };
+  for (const invoice of invoices) {
+    const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received);
+    if (due === 0n) continue;
+    sum.due += due;
+    sum.count += 1;
+    if (isOverdue(invoice.status, invoice.dueDate, today)) {
+      sum.overdue += due;
+      sum.overdueCount += 1;
+    }
+  }
+  return sum;
+}
+
+/** The dashboard overview's figures: the month's money in and out, and what is owed. */
+export type Overview = {
+  /** Counted payments this calendar month (UTC), by block time, on invoices and links. */
+  receivedThisMonth: bigint;
+  /** Refunds confirmed this month. */
+  refundedThisMonth: bigint;
+  /** Received less refunded, this month. */
+  netThisMonth: bigint;
+  /** Still due on invoices that owe something (domain rule invoiceAmountDue). */
+  outstanding: bigint;
+  outstandingCount: number;
+  overdue: bigint;
+  overdueCount: number;
+};
+
+export function overview(
+  facts: {
+    receivedThisMonth: bigint;
+    refundsThisMonth: readonly { status: RefundStatus; amount: bigint }[];
+    openInvoices: readonly {
+      status: StoredInvoiceStatus;
+      total: bigint;
+      received: bigint;
+      dueDate: string;
+    }[];
+  },
+  today: string,
+): Overview {
+  const refunded = refundedAmount(facts.refundsThisMonth);
+  const owed = outstanding(facts.openInvoices, today);
+  return {
+    receivedThisMonth: facts.receivedThisMonth,
+    refundedThisMonth: refunded,
+    netThisMonth: netReceived(facts.receivedThisMonth, refunded),
+    outstanding: owed.due,
+    outstandingCount: owed.count,
+    overdue: owed.overdue,
+    overdueCount: owed.overdueCount,
+  };
+}
+
+/** The first moment (UTC) of the month `today` (YYYY-MM-DD) is in. */
+export const monthStartOf = (today: string): Date => new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
