@@ -96,7 +96,7 @@ export function pageRoutes(deps: PageDeps): Hono {
   app.get("/assets/pay.css", asset(payCss, "text/css; charset=utf-8"));
   app.get("/assets/pay.js", asset(payJs, "text/javascript; charset=utf-8"));
   app.get("/w.js", asset(widgetJs, "text/javascript; charset=utf-8"));
-  app.get(WALLET_SCRIPT, asset(walletJs, "text/javascript; charset=utf-8"));
+  app.get(WALLET_SCRIPT, async (c) => asset(await walletJs(), "text/javascript; charset=utf-8")(c));
 
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
