@@ -1,5 +1,4 @@
 import path from "node:path";
-import { build, stop } from "esbuild";
 import { projectRoot } from "../internal/projectRoot.ts";
 
 /** The wallet button's code (web/browser/wallet.ts), a TypeScript module like the rest. */
@@ -26,6 +25,8 @@ export function walletJs(): Promise<string> {
 }
 
 async function bundle(): Promise<string> {
+  // Loaded here, not at start-up: only this first request needs it.
+  const { build, stop } = await import("esbuild");
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,
