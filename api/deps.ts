@@ -3,11 +3,8 @@ import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
 import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
-import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
-import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
-import type { TransactionLookupSettings } from "./transactions/lookupTransaction.ts";
 
 /**
  * What the HTTP application needs from its process: connections and settings. Its one secret
@@ -61,4 +58,35 @@ export type AppDeps = {
   statusCache?: StatusCache;
   /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
   transactionLookup?: TransactionLookupSettings;
+};
+
+/**
+ * The settings below are the routes' (api/auth/registerAuth.ts, api/payments/authorizations.ts,
+ * api/transactions/lookupTransaction.ts), declared here so that this file, which every route
+ * imports, imports none of them.
+ */
+
+/** Requests a minute (0: no limit): every request of one key; redeliveries per key and per IP; claims per IP. */
+export type AccountLimits = {
+  perKey: number;
+  redeliveries: number;
+  claims: number;
+};
+
+/** Gasless payments' settings (RELAYER_DAILY_GAS_BUDGET and friends, docs/api.md). */
+export type GaslessSettings = {
+  /** Gas the relayer may spend on payers' authorizations per UTC day; 0: none relayed. */
+  dailyGasBudget: bigint;
+  /** How long a request waits for the worker to submit before answering 202. */
+  submitWaitMs: number;
+  /** Authorizations per invoice or link and minute (0: no limit). */
+  perSlugPerMinute: number;
+};
+
+/** The settings of transaction lookups (from the API process's env). */
+export type TransactionLookupSettings = {
+  /** CONFIRMATIONS: blocks a transfer needs before it counts. */
+  confirmations: number;
+  /** RATE_LIMIT_TX_LOOKUP_PER_MIN; 0: unlimited. */
+  perMinute: number;
 };

@@ -74,7 +74,7 @@ export type PageDeps = {
 const payQr = (depositAddress: string, due: bigint) =>
   due > 0n ? qrSvg(usdcPaymentUri(getAddress(depositAddress), due)) : Promise.resolve(null);
 
-/** The wallet button's and the `ethereum:` link's part of a payable page (issue 18). */
+/** The wallet button's and the `ethereum:` link's part of a payable page. */
 const walletOptions = (deps: PageDeps, depositAddress: string, due: bigint) => ({
   paymentUri: usdcPaymentUri(getAddress(depositAddress), due),
   wallet: {

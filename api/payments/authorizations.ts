@@ -39,16 +39,6 @@ import {
   verifyAuthorization,
 } from "./verifyAuthorization.ts";
 
-/** Gasless payments' settings (RELAYER_DAILY_GAS_BUDGET and friends, docs/api.md). */
-export type GaslessSettings = {
-  /** Gas the relayer may spend on payers' authorizations per UTC day; 0: none relayed. */
-  dailyGasBudget: bigint;
-  /** How long a request waits for the worker to submit before answering 202. */
-  submitWaitMs: number;
-  /** Authorizations per invoice or link and minute (0: no limit). */
-  perSlugPerMinute: number;
-};
-
 const refusals =
   "Refusals, each with its own `error.code`: 409 `nothing_due`, `payment_in_progress` (one payment at a time per deposit address), " +
   "`authorization_used` (a replay: stored before, or its nonce used on chain), `gasless_unavailable` (this service relays nothing); " +
