@@ -89,3 +89,13 @@ export const transferWithAuthorizationTypes = {
     { name: "nonce", type: "bytes32" },
   ],
 } as const;
+
+/**
+ * The 4-byte selectors of the two calls the browser's wallet button makes (web/browser/): it
+ * encodes them itself, as viem would multiply its size and its bundling time. abis/usdc.test.ts
+ * derives them from `usdcAbi`, so they cannot drift from it.
+ */
+export const usdcSelectors = {
+  balanceOf: "0x70a08231",
+  transfer: "0xa9059cbb",
+} as const;

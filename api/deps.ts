@@ -4,12 +4,9 @@ import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
 import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
-import type { AccountLimits } from "./auth/registerAuth.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
-import type { GaslessSettings } from "./payments/authorizations.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 import type { RefundLimits } from "./refunds/createRefund.ts";
-import type { TransactionLookupSettings } from "./transactions/lookupTransaction.ts";
 
 /**
  * What the HTTP application needs from its process: connections and settings. Its one secret
@@ -71,4 +68,37 @@ export type AppDeps = {
   statusCache?: StatusCache;
   /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
   transactionLookup?: TransactionLookupSettings;
+};
+
+/**
+ * The settings below are the routes' (api/auth/registerAuth.ts, api/payments/authorizations.ts,
+ * api/transactions/lookupTransaction.ts), declared here so that this file, which every route
+ * imports, imports none of them.
+ */
+
+/** Requests a minute (0: no limit): every request of one key; redeliveries per key and per IP; claims per IP. */
+export type AccountLimits = {
+  perKey: number;
+  redeliveries: number;
+  claims: number;
+};
+
+/** Gasless payments' settings (RELAYER_DAILY_GAS_BUDGET and friends, docs/api.md). */
+/**
+ * Gasless payments' settings (docs/api.md); their gas counts in the relayer's daily budgets
+ * (AppDeps.relayerBudget: RELAYER_DAILY_GAS_BUDGET, 0 turning them off, and the merchant's).
+ */
+export type GaslessSettings = {
+  /** How long a request waits for the worker to submit before answering 202. */
+  submitWaitMs: number;
+  /** Authorizations per invoice or link, payer and minute (0: no limit). */
+  perSlugPerMinute: number;
+};
+
+/** The settings of transaction lookups (from the API process's env). */
+export type TransactionLookupSettings = {
+  /** CONFIRMATIONS: blocks a transfer needs before it counts. */
+  confirmations: number;
+  /** RATE_LIMIT_TX_LOOKUP_PER_MIN; 0: unlimited. */
+  perMinute: number;
 };

@@ -59,8 +59,9 @@ describe("GET /docs", () => {
   test("every operation: its path, summary, parameters, request and response fields", async () => {
     const { doc, page } = await load();
     const operations = operationsOf(doc);
-    // 20, plus issue 19's lists (3), a link's details and the two exports, and issue 17's
-    // GET/PATCH /api/merchant/settings and GET /api/transactions/{tx_hash}, void and the two refunds.
+    // 20 for invoices, links, payments and accounts, plus the lists (3), a link's details, the
+    // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void and
+    // the two refunds.
     expect(operations.length).toBe(32);
     for (const entry of operations) {
       const { path, operation } = entry;

@@ -38,7 +38,7 @@ describe("GET /openapi.json", () => {
         "/api/invoices/{id}/void",
         "/api/invoices/{id}/refunds",
         "/api/links/{slug}/refunds",
-        // Lists, a link's details and the exports (issue 19).
+        // Lists, a link's details and the exports.
         "/api/links/{slug}",
         "/api/payments",
         "/api/exports/invoices.csv",

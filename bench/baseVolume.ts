@@ -1,4 +1,4 @@
-// Issue 20's "keep up with real Base": 10× Base's average USDC volume, ≥ 300 unrelated USDC
+// Keeping up with real Base: 10× Base's average USDC volume, ≥ 300 unrelated USDC
 // transfers per block at 2 s blocks for 5 minutes (BENCH_BASE_VOLUME_SECONDS for a shorter
 // run), while our invoices are paid one after another. Measures the indexer's lag behind the
 // chain in blocks (sampled every 250 ms), receipt → `paid` of our payments beside receipt →
@@ -41,7 +41,8 @@ export async function benchBaseVolume(): Promise<void> {
   const indexerPort = await freePort();
   const env = await benchEnvironment({
     blockTime: BLOCK_SECONDS,
-    // Sweeps are issue 22's benchmark; here only detection and the indexer are measured.
+    // Sweeps have their own benchmark (bench/busyChainSweeps.ts); here only detection and the
+    // indexer are measured.
     env: { PORT: String(apiPort), BASE_URL: apiUrl, PAY_URL: apiUrl, SWEEP: "off" },
   });
   const specs = [

@@ -1,4 +1,4 @@
-// Issue 22's benchmark: a busy chain (≥ 150 unrelated USDC transfers per block at 1 s blocks)
+// Sweeps on a busy chain (≥ 150 unrelated USDC transfers per block at 1 s blocks)
 // for two minutes while invoices are paid one after another and every payment is swept. It
 // measures receipt → status `paid` (payment detection must not wait behind sweeps), checks
 // that every sweep is confirmed exactly once, and counts the node's refusals of relayer

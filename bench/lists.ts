@@ -1,4 +1,4 @@
-// The merchant's lists at a real merchant's size (issue 19): one merchant with 100,000 invoices,
+// The merchant's lists at a real merchant's size: one merchant with 100,000 invoices,
 // 200,000 counted payments and 10,000 links, among merchants holding 1,000,000 rows in all,
 // seeded with set-based SQL (bench/listsSeed.ts). Measures GET /api/invoices, /api/payments and
 // /api/links (first page, a deep page through its cursor, filtered, searched) one request at a

@@ -18,7 +18,7 @@ import { record } from "./summary.ts";
 
 const run = promisify(execFile);
 const loadSeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 15);
-/** Issue 20's goal for the whole stack, idle. */
+/** The memory goal for the whole stack, idle (docs/operations.md, "Memory"). */
 const IDLE_GOAL_BYTES = 450 * 1024 * 1024;
 /**
  * Idle means after start-up's connections and garbage are gone: pg pools close a connection

@@ -1,4 +1,4 @@
-// Issue 20's restart with history: `npm start` (platform/start.ts) on a DATA_DIR holding 100,000
+// A restart with history: `npm start` (platform/start.ts) on a DATA_DIR holding 100,000
 // paid invoices (BENCH_RESTART_INVOICES), restarted; prints the time to `ready` and receipt →
 // status `paid` of payments made right after the restart. Baseline, same run: the same restart
 // before the history was seeded.

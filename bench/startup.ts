@@ -12,7 +12,7 @@ import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
-/** Issue 20's goals. */
+/** The start-up goals: a warm start ready within 5 s, a cold one within 10 s. */
 const WARM_GOAL_MS = 5_000;
 const COLD_GOAL_MS = 10_000;
 

@@ -2,7 +2,7 @@
 // each piece alone on a bare Hono route, then the whole app answering from its status cache,
 // each against the bare route in alternating batches of the same run (bench/interleaved.ts:
 // warm-up, paired rounds, medians), so load from elsewhere on a shared machine falls on both.
-// What each piece costs decides what is worth keeping (issue 20 item 6); bench/statusEndpoint.ts
+// What each piece costs decides what is worth keeping; bench/statusEndpoint.ts
 // measures the same over HTTP, against a bare server, and is the figure that counts.
 //
 // Order matters: the first AsyncLocalStorage.run turns on promise hooks for the whole process,

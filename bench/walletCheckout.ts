@@ -1,4 +1,4 @@
-// Pay with wallet (issue 18): in real Chromium with an injected EIP-1193 wallet (anvil signs),
+// Pay with wallet: in real Chromium with an injected EIP-1193 wallet (anvil signs),
 // from the click on "Pay with wallet" on an invoice page to the page showing "paid", through the
 // gasless path (signature → API → worker's relayer → chain → indexer → reconcile → page poll) at
 // 1 s blocks; and the gas the relayer paid per payment. Baseline, measured in the same run and

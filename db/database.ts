@@ -370,7 +370,7 @@ export interface Database {
     updated_at: Generated<Date>;
   };
   "app.webhook_attempts": {
-    id: Generated<string>;
+    id: Generated<bigint>;
     delivery_id: string;
     attempt: number;
     attempted_at: Generated<Date>;

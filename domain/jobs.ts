@@ -34,7 +34,7 @@ export type TaskName = (typeof TASK)[keyof typeof TASK];
 /**
  * graphile-worker job priorities (lower runs first among due jobs of a queue). Real-time work,
  * a transfer just indexed, runs ahead of the start-up catch-up, so a payment arriving right
- * after a restart never waits behind the reconciles of older history (issue 20).
+ * after a restart never waits behind the reconciles of older history.
  */
 export const JOB_PRIORITY = {
   /** What the transfer trigger, a recheck and every other job queue: graphile-worker's default. */

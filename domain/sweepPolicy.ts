@@ -83,7 +83,7 @@ export function settledAmount(owner: SweepOwner, received: bigint): bigint | nul
  * settled (an invoice's total; a link's whole payments), so an excess stays on the address,
  * held for the merchant to refund or release. Never while it is `partial`: a payer paying in
  * parts sends the rest seconds later, and a sweep that empties the address under a transfer
- * estimated against a non-zero balance makes that transfer run out of gas (issue 17). Only
+ * estimated against a non-zero balance makes that transfer run out of gas. Only
  * when no transfer has arrived for `partialAfterMs` is a partial payment swept as it stands.
  * What a sweep moves is the settled amount less what earlier sweeps moved, so a payment that
  * arrives after a sweep is judged the same way, and never more than the balance. Nothing below

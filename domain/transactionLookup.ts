@@ -1,8 +1,8 @@
 import { formatUsdc } from "./money.ts";
 
 /**
- * What Remit can say about a Base transaction someone says paid it (issue 17, "I paid — where
- * is it?"), from the least to the most that happened:
+ * What Remit can say about a Base transaction someone says paid it ("I paid — where is
+ * it?"), from the least to the most that happened:
  * - `unavailable`: the chain could not be asked just now, and the index knows nothing of it;
  * - `not_found`: Base has no such transaction (another network, a typo, or not sent yet);
  * - `pending`: the node knows it, not mined yet;

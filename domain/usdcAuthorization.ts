@@ -2,8 +2,11 @@ import type { Address, Hex } from "viem";
 import { transferWithAuthorizationTypes } from "../abis/usdc.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "./constants.ts";
 
-/** USDC's EIP-712 domain on Base (FiatTokenV2_2): what every EIP-3009 signature is made under. */
-const USDC_EIP712_DOMAIN = {
+/**
+ * USDC's EIP-712 domain on Base (FiatTokenV2_2): what every EIP-3009 signature is made under,
+ * on the server and in the browser's wallet button (web/browser/wallet.ts) alike.
+ */
+export const USDC_EIP712_DOMAIN = {
   name: "USD Coin",
   version: "2",
   chainId: BASE_CHAIN_ID,

@@ -151,7 +151,7 @@ export function createApi(deps: AppDeps) {
   registerPaymentAuthorizations(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
-  // Lists, link details and exports (issue 19).
+  // A merchant's lists, a link's details and the CSV exports.
   registerListInvoices(app, deps);
   registerListLinks(app, deps);
   registerGetLink(app, deps);

@@ -135,7 +135,7 @@ function explainPayment(answer: TransactionLookup, owner: Owner) {
 
 /**
  * "Paid but not showing?": a box on the invoice and checkout pages where a payer pastes a
- * transaction hash and reads what Remit sees of it, in plain words (issue 17). A form GET to
+ * transaction hash and reads what Remit sees of it, in plain words. A form GET to
  * the page itself (`?tx=`), so it works without JavaScript under the pages' strict CSP.
  */
 export function PaidButNotShowing(props: {

@@ -75,7 +75,7 @@ export type PageDeps = {
 const payQr = (depositAddress: string, due: bigint) =>
   due > 0n ? qrSvg(usdcPaymentUri(getAddress(depositAddress), due)) : Promise.resolve(null);
 
-/** The wallet button's and the `ethereum:` link's part of a payable page (issue 18). */
+/** The wallet button's and the `ethereum:` link's part of a payable page. */
 const walletOptions = (deps: PageDeps, depositAddress: string, due: bigint) => ({
   paymentUri: usdcPaymentUri(getAddress(depositAddress), due),
   wallet: {
@@ -100,7 +100,7 @@ export function pageRoutes(deps: PageDeps): Hono {
   // An SVG under both names: browsers that ask for /favicon.ico by habit take it as well.
   app.get("/favicon.svg", asset(faviconSvg, "image/svg+xml"));
   app.get("/favicon.ico", asset(faviconSvg, "image/svg+xml"));
-  app.get(WALLET_SCRIPT, asset(walletJs, "text/javascript; charset=utf-8"));
+  app.get(WALLET_SCRIPT, async (c) => asset(await walletJs(), "text/javascript; charset=utf-8")(c));
 
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);

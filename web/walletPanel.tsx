@@ -1,5 +1,3 @@
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
-
 /** The script of the wallet button, for the page's Layout (outside `main`, like pay.js). */
 export const WALLET_SCRIPT = "/assets/wallet.js";
 
@@ -25,8 +23,6 @@ export function WalletPay(props: { settings: WalletSettings }) {
         hidden
         data-gasless={props.settings.gasless ? "on" : "off"}
         data-explorer-url={props.settings.explorerUrl ?? undefined}
-        data-usdc={USDC_ADDRESS}
-        data-chain-id={`0x${BASE_CHAIN_ID.toString(16)}`}
       >
         <div class="walletbuttons" data-wallet-buttons />
         <label class="walletplain" data-wallet-plain>

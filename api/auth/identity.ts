@@ -1,23 +1,9 @@
 import type { Context } from "hono";
-import type { DashboardSessionIdentity } from "../../domain/dashboardSession.ts";
-import type { ApiKeyScope, AuditActor } from "../../domain/statuses.ts";
-import type { AppEnv } from "../appEnv.ts";
+import type { AuditActor } from "../../domain/statuses.ts";
+import type { AppEnv, Identity } from "../appEnv.ts";
 
-/**
- * Who is calling: a merchant through one of its API keys, a merchant signed in to the dashboard
- * (web/dashboard/*: never on /api, which takes no cookies), or nobody in particular.
- */
-export type Identity =
-  | {
-      kind: "key";
-      keyId: string;
-      scope: ApiKeyScope;
-      merchantId: string;
-      /** Lower-case, as stored. */
-      merchantEmail: string;
-    }
-  | DashboardSessionIdentity
-  | { kind: "anonymous" };
+// Declared beside the request context that carries it, which this file reads.
+export type { Identity } from "../appEnv.ts";
 
 /** A caller acting as one merchant: with one of its keys, or signed in to its dashboard. */
 export type MerchantIdentity = Extract<Identity, { kind: "key" | "session" }>;

@@ -5,13 +5,6 @@ import { authenticate } from "./authenticate.ts";
 import { OPEN_AUTH } from "./identity.ts";
 import { keyRateLimit } from "./keyRateLimit.ts";
 
-/** Requests a minute (0: no limit): every request of one key; redeliveries per key and per IP; claims per IP. */
-export type AccountLimits = {
-  perKey: number;
-  redeliveries: number;
-  claims: number;
-};
-
 const REDELIVER = "/api/invoices/:id/webhooks/:event_id/redeliver";
 
 /**

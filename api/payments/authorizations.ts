@@ -42,17 +42,6 @@ import {
   verifyAuthorization,
 } from "./verifyAuthorization.ts";
 
-/**
- * Gasless payments' settings (docs/api.md); their gas counts in the relayer's daily budgets
- * (AppDeps.relayerBudget: RELAYER_DAILY_GAS_BUDGET, 0 turning them off, and the merchant's).
- */
-export type GaslessSettings = {
-  /** How long a request waits for the worker to submit before answering 202. */
-  submitWaitMs: number;
-  /** Authorizations per invoice or link, payer and minute (0: no limit). */
-  perSlugPerMinute: number;
-};
-
 const refusals =
   "Refusals, each with its own `error.code`: 409 `nothing_due`, `payment_in_progress` (one payment at a time per deposit address), " +
   "`authorization_used` (a replay: stored before, or its nonce used on chain), `gasless_unavailable` (this service relays nothing); " +

@@ -31,14 +31,6 @@ export const LOOKUP_CHAIN_TIMEOUT_MS = 3_000;
 /** Lookups per client IP and minute by default (RATE_LIMIT_TX_LOOKUP_PER_MIN). */
 export const DEFAULT_LOOKUPS_PER_MIN = 30;
 
-/** The settings of transaction lookups (from the API process's env). */
-export type TransactionLookupSettings = {
-  /** CONFIRMATIONS: blocks a transfer needs before it counts. */
-  confirmations: number;
-  /** RATE_LIMIT_TX_LOOKUP_PER_MIN; 0: unlimited. */
-  perMinute: number;
-};
-
 /**
  * Transaction lookups ("I paid — where is it?"), shared by `GET /api/transactions/{tx_hash}`
  * and the hosted pages' "Paid but not showing?" box, with one per-IP budget for both: each

@@ -16,7 +16,7 @@ import {
   toPage,
 } from "./listPage.ts";
 
-/** What the invoice list filters on: a status as reported (`void` included). */
+/** What the invoice list filters on: a status as reported (`void` among them). */
 export type InvoiceListStatus = ReportedInvoiceStatus | "void";
 
 /** The invoice list's filters; each one given narrows the list (they combine with AND). */
@@ -77,7 +77,8 @@ function statusCondition(eb: Eb, status: InvoiceListStatus, today: string): Expr
     return eb.and([eb("i.status", "in", OVERDUE_STORED_STATUSES), eb("i.due_date", "<", today)]);
   if ((OVERDUE_STORED_STATUSES as readonly string[]).includes(status))
     return eb.and([eb("i.status", "=", status), eb("i.due_date", ">=", today)]);
-  return sql<SqlBool>`${sql.ref("i.status")} = ${status}`;
+  // Every other reported status is stored as it is reported.
+  return eb("i.status", "=", status);
 }
 
 /**

@@ -15,7 +15,7 @@ const PUBLIC = new Set([
   "GET /api/invoices/by-slug/{slug}/pdf",
   "POST /api/merchants/claim",
   "GET /api/transactions/{tx_hash}",
-  // A payer's gasless authorizations (issue 18), where the document has them.
+  // A payer's gasless authorizations, where the document has them.
   "POST /api/payments/{slug}/authorizations",
   "GET /api/payments/{slug}/authorizations/{id}",
 ]);
@@ -116,7 +116,7 @@ describe("keys mode", () => {
       const name = `${operation.method} ${operation.path}`;
       if (PUBLIC.has(name)) continue;
       const response = await call(operation, bearer(globex.key));
-      // The creations (the lists at the same paths, issue 19, answer the key's own records).
+      // The creations (the lists at the same paths answer the key's own records).
       if (
         operation.method === "POST" &&
         (operation.path === "/api/invoices" || operation.path === "/api/links")

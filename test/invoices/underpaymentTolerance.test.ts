@@ -10,7 +10,7 @@ import { invoiceRequest } from "./fixtures.ts";
 type Created = { invoice_id: string; slug: string; deposit_address: Address };
 type Status = { status: string; paid_amount?: string };
 
-/** Issue 17 item 5: a merchant's opt-in underpayment tolerance, on the real stack. */
+/** A merchant's opt-in underpayment tolerance, on the real stack. */
 describe("underpayment tolerance", () => {
   const chain = useChainForFile();
   let stack: TestStack;

@@ -117,7 +117,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
     const body = valid();
     const first = await call("post", path, {}, { json: body, headers: key });
     expect(first.status).toBe(201);
-    // Another body of the same merchant: keys are each merchant's own (issue 15), so another
+    // Another body of the same merchant: keys are each merchant's own, so another
     // merchant's request under this key would be a new key, not a conflict.
     const other = { ...body, merchant_name: "Another name" };
     const reused = await call("post", path, {}, { json: other, headers: key });
@@ -645,7 +645,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
     }
   });
 
-  test("lists, a link's details and the exports (issue 19): 200, 400, 401, 404", async () => {
+  test("lists, a link's details and the exports: 200, 400, 401, 404", async () => {
     const acme = await claimedMerchant(stack.db);
     const as = { headers: bearer(acme.key) };
     const link = await call(

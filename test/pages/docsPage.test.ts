@@ -90,7 +90,7 @@ describe("the API reference at /docs, at phone and desktop size", () => {
       await page.keyboard.press("Tab");
       expect(await focused()).toContain("/api/invoices");
       await page.keyboard.press("Enter");
-      // The first operation of the contents: the invoices' list (issue 19), then their creation.
+      // The first operation of the contents: the invoices' list, then their creation.
       expect(new URL(page.url()).hash).toBe("#get-api-invoices");
       expect(await page.locator("#get-api-invoices h3").isVisible()).toBe(true);
       // Error responses are folded in <details>: a keyboard opens them.

@@ -7,7 +7,7 @@ import { chainUrl } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 
 /**
- * Issue 16, items 1 and 11: while trickling webhook receivers held every worker slot, /health
+ * While trickling webhook receivers held every worker slot, /health
  * stayed green (the worker's heartbeat was fresh), and each hit of /health made two uncached
  * RPC calls, so a flood of /health requests was a flood on the operator's metered RPC. Now a
  * worker whose jobs are stuck or whose payment detection waits is reported, and the chain

@@ -8,7 +8,7 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
 /**
- * The attack of issue 15: Remit as a phishing relay. Without Acme's key, an attacker tries
+ * The attack: Remit as a phishing relay. Without Acme's key, an attacker tries
  * every request that would make Remit email a vendor an invoice in Acme's name (its email, its
  * registered name) or change where Acme's payments go. Open mode, the most permissive: none
  * gets through, and the vendor receives only the invoice Acme itself sent.

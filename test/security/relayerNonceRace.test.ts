@@ -16,7 +16,7 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
 type Created = { invoice_id: string; deposit_address: Address };
 
 /**
- * Issue 16, item 8 and issue 22: sweeps running at once (in one worker, or in two workers
+ * Sweeps running at once (in one worker, or in two workers
  * sharing one relayer key) used to take the same relayer nonce; the node refused one as an
  * underpriced replacement and its sweep waited a minute for a receipt that never came. Here
  * they run at once on a chain with 1 s blocks: every sweep takes a nonce of its own, all are

@@ -26,7 +26,7 @@ const blacklistAbi = (name: "blacklist" | "unBlacklist") =>
   ] as const;
 
 /**
- * Issue 16, item 7: a payout wallet that can never receive a sweep (the zero address, the USDC
+ * A payout wallet that can never receive a sweep (the zero address, the USDC
  * contract, one of the service's deposit addresses, its relayer) was accepted, and its sweep
  * reverted with an error not taken as permanent: retried 25 times, blocking later sweeps of
  * the address. Such wallets are now refused at creation; a sweep USDC refuses for good is

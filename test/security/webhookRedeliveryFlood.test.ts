@@ -9,7 +9,7 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
 type Delivery = { delivery_id: string; status: string; attempts: number };
 
 /**
- * Issue 16, item 1: redelivery could be asked for as often as anyone liked, each one a job
+ * Redelivery could be asked for as often as anyone liked, each one a job
  * that may hold a webhook slot until its deadline. Now at most one redelivery of an event is
  * queued or in flight at a time (409), and an invoice gets at most 20 an hour (429 with
  * Retry-After); the limits live in the database, so every API replica enforces the same ones.

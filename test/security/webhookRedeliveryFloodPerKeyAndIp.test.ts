@@ -7,7 +7,7 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
 const BUDGET = 3;
 
 /**
- * Redelivery made Remit call a receiver as often as anyone asked (issue 16, item 1). It now
+ * Redelivery made Remit call a receiver as often as anyone asked. It now
  * needs the merchant's identity and is budgeted per API key and per client IP: a key spread over
  * many addresses, or an address with many keys, gets no more.
  */

@@ -20,7 +20,7 @@ const TRICKLERS = 10;
 const MEASURED_PAYMENTS = 20;
 
 /**
- * Issue 16, item 1: a receiver that answers 200 and then trickles its body a byte every 2 s
+ * A receiver that answers 200 and then trickles its body a byte every 2 s
  * used to hold a worker slot until it closed, and five of them stopped payment detection for
  * everybody. Here ten do, each redelivered as fast as the limits allow, on a chain with 1 s
  * blocks, while invoices are created and paid: every payment still reaches `paid` within its

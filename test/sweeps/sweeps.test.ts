@@ -168,7 +168,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
   });
 
-  test("issue 17's race: the payer's top-up, estimated right after the first part is counted, succeeds; the wallet receives the total once", async () => {
+  test("a payer paying in parts races no sweep: the top-up, estimated right after the first part is counted, succeeds; the wallet receives the total once", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const invoice = await create({
       wallet_type: "byo",
