@@ -1,4 +1,4 @@
-/** USDC's (FiatTokenV2_2) `require` strings that decide what becomes of a transferWithAuthorization. */
+/** USDC's (FiatTokenV2_2) `require` strings that decide what becomes of an authorization. */
 export const USDC_REVERT = {
   blacklisted: "Blacklistable: account is blacklisted",
   toZeroAddress: "ERC20: transfer to the zero address",
@@ -48,7 +48,8 @@ const BY_REASON: Record<string, UsdcRefusal> = {
  * The refusal a revert reason of USDC's `transferWithAuthorization` names (USDC's reverts are
  * `require` strings; an unknown or missing one is `other_revert`).
  *
- * @example usdcRefusalOfReason("FiatTokenV2: authorization is used or canceled") // "authorization_used"
+ * @example
+ * usdcRefusalOfReason("FiatTokenV2: authorization is used or canceled") // "authorization_used"
  */
 export function usdcRefusalOfReason(reason: string | undefined): UsdcRefusal {
   return (

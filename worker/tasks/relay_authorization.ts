@@ -39,11 +39,12 @@ const messageOf = (row: PayerAuthorizationRow): TransferAuthorization => ({
  * migration 0015 queues this job), through the relayer's one procedure for moving money by
  * authorization (worker/relayer/moveByAuthorization.ts: simulate, the one nonce sequence,
  * submit-then-check), then looks at the transaction once a second without holding a slot in
- * between, and records the outcome and the gas it used. Idempotent: the row moves only forward (pending → submitted → mined), the
- * relayer transaction is keyed by the authorization's id, and USDC executes an authorization
- * once. Before sending it asks the chain again: a nonce used meanwhile, an authorization past
- * its validBefore or a call that would now revert (the payer moved their USDC) is recorded and
- * never sent, so no gas is spent on it.
+ * between, and records the outcome and the gas it used. Idempotent: the row moves only
+ * forward (pending → submitted → mined), the relayer transaction is keyed by the
+ * authorization's id, and USDC executes an authorization once. Before sending it asks the
+ * chain again: a nonce used meanwhile, an authorization past its validBefore or a call that
+ * would now revert (the payer moved their USDC) is recorded and never sent, so no gas is
+ * spent on it.
  */
 export function relayAuthorization(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
@@ -109,7 +110,8 @@ export function relayAuthorization(deps: WorkerDeps): Task {
   /** Checks, simulates and submits; the row is `submitted` with its hash in the same commit. */
   async function send(sweeping: Sweeping, row: PayerAuthorizationRow): Promise<Hex | null> {
     const { id } = row;
-    // Its gas was reserved against the budgets when the API accepted it; recorded as the merchant's.
+    // Its gas was reserved against the budgets when the API accepted it; recorded as the
+    // merchant's.
     const merchantId = await merchantOfDepositAddress(deps.db, row.deposit_address);
     const moved = await moveByAuthorization(sweeping, {
       authorization: { message: messageOf(row), signature: row.signature as Hex },

@@ -27,9 +27,9 @@ type Sweeping = NonNullable<WorkerDeps["sweep"]>;
 /**
  * Pays a requested refund: the key of the address it leaves from (the deposit's, or the
  * merchant's managed wallet's) signs an EIP-3009 transferWithAuthorization whose nonce was fixed
- * when the refund was recorded (domain/refundNonce.ts), the relayer submits it (its one procedure,
- * worker/relayer/moveByAuthorization.ts) with the refund marked submitted and its check queued
- * in the same transaction, and the job returns: check_refund follows it. However often this runs
+ * when the refund was recorded (domain/refundNonce.ts), the relayer submits it (its one
+ * procedure, worker/relayer/moveByAuthorization.ts) with the refund marked submitted and its
+ * check queued in the same transaction, and the job returns: check_refund follows it. However often this runs
  * (a retry, a worker killed mid-way and its job run again), USDC executes the authorization
  * once. A deposit's refund holds the address's sweep lock while it signs and submits, so a
  * sweep and a refund of one address never interleave.
