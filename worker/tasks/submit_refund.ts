@@ -29,9 +29,9 @@ type Sweeping = NonNullable<WorkerDeps["sweep"]>;
  * merchant's managed wallet's) signs an EIP-3009 transferWithAuthorization whose nonce was fixed
  * when the refund was recorded (domain/refundNonce.ts), the relayer submits it (its one
  * procedure, worker/relayer/moveByAuthorization.ts) with the refund marked submitted and its
- * check queued in the same transaction, and the job returns: check_refund follows it. However often this runs
- * (a retry, a worker killed mid-way and its job run again), USDC executes the authorization
- * once. A deposit's refund holds the address's sweep lock while it signs and submits, so a
+ * check queued in the same transaction, and the job returns: check_refund follows it. However
+ * often this runs (a retry, a worker killed mid-way and its job run again), USDC executes the
+ * authorization once. A deposit's refund holds the address's sweep lock while it signs and submits, so a
  * sweep and a refund of one address never interleave.
  *
  * Also the end of a claim link (queued for its expiry): a refund still waiting for the payer's
