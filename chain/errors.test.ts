@@ -12,6 +12,12 @@ import { base } from "viem/chains";
 import { describe, expect, test } from "vitest";
 import { usdcAbi } from "../abis/usdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
+import {
+  type SignedTransferVerdict,
+  signedTransferVerdict,
+  USDC_REVERT,
+  type UsdcRefusal,
+} from "../domain/usdcRefusal.ts";
 import { connectionRefused, fakeNode, type NodeReply } from "../test/helpers/fakeNode.ts";
 import {
   type BroadcastRefusal,
@@ -19,10 +25,7 @@ import {
   classifyBroadcastError,
   classifyChainError,
   summarizeChainError,
-  USDC_BLACKLISTED,
-  USDC_REVERT,
-  type UsdcTransferVerdict,
-  usdcTransferVerdict,
+  usdcRefusalOf,
 } from "./errors.ts";
 
 const HASH: Hex = `0x${"12".repeat(32)}`;
@@ -41,7 +44,7 @@ async function thrown(action: Action, reply: (method: string) => NodeReply): Pro
   return error;
 }
 
-/** USDC's transferWithAuthorization, simulated as sweep_deposit does before sending it. */
+/** USDC's transferWithAuthorization, simulated as moveByAuthorization does before sending it. */
 const simulateSweep = (transport: Transport) =>
   createPublicClient({ chain: base, transport }).simulateContract({
     account: relayer,
@@ -91,8 +94,8 @@ describe("classifyChainError, on the errors viem throws", () => {
     [
       "USDC refusing a blacklisted address (simulateContract)",
       simulateSweep,
-      (m) => (m === "eth_call" ? revertedWith(USDC_BLACKLISTED) : methodNotFound),
-      { kind: "reverted", errorName: "Error", reason: USDC_BLACKLISTED },
+      (m) => (m === "eth_call" ? revertedWith(USDC_REVERT.blacklisted) : methodNotFound),
+      { kind: "reverted", errorName: "Error", reason: USDC_REVERT.blacklisted },
     ],
     [
       "another revert reason",
@@ -183,26 +186,27 @@ describe("classifyChainError, on the errors viem throws", () => {
   });
 });
 
-describe("usdcTransferVerdict: what USDC's refusal of a sweep means, by its revert reason", () => {
-  const cases: [string, UsdcTransferVerdict][] = [
-    [USDC_REVERT.blacklisted, "permanent"],
-    [USDC_REVERT.toZeroAddress, "permanent"],
-    [USDC_REVERT.invalidSignature, "permanent"],
-    [USDC_REVERT.authorizationUsed, "done"],
-    [USDC_REVERT.exceedsBalance, "stale"],
-    [USDC_REVERT.authorizationExpired, "transient"],
-    [USDC_REVERT.paused, "transient"],
+describe("usdcRefusalOf: what USDC's refusal of a sweep means, by its revert reason", () => {
+  const cases: [string, UsdcRefusal, SignedTransferVerdict][] = [
+    [USDC_REVERT.blacklisted, "blacklisted", "permanent"],
+    [USDC_REVERT.toZeroAddress, "unreceivable", "permanent"],
+    [USDC_REVERT.invalidSignature, "invalid_signature", "permanent"],
+    [USDC_REVERT.authorizationUsed, "authorization_used", "done"],
+    [USDC_REVERT.exceedsBalance, "insufficient_balance", "stale"],
+    [USDC_REVERT.authorizationExpired, "expired", "transient"],
+    [USDC_REVERT.paused, "paused", "transient"],
   ];
-  test.each(cases)("%s → %s", async (reason, verdict) => {
+  test.each(cases)("%s → %s (%s)", async (reason, refusal, verdict) => {
     const error = await thrown(simulateSweep, (m) =>
       m === "eth_call" ? revertedWith(reason) : methodNotFound,
     );
-    expect(usdcTransferVerdict(error)).toBe(verdict);
+    expect(usdcRefusalOf(error)).toEqual({ refusal, reason });
+    expect(signedTransferVerdict(refusal)).toBe(verdict);
   });
 
-  test("a failure that is no revert (the node unreachable) is transient", async () => {
+  test("a failure that is no revert (the node unreachable) is no refusal: transient", async () => {
     const error = await thrown(simulateSweep, () => ({ fail: connectionRefused() }));
-    expect(usdcTransferVerdict(error)).toBe("transient");
+    expect(usdcRefusalOf(error)).toBeNull();
   });
 });
 

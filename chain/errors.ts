@@ -10,6 +10,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from "viem";
+import { type UsdcRefusal, usdcRefusalOfReason } from "../domain/usdcRefusal.ts";
 
 /**
  * What a failed call to the chain means for the caller, told by viem's error classes anywhere
@@ -33,7 +34,7 @@ export type ChainFailure =
  *
  * @example
  * const failure = classifyChainError(error);
- * if (failure.kind === "reverted" && failure.reason === USDC_BLACKLISTED) giveUp();
+ * if (failure.kind === "reverted" && failure.reason === USDC_REVERT.blacklisted) giveUp();
  */
 export function classifyChainError(error: unknown): ChainFailure {
   if (error instanceof BaseError) return classifyViemError(error);
@@ -59,50 +60,22 @@ function classifyViemError(error: BaseError): ChainFailure {
 }
 
 /**
- * USDC's revert (FiatTokenV2_2's `Blacklistable`) when the sender or the recipient is
- * blacklisted: no retry changes it.
- */
-export const USDC_BLACKLISTED = "Blacklistable: account is blacklisted";
-
-/** USDC's `require` strings that decide what becomes of a transferWithAuthorization. */
-export const USDC_REVERT = {
-  blacklisted: USDC_BLACKLISTED,
-  toZeroAddress: "ERC20: transfer to the zero address",
-  invalidSignature: "FiatTokenV2: invalid signature",
-  exceedsBalance: "ERC20: transfer amount exceeds balance",
-  authorizationUsed: "FiatTokenV2: authorization is used or canceled",
-  authorizationExpired: "FiatTokenV2: authorization is expired",
-  paused: "Pausable: paused",
-} as const;
-
-/**
- * What a refused `transferWithAuthorization` means for the transfer, told by USDC's revert
- * reason on the typed error (ContractFunctionRevertedError's `reason`):
- * - `permanent`: no retry can succeed: a blacklisted party, the zero address as recipient, a
- *   signature USDC does not accept. Give up and tell someone.
- * - `done`: the authorization was already used (by an earlier submission of the same one).
- * - `stale`: the amount is more than the address now holds: sign anew for what it holds.
- * - `transient`: anything else (paused, expired, not a revert at all): retry later.
+ * USDC's refusal in a failed call of `transferWithAuthorization` (a simulation), told by its
+ * revert reason on the typed error (ContractFunctionRevertedError's `reason`), with that
+ * reason (or the custom error's name) for people; null when the failure is no revert at all
+ * (the node unreachable, the relayer without ETH): nothing USDC said, so retry later.
  *
- * @example if (usdcTransferVerdict(error) === "permanent") markFailed();
+ * @example usdcRefusalOf(error)?.refusal === "authorization_used"
  */
-export type UsdcTransferVerdict = "permanent" | "done" | "stale" | "transient";
-
-export function usdcTransferVerdict(error: unknown): UsdcTransferVerdict {
+export function usdcRefusalOf(
+  error: unknown,
+): { refusal: UsdcRefusal; reason: string | undefined } | null {
   const failure = classifyChainError(error);
-  if (failure.kind !== "reverted") return "transient";
-  switch (failure.reason) {
-    case USDC_REVERT.blacklisted:
-    case USDC_REVERT.toZeroAddress:
-    case USDC_REVERT.invalidSignature:
-      return "permanent";
-    case USDC_REVERT.authorizationUsed:
-      return "done";
-    case USDC_REVERT.exceedsBalance:
-      return "stale";
-    default:
-      return "transient";
-  }
+  if (failure.kind !== "reverted") return null;
+  return {
+    refusal: usdcRefusalOfReason(failure.reason),
+    reason: failure.reason ?? failure.errorName,
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { PublicClient } from "viem";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { SweepSettings } from "../domain/sweepPolicy.ts";
 import type { Mailer } from "../email/mailer.ts";
+import type { AuthorizationMover } from "./relayer/moveByAuthorization.ts";
 import type { Relayer } from "./relayer/relayer.ts";
 
 /** What the worker's tasks need from the process. */
@@ -30,7 +30,8 @@ export type WorkerDeps = {
     mnemonic: string;
     /** Submits the sweeps' transactions: one nonce sequence (worker/relayer/submit.ts). */
     relayer: Relayer;
-    chain: Pick<PublicClient, "readContract" | "simulateContract">;
+    /** Read and simulated on before anything is sent (worker/relayer/moveByAuthorization.ts). */
+    chain: AuthorizationMover["chain"];
   };
   /** The service seed, for the managed wallets' hardened derivation (never in the API). */
   managedWalletSeed: string;

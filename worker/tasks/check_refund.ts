@@ -2,28 +2,26 @@ import type { Task } from "graphile-worker";
 import type { Transaction } from "kysely";
 import { getAddress, type Hash, type Hex } from "viem";
 import { z } from "zod";
-import { usdcAbi } from "../../abis/usdc.ts";
-import type { Database, Executor } from "../../db/database.ts";
+import type { Database } from "../../db/database.ts";
 import { indexedTransfersFrom } from "../../db/queries/indexer.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { loadPaymentState, recordPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import {
   findLinkById,
   findRefund,
-  findRefundContext,
   queueRefundEmail,
   type RefundRow,
   refundedAmountOf,
   updateRefund,
 } from "../../db/queries/refunds.ts";
 import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
-import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { failRefund, REFUND_CHECK_MS, refundPurpose } from "../refunds.ts";
 import { checkRelayed } from "../relayer/check.ts";
+import { authorizationUsed } from "../relayer/moveByAuthorization.ts";
 import { parsePayload } from "./payload.ts";
-import { REFUND_CHECK_MS, refundPurpose } from "./submit_refund.ts";
 
 const Payload = z.object({ refund_id: z.uuid() });
 
@@ -60,7 +58,10 @@ export function checkRefund(deps: WorkerDeps): Task {
     const outcome = relayed ? await checkRelayed(sweeping.relayer, relayed) : undefined;
     if (outcome?.state === "pending") return again();
     let hash: Hash | null = outcome?.state === "mined" && outcome.success ? outcome.hash : null;
-    if (!hash && (await authorizationUsed(sweeping, refund)))
+    if (
+      !hash &&
+      (await authorizationUsed(sweeping, getAddress(refund.from_address), refund.nonce as Hex))
+    )
       hash = await executedSubmission(deps, sweeping, refund);
     else if (!hash) {
       const why =
@@ -125,15 +126,6 @@ async function executedSubmission(
     if (outcome?.state === "mined" && outcome.success) return outcome.hash;
   }
   return null;
-}
-
-function authorizationUsed(sweeping: Sweeping, refund: RefundRow): Promise<boolean> {
-  return sweeping.chain.readContract({
-    address: USDC_ADDRESS,
-    abi: usdcAbi,
-    functionName: "authorizationState",
-    args: [getAddress(refund.from_address), refund.nonce as Hex],
-  });
 }
 
 /**
@@ -234,27 +226,4 @@ async function confirmRefund(
     eventId: id,
   });
   return true;
-}
-
-/** Marks a refund failed for good with its reason and queues the merchant's email, together. */
-export async function failRefund(db: Executor, refund: RefundRow, reason: string): Promise<void> {
-  const run = async (trx: Executor) => {
-    const row = await updateRefund(
-      trx,
-      refund.id,
-      { status: "failed", error: reason.slice(0, 2000) },
-      ["requested", "submitted"],
-    );
-    if (!row) return;
-    const context = await findRefundContext(trx, row);
-    if (context)
-      await queueRefundEmail(trx, {
-        kind: "refund_failed",
-        recipient: context.merchantEmail,
-        invoiceId: row.invoice_id,
-        refundId: row.id,
-      });
-  };
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
 }

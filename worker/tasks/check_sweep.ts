@@ -1,19 +1,14 @@
 import type { Task } from "graphile-worker";
-import { getAddress } from "viem";
+import { getAddress, type Hex } from "viem";
 import { z } from "zod";
 import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
 import { findSweep, updateSweep } from "../../db/queries/sweeps.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { checkRelayed } from "../relayer/check.ts";
+import { authorizationUsed } from "../relayer/moveByAuthorization.ts";
+import { failForGood, queueNextRound, SWEEP_CHECK_MS, sweepPurpose } from "../sweeps.ts";
 import { parsePayload } from "./payload.ts";
-import {
-  authorizationUsed,
-  failForGood,
-  queueNextRound,
-  SWEEP_CHECK_MS,
-  sweepPurpose,
-} from "./sweep_deposit.ts";
 
 const Payload = z.object({ sweep_id: z.uuid() });
 
@@ -59,7 +54,7 @@ export function checkSweep(deps: WorkerDeps): Task {
       await queueNextRound(helpers, sweep.deposit_address);
       return;
     }
-    if (await authorizationUsed(sweeping, sweep)) {
+    if (await authorizationUsed(sweeping, deposit, sweep.nonce as Hex)) {
       await updateSweep(deps.db, sweep.id, { status: "confirmed", error: null }, "submitted");
       await queueNextRound(helpers, sweep.deposit_address);
       return;
