@@ -6,7 +6,6 @@ import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
-import type { RefundLimits } from "./refunds/createRefund.ts";
 
 /**
  * What the HTTP application needs from its process: connections and settings. Its one secret
@@ -101,4 +100,12 @@ export type TransactionLookupSettings = {
   confirmations: number;
   /** RATE_LIMIT_TX_LOOKUP_PER_MIN; 0: unlimited. */
   perMinute: number;
+};
+
+/** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR (docs/api.md, "Refunds"). */
+export type RefundLimits = {
+  /** The smallest refund, in USDC base units. */
+  minimum: bigint;
+  /** Refunds one merchant may request in any hour; 0: no limit. */
+  perMerchantPerHour: number;
 };

@@ -5,7 +5,15 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { operationalOnly } from "../middleware/operationalOnly.ts";
-import { messageHtmlCsp, messageHtmlDocument, outboxPage, outboxPageCsp } from "./outboxPage.ts";
+import {
+  type CapturedEmail,
+  messageHtmlCsp,
+  messageHtmlDocument,
+  outboxPage,
+  outboxPageCsp,
+} from "./outboxPage.ts";
+
+export type { CapturedEmail };
 
 /**
  * Development stand-in for SendGrid's v3 mail API, so the real @sendgrid/mail client runs
@@ -31,24 +39,6 @@ const SendGridMail = z.object({
   custom_args: z.record(z.string(), z.string()).optional(),
   headers: z.record(z.string(), z.string()).optional(),
 });
-
-export type CapturedEmail = {
-  id: string;
-  received_at: string;
-  deliveries: number;
-  to: string[];
-  from: string;
-  subject: string;
-  text: string | null;
-  html: string | null;
-  attachments: {
-    filename: string;
-    type: string | null;
-    size: number;
-    sha256: string;
-    content: string;
-  }[];
-};
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 

@@ -1,5 +1,23 @@
 import { escapeHtml } from "../../internal/escapeHtml.ts";
-import type { CapturedEmail } from "./outbox.ts";
+
+/** One message the local capture holds, as `GET /dev/outbox` lists it. */
+export type CapturedEmail = {
+  id: string;
+  received_at: string;
+  deliveries: number;
+  to: string[];
+  from: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  attachments: {
+    filename: string;
+    type: string | null;
+    size: number;
+    sha256: string;
+    content: string;
+  }[];
+};
 
 /**
  * `/dev/outbox` for a person with a browser: the list (time, to, subject), then each message —

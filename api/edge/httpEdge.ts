@@ -1,13 +1,31 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientAddress } from "../../domain/clientAddress.ts";
+import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
 import { type RateDecision, RateLimiter } from "../../domain/rateLimiter.ts";
 import type { Logger } from "../../internal/logger.ts";
 import { redactPath } from "../../internal/redactPath.ts";
 import { ApiError, errorBody } from "../errors.ts";
 import type { HttpMetrics } from "../metrics/httpMetrics.ts";
 import { methodLabel } from "../metrics/routePattern.ts";
-import type { ProxyTrust, RateLimits } from "../middleware/rateLimit.ts";
 import { requestIdFrom } from "../requestId.ts";
+
+/** Requests per client IP and minute for each unauthenticated budget; 0 turns one off. */
+export type RateLimits = {
+  status: number;
+  invoices: number;
+  links: number;
+  /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
+  authorizations?: number;
+  /** The refund claim page ({PAY_URL}/refund/{token}), GET and POST; unset: none. */
+  refundClaims?: number;
+  /** Reverse proxies in front that append to X-Forwarded-For. */
+  trustedProxies: ProxyTrust;
+};
+
+/** How many proxies append to X-Forwarded-For (TRUST_PROXY), and their addresses (TRUSTED_PROXIES). */
+export type ProxyTrust = { hops: number; isTrusted: IsTrustedProxy };
+
+/** No proxy in front: X-Forwarded-For is never believed (tests of the app alone). */
+export const NO_PROXIES: ProxyTrust = { hops: 0, isTrusted: () => false };
 
 /**
  * The HTTP edge: what every request meets before and after the route that answers it, the same

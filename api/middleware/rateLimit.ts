@@ -1,29 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
-import { clientAddress, type IsTrustedProxy } from "../../domain/clientAddress.ts";
+import { clientAddress } from "../../domain/clientAddress.ts";
 import type { RateLimiter } from "../../domain/rateLimiter.ts";
-import { type Budget, createBudget } from "../edge/httpEdge.ts";
+import { type Budget, createBudget, type ProxyTrust } from "../edge/httpEdge.ts";
 import { errorResponse } from "../errors.ts";
 import { requestHeader } from "../requestHeader.ts";
 
-/** Requests per client IP and minute for each unauthenticated budget; 0 turns one off. */
-export type RateLimits = {
-  status: number;
-  invoices: number;
-  links: number;
-  /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
-  authorizations?: number;
-  /** The refund claim page ({PAY_URL}/refund/{token}), GET and POST; unset: none. */
-  refundClaims?: number;
-  /** Reverse proxies in front that append to X-Forwarded-For. */
-  trustedProxies: ProxyTrust;
-};
-
-/** How many proxies append to X-Forwarded-For (TRUST_PROXY), and their addresses (TRUSTED_PROXIES). */
-export type ProxyTrust = { hops: number; isTrusted: IsTrustedProxy };
-
-/** No proxy in front: X-Forwarded-For is never believed (tests of the app alone). */
-export const NO_PROXIES: ProxyTrust = { hops: 0, isTrusted: () => false };
+export { NO_PROXIES, type ProxyTrust, type RateLimits } from "../edge/httpEdge.ts";
 
 /**
  * A middleware charging each request to its client's bucket: over budget, a 429

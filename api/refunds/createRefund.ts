@@ -42,20 +42,12 @@ import {
 import { sealSecret } from "../../domain/secretBox.ts";
 import type { WalletType } from "../../domain/statuses.ts";
 import { type Actor, auditActor } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps, RefundLimits } from "../deps.ts";
 import { ApiError, RetryLaterError, validationError } from "../errors.ts";
 import type { CreateRefundInput } from "./schema.ts";
 
 /** How long a refund claim link works: a payer may take days to answer an email. */
 export const REFUND_CLAIM_TTL_DAYS = 14;
-
-/** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR (docs/api.md, "Refunds"). */
-export type RefundLimits = {
-  /** The smallest refund, in USDC base units. */
-  minimum: bigint;
-  /** Refunds one merchant may request in any hour; 0: no limit. */
-  perMerchantPerHour: number;
-};
 
 const HOUR_MS = 3_600_000;
 
