@@ -9,6 +9,7 @@ import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
+import { registerEventRoutes } from "../api/events/routes.ts";
 import { registerExportInvoices } from "../api/exports/invoices.ts";
 import { registerExportPayments } from "../api/exports/payments.ts";
 import { checkHealth } from "../api/health.ts";
@@ -40,6 +41,7 @@ import { createStatusFastPath } from "../api/payments/statusFastPath.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
+import { registerWebhookEndpointRoutes } from "../api/webhookEndpoints/routes.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
@@ -148,6 +150,8 @@ export function createApi(deps: AppDeps) {
   registerPaymentAuthorizations(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
+  registerWebhookEndpointRoutes(app, deps);
+  registerEventRoutes(app, deps);
   // Lists, link details and exports (issue 19).
   registerListInvoices(app, deps);
   registerListLinks(app, deps);
