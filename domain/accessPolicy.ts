@@ -89,8 +89,8 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /api/webhook-endpoints/{id}/rotate-secret": owner("write", "a new secret; audited"),
   "POST /api/webhook-endpoints/{id}/test": owner("write", "calls out"),
   // Last of the endpoint's rows: the authorization matrix deletes the endpoint the others name.
-  "DELETE /api/webhook-endpoints/{id}": owner("write", "the account; audited"),
-  "GET /api/events": owner("read", "a list needs a merchant to be scoped to"),
+  "DELETE /api/webhook-endpoints/{id}": owner("write", "stops its deliveries; audited"),
+  "GET /api/events": owner("read", "the merchant's event log"),
   "GET /api/events/{id}": owner("read", "an event of the merchant's"),
 };
 

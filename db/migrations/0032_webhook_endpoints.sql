@@ -18,7 +18,9 @@ create table app.webhook_endpoints (
   updated_at timestamptz not null default now(),
   -- Deleted endpoints are kept (their deliveries name them) but never shown or sent to again.
   deleted_at timestamptz,
-  check ((previous_secret is null) = (previous_secret_expires_at is null))
+  check ((previous_secret is null) = (previous_secret_expires_at is null)),
+  -- Only sealed values, as for the invoices' secrets (migration 0008).
+  check (secret like 'enc:v1:%' and (previous_secret is null or previous_secret like 'enc:v1:%'))
 );
 create index webhook_endpoints_merchant on app.webhook_endpoints (merchant_id, created_at)
   where deleted_at is null;
