@@ -1,5 +1,6 @@
 // A webhook receiver that trusts nothing it cannot verify: run it with the invoice's
-// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`.
+// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`, or with a
+// webhook endpoint's secret to receive every invoice's and link's events of the account.
 import { createServer } from "node:http";
 import { TOLERANCE_SECONDS, verifyWebhook } from "./verifyWebhook.ts";
 
@@ -58,10 +59,18 @@ createServer((request, response) => {
     handled.set(id, now);
     const event = JSON.parse(body.toString("utf8")) as {
       type: string;
-      invoice_number: string;
-      paid_amount: string;
+      invoice_number?: string;
+      paid_amount?: string;
+      /** A payment link's event (an endpoint's secret receives those too). */
+      slug?: string;
+      amount_usdc?: string;
     };
-    console.log(`verified ${event.type} ${event.invoice_number} ${event.paid_amount} USDC`);
+    const what = event.invoice_number ?? event.slug;
+    const amount = event.paid_amount ?? event.amount_usdc;
+    // e.g. "verified invoice.paid INV-0001 150.00 USDC"; a test event is its type alone.
+    console.log(
+      `verified ${event.type}${what ? ` ${what}` : ""}${amount ? ` ${amount} USDC` : ""}`,
+    );
     response.writeHead(200).end();
   });
 }).listen(Number(process.env.RECEIVER_PORT ?? 4000), "127.0.0.1");
