@@ -3,17 +3,16 @@ import type { AppDeps } from "./deps.ts";
 import { validationError } from "./errors.ts";
 
 /**
- * Refuses, as a 400 on `webhook_url`, a webhook URL the policy does not allow (http, or a
- * private or loopback host), unless the deployment allows private webhooks (local development).
+ * Refuses, as a 400 on `webhook_url` (or the field `path`), a webhook URL the policy does not
+ * allow (http, or a private or loopback host), unless the deployment allows private webhooks
+ * (local development).
  */
 export function assertWebhookUrlAllowed(
   deps: Pick<AppDeps, "allowPrivateWebhooks">,
   url: string | undefined,
+  path = "webhook_url",
 ): void {
   if (!url || deps.allowPrivateWebhooks) return;
   const problem = webhookUrlProblem(url);
-  if (problem)
-    throw validationError([
-      { path: "webhook_url", code: "webhook_url_not_allowed", message: problem },
-    ]);
+  if (problem) throw validationError([{ path, code: "webhook_url_not_allowed", message: problem }]);
 }

@@ -271,6 +271,8 @@ export interface Database {
     paid_at: Date | null;
     payload: string;
     created_at: Generated<Date>;
+    /** Its invoice's or link's merchant, filled by a trigger when not given (migration 0032). */
+    merchant_id: Generated<string | null>;
   };
   "app.webhook_deliveries": {
     id: Generated<string>;
@@ -281,6 +283,23 @@ export interface Database {
     next_attempt_at: Date | null;
     delivered_at: Date | null;
     created_at: Generated<Date>;
+    /** The merchant's webhook endpoint it goes to; null: the invoice's or link's webhook_url. */
+    endpoint_id: Generated<string | null>;
+  };
+  /** A merchant's webhook endpoints (migration 0032); secrets sealed (domain/secretBox.ts). */
+  "app.webhook_endpoints": {
+    id: Generated<string>;
+    merchant_id: string;
+    url: string;
+    /** null: every event type. */
+    events: string[] | null;
+    secret: string;
+    previous_secret: Generated<string | null>;
+    previous_secret_expires_at: Generated<Date | null>;
+    enabled: Generated<boolean>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    deleted_at: Generated<Date | null>;
   };
   /** Refunds out of a deposit address or managed wallet (migration 0023, domain/refundPlan.ts). */
   "app.refunds": {

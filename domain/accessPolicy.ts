@@ -82,6 +82,16 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "GET /api/merchant/settings": owner("read", "the account"),
   "PATCH /api/merchant/settings": owner("write", "the account; audited"),
   "GET /api/audit": owner("read", "the account"),
+  "GET /api/webhook-endpoints": owner("read", "the account; never a secret"),
+  "POST /api/webhook-endpoints": owner("write", "where events go; audited"),
+  "GET /api/webhook-endpoints/{id}": owner("read", "the account; never a secret"),
+  "PATCH /api/webhook-endpoints/{id}": owner("write", "where events go; audited"),
+  "POST /api/webhook-endpoints/{id}/rotate-secret": owner("write", "a new secret; audited"),
+  "POST /api/webhook-endpoints/{id}/test": owner("write", "calls out"),
+  // Last of the endpoint's rows: the authorization matrix deletes the endpoint the others name.
+  "DELETE /api/webhook-endpoints/{id}": owner("write", "stops its deliveries; audited"),
+  "GET /api/events": owner("read", "the merchant's event log"),
+  "GET /api/events/{id}": owner("read", "an event of the merchant's"),
 };
 
 /**

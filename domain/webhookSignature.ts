@@ -30,3 +30,28 @@ export function standardWebhookHeaders(
     "webhook-signature": `v1,${signature}`,
   };
 }
+
+/**
+ * Every signature header of a delivery signed with each of `secrets` (the current one first):
+ * `X-Service-Signature` holds one `sha256=…` per secret, comma-separated, and
+ * `webhook-signature` one `v1,…` per secret, space-separated, as Standard Webhooks defines for
+ * rotation. With one secret (an invoice's or a link's own, or an endpoint outside a rotation's
+ * overlap) both are exactly the single-secret headers.
+ */
+export function signatureHeaders(
+  id: string,
+  body: string,
+  secrets: readonly [string, ...string[]],
+  timestamp: number,
+): Record<
+  "X-Service-Signature" | "webhook-id" | "webhook-timestamp" | "webhook-signature",
+  string
+> {
+  const standard = secrets.map((secret) => standardWebhookHeaders(id, body, secret, timestamp));
+  const first = standard[0] as ReturnType<typeof standardWebhookHeaders>;
+  return {
+    "X-Service-Signature": secrets.map((secret) => signBody(body, secret)).join(","),
+    ...first,
+    "webhook-signature": standard.map((h) => h["webhook-signature"]).join(" "),
+  };
+}

@@ -10,6 +10,7 @@ import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
 import { createHttpEdge } from "../api/edge/httpEdge.ts";
 import { ApiError, errorResponse } from "../api/errors.ts";
+import { registerEventRoutes } from "../api/events/routes.ts";
 import { registerExportInvoices } from "../api/exports/invoices.ts";
 import { registerExportPayments } from "../api/exports/payments.ts";
 import { checkHealth } from "../api/health.ts";
@@ -41,6 +42,7 @@ import { createStatusFastPath } from "../api/payments/statusFastPath.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
+import { registerWebhookEndpointRoutes } from "../api/webhookEndpoints/routes.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
@@ -93,14 +95,10 @@ export function createApp(deps: AppDeps) {
 
 /**
  * The HTTP application and, with a status cache, the status fast path to put in front of it at
-<<<<<<< HEAD
- * the node:http level (api/payments/statusFastPath.ts): both share the metrics and the status
- * budget's buckets. `opsApp` is the operational listener's application (server/main.ts serves
- * it on 127.0.0.1:OPS_PORT): `/metrics` and the email capture, for this machine itself.
-=======
  * the node:http level (api/payments/statusFastPath.ts): both go through one HTTP edge
  * (api/edge/httpEdge.ts): request ids, the status budget's buckets, metrics and access line.
->>>>>>> edge
+ * `opsApp` is the operational listener's application (server/main.ts serves it on
+ * 127.0.0.1:OPS_PORT): `/metrics` and the email capture, for this machine itself.
  */
 export function createApi(deps: AppDeps) {
   const app = createRouter();
@@ -151,6 +149,8 @@ export function createApi(deps: AppDeps) {
   registerPaymentAuthorizations(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
+  registerWebhookEndpointRoutes(app, deps);
+  registerEventRoutes(app, deps);
   // A merchant's lists, a link's details and the CSV exports.
   registerListInvoices(app, deps);
   registerListLinks(app, deps);

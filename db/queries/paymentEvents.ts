@@ -6,6 +6,7 @@ import {
 } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
 import { notificationRecipient } from "./dashboard.ts";
+import { queueEndpointDeliveries } from "./webhookEndpoints.ts";
 
 export type PaymentEventRow = Selectable<Database["app.payment_events"]>;
 
@@ -114,8 +115,9 @@ export async function savePaymentState(
 
 /**
  * Records a payment event with the notifications it causes, in the caller's transaction: the
- * merchant's email (invoices), a webhook delivery when a webhook_url was given. Their insert
- * triggers queue the jobs that deliver them.
+ * merchant's email (invoices), a webhook delivery when a webhook_url was given, and one to each
+ * of the merchant's webhook endpoints that takes the event's type. Their insert triggers queue
+ * the jobs that deliver them.
  */
 export async function recordPaymentEvent(
   trx: Transaction<Database>,
@@ -167,6 +169,7 @@ export async function recordPaymentEvent(
       .values({ event_id: event.id, url: event.webhookUrl, created_at: event.createdAt })
       .execute();
   }
+  await queueEndpointDeliveries(trx, event.id);
 }
 
 export async function findPaymentEvent(

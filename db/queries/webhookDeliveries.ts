@@ -3,17 +3,25 @@ import type { Database, Executor } from "../database.ts";
 
 export type DeliveryRow = Selectable<Database["app.webhook_deliveries"]>;
 
-/** A delivery with what an attempt needs: its event's body and the owner's sealed secret. */
+/**
+ * A delivery with what an attempt needs: its event's body and the sealed secret(s) it is signed
+ * with: the invoice's or link's own, or (`endpoint_id` set) the endpoint's, with the one before
+ * its last rotation and when that stops signing.
+ */
 export type DeliveryToAttempt = Pick<
   DeliveryRow,
-  "id" | "url" | "status" | "attempts" | "created_at"
+  "id" | "url" | "status" | "attempts" | "created_at" | "endpoint_id"
 > & {
   event_id: string;
   payload: string;
   webhook_secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  /** The endpoint was deleted: nothing more is sent to it. */
+  endpoint_deleted: boolean;
 };
 
-/** The delivery with this id, joined to its event and to the invoice's or link's secret. */
+/** The delivery with this id, joined to its event and to its endpoint's or owner's secret. */
 export async function findDeliveryToAttempt(
   db: Executor,
   deliveryId: string,
@@ -23,15 +31,27 @@ export async function findDeliveryToAttempt(
     .innerJoin("app.payment_events as e", "e.id", "d.event_id")
     .leftJoin("app.invoices as i", "i.id", "e.invoice_id")
     .leftJoin("app.payment_links as l", "l.id", "e.link_id")
+    .leftJoin("app.webhook_endpoints as w", "w.id", "d.endpoint_id")
     .select([
       "d.id",
       "d.url",
       "d.status",
       "d.attempts",
       "d.created_at",
+      "d.endpoint_id",
       "e.id as event_id",
       "e.payload",
-      (eb) => eb.fn.coalesce("i.webhook_secret", "l.webhook_secret").as("webhook_secret"),
+      (eb) =>
+        eb
+          .case()
+          .when("d.endpoint_id", "is not", null)
+          .then(eb.ref("w.secret"))
+          .else(eb.fn.coalesce("i.webhook_secret", "l.webhook_secret"))
+          .end()
+          .as("webhook_secret"),
+      "w.previous_secret",
+      "w.previous_secret_expires_at",
+      sql<boolean>`w.deleted_at is not null`.as("endpoint_deleted"),
     ])
     .where("d.id", "=", deliveryId)
     .executeTakeFirst();
@@ -94,7 +114,8 @@ export async function lockRedeliveryBudget(
              row_number() over (partition by d.event_id order by d.created_at, d.id) as n
         from app.webhook_deliveries d
         join app.payment_events e on e.id = d.event_id
-       where e.invoice_id = ${invoiceId}::uuid
+       -- The invoice's own webhook_url's: deliveries to the merchant's endpoints are no redeliveries.
+       where e.invoice_id = ${invoiceId}::uuid and d.endpoint_id is null
     )
     select
       (select id::text from deliveries

@@ -22,10 +22,12 @@ export async function findWebhookHistory(db: Executor, invoiceId: string): Promi
     .selectFrom("app.payment_events")
     .select("id")
     .where("invoice_id", "=", invoiceId);
+  // The invoice's own webhook_url's deliveries; those to the merchant's endpoints are in GET /api/events/{id}.
   const deliveryIds = db
     .selectFrom("app.webhook_deliveries")
     .select("id")
-    .where("event_id", "in", eventIds);
+    .where("event_id", "in", eventIds)
+    .where("endpoint_id", "is", null);
   const [events, deliveries, attempts] = await Promise.all([
     db
       .selectFrom("app.payment_events")
@@ -37,6 +39,7 @@ export async function findWebhookHistory(db: Executor, invoiceId: string): Promi
       .selectFrom("app.webhook_deliveries")
       .selectAll()
       .where("event_id", "in", eventIds)
+      .where("endpoint_id", "is", null)
       .orderBy("created_at")
       .execute(),
     db

@@ -43,10 +43,13 @@ export function verifyWebhook(delivery: Delivery, secret: string, nowSeconds = D
  * The spec's `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body>`, keyed with the whole
  * `webhook_secret` string, compared in constant time. It signs no timestamp: a captured delivery
  * verifies forever, so a receiver relying on it alone must remember every `event_id` it handled.
+ * During a webhook endpoint's secret rotation the header lists one `sha256=…` per secret,
+ * comma-separated (new first): one valid is enough.
  */
 export function verifyServiceSignature(body: Buffer, header: string | undefined, secret: string) {
-  const match = /^sha256=([0-9a-f]{64})$/.exec(header ?? "");
-  if (!match?.[1]) return false;
   const expected = createHmac("sha256", secret).update(body).digest();
-  return timingSafeEqual(Buffer.from(match[1], "hex"), expected);
+  return (header ?? "").split(",").some((candidate) => {
+    const match = /^sha256=([0-9a-f]{64})$/.exec(candidate.trim());
+    return !!match?.[1] && timingSafeEqual(Buffer.from(match[1], "hex"), expected);
+  });
 }

@@ -1,5 +1,6 @@
 // A webhook receiver that trusts nothing it cannot verify: run it with the invoice's
-// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`. With
+// webhook_secret, `WEBHOOK_SECRET=whsec_… npx tsx docs/examples/webhookReceiver.ts`, or with a
+// webhook endpoint's secret to receive every invoice's and link's events of the account. With
 // STOP_AFTER=<event type> (the quickstart's invoice.paid) it exits once it has handled one, so
 // a receiver started in the background does not outlive the walkthrough.
 import { createServer } from "node:http";
@@ -61,10 +62,18 @@ createServer((request, response) => {
     handled.set(id, now);
     const event = JSON.parse(body.toString("utf8")) as {
       type: string;
-      invoice_number: string;
-      paid_amount: string;
+      invoice_number?: string;
+      paid_amount?: string;
+      /** A payment link's event (an endpoint's secret receives those too). */
+      slug?: string;
+      amount_usdc?: string;
     };
-    console.log(`verified ${event.type} ${event.invoice_number} ${event.paid_amount} USDC`);
+    const what = event.invoice_number ?? event.slug;
+    const amount = event.paid_amount ?? event.amount_usdc;
+    // e.g. "verified invoice.paid INV-0001 150.00 USDC"; a test event is its type alone.
+    console.log(
+      `verified ${event.type}${what ? ` ${what}` : ""}${amount ? ` ${amount} USDC` : ""}`,
+    );
     if (event.type !== stopAfter) return response.writeHead(200).end();
     // Answered first, so the delivery counts as received and is not retried.
     response.writeHead(200, { Connection: "close" }).end(() => process.exit(0));

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createDb } from "../../db/database.ts";
 import { migrate } from "../../db/migrate.ts";
-import { keyId, openSecret, parseKeyring } from "../../domain/secretBox.ts";
+import { keyId, openSecret, parseKeyring, sealSecret } from "../../domain/secretBox.ts";
 import { resealStoredWebhookSecrets } from "../../platform/resealWebhookSecrets.ts";
 import { createTestDatabase, dumpAsText, type TestDatabase } from "../helpers/database.ts";
 import { TEST_WEBHOOK_SECRET_KEY } from "../helpers/processes.ts";
@@ -143,6 +143,31 @@ describe("migration 0008 and key rotation", () => {
       /append-only/,
     );
 
+    // A webhook endpoint's secret and, during its own rotation's overlap, the one before it.
+    const endpointSecret = `whsec_${randomBytes(32).toString("base64")}`;
+    const endpointPrevious = `whsec_${randomBytes(32).toString("base64")}`;
+    await admin
+      .insertInto("app.webhook_endpoints")
+      .values({
+        merchant_id: "00000000-0000-4000-8000-000000000001",
+        url: "https://hooks.example.com/e",
+        events: null,
+        secret: sealSecret(endpointSecret, parseKeyring(oldKey)),
+        previous_secret: sealSecret(endpointPrevious, parseKeyring(oldKey)),
+        previous_secret_expires_at: new Date(Date.now() + 3600_000),
+      })
+      .execute();
+    await expect(
+      sql`update app.webhook_endpoints set secret = ${endpointSecret}`.execute(admin),
+    ).rejects.toThrow(/check/);
+    const endpointStored = async () => {
+      const row = await admin
+        .selectFrom("app.webhook_endpoints")
+        .select(["secret", "previous_secret"])
+        .executeTakeFirstOrThrow();
+      return [row.secret, row.previous_secret as string];
+    };
+
     // Rotation: the new key seals, the old one is only read, once.
     const newKey = randomBytes(32).toString("base64");
     await resealStoredWebhookSecrets(url, newKey, { WEBHOOK_SECRET_KEY_PREVIOUS: oldKey }, log);
@@ -150,6 +175,14 @@ describe("migration 0008 and key rotation", () => {
     const newRing = parseKeyring(newKey);
     expect(rotated.every((s) => s.startsWith(`enc:v1:${keyId(newRing.current)}:`))).toBe(true);
     expect(rotated.map((s) => openSecret(s, newRing))).toEqual([plainInvoice, plainLink]);
+    const endpointRotated = await endpointStored();
+    expect(endpointRotated.every((s) => s.startsWith(`enc:v1:${keyId(newRing.current)}:`))).toBe(
+      true,
+    );
+    expect(endpointRotated.map((s) => openSecret(s, newRing))).toEqual([
+      endpointSecret,
+      endpointPrevious,
+    ]);
     await resealStoredWebhookSecrets(url, newKey, {}, log);
     expect(await stored()).toEqual(rotated);
     await admin.destroy();

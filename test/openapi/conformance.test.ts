@@ -4,6 +4,7 @@ import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
+import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, readKeyOf, registerWallet } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
@@ -14,6 +15,7 @@ import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
+import { until } from "../refunds/helpers.ts";
 
 type Json = Record<string, unknown>;
 type Request = RequestInit & { json?: unknown; client?: string };
@@ -723,6 +725,93 @@ describe("every response of the JSON API matches the published /openapi.json", (
     );
     const text = { "content-type": "text/plain", ...bearer(merchant.key) };
     expect((await call("patch", settings, {}, { body: "hello", headers: text })).status).toBe(415);
+  });
+
+  test("webhook endpoints (200, 201, 202, 400, 401, 403, 404, 409, 413, 415, 429) and the event log (200, 400, 401, 404)", async () => {
+    const merchant = await claimedMerchant(stack.db);
+    const other = await claimedMerchant(stack.db);
+    const as = (key: string) => ({ headers: bearer(key) });
+    const reader = await readKeyOf(stack, merchant);
+    const hooks = await startWebhookReceiver();
+    try {
+      const list = "/api/webhook-endpoints";
+      const body = { json: { url: hooks.url, events: ["invoice.paid", "link.*"] } };
+      expect((await call("get", list)).status).toBe(401);
+      expect((await call("post", list, {}, body)).status).toBe(401);
+      expect((await call("post", list, {}, { ...body, ...as(reader) })).status).toBe(403);
+      const created = await call("post", list, {}, { ...body, ...as(merchant.key) });
+      expect(created.status).toBe(201);
+      const bad = { json: { url: hooks.url, events: ["invoice.nope"] }, ...as(merchant.key) };
+      expect((await call("post", list, {}, bad)).status).toBe(400);
+      const json = { "content-type": "application/json", ...bearer(merchant.key) };
+      expect((await call("post", list, {}, { body: TOO_LARGE, headers: json })).status).toBe(413);
+      const text = { "content-type": "text/plain", ...bearer(merchant.key) };
+      expect((await call("post", list, {}, { body: "hello", headers: text })).status).toBe(415);
+      expect((await call("get", list, {}, as(reader))).status).toBe(200);
+
+      const one = "/api/webhook-endpoints/{id}";
+      const id = { id: created.body.id as string };
+      const unknown = { id: UNKNOWN_ID };
+      expect((await call("get", one, id, as(reader))).status).toBe(200);
+      expect((await call("get", one, id)).status).toBe(401);
+      expect((await call("get", one, id, as(other.key))).status).toBe(404);
+      const off = { json: { enabled: false } };
+      expect((await call("patch", one, id, off)).status).toBe(401);
+      expect((await call("patch", one, id, { ...off, ...as(reader) })).status).toBe(403);
+      expect((await call("patch", one, unknown, { ...off, ...as(merchant.key) })).status).toBe(404);
+      expect((await call("patch", one, id, { json: INVALID, ...as(merchant.key) })).status).toBe(
+        400,
+      );
+      expect((await call("patch", one, id, { body: TOO_LARGE, headers: json })).status).toBe(413);
+      expect((await call("patch", one, id, { body: "hello", headers: text })).status).toBe(415);
+      expect((await call("patch", one, id, { ...off, ...as(merchant.key) })).status).toBe(200);
+
+      const rotate = "/api/webhook-endpoints/{id}/rotate-secret";
+      expect((await call("post", rotate, id)).status).toBe(401);
+      expect((await call("post", rotate, id, as(reader))).status).toBe(403);
+      expect((await call("post", rotate, unknown, as(merchant.key))).status).toBe(404);
+      expect((await call("post", rotate, id, as(merchant.key))).status).toBe(200);
+
+      const sendTest = "/api/webhook-endpoints/{id}/test";
+      expect((await call("post", sendTest, id)).status).toBe(401);
+      expect((await call("post", sendTest, id, as(reader))).status).toBe(403);
+      expect((await call("post", sendTest, unknown, as(merchant.key))).status).toBe(404);
+      const sent = await call("post", sendTest, id, as(merchant.key));
+      expect(sent.status).toBe(202);
+      for (let i = 1; i < TEST_EVENTS_PER_HOUR; i++)
+        expect((await call("post", sendTest, id, as(merchant.key))).status).toBe(202);
+      expect((await call("post", sendTest, id, as(merchant.key))).status).toBe(429);
+
+      const events = "/api/events";
+      expect((await call("get", events)).status).toBe(401);
+      const page = await call("get", events, {}, as(reader));
+      expect(page.status).toBe(200);
+      expect(page.body.data as Json[]).toHaveLength(TEST_EVENTS_PER_HOUR);
+      const badPage = await stack.request("/api/events?limit=0", as(reader));
+      expect((await api.check("get", events, badPage)).status).toBe(400);
+      const event = "/api/events/{id}";
+      const eventId = { id: sent.body.event_id as string };
+      expect((await call("get", event, eventId)).status).toBe(401);
+      expect((await call("get", event, eventId, as(other.key))).status).toBe(404);
+      await until("the test event delivered", async () => {
+        const got = await call("get", event, eventId, as(reader));
+        return (got.body.deliveries as Json[])[0]?.status === "delivered";
+      });
+
+      const remove = "/api/webhook-endpoints/{id}";
+      expect((await call("delete", remove, id)).status).toBe(401);
+      expect((await call("delete", remove, id, as(reader))).status).toBe(403);
+      expect((await call("delete", remove, id, as(merchant.key))).status).toBe(200);
+      expect((await call("delete", remove, id, as(merchant.key))).status).toBe(404);
+
+      // At most MAX_WEBHOOK_ENDPOINTS an account.
+      const fill = { json: { url: hooks.url }, ...as(merchant.key) };
+      for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++)
+        expect((await call("post", list, {}, fill)).status).toBe(201);
+      expect((await call("post", list, {}, fill)).status).toBe(409);
+    } finally {
+      await hooks.stop();
+    }
   });
 
   test("every route and status the document lists was exercised above", () => {

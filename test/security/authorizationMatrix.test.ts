@@ -142,6 +142,11 @@ describe("the authorization matrix: every route × every caller against domain/a
     const link = await post("/api/links", linkRequest({ merchant_email: owner.email }), owner.key);
     const spareKey = await post("/api/keys", { name: "to revoke" }, owner.key);
     const spareKey2 = await post("/api/keys", { name: "to revoke too" }, owner.key);
+    const endpoint = await post(
+      "/api/webhook-endpoints",
+      { url: "https://hooks.example.com/remit" },
+      owner.key,
+    );
     // An event of the owner's invoice, to redeliver.
     const eventId = randomUUID();
     await stack.db
@@ -166,6 +171,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       event: eventId,
       key_id: spareKey.id as string,
       dashboard_key_id: spareKey2.id as string,
+      endpoint_id: endpoint.id as string,
       address: wallet,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
@@ -235,6 +241,9 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "slug" && pathOf.startsWith("/api/invoices/by-slug/"))
         return params.invoiceSlug ?? "";
       if (name === "id" && pathOf.startsWith("/api/keys/")) return params.key_id ?? "";
+      if (name === "id" && pathOf.startsWith("/api/webhook-endpoints/"))
+        return params.endpoint_id ?? "";
+      if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
       if (name === "id" && pathOf.includes("/authorizations/")) return randomUUID();

@@ -8,7 +8,8 @@ import {
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { retryDelay, shouldRetry } from "../../domain/retrySchedule.ts";
 import { openSecret } from "../../domain/secretBox.ts";
-import { signBody, standardWebhookHeaders } from "../../domain/webhookSignature.ts";
+import { signingSecrets } from "../../domain/webhookEndpoints.ts";
+import { signatureHeaders } from "../../domain/webhookSignature.ts";
 import { postWebhook, WebhookRefused } from "../../webhooks/postWebhook.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
@@ -21,6 +22,9 @@ const Payload = z.object({ delivery_id: z.uuid() });
  * receiver dedupes on it. A 2xx delivers; `410 Gone` stops for good; anything else — another
  * status, a timeout, a network error — is retried with exponential backoff and jitter for at
  * least 72 hours. Every attempt is recorded. A URL refused by the SSRF guard fails at once.
+ * A delivery to a merchant's webhook endpoint is signed with the endpoint's secret at the time
+ * of the attempt (both secrets during a rotation's overlap); once the endpoint is deleted, its
+ * pending deliveries fail without another attempt.
  */
 export function deliverWebhook(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
@@ -28,15 +32,32 @@ export function deliverWebhook(deps: WorkerDeps): Task {
     if (!parsed) return;
     const delivery = await findDeliveryToAttempt(deps.db, parsed.delivery_id);
     if (delivery?.status !== "pending" || !delivery.webhook_secret) return;
+    if (delivery.endpoint_deleted) {
+      await updateWebhookDelivery(deps.db, delivery.id, {
+        attempts: delivery.attempts,
+        status: "failed",
+        delivered_at: null,
+        next_attempt_at: null,
+      });
+      helpers.logger.info(`webhook ${delivery.event_id}: its endpoint was deleted; not sent`);
+      return;
+    }
 
     const attempt = delivery.attempts + 1;
     const body = delivery.payload;
     // Stored sealed; a key that cannot open it throws, and the job is retried once fixed.
-    const secret = openSecret(delivery.webhook_secret, deps.webhooks.keys);
-    const headers = {
-      "X-Service-Signature": signBody(body, secret),
-      ...standardWebhookHeaders(delivery.event_id, body, secret, Math.floor(Date.now() / 1000)),
-    };
+    const open = (sealed: string) => openSecret(sealed, deps.webhooks.keys);
+    const [current, ...previous] = signingSecrets(
+      delivery.webhook_secret,
+      { secret: delivery.previous_secret, expiresAt: delivery.previous_secret_expires_at },
+      new Date(),
+    );
+    const headers = signatureHeaders(
+      delivery.event_id,
+      body,
+      [open(current as string), ...previous.map(open)],
+      Math.floor(Date.now() / 1000),
+    );
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;

@@ -1,0 +1,170 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import {
+  type EventDeliveryRow,
+  findEventDeliveries,
+  findMerchantEvent,
+  listEvents,
+} from "../../db/queries/webhookEndpoints.ts";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
+import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { assertKnownParams, enumListParam, pageOf, pageParams } from "../lists/listQuery.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+
+const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
+
+const eventExample = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: "invoice.paid",
+  created_at: "2026-11-01T10:02:11.000Z",
+  invoice_id: "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+  invoice_number: "INV-0042",
+  status: "paid",
+  tx_hash: "0x8f3c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8",
+  paid_amount: "150.00",
+  paid_at: "2026-11-01T10:02:09.000Z",
+  total_amount: "150.00",
+  amount_due: "0.00",
+};
+
+const EventSchema = z
+  .looseObject({
+    event_id: z.uuid(),
+    type: z.string().openapi({
+      description: `One of ${EVENT_LOG_TYPES.map((t) => `\`${t}\``).join(", ")}.`,
+    }),
+    created_at: z.string(),
+  })
+  .openapi("Event", {
+    description:
+      'Exactly the JSON body every delivery of the event sent (the same `event_id`): its other fields are the type\'s payload (docs/api.md, "Webhooks").',
+    example: eventExample,
+  });
+
+const DeliverySchema = z.object({
+  delivery_id: z.uuid(),
+  endpoint_id: z.uuid().nullable().openapi({
+    description: "The webhook endpoint; null: the invoice's or link's own `webhook_url`.",
+  }),
+  url: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({
+    description:
+      "`pending` while attempts remain, `delivered` on a 2xx, `gone` on a 410, `failed` once retries ran out (or its endpoint was deleted).",
+  }),
+  attempts: z.number(),
+  last_status_code: z.number().nullable().openapi({
+    description: "The last attempt's response code; null before one, or on no response.",
+  }),
+  last_attempt_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+});
+
+const deliveryExample = {
+  delivery_id: "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+  endpoint_id: "8d2f6a1c-3b4e-4f5a-9c8d-7e6f5a4b3c2d",
+  url: "https://acme.example/hooks/remit",
+  status: "delivered" as const,
+  attempts: 1,
+  last_status_code: 200,
+  last_attempt_at: "2026-11-01T10:02:12.000Z",
+  next_attempt_at: null,
+  delivered_at: "2026-11-01T10:02:12.000Z",
+};
+
+const QuerySchema = z.object({
+  ...pageParams,
+  type: enumListParam("type", EVENT_LOG_TYPES, "Only events of these types."),
+});
+const QUERY_KEYS: readonly string[] = Object.keys(QuerySchema.shape);
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/api/events",
+  tags: ["Events"],
+  summary: "List your events",
+  description:
+    "Every event of your invoices and payment links (and your test events), newest first, a page at a time (`next_cursor` until the last page), each exactly as it was delivered. Events are kept (at least 30 days are promised). A `read` key is enough.",
+  security: [{ bearerAuth: [] }],
+  request: { query: QuerySchema },
+  responses: {
+    200: jsonResponse(
+      "A page of events",
+      z.object({ data: z.array(EventSchema), next_cursor: z.string().nullable() }),
+      { data: [eventExample], next_cursor: null },
+    ),
+    ...errorResponses(400, 401),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/api/events/{id}",
+  tags: ["Events"],
+  summary: "Get an event and its deliveries",
+  description:
+    "The event as delivered, and each of its deliveries: to each webhook endpoint, and to the invoice's or link's own `webhook_url`, with its status, attempts and last response code.",
+  security: [{ bearerAuth: [] }],
+  request: {
+    params: z.object({
+      id: z.string().openapi({
+        param: { name: "id", in: "path" },
+        example: EXAMPLE_EVENT_ID,
+        description: "An `event_id`; another merchant's, or anything that is not one, is a 404.",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      "The event",
+      z.object({ event: EventSchema, deliveries: z.array(DeliverySchema) }),
+      { event: eventExample, deliveries: [deliveryExample] },
+    ),
+    ...errorResponses(401, 404),
+  },
+});
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+const presentDelivery = (row: EventDeliveryRow): z.infer<typeof DeliverySchema> => ({
+  delivery_id: row.id,
+  endpoint_id: row.endpoint_id,
+  url: row.url,
+  status: row.status,
+  attempts: row.attempts,
+  last_status_code: row.last_status_code,
+  last_attempt_at: iso(row.last_attempt_at),
+  next_attempt_at: iso(row.next_attempt_at),
+  delivered_at: iso(row.delivered_at),
+});
+
+/** The stored body, parsed: what was delivered, field for field. */
+const parsed = (payload: string) => JSON.parse(payload) as z.infer<typeof EventSchema>;
+
+export function registerEventRoutes(app: Router, deps: AppDeps): void {
+  app.openapi(listRoute, async (c) => {
+    const identity = requireKey(c);
+    const query = c.req.valid("query");
+    assertKnownParams(c.req.query(), QUERY_KEYS);
+    const page = pageOf("events", query);
+    const types = query.type ? [...new Set(query.type.split(","))] : null;
+    const result = await listEvents(deps.db, identity.merchantId, types, page);
+    return c.json(
+      { data: result.rows.map((row) => parsed(row.payload)), next_cursor: result.nextCursor },
+      200,
+    );
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const identity = requireKey(c);
+    const event = await findMerchantEvent(deps.db, identity.merchantId, c.req.valid("param").id);
+    if (!event) throw notFound("event");
+    const deliveries = await findEventDeliveries(deps.db, event.id);
+    return c.json(
+      { event: parsed(event.payload), deliveries: deliveries.map(presentDelivery) },
+      200,
+    );
+  });
+}

@@ -1,0 +1,181 @@
+import { recordAudit } from "../../db/queries/audit.ts";
+import {
+  deleteWebhookEndpoint,
+  insertTestEvent,
+  insertWebhookEndpoint,
+  lockEndpointCount,
+  lockRecentTestEvents,
+  rotateWebhookEndpointSecret,
+  updateWebhookEndpoint,
+  type WebhookEndpointRow,
+} from "../../db/queries/webhookEndpoints.ts";
+import { sealSecret } from "../../domain/secretBox.ts";
+import { newWebhookSecret } from "../../domain/tokens.ts";
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  SECRET_ROTATION_OVERLAP_MS,
+  TEST_EVENT_TYPE,
+  TEST_EVENTS_PER_HOUR,
+} from "../../domain/webhookEndpoints.ts";
+import { type Actor, auditActor, type KeyIdentity } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, notFound, RetryLaterError } from "../errors.ts";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export type KeyActor = Actor & { identity: KeyIdentity };
+
+const audit = (actor: KeyActor, action: string, target: string) => ({
+  merchantId: actor.identity.merchantId,
+  ...auditActor(actor.identity),
+  action,
+  target,
+  requestId: actor.requestId,
+});
+
+/** `events` as stored: each type once, in the order given; null for every type. */
+const storedEvents = (events: readonly string[] | null | undefined): string[] | null =>
+  events ? [...new Set(events)] : null;
+
+/** A new endpoint of the actor's merchant, with its secret (returned this once). */
+export async function createWebhookEndpoint(
+  deps: Pick<AppDeps, "db" | "webhookKeys" | "log">,
+  actor: KeyActor,
+  input: { url: string; events?: readonly string[] | null | undefined },
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
+  const secret = newWebhookSecret();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    if ((await lockEndpointCount(trx, actor.identity.merchantId)) >= MAX_WEBHOOK_ENDPOINTS)
+      throw new ApiError(
+        409,
+        "endpoint_limit_reached",
+        `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`,
+      );
+    const created = await insertWebhookEndpoint(trx, {
+      merchantId: actor.identity.merchantId,
+      url: input.url,
+      events: storedEvents(input.events),
+      sealedSecret: sealSecret(secret, deps.webhookKeys),
+    });
+    await recordAudit(trx, audit(actor, "webhook_endpoint.created", created.id));
+    return created;
+  });
+  deps.log.info("webhook endpoint created", { endpoint_id: row.id });
+  return { row, secret };
+}
+
+/** Changes the actor's merchant's endpoint `id` (404 when it has none such). */
+export async function changeWebhookEndpoint(
+  deps: Pick<AppDeps, "db">,
+  actor: KeyActor,
+  id: string,
+  input: {
+    url?: string | undefined;
+    events?: readonly string[] | null | undefined;
+    enabled?: boolean | undefined;
+  },
+): Promise<WebhookEndpointRow> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const updated = await updateWebhookEndpoint(trx, actor.identity.merchantId, id, {
+      ...(input.url === undefined ? {} : { url: input.url }),
+      ...(input.events === undefined ? {} : { events: storedEvents(input.events) }),
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+    });
+    if (updated) await recordAudit(trx, audit(actor, "webhook_endpoint.updated", id));
+    return updated;
+  });
+  if (!row) throw notFound("webhook endpoint");
+  return row;
+}
+
+/** Deletes the actor's merchant's endpoint `id` (404 when it has none such). */
+export async function removeWebhookEndpoint(
+  deps: Pick<AppDeps, "db">,
+  actor: KeyActor,
+  id: string,
+): Promise<WebhookEndpointRow> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const deleted = await deleteWebhookEndpoint(trx, actor.identity.merchantId, id);
+    if (deleted) await recordAudit(trx, audit(actor, "webhook_endpoint.deleted", id));
+    return deleted;
+  });
+  if (!row) throw notFound("webhook endpoint");
+  return row;
+}
+
+/** A new secret for the endpoint; the one before keeps signing for SECRET_ROTATION_OVERLAP_MS. */
+export async function rotateSecret(
+  deps: Pick<AppDeps, "db" | "webhookKeys">,
+  actor: KeyActor,
+  id: string,
+): Promise<{ row: WebhookEndpointRow; secret: string }> {
+  const secret = newWebhookSecret();
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const rotated = await rotateWebhookEndpointSecret(
+      trx,
+      actor.identity.merchantId,
+      id,
+      sealSecret(secret, deps.webhookKeys),
+      new Date(Date.now() + SECRET_ROTATION_OVERLAP_MS),
+    );
+    if (rotated) await recordAudit(trx, audit(actor, "webhook_endpoint.secret_rotated", id));
+    return rotated;
+  });
+  if (!row) throw notFound("webhook endpoint");
+  return { row, secret };
+}
+
+/**
+ * Sends a signed test event to the endpoint (only to it), through a delivery like any other.
+ * At most TEST_EVENTS_PER_HOUR per merchant: each is a delivery retried for days.
+ */
+export async function sendTestEvent(
+  deps: Pick<AppDeps, "db">,
+  actor: KeyActor,
+  endpoint: WebhookEndpointRow,
+): Promise<{
+  event_id: string;
+  type: typeof TEST_EVENT_TYPE;
+  created_at: string;
+  delivery_id: string;
+}> {
+  const id = crypto.randomUUID();
+  const createdAt = new Date();
+  const payload = {
+    event_id: id,
+    type: TEST_EVENT_TYPE,
+    created_at: createdAt.toISOString(),
+    endpoint_id: endpoint.id,
+  };
+  const deliveryId = await deps.db.transaction().execute(async (trx) => {
+    const merchantId = actor.identity.merchantId;
+    const recent = await lockRecentTestEvents(
+      trx,
+      merchantId,
+      new Date(createdAt.getTime() - HOUR_MS),
+    );
+    if (recent.count >= TEST_EVENTS_PER_HOUR) {
+      const freeAt = (recent.oldest?.getTime() ?? createdAt.getTime()) + HOUR_MS;
+      throw new RetryLaterError(
+        429,
+        "rate_limited",
+        `at most ${TEST_EVENTS_PER_HOUR} test events an hour`,
+        Math.max(1, Math.ceil((freeAt - createdAt.getTime()) / 1000)),
+      );
+    }
+    return insertTestEvent(trx, {
+      id,
+      merchantId,
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      createdAt,
+      payload: JSON.stringify(payload),
+    });
+  });
+  return {
+    event_id: id,
+    type: TEST_EVENT_TYPE,
+    created_at: payload.created_at,
+    delivery_id: deliveryId,
+  };
+}
