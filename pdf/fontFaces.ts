@@ -155,3 +155,35 @@ export const scriptFontFiles: ReadonlySet<string> = new Set(
 export function readScriptFont(file: string): Buffer {
   return woffToSfnt(readFileSync(file));
 }
+
+const ascents = new Map<string, number>();
+
+/**
+ * A family's ascent in ems (hhea, as pdfkit places a line's baseline): Roboto's is 0.928, Noto
+ * Sans JP's 1.160. A line mixing them sits lower than a Roboto-only line beside it by the
+ * difference, which invoiceDocument.ts gives the cells beside it as a top margin.
+ */
+export function ascentOf(family: string): number {
+  const known = ascents.get(family);
+  if (known !== undefined) return known;
+  const face = scriptFaces.flat().find((f) => f.family === family);
+  const file = face
+    ? readScriptFont(face.normal)
+    : family === "Roboto"
+      ? readFileSync(ROBOTO.normal)
+      : undefined;
+  const font = file ? (fontkit.create(file) as fontkit.Font) : undefined;
+  const ascent = font ? font.ascent / font.unitsPerEm : 0;
+  ascents.set(family, ascent);
+  return ascent;
+}
+
+/**
+ * The subset of `family`'s own font (another slice of Noto Sans JP, say) that draws
+ * `codePoint`, if that font has it: a dash next to Japanese in the Japanese font's own width.
+ */
+export function siblingFamilyOf(family: string, codePoint: number): string | undefined {
+  const pkg = scriptFaces.find((faces) => faces.some((face) => face.family === family));
+  return pkg?.find((face) => face.ranges.some(([lo, hi]) => codePoint >= lo && codePoint <= hi))
+    ?.family;
+}

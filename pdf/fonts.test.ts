@@ -158,3 +158,32 @@ describe("fontsourceFaces", () => {
     for (const file of scriptFontFiles) expect(existsSync(file), file).toBe(true);
   });
 });
+
+describe("dashes beside CJK text", () => {
+  const fontOf = (codePoint: number) => (codePoint >= 0x3000 ? "noto-sans-jp-5" : "Roboto");
+  const siblingOf = (family: string, codePoint: number) =>
+    codePoint === 0x2014 && family.startsWith("noto-sans-jp") ? "noto-sans-jp-119" : undefined;
+
+  test("an em dash on a line with Japanese takes the Japanese font's own dash (Roboto's is half as wide)", () => {
+    expect(fontRuns("翻訳 — Translation", fontOf, siblingOf)).toEqual([
+      { text: "翻訳", font: "noto-sans-jp-5" },
+      { text: " ", font: "Roboto" },
+      { text: "—", font: "noto-sans-jp-119" },
+      { text: " Translation", font: "Roboto" },
+    ]);
+  });
+
+  test("a Latin-only line keeps Roboto's dash", () => {
+    expect(fontRuns("Hosting — monthly", fontOf, siblingOf)).toEqual([
+      { text: "Hosting — monthly", font: "Roboto" },
+    ]);
+  });
+
+  test("the real fonts: the CJK font drawing the line has its own em dash", () => {
+    const runs = fontRuns("翻訳 — Translation");
+    const han = runs.find((run) => run.text === "翻")?.font ?? "";
+    expect(han).toMatch(/^noto-sans-(jp|sc|tc|kr)-/);
+    const dash = runs.find((run) => run.text === "—")?.font ?? "";
+    expect(dash.split("-").slice(0, 3)).toEqual(han.split("-").slice(0, 3));
+  });
+});

@@ -1,5 +1,5 @@
 import bidiFactory from "bidi-js";
-import { familyOf } from "./fontFaces.ts";
+import { familyOf, siblingFamilyOf } from "./fontFaces.ts";
 
 /** A stretch of text in one font, one pdfmake inline. */
 export type FontRun = { text: string; font: string };
@@ -15,6 +15,11 @@ const RTL_CONTROL = /[\u061c\u200f\u202b\u202e\u2067]/u;
 
 type Piece = FontRun & { level: number };
 
+/** Dashes drawn in a CJK font when their line has CJK text: Roboto's are half as wide. */
+const CJK_DASH = /^[\u2014\u2015]$/u;
+/** The CJK subsets' families (`noto-sans-jp-…`, `noto-sans-sc-…`, `noto-sans-kr-…`). */
+const CJK_FAMILY = /^noto-sans-(jp|sc|tc|kr)-/;
+
 /**
  * One line in the order a reader sees it, left to right. pdfkit draws inlines left to right and
  * pdfmake breaks lines between words, so the Unicode bidi algorithm's reordering (rule L2) is
@@ -22,11 +27,25 @@ type Piece = FontRun & { level: number };
  * glyphs), any other run at an RTL level is reversed here, its brackets mirrored. A line that
  * wraps is reordered as a whole, before pdfmake breaks it.
  */
-function lineRuns(line: string, fontOf: (codePoint: number) => string): Piece[] {
+function lineRuns(
+  line: string,
+  fontOf: (codePoint: number) => string,
+  siblingOf: (family: string, codePoint: number) => string | undefined,
+): Piece[] {
   const { levels } = bidi.getEmbeddingLevels(line);
   const pieces: Piece[] = [];
+  let cjkFont: string | undefined;
+  for (const char of line) {
+    const family = fontOf(char.codePointAt(0) ?? 0);
+    if (CJK_FAMILY.test(family)) {
+      cjkFont = family;
+      break;
+    }
+  }
   for (const { segment, index } of graphemes.segment(line)) {
-    const font = fontOf(segment.codePointAt(0) ?? 0);
+    const codePoint = segment.codePointAt(0) ?? 0;
+    const font =
+      (cjkFont && CJK_DASH.test(segment) && siblingOf(cjkFont, codePoint)) || fontOf(codePoint);
     const level = levels[index] ?? 0;
     const last = pieces.at(-1);
     if (last && last.font === font && last.level === level) last.text += segment;
@@ -61,7 +80,11 @@ function lineRuns(line: string, fontOf: (codePoint: number) => string): Piece[] 
  *
  * @example fontRuns("王 GmbH") // [{ text: "王", font: "noto-sans-sc-116" }, { text: " GmbH", font: "Roboto" }]
  */
-export function fontRuns(text: string, fontOf = familyOf): FontRun[] {
+export function fontRuns(
+  text: string,
+  fontOf = familyOf,
+  siblingOf: (family: string, codePoint: number) => string | undefined = siblingFamilyOf,
+): FontRun[] {
   let plain = !RTL_CONTROL.test(text);
   for (const char of text) {
     if (!plain) break;
@@ -74,7 +97,7 @@ export function fontRuns(text: string, fontOf = familyOf): FontRun[] {
     if (line === "") continue;
     const pieces = /^[\r\n]+$/.test(line)
       ? [{ text: line, font: "Roboto" }]
-      : lineRuns(line, fontOf);
+      : lineRuns(line, fontOf, siblingOf);
     for (const { text, font } of pieces) {
       const last = runs.at(-1);
       // Neighbours in one font merge, unless fontkit would reverse the merged text as one.

@@ -1,7 +1,13 @@
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { describe, expect, test } from "vitest";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
-import { type InvoicePdfData, invoiceDocument, renderInvoicePdf } from "./invoiceDocument.ts";
+import { fontRuns } from "./fonts.ts";
+import {
+  baselineDrop,
+  type InvoicePdfData,
+  invoiceDocument,
+  renderInvoicePdf,
+} from "./invoiceDocument.ts";
 import { renderPdf } from "./renderPdf.ts";
 
 const data: InvoicePdfData = {
@@ -113,5 +119,18 @@ describe("renderInvoicePdf", () => {
       }
     });
     expect(lines).toContain(words("חברת דוגמה בע״מ").reverse().join(" "));
+  });
+});
+
+describe("baselineDrop: a row's numbers sit on its description's first baseline", () => {
+  test("a Japanese description lowers its line by the fonts' ascent difference (about 2.3 pt at 10 pt)", () => {
+    const drop = baselineDrop(fontRuns("翻訳 — Translation work"), 10);
+    expect(drop).toBeGreaterThan(2);
+    expect(drop).toBeLessThan(2.6);
+  });
+
+  test("a Latin description, or a taller font only after the first line, moves nothing", () => {
+    expect(baselineDrop([{ text: "Design work", font: "Roboto" }], 10)).toBe(0);
+    expect(baselineDrop(fontRuns("Design work\n翻訳"), 10)).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
 import { formatUsdcForDisplay } from "../domain/money.ts";
-import { fontRuns } from "./fonts.ts";
+import { ascentOf } from "./fontFaces.ts";
+import { type FontRun, fontRuns } from "./fonts.ts";
 import { renderPdf } from "./renderPdf.ts";
 
 export type InvoicePdfData = {
@@ -31,6 +32,24 @@ const label = (value: string): Content => ({ text: value.toUpperCase(), style: "
  * The invoice as a pdfmake document: pure data from the stored record, no I/O. Rendered once
  * at creation (renderInvoicePdf) and kept.
  */
+/** The body text's size in points (pdfmake's defaultStyle). */
+const BODY_FONT_SIZE = 10;
+
+/**
+ * How far below a Roboto line the first line of `runs` sits, in points: the tallest ascent of
+ * its fonts above Roboto's, at `fontSize`.
+ */
+export function baselineDrop(runs: FontRun[], fontSize: number): number {
+  const firstLine: FontRun[] = [];
+  for (const run of runs) {
+    firstLine.push(run);
+    if (/[\r\n]/.test(run.text)) break;
+  }
+  const tallest = Math.max(...firstLine.map((run) => ascentOf(run.font)));
+  const drop = (tallest - ascentOf("Roboto")) * fontSize;
+  return drop > 0.05 ? Math.round(drop * 100) / 100 : 0;
+}
+
 export function invoiceDocument(
   invoice: InvoicePdfData,
   options: { scriptFonts: boolean } = { scriptFonts: true },
@@ -43,14 +62,24 @@ export function invoiceDocument(
   });
 
   const total = `${formatUsdcForDisplay(invoice.totalAmount)} USDC`;
-  const right = (value: string): Content => ({ text: value, alignment: "right" });
-  const itemRows: Content[][] = invoice.lineItems.map((item, index) => [
-    { text: String(index + 1), color: MUTED },
-    text(item.description),
-    right(item.quantity),
-    right(formatUsdcForDisplay(item.unitPrice)),
-    right(formatUsdcForDisplay(item.lineTotal)),
-  ]);
+  const right = (value: string, drop: number): Content => ({
+    text: value,
+    alignment: "right",
+    margin: [0, drop, 0, 0],
+  });
+  const itemRows: Content[][] = invoice.lineItems.map((item, index) => {
+    const description = runs(item.description);
+    // The row's other cells sit on the description's first baseline, which a taller script font
+    // lowers (pdfkit places a line by its tallest font).
+    const drop = typeof description === "string" ? 0 : baselineDrop(description, BODY_FONT_SIZE);
+    return [
+      { text: String(index + 1), color: MUTED, margin: [0, drop, 0, 0] },
+      { text: description },
+      right(item.quantity, drop),
+      right(formatUsdcForDisplay(item.unitPrice), drop),
+      right(formatUsdcForDisplay(item.lineTotal), drop),
+    ];
+  });
 
   const content: Content[] = [
     {
@@ -247,7 +276,7 @@ export function invoiceDocument(
       fontSize: 8,
       color: MUTED,
     }),
-    defaultStyle: { font: "Roboto", fontSize: 10, color: INK, lineHeight: 1.2 },
+    defaultStyle: { font: "Roboto", fontSize: BODY_FONT_SIZE, color: INK, lineHeight: 1.2 },
     styles: {
       merchantName: { fontSize: 18, bold: true },
       title: { fontSize: 24, bold: true, color: ACCENT, characterSpacing: 2 },
