@@ -34,6 +34,9 @@ export async function listen(
   const target = targetOf(options);
   const seen = new Set<string>();
   let newest = 0;
+  // Below the first read's last row, history this run never replays (a first page full of
+  // recent events would otherwise leave the rows under it looking new).
+  let floor = 0;
   let down = false;
   let first = true;
 
@@ -47,13 +50,18 @@ export async function listen(
       const page = (await callApi(target, `/api/events?${params}`)).body as Page;
       let older = false;
       for (const event of page.data) {
-        if (Date.parse(event.created_at) < newest - LATE_COMMIT_MS) {
+        const at = Date.parse(event.created_at);
+        if (at < newest - LATE_COMMIT_MS || at < floor) {
           older = true;
           break;
         }
         if (!seen.has(event.event_id)) fresh.push(event);
       }
       // The first read only marks where the run starts: history is not replayed.
+      if (first && page.next_cursor) {
+        const last = page.data[page.data.length - 1];
+        if (last) floor = Date.parse(last.created_at);
+      }
       cursor = older || first ? null : page.next_cursor;
     } while (cursor);
     return fresh.reverse();
