@@ -6,8 +6,10 @@ import { depositsWithFunds, queueSweeps } from "./deposits.ts";
 import { devPay } from "./devPay.ts";
 import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
+import { registerListen } from "./listen.ts";
 import { addMerchant } from "./merchants.ts";
 import { pdfFileName } from "./pdfFileName.ts";
+import { registerResourceCommands } from "./resources.ts";
 import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
 
 type CreateOptions = {
@@ -29,7 +31,8 @@ const apiOption = () =>
   new Option("--api <url>", "the Remit API (default: http://localhost:$PORT, PORT 3000 unless set)")
     .env("REMIT_API_URL")
     .default(defaultApiUrl());
-const jsonOption = () => new Option("--json", "errors as JSON on stderr (the API's error shape)");
+const jsonOption = () =>
+  new Option("--json", "raw JSON out, and errors as JSON on stderr (the API's error shape)");
 /** Prefer the environment: a flag's value is visible to other users of the machine (ps). */
 const apiKeyOption = () =>
   new Option("--api-key <key>", "the merchant's API key, sent on every call").env("REMIT_API_KEY");
@@ -75,7 +78,9 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-const invoices = program.command("invoices").description("create and read invoices");
+const invoices = program
+  .command("invoices")
+  .description("create, read, list, void and refund invoices");
 
 invoices
   .command("create")
@@ -171,9 +176,8 @@ invoices
     process.stderr.write(`wrote ${file} (${bytes.length} bytes)\n`);
   });
 
-program
-  .command("links")
-  .description("create payment links")
+const links = program.command("links").description("create, list and refund payment links");
+links
   .command("create")
   .description("create a payment link from JSON on stdin (the body of POST /api/links)")
   .requiredOption("--stdin", "read the request JSON from standard input")
@@ -187,6 +191,11 @@ program
     if (options.dryRun) return printJson({ valid: true, request: input });
     await post(options, "/api/links", input);
   });
+
+registerResourceCommands(program, { invoices, links }, (command) =>
+  command.addOption(jsonOption()).addOption(apiOption()).addOption(apiKeyOption()),
+);
+registerListen(program, (command) => command.addOption(apiOption()).addOption(apiKeyOption()));
 
 const deposits = program
   .command("deposits")
