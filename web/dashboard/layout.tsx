@@ -29,6 +29,7 @@ function Document(props: { title: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{`${props.title} · Remit dashboard`}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={DASHBOARD_CSS} />
       </head>
       <body>
