@@ -21,6 +21,7 @@ nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4
 nav.main a{display:inline-block;padding:6px 10px;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.main a[aria-current=page]{background:#e4ecff;color:var(--accent);font-weight:600}
 .who{margin-left:auto;display:flex;align-items:center;gap:8px;font-size:14px;color:var(--muted);overflow-wrap:anywhere}
+.who span{max-width:14em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .who form.inline{display:flex;margin:0}.who button{padding:5px 12px;line-height:1.5}
 main{max-width:1100px;margin:0 auto;padding:20px 16px 40px}
 h1{font-size:24px;margin:0 0 16px}h2{font-size:18px;margin:0 0 12px}
@@ -77,7 +78,6 @@ table.responsive td{display:flex;justify-content:space-between;gap:12px;border:0
 table.responsive td::before{content:attr(data-label);font-size:13px;color:var(--muted);text-align:left;font-weight:600}
 table.responsive td.num{white-space:normal}
 table.responsive tfoot tr{display:flex;justify-content:space-between;align-items:baseline}table.responsive tfoot th{border:0;padding:3px 2px}
-dl.facts{grid-template-columns:1fr}
 .lines thead{position:absolute;left:-9999px}.lines tr{display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid var(--rule);padding:8px 0}
 .lines td{border:0;display:block;width:auto!important}.lines td.desc{grid-column:1/-1}
 .lines label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;font-size:13px;color:var(--muted)}

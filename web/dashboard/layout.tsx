@@ -70,7 +70,7 @@ export function DashboardLayout(props: {
             </ul>
           </nav>
           <div class="who">
-            <span>{props.email}</span>
+            <span title={props.email}>{props.email}</span>
             <form method="post" action="/dashboard/sign-out" class="inline">
               <Csrf token={props.csrf} />
               <button type="submit">Sign out</button>
