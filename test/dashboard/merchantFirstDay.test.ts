@@ -10,7 +10,6 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
-import { invoiceRequest } from "../invoices/fixtures.ts";
 import { invoiceApi } from "../refunds/helpers.ts";
 import { checkPage, waitForSignInLink } from "./dashboard.ts";
 
