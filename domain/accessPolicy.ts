@@ -102,6 +102,9 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
 export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "GET /dashboard/sign-in": anyone("signing in"),
   "POST /dashboard/sign-in": anyone("asks for a one-time link; one answer whatever happened"),
+  "POST /dashboard/claim": anyone(
+    "asks for a claim link (as POST /api/merchants/claim); one answer whatever happened",
+  ),
   "GET /dashboard/sign-in/{token}": anyone("a one-time link: shows a button, changes nothing"),
   "POST /dashboard/sign-in/{token}": anyone("a one-time link: starts a session"),
   "GET /dashboard/notification-email/{token}": anyone(

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { csvCell, csvRow } from "./csv.ts";
+import { csvCell, csvRow, csvTime, exportFileName, fileNamePart } from "./csv.ts";
 
 describe("csvCell", () => {
   test("plain text passes as it is", () => {
@@ -37,6 +37,26 @@ describe("csvRow", () => {
   test("fields joined by commas, the record ended by CRLF", () => {
     expect(csvRow(["INV-0001", "Globex, Inc.", null, "150.00"])).toBe(
       'INV-0001,"Globex, Inc.",,150.00\r\n',
+    );
+  });
+});
+
+describe("what spreadsheets read", () => {
+  test("a time as a date and time Excel reads, in UTC, to the second", () => {
+    expect(csvTime(new Date("2026-11-26T12:45:36.789Z"))).toBe("2026-11-26 12:45:36");
+  });
+  test("a file name with the merchant and the dates", () => {
+    expect(fileNamePart("Acme Ltd.")).toBe("acme-ltd");
+    expect(fileNamePart("Café Größe")).toBe("cafe-grosse");
+    expect(fileNamePart("日本語")).toBe("");
+    expect(exportFileName(["Acme Ltd"], "invoices", "2026-11-01", "2026-11-30", "2026-12-01")).toBe(
+      "acme-ltd_invoices_2026-11-01_2026-11-30.csv",
+    );
+    expect(
+      exportFileName([null, "日本語", "acme"], "payments", undefined, undefined, "2026-12-01"),
+    ).toBe("acme_payments_all_2026-12-01.csv");
+    expect(exportFileName([], "payments", "2026-11-01T00:00:00Z", undefined, "2026-12-01")).toBe(
+      "remit_payments_2026-11-01_2026-12-01.csv",
     );
   });
 });

@@ -21,11 +21,16 @@ import { createApiKey, revokeOwnApiKey } from "../api/keys/manageKeys.ts";
 import { CreateApiKeySchema, createApiKeyKnownKeys } from "../api/keys/schema.ts";
 import { createLink, linkSnippets } from "../api/links/createLink.ts";
 import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
+import { requestClaimLink } from "../api/merchants/claim.ts";
 import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
 import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
 import { confirmNotificationEmailLink, updateSettings } from "../api/merchants/settings.ts";
 import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
-import { createRefundKnownKeys, refundInvoice } from "../api/refunds/routes.ts";
+import {
+  createRefundKnownKeys,
+  previewInvoiceRefund,
+  refundInvoice,
+} from "../api/refunds/routes.ts";
 import { CreateRefundSchema } from "../api/refunds/schema.ts";
 import { findMerchantSettings } from "../db/queries/merchantSettings.ts";
 import { findMerchantByEmail } from "../db/queries/merchants.ts";
@@ -174,6 +179,18 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
         return refusal(error);
       }
     },
+    async previewRefund(actor, invoiceId, body) {
+      const input = validated(CreateRefundSchema, body, createRefundKnownKeys);
+      if (!input.ok) return input;
+      try {
+        const preview = await previewInvoiceRefund(deps, actor, invoiceId, input.data);
+        return { ok: true, ...preview, amount: formatUsdc(preview.amount) };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
+    signupOpen: deps.auth?.signup !== "closed",
+    requestClaimLink: (email, client) => requestClaimLink(deps, email, client),
     async createKey(actor, body) {
       const input = validated(CreateApiKeySchema, body, createApiKeyKnownKeys);
       if (!input.ok) return input;
@@ -195,14 +212,17 @@ export function dashboardActions(deps: AppDeps): DashboardActions {
       }
     },
     removeWallet: (actor, address) => removeOwnPayoutWallet(deps, actor, address),
-    exportCsv(actor, what, params) {
+    async exportCsv(actor, what, params) {
       // Empty date fields of the dashboard's form mean "no bound", as an absent parameter.
       const given = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== ""));
-      const query = validated(ExportQuerySchema, given, () => ["from", "to"]);
+      const query = validated(ExportQuerySchema, given, () => ["from", "to", "bom"]);
       if (!query.ok) return query;
       try {
         const csv = what === "invoices" ? invoicesCsv : paymentsCsv;
-        return { ok: true, response: csv(deps, actor.identity.merchantId, given, query.data) };
+        return {
+          ok: true,
+          response: await csv(deps, actor.identity.merchantId, given, query.data),
+        };
       } catch (error) {
         return refusal(error);
       }

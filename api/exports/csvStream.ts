@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { Counter, register as processRegistry } from "prom-client";
-import { csvRow } from "../../domain/csv.ts";
+import type { Executor } from "../../db/database.ts";
+import { exportOwnerNames } from "../../db/queries/exports.ts";
+import { CSV_BOM, csvRow, exportFileName } from "../../domain/csv.ts";
+import { utcToday } from "../../domain/invoiceStatus.ts";
 import type { ListKey } from "../../domain/listCursor.ts";
 import {
   assertKnownParams,
@@ -22,6 +25,15 @@ export const ExportQuerySchema = z.object({
     "To this date (its end, UTC: the day is included) or ISO 8601 time (excluded). Absent: to now.",
     "2026-10-31",
   ),
+  bom: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({
+      param: { name: "bom", in: "query" },
+      description:
+        "Begin the file with a UTF-8 byte order mark, so Excel reads its accents and scripts as UTF-8 (default `true`); `false` for a program that does not skip one.",
+      example: "false",
+    }),
 });
 
 /** The moments an export covers, from its validated query; a reversed range is a 400. */
@@ -29,7 +41,7 @@ export function exportRange(
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
 ): { from?: Date; before?: Date } {
-  assertKnownParams(params, ["from", "to"]);
+  assertKnownParams(params, ["from", "to", "bom"]);
   const range = {
     ...(query.from ? { from: startOf(query.from) } : {}),
     ...(query.to ? { before: endOf(query.to) } : {}),
@@ -70,6 +82,7 @@ export function csvStream<Row>(
   readBatch: (after: ListKey | null) => Promise<Row[]>,
   keyOf: (row: Row) => ListKey,
   cellsOf: (row: Row) => readonly (string | null)[],
+  bom = true,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const produced = exportedBytes.labels(name);
@@ -86,7 +99,7 @@ export function csvStream<Row>(
       async pull(controller) {
         if (!started) {
           started = true;
-          enqueue(controller, csvRow(header));
+          enqueue(controller, (bom ? CSV_BOM : "") + csvRow(header));
           return;
         }
         const rows = await readBatch(after);
@@ -116,6 +129,23 @@ export const csvHeaders = (name: string) => ({
   "cache-control": "no-store",
 });
 
-/** The file name's date part: the range given, or `all`. */
-export const rangeLabel = (query: { from?: string | undefined; to?: string | undefined }) =>
-  `${(query.from ?? "start").slice(0, 10)}_${(query.to ?? "now").slice(0, 10)}`;
+/**
+ * The export's file name: the merchant, what, and the dates (domain/csv.ts exportFileName):
+ * `acme-ltd_invoices_2026-11-01_2026-11-30.csv`.
+ */
+export async function exportFileNameOf(
+  db: Executor,
+  merchantId: string,
+  what: "invoices" | "payments",
+  query: { from?: string | undefined; to?: string | undefined },
+): Promise<string> {
+  const owner = await exportOwnerNames(db, merchantId);
+  const domain = owner.email.split("@")[1]?.replace(/\.[^.]+$/, "") ?? null;
+  return exportFileName(
+    [owner.name, owner.defaultName, domain],
+    what,
+    query.from,
+    query.to,
+    utcToday(),
+  );
+}

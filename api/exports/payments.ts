@@ -1,11 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { type PaymentExportRow, paymentExportBatch } from "../../db/queries/exports.ts";
+import { csvTime } from "../../domain/csv.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, type Router } from "../openapi.ts";
-import { csvHeaders, csvStream, ExportQuerySchema, exportRange, rangeLabel } from "./csvStream.ts";
+import {
+  csvHeaders,
+  csvStream,
+  ExportQuerySchema,
+  exportFileNameOf,
+  exportRange,
+} from "./csvStream.ts";
 
 /** Payments read per batch. */
 const BATCH = 1000;
@@ -47,7 +54,7 @@ const route = createRoute({
       content: {
         "text/csv": {
           schema: z.string(),
-          example: `${HEADER.join(",")}\r\n2026-10-02T14:05:11.000Z,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,\r\n2026-10-03T10:00:00.000Z,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\r\n`,
+          example: `${HEADER.join(",")}\r\n2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,\r\n2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\r\n`,
         },
       },
     },
@@ -57,7 +64,7 @@ const route = createRoute({
 
 function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
   return [
-    row.at.toISOString(),
+    csvTime(row.at),
     row.id,
     row.tx_hash,
     row.log_index === null ? "" : String(row.log_index),
@@ -83,12 +90,12 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
  * The payments CSV of `merchantId` for a validated query (the range checked against `params`):
  * GET /api/exports/payments.csv and the dashboard's export button.
  */
-export function paymentsCsv(
+export async function paymentsCsv(
   deps: Pick<AppDeps, "db" | "explorerUrl">,
   merchantId: string,
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
-): Response {
+): Promise<Response> {
   const range = exportRange(params, query);
   const body = csvStream(
     "payments",
@@ -96,10 +103,11 @@ export function paymentsCsv(
     (after) => paymentExportBatch(deps.db, merchantId, range, after, BATCH),
     (row) => ({ at: row.list_at, id: row.id }),
     (row) => cells(row, deps.explorerUrl),
+    query.bom !== "false",
   );
   return new Response(body, {
     status: 200,
-    headers: csvHeaders(`payments_${rangeLabel(query)}.csv`),
+    headers: csvHeaders(await exportFileNameOf(deps.db, merchantId, "payments", query)),
   });
 }
 

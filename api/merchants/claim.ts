@@ -40,21 +40,36 @@ const route = createRoute({
   },
 });
 
+/**
+ * Emails a claim link to `email` (lower-cased) when it may claim (with MERCHANT_SIGNUP=closed,
+ * only an account already claimed gets one), within the per-address caps: POST
+ * /api/merchants/claim and the dashboard sign-in page's claim form. Says nothing back: the
+ * callers answer the same whatever happened.
+ */
+export async function requestClaimLink(
+  deps: AppDeps,
+  email: string,
+  client: string,
+): Promise<void> {
+  const sent = await deps.db.transaction().execute(async (trx) => {
+    const merchant = await findMerchantByEmail(trx, email);
+    if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
+    return (await emailOneTimeLink(trx, deps, { email, purpose: "claim", client })) !== "withheld";
+  });
+  // Neither the address nor the outcome is logged as a field a log reader could mine.
+  deps.log.info("claim requested", { link_sent: sent });
+}
+
 export function registerClaimRoute(app: Router, deps: AppDeps): void {
   app.openapi<typeof route>(
     route,
     async (c) => {
       const email = c.req.valid("json").email.toLowerCase();
-      const client = clientOf(c, deps.rateLimits?.trustedProxies ?? NO_PROXIES);
-      const sent = await deps.db.transaction().execute(async (trx) => {
-        const merchant = await findMerchantByEmail(trx, email);
-        if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
-        return (
-          (await emailOneTimeLink(trx, deps, { email, purpose: "claim", client })) !== "withheld"
-        );
-      });
-      // Neither the address nor the outcome is logged as a field a log reader could mine.
-      deps.log.info("claim requested", { link_sent: sent });
+      await requestClaimLink(
+        deps,
+        email,
+        clientOf(c, deps.rateLimits?.trustedProxies ?? NO_PROXIES),
+      );
       return c.json({ status: "accepted" as const, message: ACCEPTED }, 202);
     },
     validationHook((path) => (path === "" ? ["email"] : [])),

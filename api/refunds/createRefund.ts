@@ -7,6 +7,7 @@ import { indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { lockInvoiceByDepositAddress } from "../../db/queries/invoices.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
 import { lockLinkByDepositAddress } from "../../db/queries/links.ts";
+import { findManagedWallet } from "../../db/queries/merchants.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import {
   findManagedWalletKey,
@@ -40,7 +41,7 @@ import {
   secondsUntilWindowFrees,
 } from "../../domain/relayerBudget.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
-import type { WalletType } from "../../domain/statuses.ts";
+import type { RefundSource, WalletType } from "../../domain/statuses.ts";
 import { type Actor, auditActor } from "../auth/identity.ts";
 import type { AppDeps, RefundLimits } from "../deps.ts";
 import { ApiError, RetryLaterError, validationError } from "../errors.ts";
@@ -200,6 +201,98 @@ async function reserveRefundGas(
     );
 }
 
+/** A request's amount and destination, checked before any lock: the API's 400s and 409s. */
+async function checkedRequest(
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "refundLimits">,
+  target: RefundTarget,
+  input: CreateRefundInput,
+): Promise<{ requested: bigint | undefined; minimum: bigint; to: Address | null }> {
+  const requested = input.amount === undefined ? undefined : usdcToBaseUnits(input.amount);
+  if (requested === 0n)
+    throw validationError([
+      { path: "amount", code: "not_positive", message: "must be greater than 0" },
+    ]);
+  const minimum = deps.refundLimits?.minimum ?? 0n;
+  const tooSmall = requested === undefined ? null : belowRefundMinimum(requested, minimum);
+  if (tooSmall)
+    throw validationError([{ path: "amount", code: "below_minimum", message: tooSmall }]);
+  let to: Address | null = input.to ?? null;
+  if (input.to_sender) to = await senderOf(deps, target.depositAddress);
+  if (to) await assertPayable(deps, to);
+  return { requested, minimum, to };
+}
+
+/** The plan for these facts, or the refusal the API answers. */
+function acceptedPlan(
+  facts: Parameters<typeof refundableOf>[0],
+  requested: bigint | undefined,
+  minimum: bigint,
+  target: RefundTarget,
+): Extract<RefundPlan, { ok: true }> {
+  const plan = planRefund(requested, refundableOf(facts));
+  if (!plan.ok) throw refusal(plan, target);
+  if (requested === undefined && plan.amount < minimum)
+    throw new ApiError(
+      409,
+      "refund_below_minimum",
+      `only ${formatUsdc(plan.amount)} USDC is refundable for ${target.label}, less than the smallest refund (${formatUsdc(minimum)} USDC): its gas would cost more than it returns; refund it from your own wallet`,
+    );
+  return plan;
+}
+
+/** What a refund request would do, without doing it (previewRefund). */
+export type RefundPreview = {
+  amount: bigint;
+  source: RefundSource;
+  /** The address the money leaves from (checksummed). */
+  from: Address;
+  /** The destination, or null: a one-time claim link (emailed to `vendorEmail` when there is one). */
+  to: Address | null;
+  vendorEmail: string | null;
+};
+
+/**
+ * The refund createRefund would request for `input` now, read without writing or locking: the
+ * same checks, the same plan (domain/refundPlan.ts) and the same refusals for amount,
+ * destination, what is refundable and the unfinished-refunds cap. What a moment later may
+ * change (a payment, a sweep, the hourly rate and the relayer's budgets) is judged again when
+ * the refund is requested. The dashboard shows it before the merchant confirms, and its form's
+ * default is this plan's amount, so "no amount" means the same there and in the API.
+ */
+export async function previewRefund(
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "refundLimits">,
+  target: RefundTarget,
+  input: CreateRefundInput,
+): Promise<RefundPreview> {
+  const { requested, minimum, to } = await checkedRequest(deps, target, input);
+  if ((await countUnfinishedRefunds(deps.db, target.owner)) >= MAX_UNFINISHED_REFUNDS)
+    throw new ApiError(
+      409,
+      "too_many_unfinished_refunds",
+      `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
+    );
+  const facts = await loadRefundFacts(
+    deps.db,
+    target.owner,
+    target.depositAddress,
+    target.walletType,
+  );
+  const plan = acceptedPlan(facts, requested, minimum, target);
+  let from = target.depositAddress;
+  if (plan.source === "managed_wallet") {
+    const wallet = await findManagedWallet(deps.db, target.merchantId);
+    if (!wallet) throw refusal({ ok: false, reason: "nothing_held", available: 0n }, target);
+    from = wallet;
+  }
+  return {
+    amount: plan.amount,
+    source: plan.source,
+    from: getAddress(from),
+    to,
+    vendorEmail: target.vendorEmail,
+  };
+}
+
 /**
  * Requests a refund of an invoice or link: plans it from what Remit still controls
  * (domain/refundPlan.ts) with the owner's row and the deposit's spending locked (so two
@@ -220,18 +313,7 @@ export async function createRefund(
   input: CreateRefundInput,
   actor: Actor,
 ): Promise<{ row: RefundRow; claimUrl?: string }> {
-  const requested = input.amount === undefined ? undefined : usdcToBaseUnits(input.amount);
-  if (requested === 0n)
-    throw validationError([
-      { path: "amount", code: "not_positive", message: "must be greater than 0" },
-    ]);
-  const minimum = deps.refundLimits?.minimum ?? 0n;
-  const tooSmall = requested === undefined ? null : belowRefundMinimum(requested, minimum);
-  if (tooSmall)
-    throw validationError([{ path: "amount", code: "below_minimum", message: tooSmall }]);
-  let to: Address | null = input.to ?? null;
-  if (input.to_sender) to = await senderOf(deps, target.depositAddress);
-  if (to) await assertPayable(deps, to);
+  const { requested, minimum, to } = await checkedRequest(deps, target, input);
   const token = to ? null : newClaimToken();
   const id = randomUUID();
 
@@ -248,14 +330,7 @@ export async function createRefund(
       target.depositAddress,
       target.walletType,
     );
-    const plan = planRefund(requested, refundableOf(facts));
-    if (!plan.ok) throw refusal(plan, target);
-    if (requested === undefined && plan.amount < minimum)
-      throw new ApiError(
-        409,
-        "refund_below_minimum",
-        `only ${formatUsdc(plan.amount)} USDC is refundable for ${target.label}, less than the smallest refund (${formatUsdc(minimum)} USDC): its gas would cost more than it returns; refund it from your own wallet`,
-      );
+    const plan = acceptedPlan(facts, requested, minimum, target);
     await reserveRefundGas(trx, deps.relayerBudget, target.merchantId, now);
     let from = target.depositAddress;
     if (plan.source === "managed_wallet") {

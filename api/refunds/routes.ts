@@ -1,11 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { InvoiceRow } from "../../db/queries/invoices.ts";
 import { authorizedInvoice, authorizedLink } from "../auth/authorize.ts";
 import { type Actor, actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { InvoiceIdParamSchema } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { createRefund, REFUND_CLAIM_TTL_DAYS } from "./createRefund.ts";
+import {
+  createRefund,
+  previewRefund,
+  REFUND_CLAIM_TTL_DAYS,
+  type RefundPreview,
+  type RefundTarget,
+} from "./createRefund.ts";
 import { presentRefund } from "./present.ts";
 import {
   type CreateRefundInput,
@@ -59,6 +66,30 @@ const linkRoute = createRoute({
 export const createRefundKnownKeys = (path: string) =>
   path === "" ? ["amount", "to", "to_sender"] : [];
 
+/** An invoice as its refunds see it. */
+const invoiceRefundTarget = (invoice: InvoiceRow): RefundTarget => ({
+  owner: { invoiceId: invoice.id },
+  merchantId: invoice.merchant_id,
+  depositAddress: invoice.deposit_address,
+  walletType: invoice.wallet_type,
+  vendorEmail: invoice.vendor_email,
+  label: `invoice ${invoice.invoice_number}`,
+});
+
+/**
+ * What refundInvoice would do for `input` now, without doing it (previewRefund): the
+ * dashboard's confirmation and its form's default amount.
+ */
+export async function previewInvoiceRefund(
+  deps: AppDeps,
+  actor: Actor,
+  id: string,
+  input: CreateRefundInput,
+): Promise<RefundPreview> {
+  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+  return previewRefund(deps, invoiceRefundTarget(invoice), input);
+}
+
 /**
  * Requests a refund of the invoice `id`'s money for `actor` (the API's route and the dashboard's
  * form): the refund and, without a destination, its one-time claim URL.
@@ -70,19 +101,7 @@ export async function refundInvoice(
   input: CreateRefundInput,
 ): Promise<Awaited<ReturnType<typeof createRefund>>> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-  const refund = await createRefund(
-    deps,
-    {
-      owner: { invoiceId: invoice.id },
-      merchantId: invoice.merchant_id,
-      depositAddress: invoice.deposit_address,
-      walletType: invoice.wallet_type,
-      vendorEmail: invoice.vendor_email,
-      label: `invoice ${invoice.invoice_number}`,
-    },
-    input,
-    actor,
-  );
+  const refund = await createRefund(deps, invoiceRefundTarget(invoice), input, actor);
   deps.log.info("refund requested", { refund_id: refund.row.id, invoice_id: invoice.id });
   return refund;
 }

@@ -159,3 +159,17 @@ export async function paymentExportBatch(
     order by e.at, e.id limit ${limit}`.execute(db);
   return rows;
 }
+
+/** What an export's file is named after: the merchant's registered name, its invoices' default name, its email. */
+export async function exportOwnerNames(
+  db: Executor,
+  merchantId: string,
+): Promise<{ name: string | null; defaultName: string | null; email: string }> {
+  const row = await db
+    .selectFrom("app.merchants as m")
+    .leftJoin("app.merchant_settings as s", "s.merchant_id", "m.id")
+    .select(["m.name", "s.default_name", "m.email"])
+    .where("m.id", "=", merchantId)
+    .executeTakeFirstOrThrow();
+  return { name: row.name, defaultName: row.default_name, email: row.email };
+}

@@ -118,7 +118,7 @@ describe("a CSV export streams at the reader's pace", () => {
     expect(readBeforePause).toBeLessThan(total);
 
     // And the file is whole: RFC 4180, one row per line item, each invoice's lines in order.
-    const rows = parse(text, { columns: true }) as Record<string, string>[];
+    const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     const { rows: db } = await sql<{ lines: string; invoices: string; total: string }>`
       select count(*)::text as lines, count(distinct i.id)::text as invoices,
         sum(l.line_total)::text as total

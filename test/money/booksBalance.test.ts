@@ -76,7 +76,7 @@ describe("the books balance", () => {
     return response;
   };
   const csv = async (path: string) =>
-    parse(await (await get(path)).text(), { columns: true }) as Row[];
+    parse(await (await get(path)).text(), { bom: true, columns: true }) as Row[];
 
   test("every surface tells the same totals, the void invoice owes nothing, the chain agrees", async () => {
     const byo = { wallet_type: "byo", wallet_address: wallet, merchant_email: merchant.email };

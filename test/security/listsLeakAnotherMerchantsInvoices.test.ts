@@ -89,7 +89,7 @@ describe("the lists never show another merchant's records", () => {
     for (const path of ["/api/exports/invoices.csv", "/api/exports/payments.csv"]) {
       const response = await stack.request(path, { headers: bearer(acme.key) });
       expect(response.status).toBe(200);
-      const rows = parse(await response.text(), { columns: true }) as Json[];
+      const rows = parse(await response.text(), { bom: true, columns: true }) as Json[];
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.filter((r) => globexIds.has(r.invoice_id as string))).toEqual([]);
     }

@@ -82,6 +82,30 @@ export type DashboardActions = {
     invoiceId: string,
     body: Record<string, unknown>,
   ): Promise<Outcome<{ amount: string; claimUrl: string | null }>>;
+  /**
+   * What refundInvoice would do now, without doing it (the API's own plan and refusals): the
+   * confirmation before money moves, and the form's default amount.
+   */
+  previewRefund(
+    actor: DashboardActor,
+    invoiceId: string,
+    body: Record<string, unknown>,
+  ): Promise<
+    Outcome<{
+      amount: string;
+      source: "deposit" | "managed_wallet";
+      from: string;
+      to: string | null;
+      vendorEmail: string | null;
+    }>
+  >;
+  /** Whether anyone may claim a merchant account (MERCHANT_SIGNUP=open). */
+  signupOpen: boolean;
+  /**
+   * POST /api/merchants/claim's logic: a claim link emailed when the address may claim; says
+   * nothing back (the page answers the same whatever happened).
+   */
+  requestClaimLink(email: string, client: string): Promise<void>;
   createKey(
     actor: DashboardActor,
     body: Record<string, unknown>,
@@ -94,5 +118,5 @@ export type DashboardActions = {
     actor: DashboardActor,
     what: "invoices" | "payments",
     query: Record<string, string>,
-  ): Outcome<{ response: Response }>;
+  ): Promise<Outcome<{ response: Response }>>;
 };

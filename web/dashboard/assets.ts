@@ -21,6 +21,8 @@ nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4
 nav.main a{display:inline-block;padding:6px 10px;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.main a[aria-current=page]{background:#e4ecff;color:var(--accent);font-weight:600}
 .who{margin-left:auto;display:flex;align-items:center;gap:8px;font-size:14px;color:var(--muted);overflow-wrap:anywhere}
+.who span{max-width:14em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.who form.inline{display:flex;margin:0}.who button{padding:5px 12px;line-height:1.5}
 main{max-width:1100px;margin:0 auto;padding:20px 16px 40px}
 h1{font-size:24px;margin:0 0 16px}h2{font-size:18px;margin:0 0 12px}
 .card{background:#fff;border:1px solid var(--rule);border-radius:10px;padding:16px 18px;margin-bottom:16px}
@@ -59,6 +61,8 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 .timeline{list-style:none;margin:0;padding:0}
 .timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative}
 .timeline li li{border:0;padding:2px 0}
+.timeline ul{margin:4px 0 0;padding-left:18px}.timeline ul.attempts{list-style:disc}
+.timeline li li time{display:inline}
 .timeline time{font-size:13px;color:var(--muted);display:block}
 .copyrow{display:flex;gap:8px;align-items:flex-start}
 .copyrow code{flex:1;min-width:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:8px;display:block;white-space:pre-wrap}
@@ -73,10 +77,15 @@ table.responsive tr{display:block;border-bottom:1px solid var(--rule);padding:6p
 table.responsive td{display:flex;justify-content:space-between;gap:12px;border:0;padding:3px 2px;text-align:right}
 table.responsive td::before{content:attr(data-label);font-size:13px;color:var(--muted);text-align:left;font-weight:600}
 table.responsive td.num{white-space:normal}
+table.responsive tfoot tr{display:flex;justify-content:space-between;align-items:baseline}table.responsive tfoot th{border:0;padding:3px 2px}
 .lines thead{position:absolute;left:-9999px}.lines tr{display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid var(--rule);padding:8px 0}
 .lines td{border:0;display:block;width:auto!important}.lines td.desc{grid-column:1/-1}
 .lines label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;font-size:13px;color:var(--muted)}
 }
+.hash{white-space:nowrap}.hash code,.hash a{word-break:normal;overflow-wrap:normal}
+button.copy{font-size:13px;padding:0 8px;margin-left:6px;vertical-align:baseline}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0 0 12px}dl.facts dt{font-weight:600;color:var(--muted)}dl.facts dd{margin:0;min-width:0}
+dl.facts dd .hash{white-space:normal}dl.facts dd code{word-break:break-all}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -88,20 +97,33 @@ export const dashboardJs = `(function () {
     if (!button) return;
     var source = document.getElementById(button.getAttribute("data-copy-target"));
     if (!source) return;
+    copy(button, source.textContent);
+  });
+  // A shortened hash's copy button copies the whole (data-copy); shown only with this script.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    if (button) copy(button, button.getAttribute("data-copy"));
+  });
+  function copy(button, text) {
     var label = button.textContent;
     var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = label; }, 1500); };
-    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(source.textContent).then(done, done);
-  });
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, done);
+  }
+  var copies = document.querySelectorAll("button[data-copy]");
+  for (var c = 0; c < copies.length; c++) copies[c].hidden = false;
 
   var form = document.getElementById("invoice-form");
   if (!form) return;
   var body = form.querySelector("tbody.lines-body");
   var template = document.getElementById("line-template");
 
-  // USDC amounts as base units (6 decimals), in BigInt: never floats.
+  // USDC amounts as base units (6 decimals), in BigInt: never floats. A price is read as the
+  // server reads typed money (parseTypedUsdc): a whole number or up to 6 decimals, at most
+  // 12 whole digits, no separators; "100" is 100.00.
   function units(text, decimals) {
     var m = /^\\s*(\\d{1,15})(?:\\.(\\d+))?\\s*$/.exec(text || "");
     if (!m) return null;
+    if (decimals === 6 && m[1].replace(/^0+(?=\\d)/, "").length > 12) return null;
     var fraction = (m[2] || "");
     if (fraction.length > decimals) return null;
     return { value: BigInt(m[1] + (fraction + "0".repeat(decimals)).slice(0, decimals)), scale: decimals };

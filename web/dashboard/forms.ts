@@ -1,3 +1,4 @@
+import { formatUsdc, parseTypedUsdc } from "../../domain/money.ts";
 import type { FormState } from "./pages/forms.tsx";
 
 /** A submitted form's text fields (files, which no dashboard form has, are dropped). */
@@ -48,12 +49,51 @@ export function linesOf(form: FormFields): Line[] {
     .filter((row) => row.description.trim() || row.quantity.trim() || row.unit_price.trim());
 }
 
-/** A line as the API takes it: the quantity a JSON number when it reads as one. */
+/**
+ * An amount a person typed, as the API takes it: read by the one lenient reading of typed money
+ * (parseTypedUsdc: "100", "19.5", " 0.125 ") and written as the API's canonical decimal string
+ * ("100.00"); or, when it cannot be read, its message for the person. The JSON API keeps its
+ * strict quoted-decimal rule; the dashboard converts before calling the API's own functions.
+ */
+export function typedAmount(
+  typed: string,
+): { ok: true; value: string } | { ok: false; message: string } {
+  const parsed = parseTypedUsdc(typed);
+  return parsed.ok ? { ok: true, value: formatUsdc(parsed.units) } : parsed;
+}
+
+/**
+ * The typed amounts of `fields` (by field path) that cannot be read, with their messages: what
+ * the form shows in place of the API's strict message. Empty fields are the API's to judge.
+ */
+export function typedAmountErrors(fields: Record<string, string>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const [path, typed] of Object.entries(fields)) {
+    if (!typed.trim()) continue;
+    const amount = typedAmount(typed);
+    if (!amount.ok) errors[path] = amount.message;
+  }
+  return errors;
+}
+
+/** The unit prices of the lines, by field path, as typed. */
+export const typedLinePrices = (lines: Line[]): Record<string, string> =>
+  Object.fromEntries(lines.map((line, i) => [`line_items[${i}].unit_price`, line.unit_price]));
+
+/**
+ * A line as the API takes it: the quantity a JSON number when it reads as one, the unit price
+ * converted from what was typed (typedAmount; left as typed when unreadable, for the API to
+ * refuse).
+ */
 export function lineToBody(line: Line): Record<string, unknown> {
   const quantity = line.quantity.trim();
   const body: Record<string, unknown> = {};
   if (line.description.trim()) body.description = line.description.trim();
   if (quantity) body.quantity = /^\d+(\.\d+)?$/.test(quantity) ? Number(quantity) : quantity;
-  if (line.unit_price.trim()) body.unit_price = line.unit_price.trim();
+  const price = line.unit_price.trim();
+  if (price) {
+    const amount = typedAmount(price);
+    body.unit_price = amount.ok ? amount.value : price;
+  }
   return body;
 }

@@ -29,6 +29,7 @@ function Document(props: { title: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{`${props.title} · Remit dashboard`}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={DASHBOARD_CSS} />
       </head>
       <body>
@@ -69,7 +70,7 @@ export function DashboardLayout(props: {
             </ul>
           </nav>
           <div class="who">
-            <span>{props.email}</span>
+            <span title={props.email}>{props.email}</span>
             <form method="post" action="/dashboard/sign-out" class="inline">
               <Csrf token={props.csrf} />
               <button type="submit">Sign out</button>

@@ -32,7 +32,7 @@ import {
   DASHBOARD_SESSION_ABSOLUTE_MINUTES,
   newDashboardSessionToken,
 } from "../../domain/dashboardSession.ts";
-import { utcToday } from "../../domain/invoiceStatus.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
 import { invoiceMoney, monthStartOf, overview, refundedAmount } from "../../domain/moneyRules.ts";
 import { REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
@@ -48,13 +48,23 @@ import {
   linesOf,
   lineToBody,
   textFields,
+  typedAmount,
+  typedAmountErrors,
+  typedLinePrices,
 } from "./forms.ts";
 import { PlainLayout } from "./layout.tsx";
 import { type FormState, KeysPage, NewInvoicePage, SettingsPage } from "./pages/forms.tsx";
-import { type InvoiceDetail, InvoiceDetailPage } from "./pages/invoice.tsx";
+import {
+  type InvoiceDetail,
+  InvoiceDetailPage,
+  RefundConfirmPage,
+  VOIDABLE_STATUSES,
+  VoidConfirmPage,
+} from "./pages/invoice.tsx";
 import { LinkDetailPage, NewLinkPage } from "./pages/links.tsx";
 import { InvoicesPage, LinksPage, OverviewPage, PaymentsPage } from "./pages/lists.tsx";
 import {
+  ClaimSentPage,
   ForbiddenPage,
   NotificationEmailConfirmedPage,
   NotificationEmailConfirmPage,
@@ -145,7 +155,12 @@ export function dashboardRoutes(
 
   // ---- Sign-in: outside a session ----------------------------------------------------------
   app.get("/dashboard/sign-in", (c) =>
-    c.html(<SignInPage notice={c.req.query("signed_out") === "1" ? "signed_out" : undefined} />),
+    c.html(
+      <SignInPage
+        notice={c.req.query("signed_out") === "1" ? "signed_out" : undefined}
+        signupOpen={actions.signupOpen}
+      />,
+    ),
   );
   if (actions.signInRateLimit) app.post("/dashboard/sign-in", actions.signInRateLimit);
   app.post("/dashboard/sign-in", async (c) => {
@@ -155,6 +170,16 @@ export function dashboardRoutes(
       await actions.requestSignInLink(email.toLowerCase(), actions.clientOf(c));
     // One answer whatever happened: nobody learns which emails have accounts.
     return c.html(<SignInSentPage />);
+  });
+  // The sign-in page's "no account yet?" form: POST /api/merchants/claim's own logic, and as
+  // there one answer whatever happened (an account or none, a link sent or withheld).
+  if (actions.signInRateLimit) app.post("/dashboard/claim", actions.signInRateLimit);
+  app.post("/dashboard/claim", async (c) => {
+    const form = textFields(await c.req.parseBody());
+    const email = form.email?.trim() ?? "";
+    if (actions.isEmailAddress(email))
+      await actions.requestClaimLink(email.toLowerCase(), actions.clientOf(c));
+    return c.html(<ClaimSentPage />);
   });
 
   const refused = (c: Context) => c.html(<SignInRefusedPage />, 410);
@@ -357,8 +382,10 @@ export function dashboardRoutes(
     const created = await actions.createInvoice(actorOf(c), body, idempotencyKeyOf(form));
     if (created.ok)
       return c.redirect(`/dashboard/invoices/${created.invoiceId}?notice=created`, 303);
-    const fieldless = Object.keys(created.fields).length === 0;
-    return render(created.fields, fieldless ? created.message : undefined, 400);
+    // A price that cannot be read: the person's message, not the JSON API's strict one.
+    const errors = { ...created.fields, ...typedAmountErrors(typedLinePrices(lines)) };
+    const fieldless = Object.keys(errors).length === 0;
+    return render(errors, fieldless ? created.message : undefined, 400);
   });
 
   // ---- One invoice -----------------------------------------------------------------------------
@@ -411,11 +438,23 @@ export function dashboardRoutes(
       404,
     );
 
+  // What a refund without an amount takes now: the API's own plan, for the form's hint.
+  const refundDefaultOf = async (c: Context<DashboardEnv>, detail: InvoiceDetail) => {
+    if (detail.money.received === 0n) return undefined;
+    const plan = await actions.previewRefund(actorOf(c), detail.invoice.id, {});
+    return plan.ok ? { amount: plan.amount } : { refused: plan.message };
+  };
+
   signedIn.get("/invoices/:id", async (c) => {
     const detail = await invoiceDetail(c, c.req.param("id"));
     if (!detail) return notFound(c, "invoice");
     return c.html(
-      <InvoiceDetailPage session={session(c)} detail={detail} notice={c.req.query("notice")} />,
+      <InvoiceDetailPage
+        session={session(c)}
+        detail={detail}
+        notice={c.req.query("notice")}
+        refundDefault={await refundDefaultOf(c, detail)}
+      />,
     );
   });
 
@@ -438,6 +477,20 @@ export function dashboardRoutes(
     const id = c.req.param("id");
     const detail = await invoiceDetail(c, id);
     if (!detail) return notFound(c, "invoice");
+    // Money-adjacent actions take two steps: the form asks, a second screen confirms.
+    if (formOf(c).confirm !== "1") {
+      const status = reportedStatus(detail.invoice.status, detail.invoice.due_date, detail.today);
+      if (!VOIDABLE_STATUSES.has(status))
+        return c.html(
+          <InvoiceDetailPage
+            session={session(c)}
+            detail={detail}
+            problem="Only an invoice nothing was paid for can be voided."
+          />,
+          409,
+        );
+      return c.html(<VoidConfirmPage session={session(c)} invoice={detail.invoice} />);
+    }
     const done = await actions.voidInvoice(actorOf(c), id);
     if (!done.ok)
       return c.html(
@@ -453,17 +506,36 @@ export function dashboardRoutes(
     if (!detail) return notFound(c, "invoice");
     const form = formOf(c);
     const body = formToBody(form, ["amount", "to"]);
-    const done = await actions.refundInvoice(actorOf(c), id, body);
-    if (!done.ok)
-      return c.html(
+    const refused = async (errors: Record<string, string>, message: string, status: number) =>
+      c.html(
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={done.fields ? "The refund was not requested: see the form below." : done.message}
-          refund={{ values: form, errors: done.fields ?? {} }}
+          problem={
+            Object.keys(errors).length > 0
+              ? "The refund was not requested: see the form below."
+              : message
+          }
+          refund={{ values: form, errors }}
+          refundDefault={await refundDefaultOf(c, detail)}
         />,
-        done.status,
+        status as 400,
       );
+    if (typeof body.amount === "string") {
+      const amount = typedAmount(body.amount);
+      if (!amount.ok) return refused({ amount: amount.message }, amount.message, 400);
+      body.amount = amount.value;
+    }
+    // The first post only shows what would happen (the API's own plan); `confirm=1` does it.
+    if (form.confirm !== "1") {
+      const plan = await actions.previewRefund(actorOf(c), id, body);
+      if (!plan.ok) return refused(plan.fields, plan.message, plan.status);
+      return c.html(
+        <RefundConfirmPage session={session(c)} invoice={detail.invoice} refund={plan} />,
+      );
+    }
+    const done = await actions.refundInvoice(actorOf(c), id, body);
+    if (!done.ok) return refused(done.fields, done.message, done.status);
     // No redirect: a claim link is in this answer only (it is stored hashed).
     return c.html(
       <InvoiceDetailPage
@@ -514,6 +586,9 @@ export function dashboardRoutes(
       merchant_email: c.get("signedIn").identity.merchantEmail,
     };
     if (body.wallet_type !== "byo") delete body.wallet_address;
+    const amountErrors = typedAmountErrors({ amount: form.amount ?? "" });
+    const amount = typedAmount(form.amount ?? "");
+    if (amount.ok) body.amount = amount.value;
     const render = (errors: Record<string, string>, problem?: string) =>
       c.html(
         <NewLinkPage
@@ -531,10 +606,8 @@ export function dashboardRoutes(
       );
     const created = await actions.createLink(actorOf(c), body, idempotencyKeyOf(form));
     if (created.ok) return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
-    return render(
-      created.fields,
-      Object.keys(created.fields).length === 0 ? created.message : undefined,
-    );
+    const errors = { ...created.fields, ...amountErrors };
+    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined);
   });
   signedIn.get("/links/:slug", async (c) => {
     const link = await findMerchantLink(deps.db, merchantIdOf(c), c.req.param("slug"));
@@ -659,8 +732,11 @@ export function dashboardRoutes(
       default_address: body.default_address as string | undefined,
       notification_email: body.notification_email as string | undefined,
     });
+    const typedTolerance = form.underpayment_tolerance?.trim();
+    const readTolerance = typedTolerance ? typedAmount(typedTolerance) : null;
+    if (readTolerance && !readTolerance.ok) errors.underpayment_tolerance = readTolerance.message;
     if (Object.keys(errors).length > 0) return settingsPage(c, { values: form, errors }, 400);
-    const tolerance = form.underpayment_tolerance?.trim();
+    const tolerance = readTolerance?.ok ? readTolerance.value : undefined;
     const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
     const saved = await actions.saveSettings(actorOf(c), {
       default_name: text("default_name"),
@@ -693,17 +769,17 @@ export function dashboardRoutes(
   });
 
   // ---- Exports: the API's CSV, streamed under the session (the API itself takes keys only) ----
-  signedIn.get("/exports/:file", (c) => {
+  signedIn.get("/exports/:file", async (c) => {
     const file = c.req.param("file");
     const what = file === "invoices.csv" ? "invoices" : file === "payments.csv" ? "payments" : null;
     if (!what) return notFound(c, "export");
     const query = Object.fromEntries(
-      ["from", "to"].flatMap((key) => {
+      ["from", "to", "bom"].flatMap((key) => {
         const value = c.req.query(key);
         return value === undefined ? [] : [[key, value]];
       }),
     );
-    const outcome = actions.exportCsv(actorOf(c), what, query);
+    const outcome = await actions.exportCsv(actorOf(c), what, query);
     if (outcome.ok) return outcome.response;
     return c.html(
       <PlainLayout title="Export refused">

@@ -44,6 +44,12 @@ export function ClaimedPage(props: { apiKey: string; email: string }) {
           register the wallets your <code>byo</code> invoices pay into with{" "}
           <code>POST /api/merchant/wallets</code>.
         </p>
+        <p>
+          <a class="button" href="/dashboard/sign-in">
+            Sign in to your dashboard
+          </a>{" "}
+          with this email: invoices, links, payments and refunds without the API.
+        </p>
       </section>
     </Layout>
   );

@@ -9,7 +9,7 @@ import type { InvoiceMoney } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { Field } from "./forms.tsx";
-import { type Session, TxLink } from "./lists.tsx";
+import { checksummed, Hash, type Session, TxLink } from "./lists.tsx";
 
 const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
 
@@ -33,6 +33,42 @@ const EMAIL_KINDS: Record<string, string> = {
   vendor_invoice: "Invoice emailed to the customer",
   payment_event: "Payment notice emailed to you",
   sweep_failed: "Sweep failure emailed to you",
+  invoice_void: "Void notice emailed to the customer",
+  refund_claim_link: "Refund claim link emailed to the customer",
+  refund_confirmed: "Refund confirmation emailed",
+  refund_failed: "Refund failure emailed to you",
+};
+
+/** The webhook events, as a person says them (the type itself is kept for the developer). */
+const EVENT_TYPES: Record<string, string> = {
+  "invoice.paid": "Paid in full",
+  "invoice.partial": "Partly paid",
+  "invoice.excess": "Paid more than due",
+  "invoice.payment_reversed": "Payment reversed",
+  "invoice.refunded": "Refund confirmed",
+  "invoice.unexpected_payment": "Payment after void",
+};
+
+/** The audit log's actions and actors, in words. */
+const AUDIT_ACTIONS: Record<string, string> = {
+  "invoice.sent": "Marked as sent",
+  "invoice.voided": "Voided",
+  "refund.requested": "Refund requested",
+  "refund.claimed": "Refund address named by the customer",
+  "webhook.redelivered": "Webhook redelivery requested",
+};
+const AUDIT_ACTORS: Record<string, string> = {
+  dashboard: "in the dashboard",
+  key: "with an API key",
+  anonymous: "without a key",
+  claim: "through a claim link",
+  operator: "by the operator",
+};
+
+/** An unknown name made readable: "payment_reversed" → "Payment reversed". */
+const words = (name: string) => {
+  const text = name.replace(/[._]+/g, " ").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
 };
 
 export type InvoiceDetail = {
@@ -60,10 +96,35 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
   const items: Happening[] = [
     { at: invoice.created_at, key: "created", body: <strong>Created</strong> },
   ];
+  // Sending and voiding are told once, with who did it (their audit entries).
+  const by = (action: string) => {
+    const entry = detail.audit.find((e) => e.action === action);
+    return entry ? (
+      <span class="muted small"> {AUDIT_ACTORS[entry.actor] ?? `by ${entry.actor}`}</span>
+    ) : null;
+  };
   if (invoice.sent_at)
-    items.push({ at: invoice.sent_at, key: "sent", body: <strong>Marked as sent</strong> });
+    items.push({
+      at: invoice.sent_at,
+      key: "sent",
+      body: (
+        <>
+          <strong>Marked as sent</strong>
+          {by("invoice.sent")}
+        </>
+      ),
+    });
   if (invoice.voided_at)
-    items.push({ at: invoice.voided_at, key: "voided", body: <strong>Voided</strong> });
+    items.push({
+      at: invoice.voided_at,
+      key: "voided",
+      body: (
+        <>
+          <strong>Voided</strong>
+          {by("invoice.voided")}
+        </>
+      ),
+    });
   for (const transfer of detail.transfers) {
     const counted = detail.counted.includes(transfer.id);
     items.push({
@@ -75,7 +136,7 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
             Payment of {usdc(transfer.value)}
             {counted ? "" : " (not counted)"}
           </strong>{" "}
-          from <code>{transfer.from}</code>
+          from <Hash value={checksummed(transfer.from)} />
           <br />
           Transaction <TxLink hash={transfer.txHash} explorerUrl={explorerUrl} />
         </>
@@ -89,10 +150,11 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
       key: `event-${event.id}`,
       body: (
         <>
-          <strong>
-            Event <code>{event.type}</code>
-          </strong>{" "}
-          <Badge status={event.status} /> · paid {usdc(event.paid_amount)}
+          <strong>{EVENT_TYPES[event.type] ?? words(event.type)}</strong>{" "}
+          <Badge status={event.status} /> · paid {usdc(event.paid_amount)}{" "}
+          <span class="muted small">
+            (webhook event <code>{event.type}</code>)
+          </span>
           {deliveries.length > 0 && (
             <ul class="small">
               {deliveries.map((delivery) => {
@@ -100,17 +162,20 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
                 return (
                   <li data-delivery={delivery.id}>
                     Webhook to <code>{delivery.url}</code>: <Badge status={delivery.status} />
-                    {attempts.map((a) => (
-                      <>
-                        {" "}
-                        · attempt {a.attempt} <Time at={a.attempted_at} />{" "}
-                        <span data-response-code={a.status_code ?? "none"}>
-                          {a.status_code === null
-                            ? `no response${a.error ? ` (${a.error})` : ""}`
-                            : `HTTP ${a.status_code}`}
-                        </span>
-                      </>
-                    ))}
+                    {attempts.length > 0 && (
+                      <ul class="attempts">
+                        {attempts.map((a) => (
+                          <li data-attempt={a.attempt}>
+                            Attempt {a.attempt} · <Time at={a.attempted_at} /> ·{" "}
+                            <span data-response-code={a.status_code ?? "none"}>
+                              {a.status_code === null
+                                ? `no response${a.error ? ` (${a.error})` : ""}`
+                                : `HTTP ${a.status_code}`}
+                            </span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
                   </li>
                 );
               })}
@@ -136,7 +201,7 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
       key: `email-${email.id}`,
       body: (
         <>
-          <strong>{EMAIL_KINDS[email.kind] ?? `Email (${email.kind})`}</strong> to{" "}
+          <strong>{EMAIL_KINDS[email.kind] ?? `${words(email.kind)} email`}</strong> to{" "}
           <span>{email.recipient}</span>:{" "}
           <Badge
             status={email.status === "sent" ? "sent-email" : email.status}
@@ -153,8 +218,8 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
       key: `sweep-${sweep.id}`,
       body: (
         <>
-          <strong>Sweep of {usdc(sweep.amount)}</strong> to <code>{sweep.destination}</code>:{" "}
-          <Badge status={sweep.status} />
+          <strong>Sweep of {usdc(sweep.amount)}</strong> to{" "}
+          <Hash value={checksummed(sweep.destination)} />: <Badge status={sweep.status} />
           {sweep.tx_hash && (
             <>
               <br />
@@ -174,12 +239,15 @@ function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
   }
   for (const entry of detail.audit) {
     if (entry.action === "invoice.created") continue;
+    if (entry.action === "invoice.sent" && invoice.sent_at) continue;
+    if (entry.action === "invoice.voided" && invoice.voided_at) continue;
     items.push({
       at: entry.created_at,
       key: `audit-${entry.id}`,
       body: (
         <>
-          <strong>{entry.action}</strong> <span class="muted small">by {entry.actor}</span>
+          <strong>{AUDIT_ACTIONS[entry.action] ?? words(entry.action)}</strong>{" "}
+          <span class="muted small">{AUDIT_ACTORS[entry.actor] ?? `by ${entry.actor}`}</span>
         </>
       ),
     });
@@ -196,7 +264,7 @@ export function RefundItem(props: { refund: RefundRow; explorerUrl: string | nul
       {refund.to_address ? (
         <>
           {" "}
-          to <code>{refund.to_address}</code>
+          to <Hash value={checksummed(refund.to_address)} />
         </>
       ) : (
         " (claim link: the customer names the address)"
@@ -214,7 +282,7 @@ export function RefundItem(props: { refund: RefundRow; explorerUrl: string | nul
 }
 
 /** What can still be voided: nothing was paid (POST /api/invoices/{id}/void). */
-const VOIDABLE = new Set(["draft", "sent", "overdue"]);
+export const VOIDABLE_STATUSES: ReadonlySet<string> = new Set(["draft", "sent", "overdue"]);
 
 const NOTICES: Record<string, { tone: "ok" | "bad"; text: string }> = {
   redelivered: { tone: "ok", text: "The webhook is queued for redelivery." },
@@ -231,6 +299,11 @@ export function InvoiceDetailPage(props: {
   refunded?: { amount: string; claimUrl: string | null };
   /** The refund form as typed, shown again with the API's message per field. */
   refund?: { values: Record<string, string>; errors: Record<string, string> };
+  /**
+   * What a refund without an amount would take now (the API's own plan), or why there is none:
+   * the amount field's hint.
+   */
+  refundDefault?: { amount: string } | { refused: string };
 }) {
   const { invoice, lines, money } = props.detail;
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
@@ -271,7 +344,7 @@ export function InvoiceDetailPage(props: {
         <p class="muted small">
           Customer: {invoice.vendor_name} &lt;{invoice.vendor_email}&gt;
           <br />
-          Deposit address: <code>{invoice.deposit_address}</code>
+          Deposit address: <Hash value={checksummed(invoice.deposit_address)} />
         </p>
         <div class="actions">
           <a class="button" href={props.detail.pdfUrl}>
@@ -280,10 +353,10 @@ export function InvoiceDetailPage(props: {
           <a class="button" href={props.detail.invoiceUrl}>
             Customer's page
           </a>
-          {VOIDABLE.has(status) && (
+          {VOIDABLE_STATUSES.has(status) && (
             <form method="post" action={`/dashboard/invoices/${invoice.id}/void`} class="inline">
               <Csrf token={props.session.csrf} />
-              <button type="submit">Void invoice</button>
+              <button type="submit">Void invoice…</button>
             </form>
           )}
         </div>
@@ -296,7 +369,13 @@ export function InvoiceDetailPage(props: {
             <Field
               name="amount"
               label="Amount in USDC"
-              hint="Empty: everything Remit still holds for this invoice."
+              hint={
+                props.refundDefault && "amount" in props.refundDefault
+                  ? `Empty: ${props.refundDefault.amount} USDC, what a refund without an amount takes now (as the API does). You confirm on the next screen.`
+                  : props.refundDefault
+                    ? `Nothing to refund now: ${props.refundDefault.refused}`
+                    : "You confirm the amount on the next screen."
+              }
               state={props.refund ?? { values: {}, errors: {} }}
             />
             <Field
@@ -305,7 +384,7 @@ export function InvoiceDetailPage(props: {
               hint="Empty: the customer is emailed a one-time link to name the address. An exchange pays from a shared wallet, so a payment's sender is often not the customer's own."
               state={props.refund ?? { values: {}, errors: {} }}
             />
-            <button type="submit">Request refund</button>
+            <button type="submit">Request refund…</button>
           </form>
         </section>
       )}
@@ -348,7 +427,7 @@ export function InvoiceDetailPage(props: {
                 <th scope="row" colspan={3}>
                   Total
                 </th>
-                <td class="num" data-label="Total">
+                <td class="num total">
                   <strong>{usdc(invoice.total_amount)}</strong>
                 </td>
               </tr>
@@ -367,6 +446,123 @@ export function InvoiceDetailPage(props: {
           ))}
         </ol>
       </section>
+    </DashboardLayout>
+  );
+}
+
+/** A confirmation: what will happen, the button that does it, and a way back. */
+function ConfirmCard(props: {
+  action: string;
+  csrf: string;
+  button: string;
+  cancel: string;
+  hidden?: Record<string, string>;
+  children: Child;
+}) {
+  return (
+    <section class="card" aria-labelledby="confirm">
+      <h2 id="confirm">Please confirm</h2>
+      {props.children}
+      <form method="post" action={props.action} class="actions">
+        <Csrf token={props.csrf} />
+        {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name="confirm" value="1" />
+        <button type="submit" class="danger">
+          {props.button}
+        </button>
+        <a href={props.cancel}>Cancel</a>
+      </form>
+    </section>
+  );
+}
+
+/** The second screen of "Void invoice": nothing happens until its button is pressed. */
+export function VoidConfirmPage(props: { session: Session; invoice: InvoiceRow }) {
+  const { invoice } = props;
+  return (
+    <DashboardLayout
+      title={`Void invoice ${invoice.invoice_number}?`}
+      section="/dashboard/invoices"
+      {...props.session}
+    >
+      <ConfirmCard
+        action={`/dashboard/invoices/${invoice.id}/void`}
+        csrf={props.session.csrf}
+        button={`Void invoice ${invoice.invoice_number}`}
+        cancel={`/dashboard/invoices/${invoice.id}`}
+      >
+        <p>
+          Invoice <strong>{invoice.invoice_number}</strong> of{" "}
+          <strong data-figure="amount">{usdc(invoice.total_amount)}</strong> to{" "}
+          {invoice.vendor_name} &lt;{invoice.vendor_email}&gt; will no longer be payable. Nothing
+          was paid, so no money moves.
+        </p>
+        <p class="muted small">
+          Its deposit address <Hash value={checksummed(invoice.deposit_address)} /> stops asking for
+          payment; anything sent there later is held for you to refund. Voiding cannot be undone.
+        </p>
+      </ConfirmCard>
+    </DashboardLayout>
+  );
+}
+
+/** What the refund asked for would do (the API's own plan), before it is requested. */
+export type RefundConfirmation = {
+  amount: string;
+  source: "deposit" | "managed_wallet";
+  from: string;
+  to: string | null;
+  vendorEmail: string | null;
+};
+
+/** The second screen of "Request refund": the amount, where from and where to; then the button. */
+export function RefundConfirmPage(props: {
+  session: Session;
+  invoice: InvoiceRow;
+  refund: RefundConfirmation;
+}) {
+  const { invoice, refund } = props;
+  return (
+    <DashboardLayout
+      title={`Refund ${refund.amount} USDC?`}
+      section="/dashboard/invoices"
+      {...props.session}
+    >
+      <ConfirmCard
+        action={`/dashboard/invoices/${invoice.id}/refunds`}
+        csrf={props.session.csrf}
+        button={`Refund ${refund.amount} USDC`}
+        cancel={`/dashboard/invoices/${invoice.id}`}
+        hidden={{ amount: refund.amount, ...(refund.to ? { to: refund.to } : {}) }}
+      >
+        <dl class="facts">
+          <dt>Amount</dt>
+          <dd>
+            <strong data-figure="amount">{refund.amount} USDC</strong> for invoice{" "}
+            {invoice.invoice_number}
+          </dd>
+          <dt>From</dt>
+          <dd data-figure="from">
+            {refund.source === "deposit" ? "The invoice's deposit address" : "Your managed wallet"}{" "}
+            <Hash value={refund.from} />
+          </dd>
+          <dt>To</dt>
+          <dd data-figure="to">
+            {refund.to ? (
+              <Hash value={refund.to} />
+            ) : refund.vendorEmail ? (
+              `a one-time claim link emailed to ${refund.vendorEmail}, where the customer names the address`
+            ) : (
+              "a one-time claim link, where the customer names the address"
+            )}
+          </dd>
+        </dl>
+        <p class="muted small">
+          The relayer sends it once confirmed here; a refund on its way cannot be called back.
+        </p>
+      </ConfirmCard>
     </DashboardLayout>
   );
 }

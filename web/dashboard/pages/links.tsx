@@ -6,7 +6,7 @@ import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { Field, type FormState } from "./forms.tsx";
 import { RefundItem } from "./invoice.tsx";
-import { type Session, TxLink } from "./lists.tsx";
+import { checksummed, Hash, type Session, TxLink } from "./lists.tsx";
 
 const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
 
@@ -54,7 +54,7 @@ export function LinkDetailPage(props: {
           <Time at={link.created_at} />
         </p>
         <p class="muted small">
-          Deposit address: <code>{link.deposit_address}</code>
+          Deposit address: <Hash value={checksummed(link.deposit_address)} />
         </p>
       </section>
       <section class="card">
@@ -79,7 +79,7 @@ export function LinkDetailPage(props: {
           <ul>
             {props.transfers.map((t) => (
               <li>
-                <Time at={t.paidAt} /> {usdc(t.value)} from <code>{t.from}</code>:{" "}
+                <Time at={t.paidAt} /> {usdc(t.value)} from <Hash value={checksummed(t.from)} />:{" "}
                 <TxLink hash={t.txHash} explorerUrl={props.explorerUrl} />
               </li>
             ))}

@@ -1,7 +1,7 @@
 import { PlainLayout } from "../layout.tsx";
 
 /** The email form. Nothing on it or after it tells whether the address has an account. */
-export function SignInPage(props: { notice?: "signed_out" | "expired" }) {
+export function SignInPage(props: { notice?: "signed_out" | "expired"; signupOpen?: boolean }) {
   return (
     <PlainLayout title="Sign in to your dashboard">
       {props.notice === "signed_out" && (
@@ -21,9 +21,28 @@ export function SignInPage(props: { notice?: "signed_out" | "expired" }) {
           </button>
         </form>
       </section>
-      <p class="muted small">
-        No account yet? Claim your merchant email with <code>POST /api/merchants/claim</code>.
-      </p>
+      {props.signupOpen ? (
+        <section class="card" aria-labelledby="claim">
+          <h2 id="claim">No account yet?</h2>
+          <p class="small">
+            The email your invoices and links name (<code>merchant_email</code>) has an account only
+            once it is claimed: a sign-in link goes to claimed emails only. Claim yours: we email a
+            link that makes it yours and shows your API key; then sign in here.
+          </p>
+          <form method="post" action="/dashboard/claim">
+            <div class="field">
+              <label for="claim-email">Merchant email to claim</label>
+              <input id="claim-email" name="email" type="email" autocomplete="email" required />
+            </div>
+            <button type="submit">Email me a claim link</button>
+          </form>
+        </section>
+      ) : (
+        <p class="muted small">
+          No account yet? Claim your merchant email with <code>POST /api/merchants/claim</code>{" "}
+          (where this service lets new merchants claim; ask its operator).
+        </p>
+      )}
     </PlainLayout>
   );
 }
@@ -39,6 +58,24 @@ export function SignInSentPage() {
         </p>
         <p class="muted small">
           Nothing arrived? Check spam, or <a href="/dashboard/sign-in">ask again</a>.
+        </p>
+      </section>
+    </PlainLayout>
+  );
+}
+
+/** The one answer to every claim request from the sign-in page. */
+export function ClaimSentPage() {
+  return (
+    <PlainLayout title="Check your email">
+      <section class="card">
+        <p role="status">
+          If this email may claim a Remit merchant account, a claim link valid for 30 minutes is on
+          its way to it. Open it and press its button: your API key is shown, with a link back to
+          sign in here.
+        </p>
+        <p class="muted small">
+          Already claimed? <a href="/dashboard/sign-in">Sign in</a> with the same email.
         </p>
       </section>
     </PlainLayout>
