@@ -46,7 +46,7 @@ type Owner = "invoice" | "link";
 const ownerWord = (owner: Owner) => (owner === "invoice" ? "invoice" : "payment request");
 
 /** The verdict in plain words: a short title and what to do. */
-function explain(check: PaidCheck, owner: Owner, depositAddress: string) {
+export function explain(check: PaidCheck, owner: Owner, depositAddress: string) {
   if (check.kind === "invalid")
     return {
       tone: "error",
@@ -100,17 +100,19 @@ function explain(check: PaidCheck, owner: Owner, depositAddress: string) {
       };
     case "confirming":
     case "counted":
-      return explainPayment(answer, owner);
+      return explainPayment(answer);
   }
 }
 
-function explainPayment(answer: TransactionLookup, owner: Owner) {
+function explainPayment(answer: TransactionLookup) {
   const mine = answer.transfers.filter((t) => t.to_this !== false);
   if (mine.length === 0) {
     const other = answer.transfers[0] as LookupTransfer;
     return {
       tone: "error",
-      title: `This paid a different ${ownerWord(owner)}`,
+      // Named after what it paid, as the text below it is (an invoice's page may be shown a
+      // payment link's transaction).
+      title: `This paid another ${other.to_kind === "invoice" ? "invoice" : "payment link"}`,
       text:
         other.to_kind === "invoice"
           ? `This transaction paid another invoice (${other.invoice_number}), not this one.`
