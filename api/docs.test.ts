@@ -60,9 +60,9 @@ describe("GET /docs", () => {
     const { doc, page } = await load();
     const operations = operationsOf(doc);
     // 20 for invoices, links, payments and accounts, plus the lists (3), a link's details, the
-    // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void and
-    // the two refunds.
-    expect(operations.length).toBe(32);
+    // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void, the
+    // two refunds, the webhook endpoints (7) and the event log (2).
+    expect(operations.length).toBe(41);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));
