@@ -156,8 +156,9 @@ describe("keys mode", () => {
       ]);
     }
     // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet,
-    // change the merchant's settings, void an invoice, refund an invoice and a link.
-    expect(writes).toBe(12);
+    // change the merchant's settings, void an invoice, refund an invoice and a link; add, change,
+    // delete, rotate and test a webhook endpoint.
+    expect(writes).toBe(17);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {
