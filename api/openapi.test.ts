@@ -45,6 +45,13 @@ describe("GET /openapi.json", () => {
         "/api/exports/payments.csv",
         "/api/merchant/settings",
         "/api/transactions/{tx_hash}",
+        // Webhook endpoints and the event log.
+        "/api/webhook-endpoints",
+        "/api/webhook-endpoints/{id}",
+        "/api/webhook-endpoints/{id}/rotate-secret",
+        "/api/webhook-endpoints/{id}/test",
+        "/api/events",
+        "/api/events/{id}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(
