@@ -32,6 +32,7 @@ describe("the declared authorization policy", () => {
     expect(anonymousWrites.sort()).toEqual([
       "POST /api/merchants/claim",
       "POST /api/payments/{slug}/authorizations",
+      "POST /dashboard/claim",
       "POST /dashboard/notification-email/{token}",
       "POST /dashboard/sign-in",
       "POST /dashboard/sign-in/{token}",

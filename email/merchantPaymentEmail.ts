@@ -64,8 +64,11 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
         : data.received > data.totalAmount
           ? `Received in excess: ${usdc(data.received - data.totalAmount)}`
           : "Nothing is due.";
+  // Amount due is never negative: the excess is what arrived beyond the total.
   const refund =
-    data.type === "invoice.excess" && due < 0n ? excessRefundLines(data, usdc(-due)) : [];
+    data.type === "invoice.excess" && data.received > data.totalAmount
+      ? excessRefundLines(data, usdc(data.received - data.totalAmount))
+      : [];
   const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
   const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
   const lines = [
