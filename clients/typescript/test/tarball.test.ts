@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,19 @@ import { startStack, type TestStack } from "../../../test/helpers/stack.ts";
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const consumer = fileURLToPath(new URL("fixtures/consumer.ts", import.meta.url));
+
+/** The TypeScript blocks of the READMEs that import the package: each must compile against it. */
+async function readmeExamples(): Promise<string[]> {
+  const readmes = [path.join(projectRoot, "README.md"), path.join(packageDir, "README.md")];
+  const blocks = await Promise.all(
+    readmes.map(async (file) =>
+      [...(await readFile(file, "utf8")).matchAll(/```ts\n([\s\S]*?)```/g)]
+        .map((m) => m[1] ?? "")
+        .filter((code) => code.includes('from "@remit/client"')),
+    ),
+  );
+  return blocks.flat();
+}
 
 /**
  * The package as an integrator gets it: `npm pack` (its prepack compiles it), installed from the
@@ -64,8 +77,15 @@ describe("the @remit/client tarball", () => {
     expect(files.some((f) => f.includes("/test/"))).toBe(false);
   });
 
-  test("a scratch project typechecks against it and, against the running stack, creates, gets, pages through invoices and verifies a real webhook delivery", async () => {
+  test("a scratch project and the READMEs' examples typecheck against it; against the running stack, creates, gets, pages through invoices and verifies a real webhook delivery", async () => {
     await copyFile(consumer, path.join(scratch, "consumer.ts"));
+    const examples = await readmeExamples();
+    // The root README's typed quickstart, the package's quickstart and its webhook receiver.
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    const exampleFiles = examples.map((_, i) => `readme-${i}.ts`);
+    await Promise.all(
+      examples.map((code, i) => writeFile(path.join(scratch, `readme-${i}.ts`), code)),
+    );
     await writeFile(
       path.join(scratch, "tsconfig.json"),
       JSON.stringify({
@@ -80,7 +100,7 @@ describe("the @remit/client tarball", () => {
           types: ["node"],
           typeRoots: [path.join(projectRoot, "node_modules/@types")],
         },
-        files: ["consumer.ts"],
+        files: ["consumer.ts", ...exampleFiles],
       }),
     );
     await run(
