@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { waitFor } from "../../internal/process.ts";
+import { bearer, claimedMerchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import {
   type CreatedInvoice,
@@ -80,6 +81,24 @@ describe("paying over x402 with @x402/fetch", () => {
       receiver.url,
     );
     expect(invoice.x402_url).toBe(`${stack.api.url}/api/x402/${invoice.slug}`);
+    // Found from the hosted page (Link header and <link rel="payment">) and the vendor's email.
+    const page = await fetch(`${stack.api.url}/i/${invoice.slug}`);
+    expect(page.headers.get("Link")).toBe(
+      `<${invoice.x402_url}>; rel="payment"; type="application/json"; title="x402"`,
+    );
+    expect(await page.text()).toContain(
+      `<link rel="payment" href="${invoice.x402_url}" type="application/json" title="x402"/>`,
+    );
+    const sent = await stack.waitForEmail(
+      (e) =>
+        e.subject.startsWith(`Invoice ${invoice.invoice_number}`) &&
+        (e.text ?? "").includes("x402"),
+    );
+    expect(sent.text).toContain(invoice.x402_url);
+    const details = (await (
+      await stack.request(`/api/invoices/${invoice.invoice_id}`)
+    ).json()) as Json;
+    expect(details.x402_url).toBe(invoice.x402_url);
     const payer = await newPayer(150_000_000n);
 
     // With the client's default spend controls ($1 a payment) it refuses a 150.00 invoice.
@@ -147,13 +166,25 @@ describe("paying over x402 with @x402/fetch", () => {
   });
 
   test("a payment link: 402, paid by the client, 200; confirmed and webhooked; the payer spent no ETH", async () => {
+    const merchant = await claimedMerchant(stack.db);
     const created = (await (
       await stack.request("/api/links", {
         method: "POST",
-        json: linkRequest({ amount: "25.00", webhook_url: receiver.url }),
+        json: linkRequest({
+          amount: "25.00",
+          webhook_url: receiver.url,
+          merchant_email: merchant.email,
+        }),
+        headers: bearer(merchant.key),
       })
     ).json()) as Json & { slug: string; x402_url: string; deposit_address: Address };
     expect(created.x402_url).toBe(`${stack.api.url}/api/x402/${created.slug}`);
+    const detail = (await (
+      await stack.request(`/api/links/${created.slug}`, { headers: bearer(merchant.key) })
+    ).json()) as Json;
+    expect(detail.x402_url).toBe(created.x402_url);
+    const checkout = await fetch(`${stack.api.url}/pay/${created.slug}`);
+    expect(checkout.headers.get("Link")).toContain(`<${created.x402_url}>; rel="payment"`);
     const payer = await newPayer(25_000_000n);
 
     const first = await fetch(created.x402_url);
