@@ -61,7 +61,8 @@ const route = createRoute({
     "relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` " +
     "(base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. " +
     "Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. " +
-    "A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest.",
+    "A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. " +
+    "Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.",
   request: { params: X402ParamsSchema },
   responses: {
     200: {
@@ -108,10 +109,6 @@ const route = createRoute({
       },
     },
     ...errorResponses(404, 429),
-    503: jsonResponse(
-      "`gasless_unavailable` (this service relays nothing: pay the `deposit_address` with a plain USDC transfer) or `chain_unavailable`.",
-      ErrorResponseSchema,
-    ),
   },
 });
 
