@@ -56,6 +56,8 @@ export function registerAbuseGuards(
     rateLimit(limits.invoices, limits.trustedProxies, "invoice creation"),
   );
   app.on("POST", "/api/links", rateLimit(limits.links, limits.trustedProxies, "link creation"));
+  if (limits.x402 !== undefined)
+    app.on("GET", "/api/x402/:slug", rateLimit(limits.x402, limits.trustedProxies, "x402 payment"));
   if (limits.authorizations !== undefined)
     app.on(
       "POST",

@@ -51,6 +51,8 @@ export type AppDeps = {
   accountLimits?: AccountLimits;
   /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
   gasless?: GaslessSettings;
+  /** The x402 resource's settings (api/x402/resource.ts); none: no wait for the receipt. */
+  x402?: X402Settings;
   /**
    * The relayer's daily gas budgets, for everything it pays (RELAYER_DAILY_GAS_BUDGET,
    * RELAYER_MERCHANT_DAILY_GAS_BUDGET); none: no gasless payments, refunds unlimited (tests of
@@ -92,6 +94,12 @@ export type GaslessSettings = {
   submitWaitMs: number;
   /** Authorizations per invoice or link, payer and minute (0: no limit). */
   perSlugPerMinute: number;
+};
+
+/** The x402 resource's settings (X402_SETTLE_WAIT_MS, docs/api.md "Paying an invoice from software"). */
+export type X402Settings = {
+  /** How long a paid request waits for the relayed transaction's receipt before a 202. */
+  settleWaitMs: number;
 };
 
 /** The settings of transaction lookups (from the API process's env). */

@@ -61,8 +61,8 @@ describe("GET /docs", () => {
     const operations = operationsOf(doc);
     // 20 for invoices, links, payments and accounts, plus the lists (3), a link's details, the
     // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void, the
-    // two refunds, the webhook endpoints (7) and the event log (2).
-    expect(operations.length).toBe(41);
+    // two refunds, the webhook endpoints (7), the event log (2) and the x402 resource.
+    expect(operations.length).toBe(42);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));

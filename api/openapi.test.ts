@@ -52,6 +52,8 @@ describe("GET /openapi.json", () => {
         "/api/webhook-endpoints/{id}/test",
         "/api/events",
         "/api/events/{id}",
+        // The x402 resource of every invoice and link.
+        "/api/x402/{slug}",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

@@ -12,6 +12,7 @@ import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
 import { formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
+import { benchX402Payment } from "./x402Payment.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 // BENCH_ONLY=lists,restart runs only those (names as below), for a second look at one figure.
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   invoiceCreation: benchInvoiceCreation,
   paymentLatency: benchPaymentLatency,
   walletCheckout: benchWalletCheckout,
+  x402Payment: benchX402Payment,
   busyChainSweeps: benchBusyChainSweeps,
   baseVolume: benchBaseVolume,
   statusEndpoint: benchStatusEndpoint,

@@ -53,6 +53,7 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /api/merchants/claim": anyone("how a merchant gets its first key; reveals nothing"),
   "POST /api/payments/{slug}/authorizations": anyone("a payer's gasless payment: pays in"),
   "GET /api/payments/{slug}/authorizations/{id}": anyone("a payer's gasless payment's state"),
+  "GET /api/x402/{slug}": anyone("a payer's software paying over x402: pays in"),
   "GET /api/transactions/{tx_hash}": anyone("a payer's lookup; reveals no merchant"),
   "POST /api/invoices": { access: "creator", scope: "write", why: "the spec's open creation" },
   "POST /api/links": { access: "creator", scope: "write", why: "the spec's open creation" },

@@ -16,3 +16,10 @@ export function invoiceUrls(
  */
 export const publicPdfUrl = (origins: { baseUrl: string }, slug: string): string =>
   `${origins.baseUrl}/api/invoices/by-slug/${slug}/pdf`;
+
+/**
+ * The x402 resource of an invoice or payment link (by its slug): what software GETs to be told,
+ * in x402 version 2, what to pay, and pays through (api/x402/resource.ts). On the API's origin.
+ */
+export const x402Url = (origins: { baseUrl: string }, slug: string): string =>
+  `${origins.baseUrl}/api/x402/${slug}`;

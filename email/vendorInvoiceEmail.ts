@@ -9,6 +9,8 @@ export type VendorInvoiceEmailData = {
   dueDate: string;
   invoiceUrl: string;
   depositAddress: string;
+  /** The invoice's x402 resource, for the vendor's accounts-payable software. */
+  x402Url?: string;
 };
 
 /** The email a vendor receives with an invoice: subject, plain text and HTML (PDF attached). */
@@ -25,6 +27,12 @@ export function vendorInvoiceEmail(data: VendorInvoiceEmailData) {
     `Pay in USDC on Base (chain 8453) to the invoice's own deposit address:`,
     data.depositAddress,
     "Only USDC on Base is credited. The PDF is attached.",
+    ...(data.x402Url
+      ? [
+          "",
+          `Accounts-payable software and agents can pay it over x402 (no ETH needed): ${data.x402Url}`,
+        ]
+      : []),
   ].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2933;line-height:1.5">
 <p>Hello ${escapeHtml(data.vendorName)},</p>
@@ -34,6 +42,6 @@ for <strong>${escapeHtml(amount)}</strong>, due ${escapeHtml(data.dueDate)}.</p>
 <p>Pay in USDC on Base (chain 8453) to the invoice's own deposit address:<br>
 <code style="font-size:14px">${escapeHtml(data.depositAddress)}</code></p>
 <p style="color:#616e7c;font-size:13px">Only USDC on Base is credited. The PDF is attached.</p>
-</body></html>`;
+${data.x402Url ? `<p style="color:#616e7c;font-size:13px">Accounts-payable software and agents can pay it over x402 (no ETH needed): <a href="${escapeHtml(data.x402Url)}">${escapeHtml(data.x402Url)}</a></p>\n` : ""}</body></html>`;
   return { subject, text, html };
 }

@@ -279,6 +279,10 @@ const envSchema = z
     REFUNDS_PER_MERCHANT_PER_HOUR: rateBudget.default(30),
     /** How long `POST /api/payments/{slug}/authorizations` waits for the relayer's submission before a 202. */
     RELAYER_SUBMIT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+    /** Requests to the x402 resource (GET /api/x402/{slug}) per client IP and minute; 0: no limit. */
+    RATE_LIMIT_X402_PER_MIN: rateBudget.default(30),
+    /** How long a paid x402 request waits for its relayed transaction's receipt before a 202. */
+    X402_SETTLE_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(30_000),
     /** Slow clients: all headers within this, the whole request within the next, idle keep-alive. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

@@ -43,6 +43,7 @@ import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { registerWebhookEndpointRoutes } from "../api/webhookEndpoints/routes.ts";
+import { registerX402Resource } from "../api/x402/resource.ts";
 import { isTransientDatabaseError } from "../db/transientError.ts";
 import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
@@ -147,6 +148,7 @@ export function createApi(deps: AppDeps) {
   registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
+  registerX402Resource(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
   registerWebhookEndpointRoutes(app, deps);

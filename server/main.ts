@@ -54,6 +54,7 @@ const { app, statusFastPath, opsApp } = createApi({
     links: env.RATE_LIMIT_LINKS_PER_MIN,
     authorizations: env.RATE_LIMIT_GASLESS_PER_MIN,
     refundClaims: env.RATE_LIMIT_REFUNDS_PER_MIN,
+    x402: env.RATE_LIMIT_X402_PER_MIN,
     trustedProxies: { hops: env.TRUST_PROXY, isTrusted: trustedProxyList(env.TRUSTED_PROXIES) },
   },
   auth: { mode: env.AUTH_MODE, signup: env.MERCHANT_SIGNUP },
@@ -68,6 +69,7 @@ const { app, statusFastPath, opsApp } = createApi({
     submitWaitMs: env.RELAYER_SUBMIT_WAIT_MS,
     perSlugPerMinute: env.GASLESS_PER_SLUG_PER_MIN,
   },
+  x402: { settleWaitMs: env.X402_SETTLE_WAIT_MS },
   relayerBudget: {
     daily: env.RELAYER_DAILY_GAS_BUDGET,
     perMerchantDaily: env.RELAYER_MERCHANT_DAILY_GAS_BUDGET,

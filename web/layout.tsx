@@ -6,6 +6,8 @@ export function Layout(props: {
   children: Child;
   /** More of our own scripts from /assets, after pay.js (the wallet button's, say). */
   scripts?: string[];
+  /** The x402 resource paying this page's invoice or link: `<link rel="payment">` for software. */
+  x402Url?: string;
 }) {
   return (
     <html lang="en">
@@ -16,6 +18,9 @@ export function Layout(props: {
         <title>{props.title}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/pay.css" />
+        {props.x402Url ? (
+          <link rel="payment" href={props.x402Url} type="application/json" title="x402" />
+        ) : null}
       </head>
       <body>
         <main>{props.children}</main>

@@ -5,7 +5,7 @@ import { indexedTransfersTo } from "../db/queries/indexer.ts";
 import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
 import { findLinkBySlug } from "../db/queries/links.ts";
 import { loadPaymentState } from "../db/queries/paymentEvents.ts";
-import { publicPdfUrl } from "../domain/invoiceUrls.ts";
+import { publicPdfUrl, x402Url } from "../domain/invoiceUrls.ts";
 import { invoiceAmountDue } from "../domain/moneyRules.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
@@ -48,6 +48,15 @@ function pageHeaders(c: Context, frameable: boolean): void {
   c.header("Referrer-Policy", "no-referrer");
   c.header("Cache-Control", "no-store");
   if (!frameable) c.header("X-Frame-Options", "DENY");
+}
+
+/**
+ * Where software finds the x402 resource paying a page's invoice or link, while something is
+ * due: RFC 8288's registered `payment` relation, also as `<link rel="payment">` in the page
+ * (web/layout.tsx), so a fetcher that reads headers only and one that parses HTML both find it.
+ */
+function paymentLinkHeader(c: Context, url: string): void {
+  c.header("Link", `<${url}>; rel="payment"; type="application/json"; title="x402"`);
 }
 
 /** The hosted pages and their assets. */
@@ -120,12 +129,15 @@ export function pageRoutes(deps: PageDeps): Hono {
     const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
+    const x402 = x402Url(deps, invoice.slug);
+    if (due > 0n) paymentLinkHeader(c, x402);
     return c.html(
       <InvoicePage
         invoice={invoice}
         lines={lines}
         state={state}
         pdfUrl={pdfUrl}
+        x402Url={x402}
         qrSvg={qr}
         pay={walletOptions(deps, invoice.deposit_address, due)}
         paidCheck={
@@ -153,12 +165,15 @@ export function pageRoutes(deps: PageDeps): Hono {
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
     const pay = walletOptions(deps, link.deposit_address, due);
+    const x402 = x402Url(deps, link.slug);
+    if (due > 0n) paymentLinkHeader(c, x402);
     // w.js on a desktop says so: no phone's wallet app to open there (web/widget.ts).
     const desktop = c.req.query("device") === "desktop";
     return c.html(
       <CheckoutPage
         link={link}
         state={state}
+        x402Url={x402}
         qrSvg={qr}
         pay={desktop ? { wallet: pay.wallet } : pay}
         paidCheck={

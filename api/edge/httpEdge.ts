@@ -15,6 +15,8 @@ export type RateLimits = {
   links: number;
   /** Gasless payment authorizations (POST /api/payments/{slug}/authorizations); unset: none. */
   authorizations?: number;
+  /** The x402 resource (GET /api/x402/{slug}), paid or not; unset: none. */
+  x402?: number;
   /** The refund claim page ({PAY_URL}/refund/{token}), GET and POST; unset: none. */
   refundClaims?: number;
   /** Reverse proxies in front that append to X-Forwarded-For. */

@@ -10,7 +10,7 @@ import {
   takeNextInvoiceNumber,
 } from "../../db/queries/merchants.ts";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
-import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { sha256Hex } from "../../domain/sha256.ts";
@@ -203,6 +203,7 @@ export async function createInvoice(
         invoice_number: record.invoice_number,
         slug,
         ...urls,
+        x402_url: x402Url(deps, slug),
         deposit_address: depositAddress,
         total_amount: formatUsdc(total),
         sent_at: sendNow ? createdAt.toISOString() : null,

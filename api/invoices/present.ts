@@ -4,7 +4,7 @@ import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import type { RefundRow } from "../../db/queries/refunds.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
-import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
@@ -75,6 +75,7 @@ function presentInvoice({
     sent_at: invoice.sent_at?.toISOString() ?? null,
     created_at: invoice.created_at.toISOString(),
     ...invoiceUrls(deps, invoice.id, invoice.slug),
+    x402_url: x402Url(deps, invoice.slug),
     pdf_sha256: pdfSha256,
     paid_amount: formatUsdc(paid),
     amount_due: formatUsdc(due),

@@ -18,6 +18,10 @@ import {
   sweepExample,
 } from "./examples.ts";
 
+/** `x402_url`, on invoices and payment links alike. */
+export const X402_URL_DESCRIPTION =
+  'Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").';
+
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
  * all validate with these, so they cannot drift apart. Every rule carries a stable `code`
@@ -256,6 +260,7 @@ export const CreateInvoiceResponseSchema = z
     }),
     invoice_url: z.url().openapi({ description: "The hosted invoice page the vendor pays from." }),
     pdf_url: z.url().openapi({ description: "The PDF, byte-identical to the one emailed." }),
+    x402_url: z.url().openapi({ description: X402_URL_DESCRIPTION }),
     deposit_address: z.string().openapi({
       description: "The invoice's own address: the vendor sends USDC on Base here.",
     }),
@@ -376,6 +381,7 @@ export const InvoiceSchema = z
     created_at: z.string(),
     invoice_url: z.url(),
     pdf_url: z.url(),
+    x402_url: z.url().openapi({ description: X402_URL_DESCRIPTION }),
     pdf_sha256: z
       .string()
       .openapi({ description: "The SHA-256 of the PDF's bytes (hex), also its `ETag`." }),

@@ -6,6 +6,7 @@ import {
   findOrCreateMerchant,
   type MerchantAccount,
 } from "../../db/queries/merchants.ts";
+import { x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
@@ -88,6 +89,7 @@ export async function createLink(
         link_id: id,
         slug,
         ...linkSnippets(deps.payUrl, slug),
+        x402_url: x402Url(deps, slug),
         deposit_address: depositAddress,
         amount: formatUsdc(amount),
         status: "pending",

@@ -13,6 +13,7 @@ export const createLinkResponseExample = {
   link_id: "8d3e1f7a-2b4c-4d6e-9f0a-1b2c3d4e5f60",
   slug: EXAMPLE_SLUG,
   payment_link: `${PAY_URL}/pay/${EXAMPLE_SLUG}`,
+  x402_url: `https://api.example.com/api/x402/${EXAMPLE_SLUG}`,
   iframe_snippet: `<iframe src="${PAY_URL}/pay/${EXAMPLE_SLUG}" width="400" height="600" frameborder="0" title="Pay with USDC" allow="clipboard-write"></iframe>`,
   js_widget_snippet: `<script src="${PAY_URL}/w.js" data-slug="${EXAMPLE_SLUG}" async></script>`,
   deposit_address: EXAMPLE_DEPOSIT_ADDRESS,

@@ -4,6 +4,7 @@ import { indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { listRefundsOf } from "../../db/queries/refunds.ts";
 import { findSweepsOf } from "../../db/queries/sweeps.ts";
+import { x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
@@ -11,7 +12,7 @@ import { presentSweep } from "../../domain/sweepView.ts";
 import { authorizedLink } from "../auth/authorize.ts";
 import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { SweepSchema } from "../invoices/schema.ts";
+import { SweepSchema, X402_URL_DESCRIPTION } from "../invoices/schema.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { presentRefund } from "../refunds/present.ts";
@@ -25,6 +26,7 @@ const LinkSchema = z
     payment_uri: z.string().openapi({
       description: "An EIP-681 request for what is still due (the amount once nothing is).",
     }),
+    x402_url: z.url().openapi({ description: X402_URL_DESCRIPTION }),
     iframe_snippet: z.string(),
     js_widget_snippet: z.string(),
     merchant_portal: z.url().nullable(),
@@ -57,6 +59,7 @@ const LinkSchema = z
       amount_due: "0.00",
       payment_uri:
         "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65&uint256=25000000",
+      x402_url: "https://api.example.com/api/x402/7hKp2VwQx9Rm",
       iframe_snippet:
         '<iframe src="https://pay.remit.example/pay/7hKp2VwQx9Rm" width="400" height="600" frameborder="0" title="Pay with USDC" allow="clipboard-write"></iframe>',
       js_widget_snippet:
@@ -113,6 +116,7 @@ export function registerGetLink(app: Router, deps: AppDeps): void {
         }),
         amount_due: formatUsdc(due),
         payment_uri: usdcPaymentUri(getAddress(link.deposit_address), due > 0n ? due : link.amount),
+        x402_url: x402Url(deps, link.slug),
         ...snippets,
         merchant_portal:
           link.wallet_type === "managed" ? `${deps.payUrl}/merchant/${link.slug}` : null,

@@ -10,6 +10,7 @@ import {
   walletRules,
   walletType,
   webhookUrl,
+  X402_URL_DESCRIPTION,
 } from "../invoices/schema.ts";
 
 /** A small flat object echoed back in status responses and webhooks (an order id, say). */
@@ -101,6 +102,7 @@ export const CreateLinkResponseSchema = z
     link_id: z.uuid(),
     slug: z.string(),
     payment_link: z.url(),
+    x402_url: z.url().openapi({ description: X402_URL_DESCRIPTION }),
     iframe_snippet: z.string(),
     js_widget_snippet: z.string(),
     deposit_address: z.string(),

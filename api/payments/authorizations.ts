@@ -1,30 +1,16 @@
 import { createRoute } from "@hono/zod-openapi";
-import { type Address, createPublicClient, getAddress, type Hex } from "viem";
-import { base } from "viem/chains";
-import { classifyChainError } from "../../chain/errors.ts";
-import { rpcTransport } from "../../chain/rpc.ts";
+import { getAddress, type Hex } from "viem";
 import {
   findPayerAuthorization,
-  insertPayerAuthorization,
   type PayerAuthorizationRow,
 } from "../../db/queries/payerAuthorizations.ts";
-import { lockRelayerGasBudget, relayerSpend } from "../../db/queries/relayerGas.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { RateLimiter } from "../../domain/rateLimiter.ts";
-import {
-  publicAuthorizationStatus,
-  secondsUntilNextUtcDay,
-  utcDayStart,
-} from "../../domain/relayedAuthorization.ts";
-import {
-  overRelayerBudget,
-  REFUND_GAS_RESERVE,
-  relayerBudgetMessage,
-} from "../../domain/relayerBudget.ts";
+import { publicAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, ErrorResponseSchema, notFound } from "../errors.ts";
+import { ErrorResponseSchema, notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { authorizationAcceptor } from "./acceptAuthorization.ts";
 import {
   AuthorizationIdParamsSchema,
   AuthorizationParamsSchema,
@@ -35,12 +21,7 @@ import {
   createAuthorizationKnownKeys,
   pendingAuthorizationExample,
 } from "./authorizationSchema.ts";
-import {
-  type AuthorizationChain,
-  authorizationMessage,
-  findPayable,
-  verifyAuthorization,
-} from "./verifyAuthorization.ts";
+import { authorizationMessage, findPayable } from "./verifyAuthorization.ts";
 
 const refusals =
   "Refusals, each with its own `error.code`: 409 `nothing_due`, `payment_in_progress` (one payment at a time per deposit address), " +
@@ -103,7 +84,6 @@ const getRouteSpec = createRoute({
 
 /** Statuses after which the POST has its answer (the worker has done its part). */
 const SETTLED = new Set(["submitted", "mined", "failed", "expired"]);
-const WAIT_POLL_MS = 50;
 
 function present(
   deps: Pick<AppDeps, "baseUrl">,
@@ -122,30 +102,13 @@ function present(
   };
 }
 
-/** A unique violation, by constraint name (Postgres' SQLSTATE 23505). */
-const uniqueViolation = (error: unknown): string | null =>
-  (error as { code?: string }).code === "23505"
-    ? ((error as { constraint?: string }).constraint ?? "")
-    : null;
-
 /**
  * The gasless payment routes. The API holds no key: it verifies and stores the payer's
- * authorization (api/payments/verifyAuthorization.ts), the insert queues the worker's
+ * authorization (api/payments/acceptAuthorization.ts), the insert queues the worker's
  * `relay_authorization` job, and the request waits (polling the row) for the worker to submit.
  */
 export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void {
-  const settings = deps.gasless;
-  const budget = deps.relayerBudget;
-  const relayer = deps.relayerAddress ? (getAddress(deps.relayerAddress) as Address) : null;
-  let chain: AuthorizationChain | undefined;
-  // Made on first use: the app is also built without a chain (its OpenAPI document alone).
-  const chainClient = () => {
-    chain ??= createPublicClient({ chain: base, transport: rpcTransport(deps.rpcUrl) });
-    return chain;
-  };
-  const perSlug = settings?.perSlugPerMinute
-    ? new RateLimiter({ perMinute: settings.perSlugPerMinute })
-    : null;
+  const acceptor = authorizationAcceptor(deps);
 
   app.openapi<typeof createRouteSpec>(
     createRouteSpec,
@@ -154,105 +117,19 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
       const body = c.req.valid("json");
       const payable = await findPayable(deps.db, slug);
       if (!payable) throw notFound("payment");
-      const now = new Date();
-      if (!relayer || !settings || !budget || budget.daily === 0n)
-        throw new ApiError(
-          409,
-          "gasless_unavailable",
-          "this service does not relay payments; send the USDC with a plain transfer",
-        );
-
-      const message = authorizationMessage(body);
-      const signature = body.signature.toLowerCase() as Hex;
-      // The per-invoice budget is the payer's own: taken only once the signature is proven
-      // theirs, and kept per payer, so nobody's junk (nor valid signatures of throwaway keys)
-      // can use it up before the real payer's authorization arrives. The per-IP budget
-      // (api/abuseGuards.ts) is taken before anything is read.
-      const takePerSlug = () => {
-        if (!perSlug) return;
-        const decision = perSlug.take(`${slug}:${message.from.toLowerCase()}`, now.getTime());
-        if (decision.allowed) return;
-        c.header("Retry-After", String(decision.retryAfterSeconds));
-        throw new ApiError(
-          429,
-          "rate_limited",
-          `too many payment attempts for this invoice or link from ${message.from} (${settings.perSlugPerMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
-        );
-      };
-      let gasReserved: bigint;
-      try {
-        ({ gasReserved } = await verifyAuthorization(
-          { db: deps.db, chain: chainClient(), relayer },
-          payable,
-          message,
-          signature,
-          BigInt(Math.floor(now.getTime() / 1000)),
-          takePerSlug,
-        ));
-      } catch (error) {
-        if (error instanceof ApiError) throw error;
-        if (classifyChainError(error).kind === "unreachable")
-          throw new ApiError(
-            503,
-            "chain_unavailable",
-            "the Base RPC did not answer; retry shortly",
-          );
-        throw error;
-      }
-
-      let row: PayerAuthorizationRow;
-      try {
-        row = await deps.db.transaction().execute(async (trx) => {
-          await lockRelayerGasBudget(trx);
-          const since = utcDayStart(now);
-          const spent = await relayerSpend(trx, since, REFUND_GAS_RESERVE, payable.merchantId);
-          const over = overRelayerBudget(spent, gasReserved, budget);
-          if (over) {
-            c.header("Retry-After", String(secondsUntilNextUtcDay(now)));
-            throw new ApiError(
-              429,
-              "relayer_budget_exhausted",
-              relayerBudgetMessage(over, "gasless payments", "send the USDC with a plain transfer"),
-            );
-          }
-          return insertPayerAuthorization(trx, {
-            deposit_address: payable.depositAddress.toLowerCase(),
-            payer: message.from.toLowerCase(),
-            value: message.value,
-            valid_after: message.validAfter,
-            valid_before: message.validBefore,
-            nonce: message.nonce,
-            signature,
-            gas_reserved: gasReserved,
-          });
-        });
-      } catch (error) {
-        // Two requests raced past the checks above: the database lets one through.
-        const constraint = uniqueViolation(error);
-        if (constraint === "payer_authorizations_one_open")
-          throw new ApiError(
-            409,
-            "payment_in_progress",
-            "a payment to this invoice or link is already on its way; wait for it to be counted",
-          );
-        if (constraint !== null)
-          throw new ApiError(409, "authorization_used", "this authorization was submitted before");
-        throw error;
-      }
-      deps.log.info("payer authorization accepted", {
-        authorization_id: row.id,
-        slug,
-        deposit_address: row.deposit_address,
-        amount: formatUsdc(row.value),
-      });
-
-      const deadline = Date.now() + settings.submitWaitMs;
-      while (!SETTLED.has(row.status) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
-        row = (await findPayerAuthorization(deps.db, row.id)) ?? row;
-      }
-      const answer = present(deps, slug, row);
-      return SETTLED.has(row.status) ? c.json(answer, 200) : c.json(answer, 202);
+      const row = await acceptor.accept(
+        payable,
+        authorizationMessage(body),
+        body.signature.toLowerCase() as Hex,
+        new Date(),
+      );
+      const settled = await acceptor.follow(
+        row,
+        (status) => SETTLED.has(status),
+        Date.now() + (deps.gasless?.submitWaitMs ?? 0),
+      );
+      const answer = present(deps, slug, settled);
+      return SETTLED.has(settled.status) ? c.json(answer, 200) : c.json(answer, 202);
     },
     validationHook(createAuthorizationKnownKeys),
   );

@@ -11,7 +11,7 @@ import {
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { amountDue } from "../../domain/paymentState.ts";
+import { amountDue, invoiceAmountDue } from "../../domain/moneyRules.ts";
 import {
   refuseAuthorizationTerms,
   signerOfAuthorization,
@@ -30,35 +30,66 @@ export type AuthorizationChain = Pick<
 >;
 
 /** An invoice or link by its slug, with its merchant, its deposit address and what it still owes. */
-export type Payable = { slug: string; merchantId: string; depositAddress: Address; due: bigint };
+export type Payable = {
+  slug: string;
+  merchantId: string;
+  depositAddress: Address;
+  due: bigint;
+  /** What the x402 resource (api/x402/) names and answers besides. */
+  kind: "invoice" | "link";
+  merchantName: string | null;
+  /** An invoice's number; a link's description. */
+  label: string;
+  /** An invoice's stored status; a link's. */
+  status: string;
+  /** What was counted as received at the deposit address, and the latest payment's hash. */
+  received: bigint;
+  latestTxHash: string | null;
+};
 
 /**
  * A mined relayed payment blocks another for this long while its transfer is not counted yet
  * (indexing and CONFIRMATIONS); past it, a payment that never counted (reorged away for good)
  * no longer holds the address.
  */
-const MINED_NOT_COUNTED_SECONDS = 600;
+export const MINED_NOT_COUNTED_SECONDS = 600;
 
+/**
+ * What a slug owes now, by the one rule of domain/moneyRules.ts: nothing on a `paid` invoice (a
+ * tolerated shortfall included) nor on a `void` one (a payment arriving there is held for
+ * refund, never asked for).
+ */
 export async function findPayable(db: Executor, slug: string): Promise<Payable | null> {
   const link = await findLinkBySlug(db, slug);
-  const target = link
-    ? { address: link.deposit_address, amount: link.amount, merchantId: link.merchant_id }
-    : await findInvoiceBySlug(db, slug).then((invoice) =>
-        invoice
-          ? {
-              address: invoice.deposit_address,
-              amount: invoice.total_amount,
-              merchantId: invoice.merchant_id,
-            }
-          : null,
-      );
-  if (!target) return null;
-  const state = await loadPaymentState(db, target.address);
+  if (link) {
+    const state = await loadPaymentState(db, link.deposit_address);
+    return {
+      slug,
+      merchantId: link.merchant_id,
+      depositAddress: getAddress(link.deposit_address),
+      due: amountDue(link.amount, state.received),
+      kind: "link",
+      merchantName: link.merchant_name,
+      label: link.description,
+      status: link.status,
+      received: state.received,
+      latestTxHash: state.latestTxHash,
+    };
+  }
+  const invoice = await findInvoiceBySlug(db, slug);
+  if (!invoice) return null;
+  const state = await loadPaymentState(db, invoice.deposit_address);
   return {
     slug,
-    merchantId: target.merchantId,
-    depositAddress: getAddress(target.address),
-    due: amountDue(target.amount, state.received),
+    merchantId: invoice.merchant_id,
+    depositAddress: getAddress(invoice.deposit_address),
+    due: invoiceAmountDue(invoice.status, invoice.total_amount, state.received),
+    kind: "invoice",
+    merchantName: invoice.merchant_name_snapshot,
+    label: invoice.invoice_number,
+    status: invoice.status,
+    received: state.received,
+    latestTxHash: state.latestTxHash,
   };
 }
 

@@ -15,6 +15,7 @@ const PUBLIC = new Set([
   "GET /api/invoices/by-slug/{slug}/pdf",
   "POST /api/merchants/claim",
   "GET /api/transactions/{tx_hash}",
+  "GET /api/x402/{slug}",
   // A payer's gasless authorizations, where the document has them.
   "POST /api/payments/{slug}/authorizations",
   "GET /api/payments/{slug}/authorizations/{id}",

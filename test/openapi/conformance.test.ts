@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import { sql } from "kysely";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, readKeyOf, registerWallet } from "../accounts/accounts.ts";
@@ -64,6 +66,9 @@ describe("every response of the JSON API matches the published /openapi.json", (
         RATE_LIMIT_CLAIMS_PER_MIN: String(BUDGET),
         RATE_LIMIT_GASLESS_PER_MIN: String(BUDGET),
         RATE_LIMIT_TX_LOOKUP_PER_MIN: String(BUDGET),
+        RATE_LIMIT_X402_PER_MIN: String(BUDGET),
+        // No wait for the receipt: a paid x402 request answers 202 at once.
+        X402_SETTLE_WAIT_MS: "0",
         // One refund per merchant an hour: a merchant's second is the route's 429.
         REFUNDS_PER_MERCHANT_PER_HOUR: "1",
         // Long enough for a loaded machine's worker to submit (200); the 202 waits it out.
@@ -522,6 +527,52 @@ describe("every response of the JSON API matches the published /openapi.json", (
     for (let i = 0; i < BUDGET; i++)
       expect((await call("get", get, id, { client: poller })).status).toBe(200);
     expect((await call("get", get, id, { client: poller })).status).toBe(429);
+  });
+
+  test("the x402 resource: 402 while due, 400, 404, 202 once paid (no wait set), then 200; 429", async () => {
+    const resource = "/api/x402/{slug}";
+    const { body: link } = await call("post", "/api/links", {}, { json: linkRequest() });
+    const slug = { slug: link.slug as string };
+    const due = await call("get", resource, slug);
+    expect([due.status, (due.body.error as Json).code]).toEqual([402, "payment_required"]);
+    expect((await call("get", resource, { slug: "nosuchslug12" })).status).toBe(404);
+    const junk = { headers: { "PAYMENT-SIGNATURE": "not base64!" } };
+    expect((await call("get", resource, slug, junk)).status).toBe(400);
+    const authorization = await signedAuthorization(devAccount(6), {
+      to: link.deposit_address as Address,
+      value: 25_000_000n,
+    });
+    const signature = encodePaymentSignatureHeader({
+      x402Version: 2,
+      accepted: {
+        scheme: "exact",
+        network: "eip155:8453",
+        amount: "25000000",
+        asset: USDC_ADDRESS,
+        payTo: link.deposit_address as string,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USD Coin", version: "2" },
+      },
+      payload: {
+        signature: authorization.signature,
+        authorization: {
+          from: authorization.from,
+          to: authorization.to,
+          value: authorization.value,
+          validAfter: authorization.valid_after,
+          validBefore: authorization.valid_before,
+          nonce: authorization.nonce,
+        },
+      },
+    });
+    const paid = await call("get", resource, slug, { headers: { "PAYMENT-SIGNATURE": signature } });
+    expect([paid.status, paid.body.status]).toEqual([202, "processing"]);
+    // On its way, or counted: either way nothing more is asked for.
+    expect((await call("get", resource, slug)).status).toBe(200);
+    const client = "203.0.113.63";
+    for (let i = 0; i < BUDGET; i++)
+      expect((await call("get", resource, slug, { client })).status).toBe(200);
+    expect((await call("get", resource, slug, { client })).status).toBe(429);
   });
 
   test("void and refunds: an invoice's and a link's held excess refunded (201); every refusal", async () => {

@@ -19,12 +19,15 @@ export function CheckoutPage(props: {
   pay?: { paymentUri?: string; wallet: WalletSettings };
   /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
   paidCheck?: Child;
+  /** The link's x402 resource: a `<link rel="payment">` for software (the checkout shows none). */
+  x402Url?: string;
 }) {
   const { link, state } = props;
   const due = amountDue(link.amount, state.received);
   return (
     <Layout
       scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+      x402Url={due > 0n ? props.x402Url : undefined}
       title={`Pay ${formatUsdcForDisplay(link.amount)} USDC${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
     >
       <PaymentRoot

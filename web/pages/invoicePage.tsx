@@ -20,6 +20,8 @@ export function InvoicePage(props: {
   pay?: { paymentUri: string; wallet: WalletSettings };
   /** The "Paid but not showing?" box (web/paidButNotShowing.tsx). */
   paidCheck?: Child;
+  /** The invoice's x402 resource, for payers' accounts-payable software. */
+  x402Url?: string;
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
@@ -28,6 +30,7 @@ export function InvoicePage(props: {
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
       scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+      x402Url={due > 0n ? props.x402Url : undefined}
     >
       <PaymentRoot
         slug={invoice.slug}
@@ -92,6 +95,12 @@ export function InvoicePage(props: {
           {...props.pay}
         />
         {props.paidCheck}
+        {props.x402Url && due > 0n ? (
+          <p class="small muted">
+            Paying from accounts-payable software or an agent? This invoice can be paid over x402
+            (USDC on Base, no ETH needed): <a href={props.x402Url}>{props.x402Url}</a>
+          </p>
+        ) : null}
       </PaymentRoot>
     </Layout>
   );

@@ -12,7 +12,7 @@ import {
 import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
 import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
-import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
@@ -62,6 +62,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     dueDate: invoice.due_date,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
     depositAddress: getAddress(invoice.deposit_address),
+    x402Url: x402Url(deps, invoice.slug),
   });
   return {
     id: email.id,
