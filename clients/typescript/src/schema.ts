@@ -832,6 +832,7 @@ export interface paths {
                          *       "link_id": "8d3e1f7a-2b4c-4d6e-9f0a-1b2c3d4e5f60",
                          *       "slug": "7tQm3kR9xWzP",
                          *       "payment_link": "https://pay.example.com/pay/7tQm3kR9xWzP",
+                         *       "x402_url": "https://api.example.com/api/x402/7tQm3kR9xWzP",
                          *       "iframe_snippet": "<iframe src=\"https://pay.example.com/pay/7tQm3kR9xWzP\" width=\"400\" height=\"600\" frameborder=\"0\" title=\"Pay with USDC\" allow=\"clipboard-write\"></iframe>",
                          *       "js_widget_snippet": "<script src=\"https://pay.example.com/w.js\" data-slug=\"7tQm3kR9xWzP\" async></script>",
                          *       "deposit_address": "0x6fD7b14581e8D540519e27400e88B8713932BE01",
@@ -1890,6 +1891,133 @@ export interface paths {
                          *     }
                          */
                         "application/json": components["schemas"]["PayerAuthorization"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/x402/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pay an invoice or payment link over x402 (no authentication)
+         * @description The invoice's or link's `x402_url`: an x402 version 2 resource (coinbase/x402, `exact` scheme on EVM) for software that pays bills. Without `PAYMENT-SIGNATURE`, while something is due: `402` with `PAYMENT-REQUIRED` (base64 JSON `PaymentRequired`) asking for exactly the amount still due: scheme `exact`, network `eip155:8453`, asset Base's USDC, `payTo` the deposit address, `extra` `{name: "USD Coin", version: "2"}`, `maxTimeoutSeconds` 300. With `PAYMENT-SIGNATURE` (base64 JSON `PaymentPayload`: an EIP-3009 authorization): verified exactly as `POST /api/payments/{slug}/authorizations` verifies, relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` (base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description An invoice's `slug`, or a link's. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Settled by this request (`settled`, with `PAYMENT-RESPONSE`), or nothing to pay (`paid`, `void`, `processing`) */
+                200: {
+                    headers: {
+                        /** @description After a payment: base64 JSON `{success: true, transaction, network: "eip155:8453", payer}`. */
+                        "PAYMENT-RESPONSE"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "kind": "invoice",
+                         *       "slug": "7tQm3kR9xWzP",
+                         *       "invoice_number": "INV-0001",
+                         *       "merchant_name": "Acme Design Studio",
+                         *       "status": "settled",
+                         *       "amount": "150.00",
+                         *       "amount_due": "0.00",
+                         *       "tx_hash": "0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248",
+                         *       "payer": "0x364E2533F6f0b3b560dCA617192940206d806B7e",
+                         *       "pdf_url": "https://api.example.com/api/invoices/by-slug/7tQm3kR9xWzP/pdf",
+                         *       "status_url": "https://api.example.com/api/payments/status/7tQm3kR9xWzP"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["X402Receipt"];
+                    };
+                };
+                /** @description The payment's transaction is sent but not in a block within the wait: `processing`; follow `status_url`. `PAYMENT-RESPONSE` has `success: false`, `errorReason: settlement_pending` and the `transaction`. */
+                202: {
+                    headers: {
+                        /** @description base64 JSON `SettlementResponse`. */
+                        "PAYMENT-RESPONSE"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "kind": "invoice",
+                         *       "slug": "7tQm3kR9xWzP",
+                         *       "invoice_number": "INV-0001",
+                         *       "merchant_name": "Acme Design Studio",
+                         *       "status": "processing",
+                         *       "amount": "150.00",
+                         *       "amount_due": "0.00",
+                         *       "tx_hash": "0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248",
+                         *       "payer": "0x364E2533F6f0b3b560dCA617192940206d806B7e",
+                         *       "pdf_url": "https://api.example.com/api/invoices/by-slug/7tQm3kR9xWzP/pdf",
+                         *       "status_url": "https://api.example.com/api/payments/status/7tQm3kR9xWzP"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["X402Receipt"];
+                    };
+                };
+                /** @description `PAYMENT-SIGNATURE` is not base64 JSON of an x402 `exact` EVM payload: `invalid_payload` (also in `PAYMENT-REQUIRED`'s `error`, with what is due). */
+                400: {
+                    headers: {
+                        /** @description base64 JSON `PaymentRequired`. */
+                        "PAYMENT-REQUIRED"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Payment required: `PAYMENT-REQUIRED` says what to pay. After a refused payment its `error` names the reason in x402's terms (`invalid_exact_evm_payload_authorization_value_mismatch`, `invalid_exact_evm_payload_recipient_mismatch`, `invalid_exact_evm_payload_authorization_valid_after`, `invalid_exact_evm_payload_authorization_valid_before`, `invalid_exact_evm_payload_signature`, `insufficient_funds`, `invalid_exact_evm_nonce_already_used`, `invalid_exact_evm_transaction_simulation_failed`, `invalid_x402_version`, `invalid_scheme`, `invalid_network`, `invalid_payment_requirements`, `payment_in_progress`, `relayer_budget_exhausted`) and nothing is sent; the body's `error.code` is the gasless route's code for it. A relayed transaction that failed: `PAYMENT-RESPONSE` with `success: false`, `errorReason: invalid_transaction_state`. */
+                402: {
+                    headers: {
+                        /** @description base64 JSON `PaymentRequired` (x402 version 2). */
+                        "PAYMENT-REQUIRED"?: string;
+                        /** @description Only when a relayed transaction failed. */
+                        "PAYMENT-RESPONSE"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Not found. */
@@ -3299,6 +3427,7 @@ export interface components {
          *       "slug": "7tQm3kR9xWzP",
          *       "invoice_url": "https://pay.example.com/i/7tQm3kR9xWzP",
          *       "pdf_url": "https://api.example.com/api/invoices/4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11/pdf",
+         *       "x402_url": "https://api.example.com/api/x402/7tQm3kR9xWzP",
          *       "deposit_address": "0x6fD7b14581e8D540519e27400e88B8713932BE01",
          *       "total_amount": "150.00",
          *       "sent_at": "2026-11-20T09:30:00.000Z",
@@ -3328,6 +3457,11 @@ export interface components {
              * @description The PDF, byte-identical to the one emailed.
              */
             pdf_url: string;
+            /**
+             * Format: uri
+             * @description Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").
+             */
+            x402_url: string;
             /** @description The invoice's own address: the vendor sends USDC on Base here. */
             deposit_address: string;
             /**
@@ -3512,6 +3646,7 @@ export interface components {
          *       "created_at": "2026-11-20T09:30:00.000Z",
          *       "invoice_url": "https://pay.example.com/i/7tQm3kR9xWzP",
          *       "pdf_url": "https://api.example.com/api/invoices/4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11/pdf",
+         *       "x402_url": "https://api.example.com/api/x402/7tQm3kR9xWzP",
          *       "pdf_sha256": "9b2f6a1c0d4e7f8a3b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a",
          *       "paid_amount": "150.00",
          *       "amount_due": "0.00",
@@ -3601,6 +3736,11 @@ export interface components {
             invoice_url: string;
             /** Format: uri */
             pdf_url: string;
+            /**
+             * Format: uri
+             * @description Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").
+             */
+            x402_url: string;
             /** @description The SHA-256 of the PDF's bytes (hex), also its `ETag`. */
             pdf_sha256: string;
             /** @description The total of the counted payments, in USDC. */
@@ -3783,6 +3923,11 @@ export interface components {
             slug: string;
             /** Format: uri */
             payment_link: string;
+            /**
+             * Format: uri
+             * @description Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").
+             */
+            x402_url: string;
             iframe_snippet: string;
             js_widget_snippet: string;
             deposit_address: string;
@@ -4109,6 +4254,56 @@ export interface components {
              * @example 0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b
              */
             signature: string;
+        };
+        X402Receipt: {
+            /** @enum {string} */
+            kind: "invoice" | "link";
+            /** @example 7tQm3kR9xWzP */
+            slug: string;
+            /**
+             * @description An invoice's number; null for a link.
+             * @example INV-0001
+             */
+            invoice_number: string | null;
+            /** @example Acme Design Studio */
+            merchant_name: string | null;
+            /**
+             * @description `settled`: this request's payment is in a block (the invoice or link turns paid once the transfer has its confirmations). `processing`: a relayed payment is on its way (sent, not yet in a block within the wait; follow `status_url`). `paid`: nothing is due (paid in full, or more). `void`: the invoice was cancelled; nothing is to be paid.
+             * @enum {string}
+             */
+            status: "settled" | "processing" | "paid" | "void";
+            /**
+             * @description USDC: this payment's amount (`settled`, `processing`), else what the deposit address has received.
+             * @example 150.00
+             */
+            amount: string;
+            /**
+             * @description USDC still due once this payment counts; never negative.
+             * @example 0.00
+             */
+            amount_due: string;
+            /**
+             * @description This payment's transaction; for `paid`, the latest payment's.
+             * @example 0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248
+             */
+            tx_hash: string | null;
+            /**
+             * @description Checksummed; null when no payment of this request's is named.
+             * @example 0x364E2533F6f0b3b560dCA617192940206d806B7e
+             */
+            payer: string | null;
+            /**
+             * Format: uri
+             * @description An invoice's PDF (public, by slug); null for a link.
+             * @example https://api.example.com/api/invoices/by-slug/7tQm3kR9xWzP/pdf
+             */
+            pdf_url: string | null;
+            /**
+             * Format: uri
+             * @description The status endpoint to follow until the payment counts.
+             * @example https://api.example.com/api/payments/status/7tQm3kR9xWzP
+             */
+            status_url: string;
         };
         /**
          * @example {
@@ -4450,6 +4645,7 @@ export interface components {
          *       "created_at": "2026-10-01T09:30:00.000Z",
          *       "amount_due": "0.00",
          *       "payment_uri": "ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65&uint256=25000000",
+         *       "x402_url": "https://api.example.com/api/x402/7hKp2VwQx9Rm",
          *       "iframe_snippet": "<iframe src=\"https://pay.remit.example/pay/7hKp2VwQx9Rm\" width=\"400\" height=\"600\" frameborder=\"0\" title=\"Pay with USDC\" allow=\"clipboard-write\"></iframe>",
          *       "js_widget_snippet": "<script src=\"https://pay.remit.example/w.js\" data-slug=\"7hKp2VwQx9Rm\" async></script>",
          *       "merchant_portal": "https://pay.remit.example/merchant/7hKp2VwQx9Rm",
@@ -4488,6 +4684,11 @@ export interface components {
             amount_due: string;
             /** @description An EIP-681 request for what is still due (the amount once nothing is). */
             payment_uri: string;
+            /**
+             * Format: uri
+             * @description Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").
+             */
+            x402_url: string;
             iframe_snippet: string;
             js_widget_snippet: string;
             /** Format: uri */
