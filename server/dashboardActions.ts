@@ -1,12 +1,13 @@
 import type { ZodType } from "zod";
 import type { AppDeps } from "../api/deps.ts";
 import { ApiError, type FieldError, fieldErrors } from "../api/errors.ts";
-import { ExportQuerySchema } from "../api/exports/csvStream.ts";
-import { invoicesCsv } from "../api/exports/invoices.ts";
-import { paymentsCsv } from "../api/exports/payments.ts";
-import { createInvoice } from "../api/invoices/createInvoice.ts";
-import { RedeliveryLimited } from "../api/invoices/queueRedelivery.ts";
-import { redeliverInvoiceEvent } from "../api/invoices/redeliverEvent.ts";
+import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+import { ExportQuerySchema } from "../app/exports/csvStream.ts";
+import { invoicesCsv } from "../app/exports/invoicesCsv.ts";
+import { paymentsCsv } from "../app/exports/paymentsCsv.ts";
+import { createInvoice } from "../app/invoices/createInvoice.ts";
+import { RedeliveryLimited } from "../app/invoices/queueRedelivery.ts";
+import { redeliverInvoiceEvent } from "../app/invoices/redeliverEvent.ts";
 import {
   CreateInvoiceSchema,
   checksummedAddress,
@@ -15,23 +16,22 @@ import {
   LineItemSchema,
   nonEmptyText,
   usdcAmount,
-} from "../api/invoices/schema.ts";
-import { voidInvoice } from "../api/invoices/void.ts";
-import { createApiKey, revokeOwnApiKey } from "../api/keys/manageKeys.ts";
-import { CreateApiKeySchema, createApiKeyKnownKeys } from "../api/keys/schema.ts";
-import { createLink, linkSnippets } from "../api/links/createLink.ts";
-import { CreateLinkSchema, createLinkKnownKeys } from "../api/links/schema.ts";
-import { requestClaimLink } from "../api/merchants/claim.ts";
-import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../api/merchants/manageWallets.ts";
-import { emailOneTimeLink } from "../api/merchants/oneTimeLink.ts";
-import { confirmNotificationEmailLink, updateSettings } from "../api/merchants/settings.ts";
-import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
+} from "../app/invoices/schema.ts";
+import { voidInvoice } from "../app/invoices/voidInvoice.ts";
+import { createApiKey, revokeOwnApiKey } from "../app/keys/manageKeys.ts";
+import { CreateApiKeySchema, createApiKeyKnownKeys } from "../app/keys/schema.ts";
+import { createLink, linkSnippets } from "../app/links/createLink.ts";
+import { CreateLinkSchema, createLinkKnownKeys } from "../app/links/schema.ts";
+import { requestClaimLink } from "../app/merchants/claim.ts";
+import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../app/merchants/manageWallets.ts";
+import { emailOneTimeLink } from "../app/merchants/oneTimeLink.ts";
+import { confirmNotificationEmailLink, updateSettings } from "../app/merchants/settings.ts";
 import {
   createRefundKnownKeys,
   previewInvoiceRefund,
   refundInvoice,
-} from "../api/refunds/routes.ts";
-import { CreateRefundSchema } from "../api/refunds/schema.ts";
+} from "../app/refunds/refundInvoice.ts";
+import { CreateRefundSchema } from "../app/refunds/schema.ts";
 import { findMerchantSettings } from "../db/queries/merchantSettings.ts";
 import { findMerchantByEmail } from "../db/queries/merchants.ts";
 import { priceLineItems } from "../domain/invoiceTotals.ts";

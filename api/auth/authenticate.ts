@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { matchedRoutes } from "hono/route";
+import { authenticationRequired, insufficientScope, invalidApiKey } from "../../app/authErrors.ts";
 import type { Db } from "../../db/database.ts";
 import { findLiveKey, touchKey } from "../../db/queries/apiKeys.ts";
 import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
@@ -7,7 +8,6 @@ import { hashSecretToken, isWellFormedApiKey } from "../../domain/apiKeys.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
 import { requestHeader } from "../requestHeader.ts";
-import { authenticationRequired, insufficientScope, invalidApiKey } from "./authErrors.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
 
 /** A key's last use is written at most this often (a write per request would cost more than the lookup). */

@@ -1,13 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
+import { authorizedInvoice } from "../../app/authorize.ts";
+import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
 import { findInvoice, markSent } from "../../db/queries/invoices.ts";
-import { authorizedInvoice } from "../auth/authorize.ts";
 import { actorOf, auditActor } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
-import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
   method: "post",

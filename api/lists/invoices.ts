@@ -1,6 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import {
+  amountParam,
+  assertKnownParams,
+  assertRanges,
+  baseUnits,
+  dateParam,
+  endOf,
+  enumListParam,
+  momentParam,
+  pageOf,
+  pageParams,
+  searchParam,
+  startOf,
+} from "../../app/lists/listQuery.ts";
+import {
   type InvoiceListFilters,
   type InvoiceListRow,
   type InvoiceListStatus,
@@ -18,20 +32,6 @@ import {
 import { requireKey } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import {
-  amountParam,
-  assertKnownParams,
-  assertRanges,
-  baseUnits,
-  dateParam,
-  endOf,
-  enumListParam,
-  momentParam,
-  pageOf,
-  pageParams,
-  searchParam,
-  startOf,
-} from "./listQuery.ts";
 
 /** The statuses the list filters on: every reported one. */
 const LIST_STATUSES = [...REPORTED_INVOICE_STATUSES] as InvoiceListStatus[];

@@ -1,11 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { type LinkListRow, listLinks } from "../../db/queries/linkLists.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
-import { requireKey } from "../auth/authorize.ts";
-import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import {
   amountParam,
   assertKnownParams,
@@ -18,7 +12,13 @@ import {
   pageParams,
   searchParam,
   startOf,
-} from "./listQuery.ts";
+} from "../../app/lists/listQuery.ts";
+import { type LinkListRow, listLinks } from "../../db/queries/linkLists.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const QuerySchema = z.object({
   ...pageParams,

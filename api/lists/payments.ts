@@ -1,16 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { indexedHead } from "../../db/queries/indexer.ts";
-import {
-  listPayments,
-  type PaymentListFilters,
-  type PaymentListRow,
-} from "../../db/queries/paymentLists.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import { requireKey } from "../auth/authorize.ts";
-import type { AppDeps } from "../deps.ts";
-import { validationError } from "../errors.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import {
   amountParam,
   assertKnownParams,
@@ -22,7 +11,18 @@ import {
   pageParams,
   rule,
   startOf,
-} from "./listQuery.ts";
+} from "../../app/lists/listQuery.ts";
+import { indexedHead } from "../../db/queries/indexer.ts";
+import {
+  listPayments,
+  type PaymentListFilters,
+  type PaymentListRow,
+} from "../../db/queries/paymentLists.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { requireKey } from "../auth/authorize.ts";
+import type { AppDeps } from "../deps.ts";
+import { validationError } from "../errors.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidParam = (name: string, description: string) =>

@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
+import { EXAMPLE_WALLET_ADDRESS } from "../../app/invoices/examples.ts";
+import { checksummedAddress } from "../../app/invoices/schema.ts";
+import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../../app/merchants/manageWallets.ts";
 import { findManagedWallet } from "../../db/queries/merchants.ts";
 import { listPayoutWallets, type PayoutWalletRow } from "../../db/queries/payoutWallets.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { EXAMPLE_WALLET_ADDRESS } from "../invoices/examples.ts";
-import { checksummedAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { addOwnPayoutWallet, removeOwnPayoutWallet } from "./manageWallets.ts";
 
 const security = [{ bearerAuth: [] }];
 

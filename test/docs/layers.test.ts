@@ -11,6 +11,7 @@ const LAYERS: string[][] = [
   ["internal", "abis"],
   ["domain"],
   ["email", "pdf", "webhooks", "keys", "chain", "db"],
+  ["app"],
   ["api", "web", "indexer"],
   ["server", "worker", "src", "(root)"],
   ["platform"],

@@ -5,15 +5,15 @@ import {
   insertWebhookDelivery,
   lockRedeliveryBudget,
 } from "../../db/queries/webhookDeliveries.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { CoreDeps } from "../deps.ts";
+import { Refusal } from "../refusal.ts";
 
 /** Redeliveries of one invoice's events per hour (first deliveries are not counted). */
 export const REDELIVERIES_PER_INVOICE_PER_HOUR = 20;
 const HOUR_MS = 3_600_000;
 
 /** Thrown with the seconds a client should wait (the route sets `Retry-After`). */
-export class RedeliveryLimited extends ApiError {
+export class RedeliveryLimited extends Refusal {
   constructor(readonly retryAfterSeconds: number) {
     super(
       429,
@@ -31,7 +31,7 @@ export class RedeliveryLimited extends ApiError {
  * transaction under the event's row lock, so concurrent requests cannot both slip through.
  */
 export async function queueRedelivery(
-  deps: Pick<AppDeps, "db">,
+  deps: Pick<CoreDeps, "db">,
   invoiceId: string,
   eventId: string,
   url: string,
@@ -42,7 +42,7 @@ export async function queueRedelivery(
     const now = Date.now();
     const budget = await lockRedeliveryBudget(trx, invoiceId, eventId, new Date(now - HOUR_MS));
     if (budget.queuedDeliveryId)
-      throw new ApiError(
+      throw new Refusal(
         409,
         "redelivery_queued",
         `redelivery ${budget.queuedDeliveryId} of this event is queued or being attempted; redeliver once it has been attempted`,

@@ -6,8 +6,8 @@ import type { MerchantForInvoice } from "../db/queries/merchants.ts";
 import { provisionManagedWallet } from "../db/queries/merchants.ts";
 import type { WalletType } from "../domain/statuses.ts";
 import { deriveAddress } from "../keys/hdWallet.ts";
-import type { AppDeps } from "./deps.ts";
-import { ApiError } from "./errors.ts";
+import type { CoreDeps } from "./deps.ts";
+import { Refusal } from "./refusal.ts";
 
 /**
  * The two addresses every invoice and link needs, in the creating transaction: where the
@@ -17,7 +17,7 @@ import { ApiError } from "./errors.ts";
  */
 export async function provisionAddresses(
   trx: Transaction<Database>,
-  deps: Pick<AppDeps, "depositXpub" | "log">,
+  deps: Pick<CoreDeps, "depositXpub" | "log">,
   merchant: MerchantForInvoice,
   wallet: { wallet_type: WalletType; wallet_address?: string },
   /** A deposit index taken before the transaction (reserveDepositIndex); none: the next one. */
@@ -30,7 +30,7 @@ export async function provisionAddresses(
   if (walletAddress === null) {
     // The worker derives managed wallets ahead; an empty pool means no worker has run lately.
     deps.log.error("no managed wallet left in the pool: is a worker running?");
-    throw new ApiError(
+    throw new Refusal(
       500,
       "wallet_unavailable",
       "the managed wallet could not be provisioned; retry shortly or use a byo wallet",

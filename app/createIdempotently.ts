@@ -10,10 +10,10 @@ import { ensureMerchant, type MerchantAccount } from "../db/queries/merchants.ts
 import { findSealedWebhookSecret } from "../db/queries/webhookSecrets.ts";
 import { requestHash } from "../domain/requestHash.ts";
 import { openSecret } from "../domain/secretBox.ts";
-import { assertActsAs, assertOwnEmail } from "./auth/authorize.ts";
-import { type Actor, auditActor } from "./auth/identity.ts";
-import type { AppDeps } from "./deps.ts";
-import { ApiError } from "./errors.ts";
+import { type Actor, auditActor } from "./actor.ts";
+import { assertActsAs, assertOwnEmail } from "./authorize.ts";
+import type { CoreDeps } from "./deps.ts";
+import { Refusal } from "./refusal.ts";
 
 /** Where each kind of record lives; its key's operation is `create_<kind>`, its id `<kind>_id`. */
 const TABLES = { invoice: "app.invoices", link: "app.payment_links" } as const;
@@ -74,7 +74,7 @@ export async function createIdempotently<
   Kind extends CreationKind,
   Body extends Record<`${Kind}_id` | (typeof LOGGED)[Kind][number], string>,
 >(
-  deps: Pick<AppDeps, "db" | "webhookKeys" | "log">,
+  deps: Pick<CoreDeps, "db" | "webhookKeys" | "log">,
   request: CreationRequest<Kind>,
   create: (trx: Transaction<Database>, merchant: MerchantAccount) => Promise<Creation<Body>>,
 ): Promise<WithWebhookSecret<Body>> {
@@ -91,7 +91,7 @@ export async function createIdempotently<
     if (scope) {
       const previous = await claimIdempotencyKey(trx, scope, requestHash(request.input));
       if (previous === "conflict") {
-        throw new ApiError(
+        throw new Refusal(
           409,
           "idempotency_key_reused",
           "this Idempotency-Key was used with a different request body",

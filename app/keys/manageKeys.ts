@@ -3,8 +3,8 @@ import { recordAudit } from "../../db/queries/audit.ts";
 import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
-import { type Actor, auditActor, type MerchantIdentity } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
+import { type Actor, auditActor, type MerchantIdentity } from "../actor.ts";
+import type { CoreDeps } from "../deps.ts";
 
 /** A merchant acting on its own account: with a key (the API) or signed in (the dashboard). */
 export type MerchantActor = Actor & { identity: MerchantIdentity };
@@ -22,7 +22,7 @@ const audit = (actor: MerchantActor, action: string, target: string) => ({
  * the answer only (stored as a hash): POST /api/keys and the dashboard's keys page.
  */
 export async function createApiKey(
-  deps: Pick<AppDeps, "db" | "log">,
+  deps: Pick<CoreDeps, "db" | "log">,
   actor: MerchantActor,
   input: { name: string; scope: ApiKeyScope },
 ): Promise<{ row: ApiKeyRow; key: string }> {
@@ -46,7 +46,7 @@ export async function createApiKey(
  * merchant has no such key: DELETE /api/keys/{id} and the dashboard's revoke button.
  */
 export async function revokeOwnApiKey(
-  deps: Pick<AppDeps, "db" | "log">,
+  deps: Pick<CoreDeps, "db" | "log">,
   actor: MerchantActor,
   id: string,
 ): Promise<ApiKeyRow | undefined> {

@@ -9,10 +9,10 @@ import {
   removePayoutWallet,
 } from "../../db/queries/payoutWallets.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
-import { auditActor } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { validationError } from "../errors.ts";
+import { auditActor } from "../actor.ts";
+import type { CoreDeps } from "../deps.ts";
 import type { MerchantActor } from "../keys/manageKeys.ts";
+import { validationError } from "../refusal.ts";
 
 /**
  * Registers a payout wallet of the actor's merchant (an EIP-55 address, already validated):
@@ -21,7 +21,7 @@ import type { MerchantActor } from "../keys/manageKeys.ts";
  * and the dashboard's settings page.
  */
 export async function addOwnPayoutWallet(
-  deps: Pick<AppDeps, "db" | "log">,
+  deps: Pick<CoreDeps, "db" | "log">,
   actor: MerchantActor,
   address: string,
 ): Promise<{ wallet: PayoutWalletRow; added: boolean }> {
@@ -51,7 +51,7 @@ export async function addOwnPayoutWallet(
 
 /** Removes one of the actor's merchant's payout wallets (audited); false when it had none such. */
 export async function removeOwnPayoutWallet(
-  deps: Pick<AppDeps, "db">,
+  deps: Pick<CoreDeps, "db">,
   actor: MerchantActor,
   address: string,
 ): Promise<boolean> {
@@ -72,7 +72,7 @@ export async function removeOwnPayoutWallet(
 }
 
 /** Addresses a sweep can never pay out to (or must not): refused at registration. */
-async function assertUsableWallet(deps: Pick<AppDeps, "db">, address: string): Promise<void> {
+async function assertUsableWallet(deps: Pick<CoreDeps, "db">, address: string): Promise<void> {
   const lower = address.toLowerCase();
   const refused = /^0x0{40}$/.test(lower)
     ? "is the zero address: funds sent there are lost"

@@ -42,9 +42,9 @@ import {
 } from "../../domain/relayerBudget.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import type { RefundSource, WalletType } from "../../domain/statuses.ts";
-import { type Actor, auditActor } from "../auth/identity.ts";
-import type { AppDeps, RefundLimits } from "../deps.ts";
-import { ApiError, RetryLaterError, validationError } from "../errors.ts";
+import { type Actor, auditActor } from "../actor.ts";
+import type { CoreDeps, RefundLimits } from "../deps.ts";
+import { Refusal, RetryLaterError, validationError } from "../refusal.ts";
 import type { CreateRefundInput } from "./schema.ts";
 
 /** How long a refund claim link works: a payer may take days to answer an email. */
@@ -64,11 +64,11 @@ export type RefundTarget = {
 };
 
 /** Why a plan was refused, in words a merchant can act on. */
-function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget): ApiError {
+function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget): Refusal {
   const available = formatUsdc(plan.available);
   switch (plan.reason) {
     case "swept_to_own_wallet":
-      return new ApiError(
+      return new Refusal(
         409,
         "refund_swept_to_own_wallet",
         plan.available > 0n
@@ -76,19 +76,19 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget)
           : `Remit no longer holds this money: it was swept to your own wallet (wallet_type byo), which Remit cannot move. Refund the payer from your own wallet`,
       );
     case "split_needed":
-      return new ApiError(
+      return new Refusal(
         409,
         "refund_split_needed",
         `one refund is one transfer from one address: at most ${available} USDC now; refund that, then the rest`,
       );
     case "exceeds_refundable":
-      return new ApiError(
+      return new Refusal(
         409,
         "refund_exceeds_refundable",
         `at most ${available} USDC can be refunded for ${target.label} (refunds already requested count)`,
       );
     default:
-      return new ApiError(
+      return new Refusal(
         409,
         "nothing_to_refund",
         `nothing is refundable for ${target.label}: no payment is held, or everything held is already refunded or being refunded (see its refunds)`,
@@ -97,7 +97,7 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget)
 }
 
 /** A destination Remit must not pay: nobody could spend it, or it is Remit's own. */
-async function assertPayable(deps: Pick<AppDeps, "db">, to: Address): Promise<void> {
+async function assertPayable(deps: Pick<CoreDeps, "db">, to: Address): Promise<void> {
   const lower = to.toLowerCase();
   const refused =
     lower === zeroAddress
@@ -112,7 +112,7 @@ async function assertPayable(deps: Pick<AppDeps, "db">, to: Address): Promise<vo
 
 /** The one address the counted payments came from, for `to_sender`. */
 async function senderOf(
-  deps: Pick<AppDeps, "db" | "indexerSchema">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema">,
   depositAddress: string,
 ): Promise<Address> {
   const [state, transfers] = await Promise.all([
@@ -124,7 +124,7 @@ async function senderOf(
   );
   const [only] = senders;
   if (senders.size !== 1 || !only)
-    throw new ApiError(
+    throw new Refusal(
       409,
       "sender_ambiguous",
       senders.size === 0
@@ -147,7 +147,7 @@ async function assertRefundAllowed(
   now: Date,
 ): Promise<void> {
   if ((await countUnfinishedRefunds(trx, target.owner)) >= MAX_UNFINISHED_REFUNDS)
-    throw new ApiError(
+    throw new Refusal(
       409,
       "too_many_unfinished_refunds",
       `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
@@ -178,13 +178,13 @@ async function assertRefundAllowed(
  */
 async function reserveRefundGas(
   trx: Executor,
-  budget: AppDeps["relayerBudget"],
+  budget: CoreDeps["relayerBudget"],
   merchantId: string,
   now: Date,
 ): Promise<void> {
   if (!budget) return;
   if (budget.daily === 0n)
-    throw new ApiError(
+    throw new Refusal(
       409,
       "refunds_unavailable",
       "this service's relayer pays for no refunds (RELAYER_DAILY_GAS_BUDGET=0): refund the payer from your own wallet",
@@ -203,7 +203,7 @@ async function reserveRefundGas(
 
 /** A request's amount and destination, checked before any lock: the API's 400s and 409s. */
 async function checkedRequest(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "refundLimits">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "refundLimits">,
   target: RefundTarget,
   input: CreateRefundInput,
 ): Promise<{ requested: bigint | undefined; minimum: bigint; to: Address | null }> {
@@ -232,7 +232,7 @@ function acceptedPlan(
   const plan = planRefund(requested, refundableOf(facts));
   if (!plan.ok) throw refusal(plan, target);
   if (requested === undefined && plan.amount < minimum)
-    throw new ApiError(
+    throw new Refusal(
       409,
       "refund_below_minimum",
       `only ${formatUsdc(plan.amount)} USDC is refundable for ${target.label}, less than the smallest refund (${formatUsdc(minimum)} USDC): its gas would cost more than it returns; refund it from your own wallet`,
@@ -260,13 +260,13 @@ export type RefundPreview = {
  * default is this plan's amount, so "no amount" means the same there and in the API.
  */
 export async function previewRefund(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "refundLimits">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "refundLimits">,
   target: RefundTarget,
   input: CreateRefundInput,
 ): Promise<RefundPreview> {
   const { requested, minimum, to } = await checkedRequest(deps, target, input);
   if ((await countUnfinishedRefunds(deps.db, target.owner)) >= MAX_UNFINISHED_REFUNDS)
-    throw new ApiError(
+    throw new Refusal(
       409,
       "too_many_unfinished_refunds",
       `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
@@ -306,7 +306,7 @@ export async function previewRefund(
  */
 export async function createRefund(
   deps: Pick<
-    AppDeps,
+    CoreDeps,
     "db" | "indexerSchema" | "payUrl" | "webhookKeys" | "relayerBudget" | "refundLimits"
   >,
   target: RefundTarget,

@@ -21,7 +21,7 @@ import {
 } from "../../domain/oneTimeLinks.ts";
 import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import type { OneTimeLinkPurpose } from "../../domain/statuses.ts";
-import type { AppDeps } from "../deps.ts";
+import type { CoreDeps } from "../deps.ts";
 
 export {
   ONE_TIME_LINK_TTL_MINUTES,
@@ -44,7 +44,7 @@ const EMAIL_KIND: Record<OneTimeLinkPurpose, string> = {
  */
 export async function emailOneTimeLink(
   trx: Transaction<Database>,
-  deps: Pick<AppDeps, "webhookKeys">,
+  deps: Pick<CoreDeps, "webhookKeys">,
   link: { email: string; purpose: OneTimeLinkPurpose; client: string },
 ): Promise<OneTimeLinkDecision> {
   const { email, purpose } = link;

@@ -17,6 +17,7 @@ import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { deriveAddress } from "../../keys/hdWallet.ts";
 import { PdfBusyError } from "../../pdf/renderPool.ts";
+import type { Actor } from "../actor.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import {
@@ -24,13 +25,12 @@ import {
   assertNameAllowed,
   assertOwnEmail,
   assertPayoutAllowed,
-} from "../auth/authorize.ts";
-import type { Actor } from "../auth/identity.ts";
+} from "../authorize.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, validationError } from "../errors.ts";
+import type { CoreDeps } from "../deps.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
+import { Refusal, validationError } from "../refusal.ts";
 import { createNumberForecasts } from "./invoiceNumberForecast.ts";
 import { type InvoiceRecordForPdf, invoicePdfData } from "./invoicePdfData.ts";
 import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
@@ -57,7 +57,7 @@ const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, 
  * invoice it prints, in the same commit.
  */
 export async function createInvoice(
-  deps: AppDeps,
+  deps: CoreDeps,
   input: CreateInvoiceInput,
   idempotencyKey: string | undefined,
   actor: Actor,
@@ -114,7 +114,7 @@ export async function createInvoice(
   const render = (record: InvoiceRecordForPdf) =>
     deps.pdf.render(invoicePdfData(record, lines, urls.invoice_url)).catch((error) => {
       if (error instanceof PdfBusyError)
-        throw new ApiError(503, "busy", "the server is rendering too many PDFs; retry shortly");
+        throw new Refusal(503, "busy", "the server is rendering too many PDFs; retry shortly");
       throw error;
     });
 

@@ -1,6 +1,6 @@
 import { webhookUrlProblem } from "../domain/webhookUrlPolicy.ts";
-import type { AppDeps } from "./deps.ts";
-import { validationError } from "./errors.ts";
+import type { CoreDeps } from "./deps.ts";
+import { validationError } from "./refusal.ts";
 
 /**
  * Refuses, as a 400 on `webhook_url` (or the field `path`), a webhook URL the policy does not
@@ -8,7 +8,7 @@ import { validationError } from "./errors.ts";
  * (local development).
  */
 export function assertWebhookUrlAllowed(
-  deps: Pick<AppDeps, "allowPrivateWebhooks">,
+  deps: Pick<CoreDeps, "allowPrivateWebhooks">,
   url: string | undefined,
   path = "webhook_url",
 ): void {

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { ListPage } from "../../db/queries/listPage.ts";
 import { decodeListCursor, type ListKind } from "../../domain/listCursor.ts";
-import { type FieldError, validationError } from "../errors.ts";
 import { CONTROL_CHARACTERS } from "../invoices/schema.ts";
+import { type FieldError, validationError } from "../refusal.ts";
 
 /** Rows per page when `limit` is not given, and the most one page may hold. */
 export const DEFAULT_LIST_LIMIT = 50;

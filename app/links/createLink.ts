@@ -10,14 +10,14 @@ import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { escapeHtml } from "../../internal/escapeHtml.ts";
+import type { Actor } from "../actor.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
-import { assertNameAllowed, assertPayoutAllowed } from "../auth/authorize.ts";
-import type { Actor } from "../auth/identity.ts";
+import { assertNameAllowed, assertPayoutAllowed } from "../authorize.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
-import type { AppDeps } from "../deps.ts";
-import { validationError } from "../errors.ts";
+import type { CoreDeps } from "../deps.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
+import { validationError } from "../refusal.ts";
 import type { CreateLinkInput, CreateLinkResponse } from "./schema.ts";
 
 /** The embeddable snippets of spec §2.6 for a link. */
@@ -36,7 +36,7 @@ export function linkSnippets(payUrl: string, slug: string) {
  * (createIdempotently).
  */
 export async function createLink(
-  deps: AppDeps,
+  deps: CoreDeps,
   input: CreateLinkInput,
   idempotencyKey: string | undefined,
   actor: Actor,

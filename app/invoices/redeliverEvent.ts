@@ -1,10 +1,10 @@
 import { recordAudit } from "../../db/queries/audit.ts";
 import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
 import { findInvoiceEventId } from "../../db/queries/webhookHistory.ts";
-import { authorizedInvoice } from "../auth/authorize.ts";
-import { type Actor, auditActor } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, notFound } from "../errors.ts";
+import { type Actor, auditActor } from "../actor.ts";
+import { authorizedInvoice } from "../authorize.ts";
+import type { CoreDeps } from "../deps.ts";
+import { notFound, Refusal } from "../refusal.ts";
 import { queueRedelivery } from "./queueRedelivery.ts";
 
 /**
@@ -14,14 +14,14 @@ import { queueRedelivery } from "./queueRedelivery.ts";
  * POST …/redeliver and the dashboard's redeliver button.
  */
 export async function redeliverInvoiceEvent(
-  deps: Pick<AppDeps, "db">,
+  deps: Pick<CoreDeps, "db">,
   actor: Actor,
   invoiceId: string,
   eventId: string,
 ): Promise<DeliveryRow> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, invoiceId);
   if (!invoice.webhook_url)
-    throw new ApiError(409, "no_webhook_url", "this invoice has no webhook_url");
+    throw new Refusal(409, "no_webhook_url", "this invoice has no webhook_url");
   const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
   if (!event) throw notFound("event");
   return queueRedelivery(deps, invoice.id, event, invoice.webhook_url, (trx) =>

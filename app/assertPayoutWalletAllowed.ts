@@ -1,7 +1,7 @@
 import { findDerivationIndex } from "../db/queries/depositAddresses.ts";
 import { payoutWalletProblem } from "../domain/payoutWallet.ts";
-import type { AppDeps } from "./deps.ts";
-import { validationError } from "./errors.ts";
+import type { CoreDeps } from "./deps.ts";
+import { validationError } from "./refusal.ts";
 
 /**
  * Refuses, as a 400 on `wallet_address`, a merchant's own wallet that can never receive a
@@ -9,7 +9,7 @@ import { validationError } from "./errors.ts";
  * this service's deposit addresses (its funds would read as a payment to that address).
  */
 export async function assertPayoutWalletAllowed(
-  deps: Pick<AppDeps, "db" | "relayerAddress">,
+  deps: Pick<CoreDeps, "db" | "relayerAddress">,
   walletAddress: string | undefined,
 ): Promise<void> {
   if (!walletAddress) return;
