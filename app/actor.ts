@@ -33,6 +33,9 @@ export type KeyIdentity = Extract<Identity, { kind: "key" }>;
  */
 export type Actor = { identity: Identity; requestId: string | null };
 
+/** A merchant acting on its own account: with a key (the API) or signed in (the dashboard). */
+export type MerchantActor = Actor & { identity: MerchantIdentity };
+
 /** The audit log's `actor` and `key_id` for a caller. */
 export const auditActor = (identity: Identity): { actor: AuditActor; keyId: string | null } =>
   identity.kind === "key"

@@ -118,3 +118,12 @@ export async function assertNameAllowed(
     ],
   );
 }
+
+/**
+ * The merchant whose own records a caller reads or changes: a key's or a dashboard session's
+ * merchant; nobody in particular may not (401).
+ */
+export function ownMerchantId(identity: Identity): string {
+  if (!isMerchant(identity)) throw authenticationRequired("this acts on a merchant account");
+  return identity.merchantId;
+}

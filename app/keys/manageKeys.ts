@@ -1,13 +1,18 @@
-import { type ApiKeyRow, insertApiKey, revokeApiKey } from "../../db/queries/apiKeys.ts";
+import {
+  type ApiKeyRow,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../db/queries/apiKeys.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
 import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
-import { type Actor, auditActor, type MerchantIdentity } from "../actor.ts";
+import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
-/** A merchant acting on its own account: with a key (the API) or signed in (the dashboard). */
-export type MerchantActor = Actor & { identity: MerchantIdentity };
+export type { MerchantActor };
 
 const audit = (actor: MerchantActor, action: string, target: string) => ({
   merchantId: actor.identity.merchantId,
@@ -59,3 +64,7 @@ export async function revokeOwnApiKey(
   if (row) deps.log.info("api key revoked", { key_id: id });
   return row;
 }
+
+/** The actor's own API keys (revoked ones included), for its keys page. */
+export const ownApiKeys = (deps: Pick<CoreDeps, "db">, actor: Actor): Promise<ApiKeyRow[]> =>
+  listApiKeys(deps.db, ownMerchantId(actor.identity));

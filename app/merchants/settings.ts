@@ -10,12 +10,14 @@ import {
   findMerchantSettings,
   setUnderpaymentTolerance,
 } from "../../db/queries/merchantSettings.ts";
-import { findMerchantEmail } from "../../db/queries/merchants.ts";
+import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
+import { listPayoutWallets } from "../../db/queries/payoutWallets.ts";
 import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { MAX_UNDERPAYMENT_TOLERANCE } from "../../domain/underpaymentTolerance.ts";
 import { type Actor, auditActor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { validationError } from "../refusal.ts";
 
@@ -172,4 +174,29 @@ export async function confirmNotificationEmailLink(
     });
     return confirmed.to;
   });
+}
+
+/** The actor's defaults for a new invoice or link (its name and address), and its settings. */
+export const merchantDefaults = (deps: Pick<CoreDeps, "db">, actor: Actor) =>
+  findDashboardSettings(deps.db, ownMerchantId(actor.identity));
+
+/**
+ * The actor's settings as its settings page shows them: the texts, the notification email (and
+ * the one waiting for its link), the payout wallets, the managed wallet, and the underpayment
+ * tolerance as the API shows it ("0.00").
+ */
+export async function merchantSettingsView(deps: Pick<CoreDeps, "db">, actor: Actor) {
+  const merchantId = ownMerchantId(actor.identity);
+  const [settings, wallets, managedWallet, tolerance] = await Promise.all([
+    findDashboardSettings(deps.db, merchantId),
+    listPayoutWallets(deps.db, merchantId),
+    findManagedWallet(deps.db, merchantId),
+    findMerchantSettings(deps.db, merchantId),
+  ]);
+  return {
+    settings,
+    wallets,
+    managedWallet,
+    underpaymentTolerance: formatUsdc(tolerance.underpaymentTolerance),
+  };
 }
