@@ -44,7 +44,7 @@ export type CreationRequest<Kind extends CreationKind> = {
   input: unknown;
   /** The body's merchant_email: whose record this is, and whose keys the Idempotency-Key is among. */
   merchantEmail: string;
-  /** Who asks: must be allowed to act as that merchant (api/auth/authorize.ts). */
+  /** Who asks: must be allowed to act as that merchant (app/authorize.ts). */
   actor: Actor;
 };
 

@@ -29,7 +29,7 @@ export type AuthenticateOptions = {
  *   mode: 401 `authentication_required`;
  * - a `read` key on a route that needs `write`: 403 `insufficient_scope`.
  * Which records a merchant may touch (its own; an unclaimed merchant's invoice by its id in open
- * mode) is decided by the loaders of api/auth/authorize.ts, by the same row's access.
+ * mode) is decided by the loaders of app/authorize.ts, by the same row's access.
  */
 export function authenticate(options: AuthenticateOptions): MiddlewareHandler<AppEnv> {
   const admit = (c: Context<AppEnv>, next: Next, identity: Identity) => {

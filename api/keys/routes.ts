@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createApiKey, revokeOwnApiKey } from "../../app/keys/manageKeys.ts";
+import { createApiKey, ownApiKeys, revokeOwnApiKey } from "../../app/keys/manageKeys.ts";
 import {
   ApiKeySchema,
   apiKeyExample,
@@ -8,7 +8,6 @@ import {
   createApiKeyKnownKeys,
   KeyIdParamSchema,
 } from "../../app/keys/schema.ts";
-import { listApiKeys } from "../../db/queries/apiKeys.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
@@ -71,7 +70,7 @@ const revokeRoute = createRoute({
 export function registerKeyRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
     const identity = requireKey(c);
-    const keys = await listApiKeys(deps.db, identity.merchantId);
+    const keys = await ownApiKeys(deps, { ...actorOf(c), identity });
     return c.json({ keys: keys.map(presentApiKey) }, 200);
   });
 

@@ -18,8 +18,8 @@ import {
   type InvoiceListFilters,
   type InvoiceListRow,
   type InvoiceListStatus,
-  listInvoices,
-} from "../../db/queries/invoiceLists.ts";
+  invoiceList,
+} from "../../app/lists/merchantLists.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -30,6 +30,7 @@ import {
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
 import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -197,7 +198,12 @@ export function registerListInvoices(app: Router, deps: AppDeps): void {
     assertKnownParams(c.req.query(), QUERY_KEYS);
     const page = pageOf("invoices", query);
     const today = utcToday();
-    const result = await listInvoices(deps.db, identity.merchantId, filtersOf(query, today), page);
+    const result = await invoiceList(
+      deps,
+      { ...actorOf(c), identity },
+      filtersOf(query, today),
+      page,
+    );
     const data = result.rows.map((row) => presentInvoiceSummary(deps, row, today));
     return c.json({ data, next_cursor: result.nextCursor }, 200);
   });

@@ -12,14 +12,15 @@ import {
   rule,
   startOf,
 } from "../../app/lists/listQuery.ts";
-import { indexedHead } from "../../db/queries/indexer.ts";
 import {
-  listPayments,
+  indexedHeadOf,
   type PaymentListFilters,
   type PaymentListRow,
-} from "../../db/queries/paymentLists.ts";
+  paymentList,
+} from "../../app/lists/merchantLists.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
@@ -193,8 +194,8 @@ export function registerListPayments(app: Router, deps: AppDeps): void {
     assertKnownParams(c.req.query(), QUERY_KEYS);
     const page = pageOf("payments", query);
     const [result, head] = await Promise.all([
-      listPayments(deps.db, identity.merchantId, filtersOf(query), page),
-      indexedHead(deps.db, deps.indexerSchema),
+      paymentList(deps, { ...actorOf(c), identity }, filtersOf(query), page),
+      indexedHeadOf(deps),
     ]);
     const data = result.rows.map((row) => present(deps, row, head));
     return c.json({ data, next_cursor: result.nextCursor }, 200);

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { usdcAmount } from "../../app/invoices/schema.ts";
-import { updateSettings } from "../../app/merchants/settings.ts";
-import { findMerchantSettings, type MerchantSettings } from "../../db/queries/merchantSettings.ts";
+import { ownSettings, updateSettings } from "../../app/merchants/settings.ts";
+import type { MerchantSettings } from "../../db/queries/merchantSettings.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
@@ -60,7 +60,7 @@ const present = (settings: MerchantSettings) => ({
 export function registerMerchantSettings(app: Router, deps: AppDeps): void {
   app.openapi(getRoute, async (c) => {
     const identity = requireKey(c);
-    return c.json(present(await findMerchantSettings(deps.db, identity.merchantId)), 200);
+    return c.json(present(await ownSettings(deps, { ...actorOf(c), identity })), 200);
   });
 
   app.openapi<typeof patchRoute>(
@@ -72,7 +72,7 @@ export function registerMerchantSettings(app: Router, deps: AppDeps): void {
         await updateSettings(deps, actorOf(c), identity.merchantId, {
           underpayment_tolerance: body.underpayment_tolerance,
         });
-      const settings = await findMerchantSettings(deps.db, identity.merchantId);
+      const settings = await ownSettings(deps, { ...actorOf(c), identity });
       return c.json(present(settings), 200);
     },
     validationHook((path) => (path === "" ? ["underpayment_tolerance"] : [])),

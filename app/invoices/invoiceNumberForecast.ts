@@ -9,7 +9,7 @@ export type NumberForecast = {
 /**
  * Forecasts the invoice number each creation will take, so its PDF, which prints the number,
  * can be rendered before the creating transaction instead of inside it. Take a forecast
- * synchronously right before queueing the creation on the merchant's queue (api/keyedQueue.ts),
+ * synchronously right before queueing the creation on the merchant's queue (app/keyedQueue.ts),
  * so forecasts follow queue order: a creation expects the merchant's last committed number
  * (read once per burst, then learnt from commits) plus the creations queued ahead of it, plus one.
  * A forecast is only a guess: the transaction takes the real number under the merchant's row

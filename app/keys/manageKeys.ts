@@ -12,8 +12,6 @@ import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
-export type { MerchantActor };
-
 const audit = (actor: MerchantActor, action: string, target: string) => ({
   merchantId: actor.identity.merchantId,
   ...auditActor(actor.identity),

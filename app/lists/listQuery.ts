@@ -8,7 +8,7 @@ import { type FieldError, validationError } from "../refusal.ts";
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
 
-/** A refinement's message and its stable field `code` (api/errors.ts reads `params.code`). */
+/** A refinement's message and its stable field `code` (app/refusal.ts reads `params.code`). */
 export const rule = (code: string, message: string) => ({ message, params: { code } });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,3 +1,4 @@
+import { indexedHead } from "../../db/queries/indexer.ts";
 import {
   type InvoiceListFilters,
   type InvoiceListRow,
@@ -16,11 +17,14 @@ import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
 export type {
+  InvoiceListFilters,
   InvoiceListRow,
   InvoiceListStatus,
+  LinkListFilters,
   LinkListRow,
   ListPage,
   ListResult,
+  PaymentListFilters,
   PaymentListRow,
 };
 
@@ -51,3 +55,7 @@ export const paymentList = (
   page: ListPage,
 ): Promise<ListResult<PaymentListRow>> =>
   listPayments(deps.db, ownMerchantId(actor.identity), filters, page);
+
+/** The newest block the indexer has seen: how many confirmations a listed payment has. */
+export const indexedHeadOf = (deps: Pick<CoreDeps, "db" | "indexerSchema">) =>
+  indexedHead(deps.db, deps.indexerSchema);

@@ -2,16 +2,17 @@ import { getAddress } from "viem";
 import { recordAudit } from "../../db/queries/audit.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { queueAccountEmail } from "../../db/queries/emails.ts";
-import { findMerchantEmail } from "../../db/queries/merchants.ts";
+import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
 import {
   addPayoutWallet,
+  listPayoutWallets,
   type PayoutWalletRow,
   removePayoutWallet,
 } from "../../db/queries/payoutWallets.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
-import { auditActor } from "../actor.ts";
+import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { MerchantActor } from "../keys/manageKeys.ts";
 import { validationError } from "../refusal.ts";
 
 /**
@@ -82,4 +83,14 @@ async function assertUsableWallet(deps: Pick<CoreDeps, "db">, address: string): 
         ? "is one of Remit's deposit addresses"
         : null;
   if (refused) throw validationError([{ path: "address", code: "not_allowed", message: refused }]);
+}
+
+/** The actor's payout wallets, and its managed wallet (an address, or undefined without one). */
+export async function payoutWalletsOf(deps: Pick<CoreDeps, "db">, actor: Actor) {
+  const merchantId = ownMerchantId(actor.identity);
+  const [wallets, managedWallet] = await Promise.all([
+    listPayoutWallets(deps.db, merchantId),
+    findManagedWallet(deps.db, merchantId),
+  ]);
+  return { wallets, managedWallet };
 }

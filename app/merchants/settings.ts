@@ -200,3 +200,7 @@ export async function merchantSettingsView(deps: Pick<CoreDeps, "db">, actor: Ac
     underpaymentTolerance: formatUsdc(tolerance.underpaymentTolerance),
   };
 }
+
+/** The actor's settings as the API shows them (the underpayment tolerance). */
+export const ownSettings = (deps: Pick<CoreDeps, "db">, actor: Actor) =>
+  findMerchantSettings(deps.db, ownMerchantId(actor.identity));
