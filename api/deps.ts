@@ -1,36 +1,19 @@
-import type { Db } from "../db/database.ts";
-import type { RelayerBudget } from "../domain/relayerBudget.ts";
-import type { Keyring } from "../domain/secretBox.ts";
-import type { Logger } from "../internal/logger.ts";
-import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
-import type { AuthSettings } from "./auth/identity.ts";
+import type { CoreDeps, TransactionLookupSettings } from "../app/deps.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 
+export type {
+  AccountLimits,
+  GaslessSettings,
+  RefundLimits,
+  TransactionLookupSettings,
+} from "../app/deps.ts";
+
 /**
- * What the HTTP application needs from its process: connections and settings. Its one secret
- * is the key sealing webhook secrets at rest; it can never sign a transaction.
+ * What the HTTP application needs from its process: the application's (app/deps.ts) and the
+ * HTTP adapter's own settings.
  */
-export type AppDeps = {
-  db: Db;
-  rpcUrl: string;
-  indexerSchema: string;
-  /** Public origins used in every URL handed out. */
-  baseUrl: string;
-  payUrl: string;
-  /**
-   * The deposit addresses' extended public key: the API derives them but can never sign. It
-   * holds nothing able to derive managed wallets (hardened; the worker's pool provides them).
-   */
-  depositXpub: string;
-  /** Where the local email capture writes messages; null when real SendGrid is used. */
-  outboxDir: string | null;
-  /** Local development: webhook URLs may be http and point at loopback or private hosts. */
-  allowPrivateWebhooks: boolean;
-  /** Block explorer for transaction links. */
-  explorerUrl: string | null;
-  /** The sweeps' relayer, whose ETH /health reports; absent with SWEEP=off. */
-  relayerAddress?: string;
+export type AppDeps = CoreDeps & {
   /** Unlocks `/metrics` and the email capture (`Authorization: Bearer …`); none: local requests only. */
   opsToken?: string;
   /**
@@ -42,78 +25,18 @@ export type AppDeps = {
   opsTrustLocal?: boolean;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
   rateLimits?: RateLimits;
-  /** Seals a new invoice's or link's webhook secret; opens it for an idempotent replay. */
-  webhookKeys: Keyring;
-  log: Logger;
-  /** AUTH_MODE and MERCHANT_SIGNUP; none: open, as locally (tests of the app alone). */
-  auth?: AuthSettings;
-  /** Per-key and per-IP budgets of the account routes; none: unlimited (tests of the app alone). */
-  accountLimits?: AccountLimits;
-  /** Gasless payments (relayed by the worker with `relayerAddress`); none: not offered. */
-  gasless?: GaslessSettings;
-  /** The x402 resource's settings (api/x402/resource.ts); none: no wait for the receipt. */
-  x402?: X402Settings;
-  /**
-   * The relayer's daily gas budgets, for everything it pays (RELAYER_DAILY_GAS_BUDGET,
-   * RELAYER_MERCHANT_DAILY_GAS_BUDGET); none: no gasless payments, refunds unlimited (tests of
-   * the app alone).
-   */
-  relayerBudget?: RelayerBudget;
-  /** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR; none: no minimum, no rate (tests of the app alone). */
-  refundLimits?: RefundLimits;
   /** The web dashboard (docs/dashboard.md): its session cookie is Secure (and `__Host-`); default: when PAY_URL is https. */
   dashboard?: { secureCookies: boolean };
-  /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
-  pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** Answers of the status endpoint, invalidated by Postgres notifications; none in tests of the app alone. */
   statusCache?: StatusCache;
   /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
   transactionLookup?: TransactionLookupSettings;
-};
-
-/**
- * The settings below are the routes' (api/auth/registerAuth.ts, api/payments/authorizations.ts,
- * api/transactions/lookupTransaction.ts), declared here so that this file, which every route
- * imports, imports none of them.
- */
-
-/** Requests a minute (0: no limit): every request of one key; redeliveries per key and per IP; claims per IP. */
-export type AccountLimits = {
-  perKey: number;
-  redeliveries: number;
-  claims: number;
-};
-
-/** Gasless payments' settings (RELAYER_DAILY_GAS_BUDGET and friends, docs/api.md). */
-/**
- * Gasless payments' settings (docs/api.md); their gas counts in the relayer's daily budgets
- * (AppDeps.relayerBudget: RELAYER_DAILY_GAS_BUDGET, 0 turning them off, and the merchant's).
- */
-export type GaslessSettings = {
-  /** How long a request waits for the worker to submit before answering 202. */
-  submitWaitMs: number;
-  /** Authorizations per invoice or link, payer and minute (0: no limit). */
-  perSlugPerMinute: number;
+  /** The x402 resource's settings (api/x402/resource.ts); none: no wait for the receipt. */
+  x402?: X402Settings;
 };
 
 /** The x402 resource's settings (X402_SETTLE_WAIT_MS, docs/api.md "Paying an invoice from software"). */
 export type X402Settings = {
   /** How long a paid request waits for the relayed transaction's receipt before a 202. */
   settleWaitMs: number;
-};
-
-/** The settings of transaction lookups (from the API process's env). */
-export type TransactionLookupSettings = {
-  /** CONFIRMATIONS: blocks a transfer needs before it counts. */
-  confirmations: number;
-  /** RATE_LIMIT_TX_LOOKUP_PER_MIN; 0: unlimited. */
-  perMinute: number;
-};
-
-/** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR (docs/api.md, "Refunds"). */
-export type RefundLimits = {
-  /** The smallest refund, in USDC base units. */
-  minimum: bigint;
-  /** Refunds one merchant may request in any hour; 0: no limit. */
-  perMerchantPerHour: number;
 };

@@ -1,8 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ZodError } from "zod";
+import { type Refusal, RetryLaterError } from "../app/refusal.ts";
 import type { AppEnv } from "./appEnv.ts";
+
+// The API's name for the application's one refusal type (app/refusal.ts).
+export {
+  type FieldError,
+  fieldErrors,
+  formatPath,
+  notFound,
+  Refusal as ApiError,
+  RetryLaterError,
+  validationError,
+} from "../app/refusal.ts";
 
 const FieldErrorSchema = z.object({
   path: z
@@ -11,7 +21,6 @@ const FieldErrorSchema = z.object({
   message: z.string().openapi({ description: "What is wrong with it, for people." }),
   code: z.string().openapi({ example: "invalid_decimal", description: "Stable, for programs." }),
 });
-export type FieldError = z.infer<typeof FieldErrorSchema>;
 
 /** Every error body: `{ "error": { code, message, request_id, fields? } }`. */
 export const ErrorResponseSchema = z
@@ -46,147 +55,8 @@ export const ErrorResponseSchema = z
     },
   });
 
-/** An error a client caused or may see; anything else is a 500 with a request id. */
-export class ApiError extends Error {
-  override name = "ApiError";
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    readonly fields?: FieldError[],
-  ) {
-    super(message);
-  }
-}
-
-/** A refusal that time clears (a rate, a daily budget): answered with `Retry-After`. */
-export class RetryLaterError extends ApiError {
-  constructor(
-    status: ContentfulStatusCode,
-    code: string,
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(status, code, message);
-  }
-}
-
-export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
-
-/** `["line_items", 0, "unit_price"]` → `"line_items[0].unit_price"`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => {
-    if (typeof key === "number") return `${out}[${key}]`;
-    return out ? `${out}.${String(key)}` : String(key);
-  }, "");
-}
-
-function closest(key: string, candidates: readonly string[]): string | undefined {
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-      let previous = row[0] ?? 0;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const current = row[j] ?? 0;
-        row[j] = Math.min(
-          current + 1,
-          (row[j - 1] ?? 0) + 1,
-          previous + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
-        previous = current;
-      }
-    }
-    return row[b.length] ?? Number.POSITIVE_INFINITY;
-  };
-  const best = candidates
-    .map((candidate) => ({ candidate, d: distance(key, candidate) }))
-    .sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= 2 ? best.candidate : undefined;
-}
-
-/** The value at `path` inside `input`, or undefined when any step is missing. */
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/** A stable code for zod's own checks (custom rules carry theirs in `params.code`). */
-function codeFor(issue: ZodError["issues"][number]): string {
-  const origin = (issue as { origin?: string }).origin;
-  const format = (issue as { format?: string }).format;
-  switch (issue.code) {
-    case "too_small":
-      return origin === "array" ? "too_few" : origin === "string" ? "required" : "not_positive";
-    case "too_big":
-      return origin === "array" ? "too_many" : origin === "string" ? "too_long" : "too_large";
-    case "invalid_format":
-      return format === "email"
-        ? "invalid_email"
-        : format === "url"
-          ? "invalid_url"
-          : "invalid_format";
-    case "invalid_value":
-      return "invalid_enum";
-    default:
-      return (issue as { params?: { code?: string } }).params?.code ?? issue.code;
-  }
-}
-
-/**
- * One entry per failing field, all of them at once, each with a stable `code`.
- *
- * @param input the body as received, to tell a missing field from a mistyped one
- * @param knownKeys for each object path, the keys it accepts (to suggest a fix for a typo)
- */
-export function fieldErrors(
-  error: ZodError,
-  input: unknown,
-  knownKeys: (path: string) => readonly string[] = () => [],
-): FieldError[] {
-  const fields: FieldError[] = [];
-  for (const issue of error.issues) {
-    const path = formatPath(issue.path);
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const suggestion = closest(key, knownKeys(path));
-        fields.push({
-          path: formatPath([...issue.path, key]),
-          code: "unknown_field",
-          message: suggestion
-            ? `is not a known field; did you mean "${suggestion}"?`
-            : "is not a known field",
-        });
-      }
-    } else if (valueAt(input, issue.path) === undefined) {
-      fields.push({ path, code: "required", message: "is required" });
-    } else if (issue.code === "invalid_type") {
-      fields.push({
-        path,
-        code: "invalid_type",
-        message: issue.message.replace(/^Invalid input: /, ""),
-      });
-    } else {
-      fields.push({ path, code: codeFor(issue), message: issue.message });
-    }
-  }
-  return fields;
-}
-
-export const validationError = (fields: FieldError[]) =>
-  new ApiError(
-    400,
-    "validation_failed",
-    `${fields.length} field${fields.length === 1 ? "" : "s"} failed validation`,
-    fields,
-  );
-
 /** Writes an error body; the request id lets an operator find the log line. */
-export function errorResponse(c: Context<AppEnv>, error: ApiError) {
+export function errorResponse(c: Context<AppEnv>, error: Refusal) {
   // Unset only if a response is written before the first middleware ran.
   const requestId: string | undefined = c.get("requestId");
   // RFC 6750: a 401 says how to authenticate, and whether the token sent was the problem.
@@ -202,7 +72,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError) {
 }
 
 /** The body of an error answer: `{ error: { code, message, request_id?, fields? } }`. */
-export const errorBody = (error: ApiError, requestId: string | undefined) => ({
+export const errorBody = (error: Refusal, requestId: string | undefined) => ({
   error: {
     code: error.code,
     message: error.message,

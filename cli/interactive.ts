@@ -1,6 +1,6 @@
 import * as p from "@clack/prompts";
 import type { z } from "zod";
-import { CreateInvoiceSchema, LineItemSchema } from "../api/invoices/schema.ts";
+import { CreateInvoiceSchema, LineItemSchema } from "../app/invoices/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { type ApiTarget, callApi } from "./api.ts";
 import { CliCancelled, CliError, EXIT } from "./io.ts";

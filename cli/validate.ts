@@ -3,12 +3,12 @@ import {
   type CreateInvoiceInput,
   CreateInvoiceSchema,
   createInvoiceKnownKeys,
-} from "../api/invoices/schema.ts";
+} from "../app/invoices/schema.ts";
 import {
   type CreateLinkInput,
   CreateLinkSchema,
   createLinkKnownKeys,
-} from "../api/links/schema.ts";
+} from "../app/links/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { MAX_TOTAL, priceLineItems } from "../domain/invoiceTotals.ts";
 import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";

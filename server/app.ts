@@ -34,6 +34,7 @@ import { createHttpMetrics } from "../api/metrics/httpMetrics.ts";
 import { registerMetricsRoute } from "../api/metrics/metricsRoute.ts";
 import { registerServiceMetrics } from "../api/metrics/serviceMetrics.ts";
 import { operationalOnly } from "../api/middleware/operationalOnly.ts";
+import { clientOf, NO_PROXIES, rateLimit } from "../api/middleware/rateLimit.ts";
 import { requestContext } from "../api/middleware/requestContext.ts";
 import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
@@ -48,10 +49,9 @@ import { isTransientDatabaseError } from "../db/transientError.ts";
 import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
-import { dashboardRoutes } from "../web/dashboard/routes.tsx";
+import { dashboardRoutes } from "../web/dashboard/routes/index.tsx";
 import { refundRoutes } from "../web/refundRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
-import { dashboardActions } from "./dashboardActions.ts";
 
 export type { AppDeps };
 
@@ -178,7 +178,17 @@ export function createApi(deps: AppDeps) {
 
   app.route("/", pageRoutes({ ...deps, paidCheck: transactionLookup }));
   app.route("/", claimRoutes(deps));
-  app.route("/", dashboardRoutes(deps, dashboardActions(deps)));
+  const proxies = deps.rateLimits?.trustedProxies ?? NO_PROXIES;
+  app.route(
+    "/",
+    dashboardRoutes(deps, {
+      clientOf: (c) => clientOf(c, proxies),
+      // Per client IP, as on claims (RATE_LIMIT_CLAIMS_PER_MIN).
+      signInRateLimit: deps.accountLimits
+        ? rateLimit(deps.accountLimits.claims, proxies, "sign-in")
+        : null,
+    }),
+  );
   app.route(
     "/",
     refundRoutes({

@@ -1,13 +1,7 @@
 import { type Context, Hono } from "hono";
+import { claimAccount, isClaimLinkUsable } from "../app/merchants/claim.ts";
 import type { Db } from "../db/database.ts";
-import { claimWithNewKey } from "../db/queries/accounts.ts";
-import { isClaimTokenUsable, useClaimToken } from "../db/queries/claimTokens.ts";
-import {
-  apiKeyRecord,
-  CLAIM_TOKEN_PATTERN,
-  hashSecretToken,
-  newApiKey,
-} from "../domain/apiKeys.ts";
+import { CLAIM_TOKEN_PATTERN } from "../domain/apiKeys.ts";
 import type { Logger } from "../internal/logger.ts";
 import { formPageHeaders as claimHeaders, isCrossSite } from "./formGuards.ts";
 import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx";
@@ -28,7 +22,7 @@ export function claimRoutes(deps: ClaimDeps): Hono {
     claimHeaders(c);
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    if (!(await isClaimTokenUsable(deps.db, hashSecretToken(token)))) return refused(c);
+    if (!(await isClaimLinkUsable(deps.db, token))) return refused(c);
     return c.html(<ClaimPage />);
   });
 
@@ -40,22 +34,11 @@ export function claimRoutes(deps: ClaimDeps): Hono {
     }
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    const apiKey = newApiKey("write");
     const requestId = (c.get("requestId" as never) as string | undefined) ?? null;
-    const claimed = await deps.db.transaction().execute(async (trx) => {
-      const email = await useClaimToken(trx, hashSecretToken(token));
-      if (!email) return null;
-      const { keyId } = await claimWithNewKey(trx, {
-        email,
-        actor: "claim",
-        key: { ...apiKeyRecord(apiKey), name: `claimed ${new Date().toISOString().slice(0, 10)}` },
-        requestId,
-      });
-      return { email, keyId };
-    });
+    const claimed = await claimAccount(deps.db, token, requestId);
     if (!claimed) return refused(c);
     deps.log.info("merchant claimed", { key_id: claimed.keyId });
-    return c.html(<ClaimedPage apiKey={apiKey} email={claimed.email} />);
+    return c.html(<ClaimedPage apiKey={claimed.apiKey} email={claimed.email} />);
   });
   return app;
 }

@@ -1,8 +1,9 @@
+/** What the claim page shows of the refund: its amount and what it is for. */
+import type { RefundClaimView } from "../app/refunds/claimRefund.ts";
 import { formatUsdcForDisplay } from "../domain/money.ts";
 import { Layout } from "./layout.tsx";
 
-/** What the claim page shows of the refund: its amount and what it is for. */
-export type RefundClaimView = { amount: bigint; what: string; merchantName: string };
+export type { RefundClaimView };
 
 const EXCHANGE_WARNING =
   "Give the address of a wallet you control on Base (USDC on Base, chain 8453). Do not give an exchange deposit address, and do not simply reuse the address you paid from if you paid from an exchange: exchanges send from shared wallets, and money sent back there may never reach you.";

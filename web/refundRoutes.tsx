@@ -1,28 +1,19 @@
 import type { IncomingMessage } from "node:http";
 import { type Context, Hono } from "hono";
-import { getAddress, isAddress, zeroAddress } from "viem";
-import type { Db } from "../db/database.ts";
-import { recordAudit } from "../db/queries/audit.ts";
-import { findDerivationIndex } from "../db/queries/depositAddresses.ts";
-import { findInvoice } from "../db/queries/invoices.ts";
+import { getAddress } from "viem";
 import {
-  claimRefund,
-  findClaimableRefund,
-  findLinkById,
-  type RefundRow,
-} from "../db/queries/refunds.ts";
-import { CLAIM_TOKEN_PATTERN, hashSecretToken } from "../domain/apiKeys.ts";
+  claimableRefund,
+  claimRefundTo,
+  refundClaimView,
+  refusedRefundAddress,
+} from "../app/refunds/claimRefund.ts";
+import type { Db } from "../db/database.ts";
+import { CLAIM_TOKEN_PATTERN } from "../domain/apiKeys.ts";
 import { clientAddress, type IsTrustedProxy } from "../domain/clientAddress.ts";
-import { USDC_ADDRESS } from "../domain/constants.ts";
 import { RateLimiter } from "../domain/rateLimiter.ts";
 import type { Logger } from "../internal/logger.ts";
 import { formPageHeaders, isCrossSite } from "./formGuards.ts";
-import {
-  RefundClaimedPage,
-  RefundClaimPage,
-  RefundClaimRefusedPage,
-  type RefundClaimView,
-} from "./refundPages.tsx";
+import { RefundClaimedPage, RefundClaimPage, RefundClaimRefusedPage } from "./refundPages.tsx";
 
 export type RefundPageDeps = {
   db: Db;
@@ -34,36 +25,6 @@ export type RefundPageDeps = {
    */
   limit?: { perMinute: number; trustedProxies: { hops: number; isTrusted: IsTrustedProxy } };
 };
-
-/** What the claim page says the refund is: its amount, what it is for, from whom. */
-async function viewOf(db: Db, refund: RefundRow): Promise<RefundClaimView> {
-  if (refund.invoice_id) {
-    const invoice = await findInvoice(db, refund.invoice_id);
-    return {
-      amount: refund.amount,
-      what: invoice ? `invoice ${invoice.invoice_number}` : "an invoice",
-      merchantName: invoice?.merchant_name_snapshot ?? "the merchant",
-    };
-  }
-  const link = refund.link_id ? await findLinkById(db, refund.link_id) : undefined;
-  return {
-    amount: refund.amount,
-    what: link ? link.description : "a payment",
-    merchantName: link?.merchant_name ?? "the merchant",
-  };
-}
-
-/** Why an address cannot receive the refund, or null when it can. */
-async function refusedAddress(db: Db, refund: RefundRow, text: string): Promise<string | null> {
-  if (!isAddress(text, { strict: false }))
-    return "That is not an address: it must be 0x followed by 40 hexadecimal characters.";
-  const lower = text.toLowerCase();
-  if (lower === zeroAddress) return "The zero address cannot receive a refund.";
-  if (lower === USDC_ADDRESS.toLowerCase()) return "That is USDC's contract, not a wallet.";
-  if (lower === refund.from_address || (await findDerivationIndex(db, lower)) !== undefined)
-    return "That is a payment address of this service, not your wallet.";
-  return null;
-}
 
 /**
  * `{PAY_URL}/refund/{token}`, the link of a refund claim. GET shows the amount, the warning
@@ -96,9 +57,9 @@ export function refundRoutes(deps: RefundPageDeps): Hono {
     formPageHeaders(c);
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    const refund = await findClaimableRefund(deps.db, hashSecretToken(token));
+    const refund = await claimableRefund(deps.db, token);
     if (!refund) return refused(c);
-    return c.html(<RefundClaimPage refund={await viewOf(deps.db, refund)} />);
+    return c.html(<RefundClaimPage refund={await refundClaimView(deps.db, refund)} />);
   });
 
   app.post("/refund/:token", async (c) => {
@@ -109,18 +70,17 @@ export function refundRoutes(deps: RefundPageDeps): Hono {
     }
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    const hash = hashSecretToken(token);
-    const refund = await findClaimableRefund(deps.db, hash);
+    const refund = await claimableRefund(deps.db, token);
     if (!refund) return refused(c);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const address = typeof form.address === "string" ? form.address.trim() : "";
     const problem =
-      (await refusedAddress(deps.db, refund, address)) ??
+      (await refusedRefundAddress(deps.db, refund, address)) ??
       (form.confirm === "yes" ? null : "Confirm that this is a wallet you control.");
     if (problem)
       return c.html(
         <RefundClaimPage
-          refund={await viewOf(deps.db, refund)}
+          refund={await refundClaimView(deps.db, refund)}
           error={problem}
           value={address.slice(0, 100)}
         />,
@@ -128,19 +88,7 @@ export function refundRoutes(deps: RefundPageDeps): Hono {
       );
     const to = getAddress(address);
     const requestId = (c.get("requestId" as never) as string | undefined) ?? null;
-    const claimed = await deps.db.transaction().execute(async (trx) => {
-      const row = await claimRefund(trx, hash, to);
-      if (row)
-        await recordAudit(trx, {
-          merchantId: row.merchant_id,
-          actor: "claim",
-          keyId: null,
-          action: "refund.claimed",
-          target: row.id,
-          requestId,
-        });
-      return row;
-    });
+    const claimed = await claimRefundTo(deps.db, token, to, requestId);
     if (!claimed) return refused(c);
     deps.log.info("refund claimed", { refund_id: claimed.id });
     return c.html(<RefundClaimedPage amount={claimed.amount} to={to} />);

@@ -1,10 +1,7 @@
 import { type Context, Hono } from "hono";
 import { getAddress } from "viem";
+import { hostedInvoice, hostedLink, merchantPortal } from "../app/pages/hostedPages.ts";
 import type { Db } from "../db/database.ts";
-import { indexedTransfersTo } from "../db/queries/indexer.ts";
-import { findInvoiceBySlug, findLineItems } from "../db/queries/invoices.ts";
-import { findLinkBySlug } from "../db/queries/links.ts";
-import { loadPaymentState } from "../db/queries/paymentEvents.ts";
 import { publicPdfUrl, x402Url } from "../domain/invoiceUrls.ts";
 import { invoiceAmountDue } from "../domain/moneyRules.ts";
 import { amountDue } from "../domain/paymentState.ts";
@@ -113,18 +110,12 @@ export function pageRoutes(deps: PageDeps): Hono {
 
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
-    const invoice = await findInvoiceBySlug(deps.db, c.req.param("slug"));
-    if (!invoice) return c.html(<NotFoundPage what="invoice" />, 404);
+    const hosted = await hostedInvoice(deps.db, c.req.param("slug"));
+    if (!hosted) return c.html(<NotFoundPage what="invoice" />, 404);
+    const { invoice, lines, state } = hosted;
     // Void: no way to pay (no address, QR code or wallet button), no polling.
-    if (invoice.status === "void")
-      return c.html(
-        <VoidInvoicePage invoice={invoice} lines={await findLineItems(deps.db, invoice.id)} />,
-      );
-    const [lines, state, check] = await Promise.all([
-      findLineItems(deps.db, invoice.id),
-      loadPaymentState(deps.db, invoice.deposit_address),
-      checkPaidTransaction(c, deps.paidCheck, invoice.slug),
-    ]);
+    if (!state) return c.html(<VoidInvoicePage invoice={invoice} lines={lines} />);
+    const check = await checkPaidTransaction(c, deps.paidCheck, invoice.slug);
     const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
     const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
@@ -156,12 +147,10 @@ export function pageRoutes(deps: PageDeps): Hono {
 
   app.get("/pay/:slug", async (c) => {
     pageHeaders(c, true);
-    const link = await findLinkBySlug(deps.db, c.req.param("slug"));
-    if (!link) return c.html(<NotFoundPage what="payment link" />, 404);
-    const [state, check] = await Promise.all([
-      loadPaymentState(deps.db, link.deposit_address),
-      checkPaidTransaction(c, deps.paidCheck, link.slug),
-    ]);
+    const hosted = await hostedLink(deps.db, c.req.param("slug"));
+    if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
+    const { link, state } = hosted;
+    const check = await checkPaidTransaction(c, deps.paidCheck, link.slug);
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
     const pay = walletOptions(deps, link.deposit_address, due);
@@ -192,16 +181,12 @@ export function pageRoutes(deps: PageDeps): Hono {
 
   app.get("/merchant/:slug", async (c) => {
     pageHeaders(c, false);
-    const link = await findLinkBySlug(deps.db, c.req.param("slug"));
-    // The portal exists for links paid into a managed wallet (spec §4.8).
-    if (link?.wallet_type !== "managed")
-      return c.html(<NotFoundPage what="merchant portal" />, 404);
-    // Anyone with the slug (every shop page embeds it) sees this page: only what the checkout
-    // already reveals, never the managed wallet or the sweeps into it (docs/api.md).
-    const [state, transfers] = await Promise.all([
-      loadPaymentState(deps.db, link.deposit_address),
-      indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
-    ]);
+    // The portal exists for links paid into a managed wallet (spec §4.8). Anyone with the slug
+    // (every shop page embeds it) sees this page: only what the checkout already reveals, never
+    // the managed wallet or the sweeps into it (docs/api.md).
+    const portal = await merchantPortal(deps, c.req.param("slug"));
+    if (!portal) return c.html(<NotFoundPage what="merchant portal" />, 404);
+    const { link, state, transfers } = portal;
     return c.html(
       <MerchantPortal
         link={link}

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { matchedRoutes } from "hono/route";
+import { authenticationRequired, insufficientScope, invalidApiKey } from "../../app/authErrors.ts";
 import type { Db } from "../../db/database.ts";
 import { findLiveKey, touchKey } from "../../db/queries/apiKeys.ts";
 import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
@@ -7,7 +8,6 @@ import { hashSecretToken, isWellFormedApiKey } from "../../domain/apiKeys.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
 import { requestHeader } from "../requestHeader.ts";
-import { authenticationRequired, insufficientScope, invalidApiKey } from "./authErrors.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
 
 /** A key's last use is written at most this often (a write per request would cost more than the lookup). */
@@ -29,7 +29,7 @@ export type AuthenticateOptions = {
  *   mode: 401 `authentication_required`;
  * - a `read` key on a route that needs `write`: 403 `insufficient_scope`.
  * Which records a merchant may touch (its own; an unclaimed merchant's invoice by its id in open
- * mode) is decided by the loaders of api/auth/authorize.ts, by the same row's access.
+ * mode) is decided by the loaders of app/authorize.ts, by the same row's access.
  */
 export function authenticate(options: AuthenticateOptions): MiddlewareHandler<AppEnv> {
   const admit = (c: Context<AppEnv>, next: Next, identity: Identity) => {

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { assertKnownParams, enumListParam, pageOf, pageParams } from "../../app/lists/listQuery.ts";
 import {
   type EventDeliveryRow,
   findEventDeliveries,
@@ -10,7 +11,6 @@ import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
 import { requireKey } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { assertKnownParams, enumListParam, pageOf, pageParams } from "../lists/listQuery.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";

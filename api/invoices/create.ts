@@ -1,12 +1,12 @@
-import { creationRoute, registerCreation } from "../creationRoute.ts";
-import type { AppDeps } from "../deps.ts";
-import type { Router } from "../openapi.ts";
-import { createInvoice } from "./createInvoice.ts";
+import { createInvoice } from "../../app/invoices/createInvoice.ts";
 import {
   CreateInvoiceResponseSchema,
   CreateInvoiceSchema,
   createInvoiceKnownKeys,
-} from "./schema.ts";
+} from "../../app/invoices/schema.ts";
+import { creationRoute, registerCreation } from "../creationRoute.ts";
+import type { AppDeps } from "../deps.ts";
+import type { Router } from "../openapi.ts";
 
 const route = creationRoute({
   path: "/api/invoices",

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../auth/authorize.ts";
+import { authorizedInvoice } from "../../app/authorize.ts";
+import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.ts";
 import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
-import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
   method: "get",

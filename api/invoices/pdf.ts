@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { authorizedInvoice } from "../../app/authorize.ts";
+import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
-import { authorizedInvoice } from "../auth/authorize.ts";
 import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
 import { pdfResponse } from "./pdfResponse.ts";
-import { InvoiceIdParamSchema } from "./schema.ts";
 
 const pdfContent = {
   description: "The PDF",

@@ -1,4 +1,6 @@
 import { getAddress } from "viem";
+import type { Invoice, InvoiceStatusResponse } from "../../app/invoices/schema.ts";
+import { presentRefund } from "../../app/refunds/present.ts";
 import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
 import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
 import type { RefundRow } from "../../db/queries/refunds.ts";
@@ -11,8 +13,6 @@ import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
 import type { AppDeps } from "../deps.ts";
-import { presentRefund } from "../refunds/present.ts";
-import type { Invoice, InvoiceStatusResponse } from "./schema.ts";
 
 export type PresentInvoiceParameters = {
   /** The public origins the invoice's URLs are built on. */

@@ -1,13 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { recordAudit } from "../../db/queries/audit.ts";
-import { findInvoice, markSent } from "../../db/queries/invoices.ts";
-import { authorizedInvoice } from "../auth/authorize.ts";
-import { actorOf, auditActor } from "../auth/identity.ts";
+import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.ts";
+import { sendInvoice } from "../../app/invoices/sendInvoice.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
-import { InvoiceIdParamSchema, InvoiceSchema } from "./schema.ts";
 
 const route = createRoute({
   method: "post",
@@ -28,29 +25,7 @@ const route = createRoute({
 export function registerSendInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const id = c.req.valid("param").id;
-    const actor = actorOf(c);
-    const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-    const sent = await deps.db.transaction().execute(async (trx) => {
-      const updated = await markSent(trx, invoice.id);
-      if (updated)
-        await recordAudit(trx, {
-          merchantId: invoice.merchant_id,
-          ...auditActor(actor.identity),
-          action: "invoice.sent",
-          target: invoice.id,
-          requestId: actor.requestId,
-        });
-      return updated;
-    });
-    if (!sent) {
-      const current = (await findInvoice(deps.db, id))?.status ?? invoice.status;
-      throw new ApiError(
-        409,
-        "invoice_not_draft",
-        `only a draft can be sent; this invoice is ${current}`,
-      );
-    }
-    deps.log.info("invoice sent", { invoice_id: invoice.id });
+    const sent = await sendInvoice(deps, actorOf(c), id);
     return c.json(await invoiceBody(deps, sent), 200);
   });
 }

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
+import { InvoiceIdParamSchema, InvoiceStatusResponseSchema } from "../../app/invoices/schema.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, openapiUnvalidated, type Router } from "../openapi.ts";
 import { presentStatus } from "./present.ts";
 import { requireInvoice } from "./requireInvoice.ts";
-import { InvoiceIdParamSchema, InvoiceStatusResponseSchema } from "./schema.ts";
 
 const route = createRoute({
   method: "get",

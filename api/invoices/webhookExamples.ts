@@ -3,7 +3,7 @@ import {
   EXAMPLE_INVOICE_ID,
   EXAMPLE_PAYMENT_TX,
   invoiceExample,
-} from "./examples.ts";
+} from "../../app/invoices/examples.ts";
 
 /**
  * The examples of the webhook endpoints: the paid invoice of ./examples.ts, its event and a

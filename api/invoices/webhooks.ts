@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { authorizedInvoice } from "../../app/authorize.ts";
+import { EXAMPLE_EVENT_ID } from "../../app/invoices/examples.ts";
+import { RedeliveryLimited } from "../../app/invoices/queueRedelivery.ts";
+import { redeliverInvoiceEvent } from "../../app/invoices/redeliverEvent.ts";
+import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
 import { findWebhookHistory, type WebhookAttemptRow } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
-import { authorizedInvoice } from "../auth/authorize.ts";
 import { actorOf, identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { EXAMPLE_EVENT_ID } from "./examples.ts";
-import { RedeliveryLimited } from "./queueRedelivery.ts";
-import { redeliverInvoiceEvent } from "./redeliverEvent.ts";
-import { InvoiceIdParamSchema } from "./schema.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
 const AttemptSchema = z.object({

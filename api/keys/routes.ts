@@ -1,13 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listApiKeys } from "../../db/queries/apiKeys.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { createApiKey, revokeOwnApiKey } from "./manageKeys.ts";
-import { presentApiKey } from "./present.ts";
+import { createApiKey, ownApiKeys, revokeOwnApiKey } from "../../app/keys/manageKeys.ts";
 import {
   ApiKeySchema,
   apiKeyExample,
@@ -15,7 +7,14 @@ import {
   CreatedApiKeySchema,
   createApiKeyKnownKeys,
   KeyIdParamSchema,
-} from "./schema.ts";
+} from "../../app/keys/schema.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { notFound } from "../errors.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { presentApiKey } from "./present.ts";
 
 const security = [{ bearerAuth: [] }];
 
@@ -71,7 +70,7 @@ const revokeRoute = createRoute({
 export function registerKeyRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
     const identity = requireKey(c);
-    const keys = await listApiKeys(deps.db, identity.merchantId);
+    const keys = await ownApiKeys(deps, { ...actorOf(c), identity });
     return c.json({ keys: keys.map(presentApiKey) }, 200);
   });
 

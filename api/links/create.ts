@@ -1,9 +1,13 @@
+import { createLink } from "../../app/links/createLink.ts";
+import {
+  CreateLinkResponseSchema,
+  CreateLinkSchema,
+  createLinkKnownKeys,
+} from "../../app/links/schema.ts";
 import { creationRoute, registerCreation } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Router } from "../openapi.ts";
-import { createLink } from "./createLink.ts";
 import { createLinkResponseExample } from "./examples.ts";
-import { CreateLinkResponseSchema, CreateLinkSchema, createLinkKnownKeys } from "./schema.ts";
 
 const route = creationRoute({
   path: "/api/links",

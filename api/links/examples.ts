@@ -1,5 +1,9 @@
-import { EXAMPLE_DEPOSIT_ADDRESS, EXAMPLE_PAYMENT_TX, EXAMPLE_SLUG } from "../invoices/examples.ts";
-import type { CreateLinkResponse, PaymentStatusResponse } from "./schema.ts";
+import {
+  EXAMPLE_DEPOSIT_ADDRESS,
+  EXAMPLE_PAYMENT_TX,
+  EXAMPLE_SLUG,
+} from "../../app/invoices/examples.ts";
+import type { CreateLinkResponse, PaymentStatusResponse } from "../../app/links/schema.ts";
 
 /**
  * The examples the OpenAPI document carries for the payment-link responses, given on the routes

@@ -1,5 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
+import { authorizedLink } from "../../app/authorize.ts";
+import { SweepSchema, X402_URL_DESCRIPTION } from "../../app/invoices/schema.ts";
+import { linkSnippets } from "../../app/links/createLink.ts";
+import { presentRefund } from "../../app/refunds/present.ts";
+import { RefundSchema } from "../../app/refunds/refundSchema.ts";
 import { indexedTransfersTo } from "../../db/queries/indexer.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { listRefundsOf } from "../../db/queries/refunds.ts";
@@ -9,15 +14,10 @@ import { formatUsdc } from "../../domain/money.ts";
 import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
-import { authorizedLink } from "../auth/authorize.ts";
 import { identityOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { SweepSchema, X402_URL_DESCRIPTION } from "../invoices/schema.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { presentRefund } from "../refunds/present.ts";
-import { RefundSchema } from "../refunds/refundSchema.ts";
-import { linkSnippets } from "./createLink.ts";
 
 const LinkSchema = z
   .object({

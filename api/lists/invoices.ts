@@ -1,24 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import {
-  type InvoiceListFilters,
-  type InvoiceListRow,
-  type InvoiceListStatus,
-  listInvoices,
-} from "../../db/queries/invoiceLists.ts";
-import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
-import { invoiceUrls } from "../../domain/invoiceUrls.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import { invoiceAmountDue } from "../../domain/moneyRules.ts";
-import {
-  INVOICE_STATUSES,
-  REPORTED_INVOICE_STATUSES,
-  WALLET_TYPES,
-} from "../../domain/statuses.ts";
-import { requireKey } from "../auth/authorize.ts";
-import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import {
   amountParam,
   assertKnownParams,
   assertRanges,
@@ -31,7 +13,26 @@ import {
   pageParams,
   searchParam,
   startOf,
-} from "./listQuery.ts";
+} from "../../app/lists/listQuery.ts";
+import {
+  type InvoiceListFilters,
+  type InvoiceListRow,
+  type InvoiceListStatus,
+  invoiceList,
+} from "../../app/lists/merchantLists.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
+import {
+  INVOICE_STATUSES,
+  REPORTED_INVOICE_STATUSES,
+  WALLET_TYPES,
+} from "../../domain/statuses.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 /** The statuses the list filters on: every reported one. */
 const LIST_STATUSES = [...REPORTED_INVOICE_STATUSES] as InvoiceListStatus[];
@@ -197,7 +198,12 @@ export function registerListInvoices(app: Router, deps: AppDeps): void {
     assertKnownParams(c.req.query(), QUERY_KEYS);
     const page = pageOf("invoices", query);
     const today = utcToday();
-    const result = await listInvoices(deps.db, identity.merchantId, filtersOf(query, today), page);
+    const result = await invoiceList(
+      deps,
+      { ...actorOf(c), identity },
+      filtersOf(query, today),
+      page,
+    );
     const data = result.rows.map((row) => presentInvoiceSummary(deps, row, today));
     return c.json({ data, next_cursor: result.nextCursor }, 200);
   });

@@ -1,11 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { type LinkListRow, listLinks } from "../../db/queries/linkLists.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
-import { requireKey } from "../auth/authorize.ts";
-import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import {
   amountParam,
   assertKnownParams,
@@ -18,7 +12,14 @@ import {
   pageParams,
   searchParam,
   startOf,
-} from "./listQuery.ts";
+} from "../../app/lists/listQuery.ts";
+import { type LinkListRow, linkList } from "../../app/lists/merchantLists.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const QuerySchema = z.object({
   ...pageParams,
@@ -142,7 +143,7 @@ export function registerListLinks(app: Router, deps: AppDeps): void {
       { from: filters.createdFrom, to: filters.createdBefore, path: "created_to" },
       { from: filters.amountMin, to: filters.amountMax, path: "amount_max" },
     ]);
-    const result = await listLinks(deps.db, identity.merchantId, filters, page);
+    const result = await linkList(deps, { ...actorOf(c), identity }, filters, page);
     return c.json(
       {
         data: result.rows.map((row) => presentLinkSummary(deps, row)),

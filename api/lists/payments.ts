@@ -1,16 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { indexedHead } from "../../db/queries/indexer.ts";
-import {
-  listPayments,
-  type PaymentListFilters,
-  type PaymentListRow,
-} from "../../db/queries/paymentLists.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import { requireKey } from "../auth/authorize.ts";
-import type { AppDeps } from "../deps.ts";
-import { validationError } from "../errors.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import {
   amountParam,
   assertKnownParams,
@@ -22,7 +11,19 @@ import {
   pageParams,
   rule,
   startOf,
-} from "./listQuery.ts";
+} from "../../app/lists/listQuery.ts";
+import {
+  indexedHeadOf,
+  type PaymentListFilters,
+  type PaymentListRow,
+  paymentList,
+} from "../../app/lists/merchantLists.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { validationError } from "../errors.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidParam = (name: string, description: string) =>
@@ -193,8 +194,8 @@ export function registerListPayments(app: Router, deps: AppDeps): void {
     assertKnownParams(c.req.query(), QUERY_KEYS);
     const page = pageOf("payments", query);
     const [result, head] = await Promise.all([
-      listPayments(deps.db, identity.merchantId, filtersOf(query), page),
-      indexedHead(deps.db, deps.indexerSchema),
+      paymentList(deps, { ...actorOf(c), identity }, filtersOf(query), page),
+      indexedHeadOf(deps),
     ]);
     const data = result.rows.map((row) => present(deps, row, head));
     return c.json({ data, next_cursor: result.nextCursor }, 200);

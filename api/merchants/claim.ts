@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findMerchantByEmail } from "../../db/queries/merchants.ts";
+import { emailAddress } from "../../app/invoices/schema.ts";
+import { requestClaimLink } from "../../app/merchants/claim.ts";
 import type { AppDeps } from "../deps.ts";
-import { emailAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { clientOf, NO_PROXIES } from "../middleware/rateLimit.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { emailOneTimeLink } from "./oneTimeLink.ts";
 
 const ClaimSchema = z
   .strictObject({
@@ -39,26 +38,6 @@ const route = createRoute({
     ...errorResponses(400, 413, 415, 429),
   },
 });
-
-/**
- * Emails a claim link to `email` (lower-cased) when it may claim (with MERCHANT_SIGNUP=closed,
- * only an account already claimed gets one), within the per-address caps: POST
- * /api/merchants/claim and the dashboard sign-in page's claim form. Says nothing back: the
- * callers answer the same whatever happened.
- */
-export async function requestClaimLink(
-  deps: AppDeps,
-  email: string,
-  client: string,
-): Promise<void> {
-  const sent = await deps.db.transaction().execute(async (trx) => {
-    const merchant = await findMerchantByEmail(trx, email);
-    if (deps.auth?.signup === "closed" && !merchant?.claimedAt) return false;
-    return (await emailOneTimeLink(trx, deps, { email, purpose: "claim", client })) !== "withheld";
-  });
-  // Neither the address nor the outcome is logged as a field a log reader could mine.
-  deps.log.info("claim requested", { link_sent: sent });
-}
 
 export function registerClaimRoute(app: Router, deps: AppDeps): void {
   app.openapi<typeof route>(

@@ -1,27 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { type AuditDetails, recordAudit } from "../../db/queries/audit.ts";
-import {
-  confirmNotificationEmail,
-  findMerchantSettings as findDashboardSettings,
-  saveMerchantSettings,
-  setPendingNotificationEmail,
-} from "../../db/queries/dashboard.ts";
-import { queueAccountEmail } from "../../db/queries/emails.ts";
-import {
-  findMerchantSettings,
-  type MerchantSettings,
-  setUnderpaymentTolerance,
-} from "../../db/queries/merchantSettings.ts";
-import { findMerchantEmail } from "../../db/queries/merchants.ts";
-import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
-import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
-import { sealSecret } from "../../domain/secretBox.ts";
-import { MAX_UNDERPAYMENT_TOLERANCE } from "../../domain/underpaymentTolerance.ts";
+import { usdcAmount } from "../../app/invoices/schema.ts";
+import { ownSettings, updateSettings } from "../../app/merchants/settings.ts";
+import type { MerchantSettings } from "../../db/queries/merchantSettings.ts";
+import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
-import { type Actor, actorOf, auditActor } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { validationError } from "../errors.ts";
-import { usdcAmount } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
 
@@ -72,166 +56,11 @@ const present = (settings: MerchantSettings) => ({
   underpayment_tolerance: formatUsdc(settings.underpaymentTolerance),
 });
 
-/** How long the link confirming a new notification email works. */
-export const NOTIFICATION_EMAIL_LINK_TTL_HOURS = 24;
-
-/** Settings to change; an absent one stays as it is (null: none, the account email). */
-export type SettingsChange = {
-  underpayment_tolerance?: string;
-  default_name?: string | null;
-  default_address?: string | null;
-  notification_email?: string | null;
-};
-
-/**
- * Changes a merchant's settings (the API's PATCH and the dashboard's settings form) in one
- * transaction: one `settings.updated` audit entry with each change old → new, and an email to
- * the account's own address saying what changed. A new notification email is only pending:
- * payment notices keep going where they went until the link emailed to it is followed
- * (confirmNotificationEmailLink). Nothing changed: no entry, no email. A 400 on
- * `underpayment_tolerance` above the cap.
- */
-export async function updateSettings(
-  deps: Pick<AppDeps, "db" | "webhookKeys">,
-  actor: Actor,
-  merchantId: string,
-  change: SettingsChange,
-): Promise<{ pendingNotificationEmail: string | null }> {
-  const tolerance =
-    change.underpayment_tolerance === undefined
-      ? undefined
-      : usdcToBaseUnits(change.underpayment_tolerance);
-  if (tolerance !== undefined && tolerance > MAX_UNDERPAYMENT_TOLERANCE)
-    throw validationError([
-      {
-        path: "underpayment_tolerance",
-        code: "too_large",
-        message: `must be at most ${formatUsdc(MAX_UNDERPAYMENT_TOLERANCE)}`,
-      },
-    ]);
-  return deps.db.transaction().execute(async (trx) => {
-    const accountEmail = await findMerchantEmail(trx, merchantId);
-    const old = await findDashboardSettings(trx, merchantId);
-    const changes: AuditDetails = {};
-    if (tolerance !== undefined) {
-      const before = (await findMerchantSettings(trx, merchantId)).underpaymentTolerance;
-      if (before !== tolerance) {
-        await setUnderpaymentTolerance(trx, merchantId, tolerance);
-        changes.underpayment_tolerance = { from: formatUsdc(before), to: formatUsdc(tolerance) };
-      }
-    }
-    const next = {
-      default_name: old.default_name,
-      default_address: old.default_address,
-      notification_email: old.notification_email,
-    };
-    for (const field of ["default_name", "default_address"] as const) {
-      const value = change[field];
-      if (value !== undefined && value !== old[field]) {
-        changes[field] = { from: old[field], to: value };
-        next[field] = value;
-      }
-    }
-    let pending = old.pending_notification_email;
-    let newToken: string | undefined;
-    if (change.notification_email !== undefined) {
-      const wanted = change.notification_email?.toLowerCase() || null;
-      // What the settings show: the address waiting for its link, else the one in use.
-      if (wanted !== (pending ?? old.notification_email)) {
-        if (wanted === null || wanted === old.notification_email || wanted === accountEmail) {
-          // Back to an address already proven (the account's own, or the one in use): at once.
-          if (pending) changes.pending_notification_email = { from: pending, to: null };
-          pending = null;
-          if (wanted !== old.notification_email) {
-            changes.notification_email = { from: old.notification_email, to: wanted };
-            next.notification_email = wanted;
-          }
-        } else {
-          changes.notification_email = { from: old.notification_email, to: wanted };
-          pending = wanted;
-          newToken = newClaimToken();
-        }
-      }
-    }
-    if (Object.keys(changes).length === 0) return { pendingNotificationEmail: pending };
-
-    await saveMerchantSettings(trx, merchantId, next);
-    if (pending !== old.pending_notification_email || newToken)
-      await setPendingNotificationEmail(
-        trx,
-        merchantId,
-        pending && newToken
-          ? {
-              email: pending,
-              tokenHash: hashSecretToken(newToken),
-              ttlMinutes: NOTIFICATION_EMAIL_LINK_TTL_HOURS * 60,
-            }
-          : null,
-      );
-    const by = auditActor(actor.identity);
-    await recordAudit(trx, {
-      merchantId,
-      ...by,
-      action: "settings.updated",
-      target: Object.keys(changes).join(","),
-      requestId: actor.requestId,
-      details: changes,
-    });
-    if (pending && newToken)
-      await queueAccountEmail(trx, {
-        kind: "notification_email_verification",
-        recipient: pending,
-        details: {
-          merchant_email: accountEmail,
-          hours: String(NOTIFICATION_EMAIL_LINK_TTL_HOURS),
-        },
-        sealed: sealSecret(newToken, deps.webhookKeys),
-      });
-    await queueAccountEmail(trx, {
-      kind: "settings_changed",
-      recipient: accountEmail,
-      details: {
-        changes: JSON.stringify(changes),
-        pending: pending ?? "",
-        ...(by.keyId ? { key_id: by.keyId } : {}),
-      },
-    });
-    return { pendingNotificationEmail: pending };
-  });
-}
-
-/**
- * Follows the link sent to a pending notification email: from now on payment notices go there.
- * Audited (`settings.notification_email_verified`, actor `dashboard`: it completes a dashboard
- * change). Answers the new address, or undefined when the link is unknown, used, replaced or
- * expired.
- */
-export async function confirmNotificationEmailLink(
-  deps: Pick<AppDeps, "db">,
-  token: string,
-  requestId: string | null,
-): Promise<string | undefined> {
-  return deps.db.transaction().execute(async (trx) => {
-    const confirmed = await confirmNotificationEmail(trx, hashSecretToken(token));
-    if (!confirmed) return undefined;
-    await recordAudit(trx, {
-      merchantId: confirmed.merchantId,
-      actor: "dashboard",
-      keyId: null,
-      action: "settings.notification_email_verified",
-      target: confirmed.to,
-      requestId,
-      details: { notification_email: { from: confirmed.from, to: confirmed.to } },
-    });
-    return confirmed.to;
-  });
-}
-
 /** `GET` and `PATCH /api/merchant/settings`: a merchant's own settings, with its key. */
 export function registerMerchantSettings(app: Router, deps: AppDeps): void {
   app.openapi(getRoute, async (c) => {
     const identity = requireKey(c);
-    return c.json(present(await findMerchantSettings(deps.db, identity.merchantId)), 200);
+    return c.json(present(await ownSettings(deps, { ...actorOf(c), identity })), 200);
   });
 
   app.openapi<typeof patchRoute>(
@@ -243,7 +72,7 @@ export function registerMerchantSettings(app: Router, deps: AppDeps): void {
         await updateSettings(deps, actorOf(c), identity.merchantId, {
           underpayment_tolerance: body.underpayment_tolerance,
         });
-      const settings = await findMerchantSettings(deps.db, identity.merchantId);
+      const settings = await ownSettings(deps, { ...actorOf(c), identity });
       return c.json(present(settings), 200);
     },
     validationHook((path) => (path === "" ? ["underpayment_tolerance"] : [])),

@@ -1,16 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { findManagedWallet } from "../../db/queries/merchants.ts";
-import { listPayoutWallets, type PayoutWalletRow } from "../../db/queries/payoutWallets.ts";
+import { EXAMPLE_WALLET_ADDRESS } from "../../app/invoices/examples.ts";
+import { checksummedAddress } from "../../app/invoices/schema.ts";
+import {
+  addOwnPayoutWallet,
+  payoutWalletsOf,
+  removeOwnPayoutWallet,
+} from "../../app/merchants/manageWallets.ts";
+import type { PayoutWalletRow } from "../../db/queries/payoutWallets.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { EXAMPLE_WALLET_ADDRESS } from "../invoices/examples.ts";
-import { checksummedAddress } from "../invoices/schema.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { addOwnPayoutWallet, removeOwnPayoutWallet } from "./manageWallets.ts";
 
 const security = [{ bearerAuth: [] }];
 
@@ -103,10 +106,10 @@ const present = (row: PayoutWalletRow) => ({
 export function registerWalletRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
     const identity = requireKey(c);
-    const [wallets, managed] = await Promise.all([
-      listPayoutWallets(deps.db, identity.merchantId),
-      findManagedWallet(deps.db, identity.merchantId),
-    ]);
+    const { wallets, managedWallet: managed } = await payoutWalletsOf(deps, {
+      ...actorOf(c),
+      identity,
+    });
     return c.json(
       { wallets: wallets.map(present), managed_wallet: managed && getAddress(managed) },
       200,

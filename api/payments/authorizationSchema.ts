@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import {
+  EXAMPLE_DEPOSIT_ADDRESS,
+  EXAMPLE_PAYMENT_TX,
+  EXAMPLE_SLUG,
+} from "../../app/invoices/examples.ts";
 import { PUBLIC_AUTHORIZATION_STATUSES } from "../../domain/relayedAuthorization.ts";
-import { EXAMPLE_DEPOSIT_ADDRESS, EXAMPLE_PAYMENT_TX, EXAMPLE_SLUG } from "../invoices/examples.ts";
 
 /**
  * `POST /api/payments/{slug}/authorizations` and its answers: a payer's EIP-3009

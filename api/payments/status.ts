@@ -1,4 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { EXAMPLE_SLUG } from "../../app/invoices/examples.ts";
+import { type PaymentStatusResponse, PaymentStatusResponseSchema } from "../../app/links/schema.ts";
 import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
 import { findLinkBySlug } from "../../db/queries/links.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
@@ -8,9 +10,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { EXAMPLE_SLUG } from "../invoices/examples.ts";
 import { paymentStatusResponseExample } from "../links/examples.ts";
-import { type PaymentStatusResponse, PaymentStatusResponseSchema } from "../links/schema.ts";
 import { errorResponses, jsonResponse, openapiUnvalidated, type Router } from "../openapi.ts";
 
 const route = createRoute({

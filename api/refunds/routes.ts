@@ -1,25 +1,21 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { InvoiceRow } from "../../db/queries/invoices.ts";
-import { authorizedInvoice, authorizedLink } from "../auth/authorize.ts";
-import { type Actor, actorOf } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { InvoiceIdParamSchema } from "../invoices/schema.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
+import { REFUND_CLAIM_TTL_DAYS } from "../../app/refunds/createRefund.ts";
+import { presentRefund } from "../../app/refunds/present.ts";
 import {
-  createRefund,
-  previewRefund,
-  REFUND_CLAIM_TTL_DAYS,
-  type RefundPreview,
-  type RefundTarget,
-} from "./createRefund.ts";
-import { presentRefund } from "./present.ts";
+  createRefundKnownKeys,
+  refundInvoice,
+  refundLink,
+} from "../../app/refunds/refundInvoice.ts";
 import {
-  type CreateRefundInput,
   CreateRefundResponseSchema,
   CreateRefundSchema,
   LinkSlugParamSchema,
-} from "./schema.ts";
+} from "../../app/refunds/schema.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
 
 const description =
   "Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. " +
@@ -63,49 +59,6 @@ const linkRoute = createRoute({
   responses,
 });
 
-export const createRefundKnownKeys = (path: string) =>
-  path === "" ? ["amount", "to", "to_sender"] : [];
-
-/** An invoice as its refunds see it. */
-const invoiceRefundTarget = (invoice: InvoiceRow): RefundTarget => ({
-  owner: { invoiceId: invoice.id },
-  merchantId: invoice.merchant_id,
-  depositAddress: invoice.deposit_address,
-  walletType: invoice.wallet_type,
-  vendorEmail: invoice.vendor_email,
-  label: `invoice ${invoice.invoice_number}`,
-});
-
-/**
- * What refundInvoice would do for `input` now, without doing it (previewRefund): the
- * dashboard's confirmation and its form's default amount.
- */
-export async function previewInvoiceRefund(
-  deps: AppDeps,
-  actor: Actor,
-  id: string,
-  input: CreateRefundInput,
-): Promise<RefundPreview> {
-  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-  return previewRefund(deps, invoiceRefundTarget(invoice), input);
-}
-
-/**
- * Requests a refund of the invoice `id`'s money for `actor` (the API's route and the dashboard's
- * form): the refund and, without a destination, its one-time claim URL.
- */
-export async function refundInvoice(
-  deps: AppDeps,
-  actor: Actor,
-  id: string,
-  input: CreateRefundInput,
-): Promise<Awaited<ReturnType<typeof createRefund>>> {
-  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-  const refund = await createRefund(deps, invoiceRefundTarget(invoice), input, actor);
-  deps.log.info("refund requested", { refund_id: refund.row.id, invoice_id: invoice.id });
-  return refund;
-}
-
 export function registerRefundRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof invoiceRoute>(
     invoiceRoute,
@@ -123,22 +76,12 @@ export function registerRefundRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof linkRoute>(
     linkRoute,
     async (c) => {
-      const actor = actorOf(c);
-      const link = await authorizedLink(deps.db, actor.identity, c.req.valid("param").slug);
-      const { row, claimUrl } = await createRefund(
+      const { row, claimUrl } = await refundLink(
         deps,
-        {
-          owner: { linkId: link.id },
-          merchantId: link.merchant_id,
-          depositAddress: link.deposit_address,
-          walletType: link.wallet_type,
-          vendorEmail: null,
-          label: `payment link ${link.slug}`,
-        },
+        actorOf(c),
+        c.req.valid("param").slug,
         c.req.valid("json"),
-        actor,
       );
-      deps.log.info("refund requested", { refund_id: row.id, link_slug: link.slug });
       return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
     },
     validationHook(createRefundKnownKeys),

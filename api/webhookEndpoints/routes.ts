@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { assertWebhookUrlAllowed } from "../../app/assertWebhookUrlAllowed.ts";
 import {
   findWebhookEndpoint,
   listWebhookEndpoints,
   type WebhookEndpointRow,
 } from "../../db/queries/webhookEndpoints.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
-import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EXAMPLE_PAYMENT_TX, EXAMPLE_SLUG } from "../invoices/examples.ts";
+import { EXAMPLE_PAYMENT_TX, EXAMPLE_SLUG } from "../../app/invoices/examples.ts";
 
 /** `GET /api/x402/{slug}`'s JSON answers besides the x402 headers. */
 

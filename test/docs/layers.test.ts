@@ -5,12 +5,15 @@ import { projectRoot } from "../../internal/projectRoot.ts";
 
 /**
  * The layers of docs/architecture.md, bottom first: a folder imports only from folders of a
- * lower layer. The tools around the service (top) may import anything, and nothing imports them.
+ * lower layer. domain ← db ← app (the use cases and read models) ← the adapters (api, web) ←
+ * the composition root (server, and the worker beside it). The tools around the service (top)
+ * may import anything, and nothing imports them.
  */
 const LAYERS: string[][] = [
   ["internal", "abis"],
   ["domain"],
   ["email", "pdf", "webhooks", "keys", "chain", "db"],
+  ["app"],
   ["api", "web", "indexer"],
   ["server", "worker", "src", "(root)"],
   ["platform"],
@@ -179,6 +182,31 @@ function circleThrough(graph: Map<string, string[]>, within: Set<string>, start:
   }
   return start;
 }
+
+describe("the application layer (app/) between the adapters and db/", () => {
+  const graph = importGraph();
+  const importsOf = (folder: string, target: (to: string) => boolean) =>
+    [...graph.entries()].flatMap(([file, targets]) =>
+      file.startsWith(`${folder}/`) ? targets.filter(target).map((to) => `${file} -> ${to}`) : [],
+    );
+
+  test("the scan sees app/ between them", () => {
+    // Nothing found would pass everything below.
+    expect(graph.get("api/invoices/create.ts")).toContain("app/invoices/createInvoice.ts");
+    expect(graph.get("app/invoices/createInvoice.ts")).toContain("db/queries/invoices.ts");
+    expect(importsOf("web", (to) => to.startsWith("app/")).length).toBeGreaterThan(0);
+  });
+
+  test("web/ and server/ never reach db/queries: they call app/'s use cases and read models", () => {
+    const direct = (to: string) => to.startsWith("db/queries/");
+    expect([...importsOf("web", direct), ...importsOf("server", direct)]).toEqual([]);
+  });
+
+  test("app/ never imports an adapter or the composition root", () => {
+    const adapter = (to: string) => /^(api|web|server|cli|worker)\//.test(to);
+    expect(importsOf("app", adapter)).toEqual([]);
+  });
+});
 
 describe("imports between files", () => {
   const graph = importGraph();

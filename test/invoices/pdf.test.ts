@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { invoicePdfData } from "../../api/invoices/invoicePdfData.ts";
+import { invoicePdfData } from "../../app/invoices/invoicePdfData.ts";
 import { findLineItems } from "../../db/queries/invoices.ts";
 import { renderInvoicePdf } from "../../pdf/invoiceDocument.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";

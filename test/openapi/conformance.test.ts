@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../api/invoices/queueRedelivery.ts";
+import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../app/invoices/queueRedelivery.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { waitFor } from "../../internal/process.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ListPage } from "../../db/queries/listPage.ts";
+import type { ListPage } from "../../app/lists/merchantLists.ts";
 import { decodeListCursor, type ListKind } from "../../domain/listCursor.ts";
 
 /**

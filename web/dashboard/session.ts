@@ -1,17 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { endSessionOf, resumeSession } from "../../app/dashboard/sessions.ts";
 import type { Db } from "../../db/database.ts";
-import {
-  deleteDashboardSession,
-  findLiveDashboardSession,
-  touchDashboardSession,
-} from "../../db/queries/dashboardSessions.ts";
-import { hashSecretToken } from "../../domain/apiKeys.ts";
 import {
   CSRF_FIELD,
   csrfTokenFor,
   DASHBOARD_SESSION_ABSOLUTE_MINUTES,
-  DASHBOARD_SESSION_IDLE_MINUTES,
   DASHBOARD_SESSION_TOKEN_PATTERN,
   type DashboardSessionIdentity,
   dashboardCookieName,
@@ -63,7 +57,7 @@ export function sessionTokenOf(c: Context, settings: CookieSettings): string | u
 /** Ends the session this browser carries, if any (sign-out; a new sign-in over an old one). */
 export async function endSession(c: Context, db: Db, settings: CookieSettings): Promise<void> {
   const token = sessionTokenOf(c, settings);
-  if (token) await deleteDashboardSession(db, hashSecretToken(token));
+  if (token) await endSessionOf(db, token);
   clearSessionCookie(c, settings);
 }
 
@@ -74,22 +68,13 @@ export async function endSession(c: Context, db: Db, settings: CookieSettings): 
 export function requireSession(db: Db, settings: CookieSettings): MiddlewareHandler<DashboardEnv> {
   return async (c, next) => {
     const token = sessionTokenOf(c, settings);
-    const session =
-      token &&
-      (await findLiveDashboardSession(db, hashSecretToken(token), DASHBOARD_SESSION_IDLE_MINUTES));
-    if (!token || !session) {
+    const identity = token && (await resumeSession(db, token));
+    if (!token || !identity) {
       if (token) clearSessionCookie(c, settings);
       return c.redirect("/dashboard/sign-in", 303);
     }
-    if (Date.now() - session.lastSeenAt.getTime() > 60_000)
-      await touchDashboardSession(db, session.sessionId);
     c.set("signedIn", {
-      identity: {
-        kind: "session",
-        sessionId: session.sessionId,
-        merchantId: session.merchantId,
-        merchantEmail: session.merchantEmail,
-      },
+      identity,
       csrf: csrfTokenFor(token),
       token,
     });

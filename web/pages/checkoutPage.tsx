@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
-import type { LinkRow } from "../../db/queries/links.ts";
+import type { LinkRow } from "../../app/pages/hostedPages.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";

@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
-import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { invoiceAmountDue } from "../../domain/moneyRules.ts";

@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import type { LinkRow } from "../../db/queries/links.ts";
+import type { LinkRow } from "../../app/pages/hostedPages.ts";
 import { formatUtc } from "../../domain/dates.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";

@@ -1,4 +1,4 @@
-import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
+import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { Layout } from "../layout.tsx";
 

@@ -117,7 +117,7 @@ async function submit(
     const moved = await moveByAuthorization(sweeping, {
       authorization: { signer, from, to, value: refund.amount, nonce: refund.nonce as Hex },
       purpose: refundPurpose(refund.id, refund.attempts + 1),
-      // Reserved against the budgets when it was requested (api/refunds/createRefund.ts); a
+      // Reserved against the budgets when it was requested (app/refunds/createRefund.ts); a
       // submission is never refused here, or an accepted refund could be stranded.
       merchantId: refund.merchant_id,
       record: async (trx, submitted) => {

@@ -1,30 +1,12 @@
 import type { Child } from "hono/jsx";
-import type { InvoiceRow, LineItemRow } from "../../../db/queries/invoices.ts";
-import type { RefundRow } from "../../../db/queries/refunds.ts";
-import type { IndexedSweepRow } from "../../../db/queries/sweeps.ts";
-import type { WebhookHistory } from "../../../db/queries/webhookHistory.ts";
+import type { InvoiceDetail, InvoiceRow, RefundRow } from "../../../app/invoices/invoiceDetail.ts";
 import { reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
-import type { InvoiceMoney } from "../../../domain/moneyRules.ts";
-import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { Field } from "./forms.tsx";
 import { checksummed, Hash, type Session, TxLink } from "./lists.tsx";
 
 const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
-
-export type InvoiceEmail = {
-  id: string;
-  kind: string;
-  recipient: string;
-  status: string;
-  attempts: number;
-  sent_at: Date | null;
-  last_error: string | null;
-  created_at: Date;
-};
-
-export type AuditItem = { id: bigint; actor: string; action: string; created_at: Date };
 
 /** One happening on an invoice's timeline. */
 type Happening = { at: Date; key: string; body: Child };
@@ -69,25 +51,6 @@ const AUDIT_ACTORS: Record<string, string> = {
 const words = (name: string) => {
   const text = name.replace(/[._]+/g, " ").trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
-};
-
-export type InvoiceDetail = {
-  invoice: InvoiceRow;
-  lines: LineItemRow[];
-  /** Received, refunded, net, due: domain/moneyRules.ts, as the API reports them. */
-  money: InvoiceMoney;
-  /** Every refund requested, oldest first. */
-  refunds: RefundRow[];
-  pdfUrl: string;
-  invoiceUrl: string;
-  transfers: IndexedTransfer[];
-  counted: string[];
-  history: WebhookHistory;
-  emails: InvoiceEmail[];
-  sweeps: IndexedSweepRow[];
-  audit: AuditItem[];
-  today: string;
-  explorerUrl: string | null;
 };
 
 /** Everything that happened to the invoice, oldest first. */

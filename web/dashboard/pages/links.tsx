@@ -1,5 +1,4 @@
-import type { LinkRow } from "../../../db/queries/links.ts";
-import type { RefundRow } from "../../../db/queries/refunds.ts";
+import type { LinkRow, RefundRow } from "../../../app/links/linkDetail.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";

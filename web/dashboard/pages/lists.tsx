@@ -1,7 +1,9 @@
 import { getAddress } from "viem";
-import type { InvoiceListRow } from "../../../db/queries/invoiceLists.ts";
-import type { LinkListRow } from "../../../db/queries/linkLists.ts";
-import type { PaymentListRow } from "../../../db/queries/paymentLists.ts";
+import type {
+  InvoiceListRow,
+  LinkListRow,
+  PaymentListRow,
+} from "../../../app/lists/merchantLists.ts";
 import { reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import { invoiceAmountDue, type Overview } from "../../../domain/moneyRules.ts";

@@ -1,0 +1,92 @@
+import type { z } from "@hono/zod-openapi";
+import { getAddress } from "viem";
+import { type InvoiceExportRow, invoiceExportBatch } from "../../db/queries/exports.ts";
+import { csvTime } from "../../domain/csv.ts";
+import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
+import type { CoreDeps } from "../deps.ts";
+import {
+  csvHeaders,
+  csvStream,
+  type ExportQuerySchema,
+  exportFileNameOf,
+  exportRange,
+} from "./csvStream.ts";
+
+/** Invoices read per batch (each with its line items, 30 at most). */
+const BATCH = 500;
+
+export const INVOICES_CSV_HEADER = [
+  "invoice_number",
+  "invoice_id",
+  "status",
+  "issue_date",
+  "due_date",
+  "created_at",
+  "sent_at",
+  "vendor_name",
+  "vendor_email",
+  "line",
+  "description",
+  "quantity",
+  "unit_price",
+  "line_total",
+  "invoice_total",
+  "paid_amount",
+  "amount_due",
+  "refunded_amount",
+  "currency",
+  "deposit_address",
+] as const;
+
+function cells(row: InvoiceExportRow, today: string): string[] {
+  return [
+    row.invoice_number,
+    row.id,
+    reportedStatus(row.status, row.due_date, today),
+    row.issue_date,
+    row.due_date,
+    csvTime(row.created_at),
+    row.sent_at ? csvTime(row.sent_at) : "",
+    row.vendor_name,
+    row.vendor_email,
+    String(row.position + 1),
+    row.description,
+    row.quantity,
+    formatUsdc(row.unit_price),
+    formatUsdc(row.line_total),
+    formatUsdc(row.total_amount),
+    formatUsdc(row.received),
+    formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received)),
+    formatUsdc(row.refunded),
+    "USDC",
+    getAddress(row.deposit_address),
+  ];
+}
+
+/**
+ * The invoices CSV of `merchantId` for a validated query (the range checked against `params`):
+ * GET /api/exports/invoices.csv and the dashboard's export button.
+ */
+export async function invoicesCsv(
+  deps: Pick<CoreDeps, "db">,
+  merchantId: string,
+  params: Record<string, string>,
+  query: z.infer<typeof ExportQuerySchema>,
+): Promise<Response> {
+  const range = exportRange(params, query);
+  const today = utcToday();
+  const body = csvStream(
+    "invoices",
+    INVOICES_CSV_HEADER,
+    (after) => invoiceExportBatch(deps.db, merchantId, range, after, BATCH),
+    (row) => ({ at: row.list_at, id: row.id }),
+    (row) => cells(row, today),
+    query.bom !== "false",
+  );
+  return new Response(body, {
+    status: 200,
+    headers: csvHeaders(await exportFileNameOf(deps.db, merchantId, "invoices", query)),
+  });
+}

@@ -1,0 +1,215 @@
+import type { Transaction } from "kysely";
+import type { Database, Db } from "../../db/database.ts";
+import { reserveDepositIndex } from "../../db/queries/depositAddresses.ts";
+import type { NewInvoiceRow } from "../../db/queries/invoices.ts";
+import { insertInvoice } from "../../db/queries/invoices.ts";
+import {
+  findLastInvoiceNumber,
+  findMerchantByEmail,
+  type MerchantAccount,
+  takeNextInvoiceNumber,
+} from "../../db/queries/merchants.ts";
+import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
+import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { sealSecret } from "../../domain/secretBox.ts";
+import { sha256Hex } from "../../domain/sha256.ts";
+import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
+import { deriveAddress } from "../../keys/hdWallet.ts";
+import { PdfBusyError } from "../../pdf/renderPool.ts";
+import type { Actor } from "../actor.ts";
+import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
+import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
+import {
+  assertActsAs,
+  assertNameAllowed,
+  assertOwnEmail,
+  assertPayoutAllowed,
+} from "../authorize.ts";
+import { type Creation, createIdempotently } from "../createIdempotently.ts";
+import type { CoreDeps } from "../deps.ts";
+import { createKeyedQueue } from "../keyedQueue.ts";
+import { provisionAddresses } from "../provisionAddresses.ts";
+import { Refusal, validationError } from "../refusal.ts";
+import { createNumberForecasts } from "./invoiceNumberForecast.ts";
+import { type InvoiceRecordForPdf, invoicePdfData } from "./invoicePdfData.ts";
+import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
+
+/** Creations of one merchant, queued in this process before they take a connection. */
+const perMerchant = createKeyedQueue();
+/** Each database's forecasts of the numbers creations will take (see invoiceNumberForecast). */
+const forecastsByDb = new WeakMap<Db, ReturnType<typeof createNumberForecasts>>();
+
+const formatInvoiceNumber = (n: number): string => `INV-${String(n).padStart(4, "0")}`;
+
+/**
+ * Creates an invoice in one transaction: number, managed wallet, deposit address, PDF, the
+ * invoice rows and (unless send_now is false) the vendor email. Everything commits or nothing
+ * does. With an idempotency key, a replay returns the first response and a different body
+ * under the same key is a 409 (see createIdempotently).
+ *
+ * The PDF (~60 ms of CPU, on a render thread: deps.pdf) is rendered before the transaction, so
+ * a creation holds its database connection and its merchant's row lock for a few queries only.
+ * What it prints that the database decides is taken ahead: the deposit address's index (from
+ * its sequence, as before: a failed creation leaves a gap in indexes, never in invoice numbers)
+ * and the invoice number, forecast (invoiceNumberForecast.ts); in the rare case the
+ * transaction's number differs, it renders again under the lock. A PDF is stored only with the
+ * invoice it prints, in the same commit.
+ */
+export async function createInvoice(
+  deps: CoreDeps,
+  input: CreateInvoiceInput,
+  idempotencyKey: string | undefined,
+  actor: Actor,
+): Promise<CreateInvoiceResponse> {
+  const { lines, total } = priceLineItems(input.line_items);
+  assertWebhookUrlAllowed(deps, input.webhook_url);
+  await assertPayoutWalletAllowed(deps, input.wallet_address);
+  if (total > MAX_TOTAL) {
+    throw validationError([
+      {
+        path: "line_items",
+        code: "too_large",
+        message: "the invoice total must be at most 100000000000.00 USDC",
+      },
+    ]);
+  }
+  if (total <= 0n) {
+    throw validationError([
+      {
+        path: "line_items",
+        code: "zero_total",
+        message: "the invoice total must be greater than 0",
+      },
+    ]);
+  }
+  const sendNow = input.send_now ?? true;
+  const merchantEmail = input.merchant_email.toLowerCase();
+  // Nobody gets a PDF rendered on a merchant's behalf without the right to act as it (checked
+  // again, under the lock, by createIdempotently).
+  assertOwnEmail(actor.identity, merchantEmail);
+
+  const invoiceId = crypto.randomUUID();
+  const slug = newSlug();
+  const urls = invoiceUrls(deps, invoiceId, slug);
+  // Millisecond precision: the value stored is exactly the one printed into the PDF.
+  const createdAt = new Date();
+  const issueDate = input.issue_date ?? createdAt.toISOString().slice(0, 10);
+  /** The stored fields the PDF prints, given the two the database decides. */
+  const recordFor = (invoiceNumber: number, depositAddress: string): InvoiceRecordForPdf => ({
+    invoice_number: formatInvoiceNumber(invoiceNumber),
+    issue_date: issueDate,
+    due_date: input.due_date,
+    created_at: createdAt,
+    merchant_name_snapshot: input.merchant_name,
+    merchant_address_snapshot: input.merchant_address,
+    merchant_email: merchantEmail,
+    vendor_name: input.vendor_name,
+    vendor_email: input.vendor_email,
+    vendor_address: input.vendor_address ?? null,
+    notes: input.notes ?? null,
+    deposit_address: depositAddress.toLowerCase(),
+    total_amount: total,
+  });
+  const render = (record: InvoiceRecordForPdf) =>
+    deps.pdf.render(invoicePdfData(record, lines, urls.invoice_url)).catch((error) => {
+      if (error instanceof PdfBusyError)
+        throw new Refusal(503, "busy", "the server is rendering too many PDFs; retry shortly");
+      throw error;
+    });
+
+  let forecasts = forecastsByDb.get(deps.db);
+  if (!forecasts) {
+    const db = deps.db;
+    forecasts = createNumberForecasts((email) => findLastInvoiceNumber(db, email));
+    forecastsByDb.set(db, forecasts);
+  }
+  // Taken in queue order (both synchronously, here): see invoiceNumberForecast.ts.
+  const forecast = forecasts.take(merchantEmail);
+  const ahead = (async () => {
+    const [known, number, depositIndex] = await Promise.all([
+      findMerchantByEmail(deps.db, merchantEmail),
+      forecast.expected,
+      reserveDepositIndex(deps.db),
+    ]);
+    if (known) assertActsAs(actor.identity, known);
+    const depositAddress = deriveAddress(deps.depositXpub, depositIndex);
+    const pdf = await render(recordFor(number, depositAddress));
+    return { number, depositIndex, pdf };
+  })();
+  // Awaited in the queued task below; never left unhandled should that task not run.
+  ahead.catch(() => {});
+
+  // The number this creation took, and (once its transaction committed) kept.
+  let taken: number | null = null;
+  let committed: number | null = null;
+  return perMerchant
+    .run(merchantEmail, async () => {
+      const rendered = await ahead;
+      const body = await createIdempotently(
+        deps,
+        { kind: "invoice", key: idempotencyKey, input, merchantEmail, actor },
+        (trx, account) => insertNew(trx, account, rendered),
+      );
+      committed = taken;
+      return body;
+    })
+    .finally(() => forecast.settle(committed));
+
+  async function insertNew(
+    trx: Transaction<Database>,
+    account: MerchantAccount,
+    rendered: { number: number; depositIndex: number; pdf: Buffer },
+  ): Promise<Creation<Omit<CreateInvoiceResponse, "webhook_secret">>> {
+    await assertPayoutAllowed(trx, actor.identity, account, input);
+    await assertNameAllowed(trx, account.id, input.merchant_name);
+    const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
+    const { walletAddress, depositAddress } = await provisionAddresses(
+      trx,
+      deps,
+      merchant,
+      input,
+      rendered.depositIndex,
+    );
+
+    const record = recordFor(merchant.invoiceNumber, depositAddress);
+    const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
+    const invoice: NewInvoiceRow = {
+      ...record,
+      id: invoiceId,
+      merchant_id: merchant.id,
+      slug,
+      wallet_type: input.wallet_type,
+      wallet_address: walletAddress,
+      webhook_url: input.webhook_url ?? null,
+      webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
+      status: sendNow ? "sent" : "draft",
+      sent_at: sendNow ? createdAt : null,
+    };
+    // The forecast missed (a creation ahead failed, or another process created): render again.
+    const pdf = merchant.invoiceNumber === rendered.number ? rendered.pdf : await render(record);
+
+    await insertInvoice(trx, {
+      invoice,
+      lines,
+      pdf: { pdf, sha256: sha256Hex(pdf) },
+      sendToVendor: sendNow,
+    });
+    taken = merchant.invoiceNumber;
+
+    return {
+      body: {
+        invoice_id: invoiceId,
+        invoice_number: record.invoice_number,
+        slug,
+        ...urls,
+        x402_url: x402Url(deps, slug),
+        deposit_address: depositAddress,
+        total_amount: formatUsdc(total),
+        sent_at: sendNow ? createdAt.toISOString() : null,
+        status: sendNow ? "sent" : "draft",
+      },
+      webhookSecret,
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import {
+  type ApiKeyRow,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../db/queries/apiKeys.ts";
+import { recordAudit } from "../../db/queries/audit.ts";
+import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
+import type { ApiKeyScope } from "../../domain/statuses.ts";
+import { UUID_PATTERN } from "../../domain/tokens.ts";
+import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
+import type { CoreDeps } from "../deps.ts";
+
+const audit = (actor: MerchantActor, action: string, target: string) => ({
+  merchantId: actor.identity.merchantId,
+  ...auditActor(actor.identity),
+  action,
+  target,
+  requestId: actor.requestId,
+});
+
+/**
+ * Creates an API key for the actor's merchant, audited in the same transaction. The key is in
+ * the answer only (stored as a hash): POST /api/keys and the dashboard's keys page.
+ */
+export async function createApiKey(
+  deps: Pick<CoreDeps, "db" | "log">,
+  actor: MerchantActor,
+  input: { name: string; scope: ApiKeyScope },
+): Promise<{ row: ApiKeyRow; key: string }> {
+  const key = newApiKey(input.scope);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const created = await insertApiKey(trx, {
+      merchantId: actor.identity.merchantId,
+      ...apiKeyRecord(key),
+      name: input.name,
+      scope: input.scope,
+    });
+    await recordAudit(trx, audit(actor, "key.created", created.id));
+    return created;
+  });
+  deps.log.info("api key created", { key_id: row.id, scope: input.scope });
+  return { row, key };
+}
+
+/**
+ * Revokes the actor's merchant's key `id` (audited when it was live); undefined when the
+ * merchant has no such key: DELETE /api/keys/{id} and the dashboard's revoke button.
+ */
+export async function revokeOwnApiKey(
+  deps: Pick<CoreDeps, "db" | "log">,
+  actor: MerchantActor,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  if (!UUID_PATTERN.test(id)) return undefined;
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const revoked = await revokeApiKey(trx, actor.identity.merchantId, id);
+    if (revoked) await recordAudit(trx, audit(actor, "key.revoked", id));
+    return revoked;
+  });
+  if (row) deps.log.info("api key revoked", { key_id: id });
+  return row;
+}
+
+/** The actor's own API keys (revoked ones included), for its keys page. */
+export const ownApiKeys = (deps: Pick<CoreDeps, "db">, actor: Actor): Promise<ApiKeyRow[]> =>
+  listApiKeys(deps.db, ownMerchantId(actor.identity));

@@ -1,0 +1,105 @@
+import { createLink } from "../../../app/links/createLink.ts";
+import { merchantLinkDetail } from "../../../app/links/linkDetail.ts";
+import { CreateLinkSchema, createLinkKnownKeys } from "../../../app/links/schema.ts";
+import { linkList } from "../../../app/lists/merchantLists.ts";
+import { merchantDefaults } from "../../../app/merchants/settings.ts";
+import { formToBody, idempotencyKeyOf, typedAmount, typedAmountErrors } from "../forms.ts";
+import type { FormState } from "../pages/forms.tsx";
+import { LinkDetailPage, NewLinkPage } from "../pages/links.tsx";
+import { LinksPage } from "../pages/lists.tsx";
+import { dashboardPageOf, pagerLinks } from "../paging.ts";
+import { attempt, validated } from "../refusals.ts";
+import {
+  actorOf,
+  type DashboardDeps,
+  formOf,
+  notFound,
+  PAGE_SIZE,
+  type SignedInApp,
+  session,
+} from "./shared.tsx";
+
+const LINK_TEXT = [
+  "description",
+  "amount",
+  "merchant_name",
+  "wallet_type",
+  "wallet_address",
+  "webhook_url",
+  "redirect_url",
+] as const;
+
+/** `/dashboard/links`: the list, a new link's form, and one link's page. */
+export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
+  app.get("/links", async (c) => {
+    const { page, at } = dashboardPageOf(c, "links", PAGE_SIZE);
+    const result = await linkList(deps, actorOf(c), {}, page);
+    return c.html(
+      <LinksPage
+        session={session(c)}
+        links={result.rows}
+        pager={pagerLinks(at, result.nextCursor)}
+      />,
+    );
+  });
+  app.get("/links/new", async (c) => {
+    const settings = await merchantDefaults(deps, actorOf(c));
+    const state: FormState = {
+      values: { merchant_name: settings.default_name ?? "", wallet_type: "managed" },
+      lines: [],
+      errors: {},
+      idempotencyKey: idempotencyKeyOf({}),
+      total: null,
+    };
+    return c.html(<NewLinkPage session={session(c)} state={state} />);
+  });
+  app.post("/links/new", async (c) => {
+    const form = formOf(c);
+    const body: Record<string, unknown> = {
+      ...formToBody(form, LINK_TEXT),
+      merchant_email: c.get("signedIn").identity.merchantEmail,
+    };
+    if (body.wallet_type !== "byo") delete body.wallet_address;
+    const amountErrors = typedAmountErrors({ amount: form.amount ?? "" });
+    const amount = typedAmount(form.amount ?? "");
+    if (amount.ok) body.amount = amount.value;
+    const render = (errors: Record<string, string>, problem?: string) =>
+      c.html(
+        <NewLinkPage
+          session={session(c)}
+          state={{
+            values: form,
+            lines: [],
+            errors,
+            problem,
+            idempotencyKey: idempotencyKeyOf(form),
+            total: null,
+          }}
+        />,
+        400,
+      );
+    const input = validated(CreateLinkSchema, body, createLinkKnownKeys);
+    const created = input.ok
+      ? await attempt(() => createLink(deps, input.data, idempotencyKeyOf(form), actorOf(c)))
+      : input;
+    if (created.ok) return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
+    const errors = { ...created.fields, ...amountErrors };
+    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined);
+  });
+  app.get("/links/:slug", async (c) => {
+    const detail = await merchantLinkDetail(deps, actorOf(c), c.req.param("slug"));
+    if (!detail) return notFound(c, "payment link");
+    return c.html(
+      <LinkDetailPage
+        session={session(c)}
+        link={detail.link}
+        received={detail.received}
+        refunds={detail.refunds}
+        snippets={detail.snippets}
+        transfers={detail.transfers}
+        explorerUrl={deps.explorerUrl}
+        notice={c.req.query("notice")}
+      />,
+    );
+  });
+}

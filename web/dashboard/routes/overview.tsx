@@ -1,0 +1,19 @@
+import { merchantOverview } from "../../../app/dashboard/overview.ts";
+import { utcToday } from "../../../domain/invoiceStatus.ts";
+import { OverviewPage } from "../pages/lists.tsx";
+import { actorOf, type DashboardDeps, type SignedInApp, session } from "./shared.tsx";
+
+/** `/dashboard`: this month's money and the newest payments. */
+export function registerOverview(app: SignedInApp, deps: DashboardDeps): void {
+  app.get("/", async (c) => {
+    const { overview, recent } = await merchantOverview(deps, actorOf(c), utcToday(), 5);
+    return c.html(
+      <OverviewPage
+        session={session(c)}
+        overview={overview}
+        recent={recent}
+        explorerUrl={deps.explorerUrl}
+      />,
+    );
+  });
+}
