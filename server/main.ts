@@ -5,6 +5,7 @@ import { createServerWithFastPath } from "../api/payments/statusFastPath.ts";
 import { createDb } from "../db/database.ts";
 import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
+import { clockFor } from "../internal/clock.ts";
 import { parseEnv } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
 import { createRenderPool } from "../pdf/renderPool.ts";
@@ -83,6 +84,7 @@ const { app, statusFastPath, opsApp } = createApi({
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   pdf,
   log,
+  clock: clockFor(env.TEST_CLOCK, db),
 });
 // The operational listener: `/metrics` and the email capture for this machine, on loopback
 // whatever HOST says, so a reverse proxy to PORT never reaches it (docs/operations.md, "Listeners").
