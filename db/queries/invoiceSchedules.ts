@@ -182,3 +182,13 @@ export async function scheduleInvoiceIds(
     .limit(limit)
     .execute();
 }
+
+/** Pauses an active schedule whose template the API now refuses, saying why. */
+export async function pauseForError(db: Executor, id: string, reason: string): Promise<void> {
+  await db
+    .updateTable("app.invoice_schedules")
+    .set({ status: "paused", last_error: reason.slice(0, 2000), updated_at: sql`now()` })
+    .where("id", "=", id)
+    .where("status", "=", "active")
+    .execute();
+}
