@@ -30,7 +30,11 @@ afterAll(async () => {
 const SCHEDULES = 12;
 
 async function schedulesOf(merchant: Merchant, startDate: string): Promise<string[]> {
-  const { issue_date: _i, due_date: _d, ...template } = invoiceRequest({
+  const {
+    issue_date: _i,
+    due_date: _d,
+    ...template
+  } = invoiceRequest({
     merchant_email: merchant.email,
   });
   const ids: string[] = [];
