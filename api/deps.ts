@@ -1,7 +1,7 @@
+import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
 import type { RelayerBudget } from "../domain/relayerBudget.ts";
 import type { Keyring } from "../domain/secretBox.ts";
-import type { Clock } from "../internal/clock.ts";
 import type { Logger } from "../internal/logger.ts";
 import type { InvoicePdfData } from "../pdf/invoiceDocument.ts";
 import type { AuthSettings } from "./auth/identity.ts";
@@ -68,7 +68,7 @@ export type AppDeps = {
   statusCache?: StatusCache;
   /** CONFIRMATIONS and the per-IP budget of transaction lookups; none: 1 and unlimited (tests of the app alone). */
   transactionLookup?: TransactionLookupSettings;
-  /** The time schedules' run-now, reminders and the receivables report read (internal/clock.ts); none: the system's. */
+  /** The time schedules' run-now, reminders and the receivables report read (db/clock.ts); none: the system's. */
   clock?: Clock;
 };
 

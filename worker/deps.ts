@@ -1,10 +1,10 @@
 import type { AppDeps } from "../api/deps.ts";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
+import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { SweepSettings } from "../domain/sweepPolicy.ts";
 import type { Mailer } from "../email/mailer.ts";
-import type { Clock } from "../internal/clock.ts";
 import type { AuthorizationMover } from "./relayer/moveByAuthorization.ts";
 import type { Relayer } from "./relayer/relayer.ts";
 

@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import type { Clock } from "../../db/clock.ts";
 import type { Database, Db } from "../../db/database.ts";
 import { recordPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import {
@@ -20,7 +21,6 @@ import {
   remindableAmount,
 } from "../../domain/reminders.ts";
 import { addDays } from "../../domain/schedule.ts";
-import type { Clock } from "../../internal/clock.ts";
 
 export type ReminderSent = { reminderId: string; emailId: string; amountDue: bigint };
 

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { systemClock } from "../../db/clock.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
 import {
   findReminderPolicy,
@@ -13,7 +14,6 @@ import {
   REMINDER_STEP_MIN_DAYS,
   type ReminderPolicy,
 } from "../../domain/reminders.ts";
-import { systemClock } from "../../internal/clock.ts";
 import { authorizedInvoice, requireKey } from "../auth/authorize.ts";
 import { actorOf, auditActor } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
@@ -83,7 +83,17 @@ const UpdatePolicySchema = z
       .max(20, rule("out_of_range", "must be from 0 to 20"))
       .optional(),
   })
-  .openapi("UpdateReminderPolicyRequest");
+  .openapi("UpdateReminderPolicyRequest", {
+    example: {
+      steps: [
+        { days: -3, enabled: true },
+        { days: 0, enabled: true },
+        { days: 7, enabled: false },
+        { days: 14, enabled: true },
+      ],
+      max_reminders: 3,
+    },
+  });
 
 const getPolicyRoute = createRoute({
   method: "get",

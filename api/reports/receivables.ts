@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { systemClock } from "../../db/clock.ts";
 import { openInvoicesOf } from "../../db/queries/receivables.ts";
 import { CSV_BOM, csvRow } from "../../domain/csv.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -8,7 +9,6 @@ import {
   type Buckets,
   type ReceivablesReport,
 } from "../../domain/receivables.ts";
-import { systemClock } from "../../internal/clock.ts";
 import { requireKey } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { csvHeaders } from "../exports/csvStream.ts";

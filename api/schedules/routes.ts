@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ZodError } from "zod";
+import { systemClock } from "../../db/clock.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
 import {
   findSchedule,
@@ -12,7 +13,6 @@ import {
   updateSchedule,
 } from "../../db/queries/invoiceSchedules.ts";
 import { SCHEDULE_STATUSES, type ScheduleStatus, scheduledDate } from "../../domain/schedule.ts";
-import { systemClock } from "../../internal/clock.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { assertOwnEmail, requireKey } from "../auth/authorize.ts";

@@ -181,7 +181,14 @@ export const CreateScheduleSchema = z
     },
     { when: () => true },
   )
-  .openapi("CreateInvoiceScheduleRequest");
+  .openapi("CreateInvoiceScheduleRequest", {
+    example: {
+      invoice: TEMPLATE_EXAMPLE,
+      interval: "monthly",
+      start_date: "2027-01-31",
+      days_until_due: 30,
+    },
+  });
 
 export type CreateScheduleInput = z.infer<typeof CreateScheduleSchema>;
 
@@ -192,7 +199,7 @@ export const UpdateScheduleSchema = z
     count: count.nullable().optional().openapi({ description: "null: no limit." }),
     days_until_due: daysUntilDue.optional(),
   })
-  .openapi("UpdateInvoiceScheduleRequest");
+  .openapi("UpdateInvoiceScheduleRequest", { example: { count: 12, days_until_due: 14 } });
 
 export type UpdateScheduleInput = z.infer<typeof UpdateScheduleSchema>;
 

@@ -1,5 +1,5 @@
-import type { Executor } from "../db/database.ts";
-import { readClockOffset } from "../db/queries/testClock.ts";
+import type { Executor } from "./database.ts";
+import { readClockOffset } from "./queries/testClock.ts";
 
 /**
  * The one clock the scheduler and the reminders read (docs/development.md, "The test clock").
