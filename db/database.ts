@@ -427,7 +427,8 @@ export interface Database {
   "app.reminder_policies": {
     merchant_id: string;
     enabled: boolean;
-    steps: ColumnType<{ days: number; enabled: boolean }[], string, string>;
+    step_days: number[];
+    step_enabled: boolean[];
     max_reminders: number;
     updated_at: Generated<Date>;
   };

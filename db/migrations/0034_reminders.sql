@@ -3,10 +3,12 @@
 create table app.reminder_policies (
   merchant_id uuid primary key references app.merchants (id),
   enabled boolean not null default true,
-  -- [{"days": -3, "enabled": true}, …]: days relative to the due date.
-  steps jsonb not null,
+  -- The steps, in order: days relative to the due date (negative: before), and each on or off.
+  step_days integer[] not null,
+  step_enabled boolean[] not null,
   max_reminders integer not null check (max_reminders between 0 and 20),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  check (cardinality(step_days) = cardinality(step_enabled) and cardinality(step_days) <= 8)
 );
 
 create table app.invoice_reminders (

@@ -10,10 +10,15 @@ export async function findReminderPolicy(
 ): Promise<ReminderPolicy> {
   const row = await db
     .selectFrom("app.reminder_policies")
-    .select(["enabled", "steps", "max_reminders"])
+    .select(["enabled", "step_days", "step_enabled", "max_reminders"])
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();
-  return row ?? DEFAULT_REMINDER_POLICY;
+  if (!row) return DEFAULT_REMINDER_POLICY;
+  return {
+    enabled: row.enabled,
+    steps: row.step_days.map((days, i) => ({ days, enabled: row.step_enabled[i] ?? false })),
+    max_reminders: row.max_reminders,
+  };
 }
 
 export async function saveReminderPolicy(
@@ -23,7 +28,8 @@ export async function saveReminderPolicy(
 ): Promise<void> {
   const values = {
     enabled: policy.enabled,
-    steps: JSON.stringify(policy.steps),
+    step_days: policy.steps.map((step) => step.days),
+    step_enabled: policy.steps.map((step) => step.enabled),
     max_reminders: policy.max_reminders,
     updated_at: new Date(),
   };
