@@ -61,8 +61,9 @@ describe("GET /docs", () => {
     const operations = operationsOf(doc);
     // 20 for invoices, links, payments and accounts, plus the lists (3), a link's details, the
     // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void, the
-    // two refunds, the webhook endpoints (7), the event log (2) and the x402 resource.
-    expect(operations.length).toBe(42);
+    // two refunds, the webhook endpoints (7), the event log (2), the x402 resource, invoice
+    // schedules (8), the reminder policy (2), a reminder now, and the receivables report and its CSV.
+    expect(operations.length).toBe(55);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));

@@ -54,6 +54,17 @@ describe("GET /openapi.json", () => {
         "/api/events/{id}",
         // The x402 resource of every invoice and link.
         "/api/x402/{slug}",
+        // Invoice schedules, reminders and aged receivables.
+        "/api/invoice-schedules",
+        "/api/invoice-schedules/{id}",
+        "/api/invoice-schedules/{id}/pause",
+        "/api/invoice-schedules/{id}/resume",
+        "/api/invoice-schedules/{id}/cancel",
+        "/api/invoice-schedules/{id}/run",
+        "/api/reminder-policy",
+        "/api/invoices/{id}/remind",
+        "/api/reports/receivables",
+        "/api/exports/receivables.csv",
       ].sort(),
     );
     expect(Object.keys(doc.components.schemas)).toEqual(

@@ -7,6 +7,7 @@ import { benchLists } from "./lists.ts";
 import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchRestart } from "./restart.ts";
+import { benchSchedules } from "./schedules.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   statusEndpoint: benchStatusEndpoint,
   statusMiddleware: benchStatusMiddleware,
   lists: benchLists,
+  schedules: benchSchedules,
   startup: benchStartup,
   restart: benchRestart,
   memory: benchMemory,

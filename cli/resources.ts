@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { type Command, Option } from "commander";
 import { formatUsdc, parseTypedUsdc } from "../domain/money.ts";
 import { type ApiTarget, callApi, unreachable, withApiKey } from "./api.ts";
-import { CliError, EXIT, printJson } from "./io.ts";
+import { CliError, EXIT, parseJson, printJson, readStdin } from "./io.ts";
 
 /** What every command that calls the API takes. */
 export type ApiOptions = { api: string; apiKey?: string; json?: boolean };
@@ -215,7 +215,25 @@ export function registerResourceCommands(
     printAnswer(options, answer.text, (b) => `${b.invoice_number ?? key}: ${b.status}`);
   });
 
+  common(
+    invoices
+      .command("remind <id>")
+      .description(
+        "email the vendor a payment reminder now (POST /api/invoices/{id}/remind): the amount still due, the PDF",
+      ),
+  ).action(async (key: string, options: ApiOptions) => {
+    const answer = await callApi(targetOf(options), `/api/invoices/${id(key)}/remind`, {
+      method: "POST",
+    });
+    printAnswer(
+      options,
+      answer.text,
+      (b) => `reminder ${b.reminder_id} queued: ${b.amount_due} USDC still due`,
+    );
+  });
+
   refundCommand(invoices, common, "invoices");
+  scheduleCommands(program, common);
 
   listCommand(links, common, {
     name: "list",
@@ -363,6 +381,71 @@ export function registerResourceCommands(
       (b) => `queued ${b.type} ${b.event_id} (delivery ${b.delivery_id})`,
     );
   });
+}
+
+/** `remit schedules …`: invoice schedules (docs/cli.md). */
+function scheduleCommands(program: Command, common: CommonOptions): void {
+  const schedules = program.command("schedules").description("your invoice schedules");
+  const line = (b: Row) =>
+    `schedule ${b.schedule_id}: ${b.status}, ${b.interval}${b.n ? ` (${b.n} days)` : ""}, next ${b.next_issue_date ?? "-"}, ${b.issued_count} issued`;
+  listCommand(schedules, common, {
+    name: "list",
+    path: "/api/invoice-schedules",
+    what: "your invoice schedules",
+    filters: [filter("status", "active, paused, cancelled, completed (comma-separated)")],
+    columns: [
+      ["ID", field("schedule_id")],
+      ["STATUS", field("status")],
+      ["INTERVAL", field("interval")],
+      ["NEXT", field("next_issue_date")],
+      ["ISSUED", field("issued_count")],
+      ["VENDOR", (r) => (r.invoice as Row | undefined)?.vendor_name],
+    ],
+  });
+  common(
+    schedules
+      .command("create")
+      .description("create a schedule from JSON on stdin: the body of POST /api/invoice-schedules")
+      .option("--stdin", "read the request JSON from standard input (the only way)"),
+  ).action(async (options: ApiOptions) => {
+    const body = parseJson(await readStdin(), "stdin");
+    const answer = await callApi(targetOf(options), "/api/invoice-schedules", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    printAnswer(options, answer.text, line);
+  });
+  common(
+    schedules
+      .command("run <id>")
+      .description("issue the schedule's next invoice now (POST /api/invoice-schedules/{id}/run)"),
+  ).action(async (key: string, options: ApiOptions) => {
+    const answer = await callApi(targetOf(options), `/api/invoice-schedules/${id(key)}/run`, {
+      method: "POST",
+    });
+    printAnswer(
+      options,
+      answer.text,
+      (b) => `${b.invoice_number}: ${b.total_amount} USDC, ${b.status} (${b.invoice_id})`,
+    );
+  });
+  for (const action of ["pause", "resume", "cancel"] as const) {
+    common(
+      schedules
+        .command(`${action} <id>`)
+        .description(`${action} a schedule (POST /api/invoice-schedules/{id}/${action})`),
+    ).action(async (key: string, options: ApiOptions) => {
+      const answer = await callApi(
+        targetOf(options),
+        `/api/invoice-schedules/${id(key)}/${action}`,
+        {
+          method: "POST",
+        },
+      );
+      printAnswer(options, answer.text, line);
+    });
+  }
 }
 
 /** Streams a CSV from the API to a file or stdout, never holding it whole. */

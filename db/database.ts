@@ -1,6 +1,7 @@
 import { type ColumnType, type Generated, Kysely, PostgresDialect, type Transaction } from "kysely";
 import pg from "pg";
 import type { PayerAuthorizationStatus } from "../domain/relayedAuthorization.ts";
+import type { ScheduleFrequency, ScheduleStatus } from "../domain/schedule.ts";
 import type {
   ApiKeyScope,
   AuditActor,
@@ -152,6 +153,9 @@ export interface Database {
     voided_at: Generated<Date | null>;
     /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
     underpayment_tolerance: ColumnType<bigint, never, never>;
+    /** The schedule that issued it, and for which period (its date), migration 0033. */
+    schedule_id: Generated<string | null>;
+    schedule_period: Generated<string | null>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -396,6 +400,46 @@ export interface Database {
     status_code: number | null;
     latency_ms: number;
     error: string | null;
+  };
+  "app.invoice_schedules": {
+    id: Generated<string>;
+    merchant_id: string;
+    key_id: string | null;
+    template: ColumnType<Record<string, unknown>, string, string>;
+    frequency: ScheduleFrequency;
+    every_n_days: number | null;
+    start_date: string;
+    end_date: string | null;
+    max_count: number | null;
+    days_until_due: number;
+    status: Generated<ScheduleStatus>;
+    next_period: Generated<number>;
+    next_issue_date: string | null;
+    issued_count: Generated<number>;
+    last_error: Generated<string | null>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+  };
+  "app.test_clock": {
+    id: Generated<boolean>;
+    offset_ms: bigint;
+  };
+  "app.reminder_policies": {
+    merchant_id: string;
+    enabled: boolean;
+    step_days: number[];
+    step_enabled: boolean[];
+    max_reminders: number;
+    updated_at: Generated<Date>;
+  };
+  "app.invoice_reminders": {
+    id: Generated<string>;
+    invoice_id: string;
+    step: number | null;
+    amount_due: bigint;
+    email_id: string | null;
+    sent_at: Date;
+    created_at: Generated<Date>;
   };
 }
 

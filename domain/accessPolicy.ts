@@ -93,6 +93,20 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "DELETE /api/webhook-endpoints/{id}": owner("write", "stops its deliveries; audited"),
   "GET /api/events": owner("read", "the merchant's event log"),
   "GET /api/events/{id}": owner("read", "an event of the merchant's"),
+  "POST /api/invoice-schedules": owner("write", "issues invoices for the merchant; audited"),
+  "GET /api/invoice-schedules": owner("read", "a list needs a merchant to be scoped to"),
+  "GET /api/invoice-schedules/{id}": owner("read", "a schedule of the merchant's"),
+  "PATCH /api/invoice-schedules/{id}": owner("write", "what future invoices bill; audited"),
+  "POST /api/invoice-schedules/{id}/pause": owner("write", "audited"),
+  "POST /api/invoice-schedules/{id}/resume": owner("write", "audited"),
+  "POST /api/invoice-schedules/{id}/run": owner("write", "issues an invoice now"),
+  "GET /api/reminder-policy": owner("read", "the account"),
+  "PATCH /api/reminder-policy": owner("write", "who is emailed and when; audited"),
+  "POST /api/invoices/{id}/remind": owner("write", "emails the vendor; rate-limited"),
+  "GET /api/reports/receivables": owner("read", "a report needs a merchant to be scoped to"),
+  "GET /api/exports/receivables.csv": owner("read", "a report needs a merchant to be scoped to"),
+  // After run: the authorization matrix cancels the schedule the rows above name.
+  "POST /api/invoice-schedules/{id}/cancel": owner("write", "audited"),
 };
 
 /**

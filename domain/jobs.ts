@@ -27,6 +27,12 @@ export const TASK = {
   submitRefund: "submit_refund",
   /** Looks at a submitted refund's transaction, then waits for the indexer to see it. */
   checkRefund: "check_refund",
+  /** Every minute (cron): queues an issue_schedule job per schedule with a period due. */
+  issueDueSchedules: "issue_due_schedules",
+  /** Issues one schedule's due periods, each once (api/schedules/issue.ts). */
+  issueSchedule: "issue_schedule",
+  /** Every minute (cron): the reminders and due-date events whose day has come. */
+  sendDueReminders: "send_due_reminders",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
@@ -57,6 +63,7 @@ export const JOB_KEY_PREFIX = {
   refund: "refund:",
   refundCheck: "refund-check:",
   refundExpiry: "refund-expiry:",
+  schedule: "schedule:",
 } as const;
 
 /**
@@ -90,6 +97,8 @@ export const jobKey = {
   refundCheck: (refundId: string) => `${JOB_KEY_PREFIX.refundCheck}${refundId}`,
   /** The end of a refund's claim link. */
   refundExpiry: (refundId: string) => `${JOB_KEY_PREFIX.refundExpiry}${refundId}`,
+  /** The one pending issue of a schedule's due periods. */
+  schedule: (scheduleId: string) => `${JOB_KEY_PREFIX.schedule}${scheduleId}`,
   /** The start-up catch-up: reconciles what may have changed while no worker ran. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

@@ -139,7 +139,10 @@ export type PaymentEventType =
   | "invoice.unexpected_payment"
   /** A refund confirmed on chain (the indexer saw its transfer out). */
   | "invoice.refunded"
-  | "link.refunded";
+  | "link.refunded"
+  /** An open invoice's due date is near / has passed (domain/reminders.ts), once each. */
+  | "invoice.will_be_due"
+  | "invoice.overdue";
 
 /** A payment link's status (spec §3.2) for what it has received. */
 export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {

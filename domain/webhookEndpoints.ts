@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "invoice.payment_reversed",
   "invoice.unexpected_payment",
   "invoice.refunded",
+  "invoice.will_be_due",
+  "invoice.overdue",
   "link.confirmed",
   "link.partial",
   "link.excess",

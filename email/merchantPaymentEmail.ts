@@ -50,6 +50,9 @@ const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string
   "invoice.unexpected_payment": (d) =>
     `A payment arrived on ${d.invoiceNumber}, which is void; it is held for refund`,
   "invoice.refunded": (d) => `A refund on ${d.invoiceNumber} was paid`,
+  // The due-date events go to webhook endpoints only; named here for completeness.
+  "invoice.will_be_due": (d) => `${d.invoiceNumber} is due soon`,
+  "invoice.overdue": (d) => `${d.invoiceNumber} is overdue`,
 };
 
 /** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */

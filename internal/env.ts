@@ -181,6 +181,14 @@ const envSchema = z
     WORKER_EMAIL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
     WORKER_WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
     WORKER_CHAIN_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+    /** The worker's slots for invoice schedules and reminders (each issue renders a PDF). */
+    WORKER_SCHEDULES_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(2),
+    /**
+     * `on`: the scheduler and reminders read the time from the test clock, an offset stored in
+     * the database (app.test_clock), so tests step through months (docs/development.md, "The test
+     * clock"). Refused with BASE_RPC_URL: never on a real chain.
+     */
+    TEST_CLOCK: z.enum(["on", "off"]).default("off"),
     /** A relayer transaction not mined this many blocks after it was sent is re-sent at a higher fee. */
     RELAYER_REPLACE_AFTER_BLOCKS: z.coerce.number().int().min(1).max(1000).default(3),
     /**
@@ -383,6 +391,7 @@ export const BASE_CONFIRMATIONS = 10;
 /** The settings each chain mode needs, and the ones it cannot combine. */
 function requireModeSettings(
   env: {
+    TEST_CLOCK?: "on" | "off";
     BASE_RPC_URL?: string;
     BASE_FORK_URL?: string;
     BASE_FORK_BLOCK_NUMBER?: number;
@@ -407,6 +416,8 @@ function requireModeSettings(
     );
   if (!env.BASE_FORK_URL && env.BASE_FORK_BLOCK_NUMBER !== undefined)
     problem("BASE_FORK_BLOCK_NUMBER", "only applies with BASE_FORK_URL");
+  if (env.BASE_RPC_URL && env.TEST_CLOCK === "on")
+    problem("TEST_CLOCK", "is a development and test setting: refused with BASE_RPC_URL");
 }
 
 /** `"https://a, https://b"` → `["https://a", "https://b"]`. */

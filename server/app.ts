@@ -41,6 +41,9 @@ import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { createStatusFastPath } from "../api/payments/statusFastPath.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
+import { registerReminderRoutes } from "../api/reminders/routes.ts";
+import { registerReceivables } from "../api/reports/receivables.ts";
+import { registerScheduleRoutes } from "../api/schedules/routes.ts";
 import { registerTransactionLookup } from "../api/transactions/get.ts";
 import { createTransactionLookup } from "../api/transactions/lookupTransaction.ts";
 import { registerWebhookEndpointRoutes } from "../api/webhookEndpoints/routes.ts";
@@ -160,6 +163,10 @@ export function createApi(deps: AppDeps) {
   registerListPayments(app, deps);
   registerExportInvoices(app, deps);
   registerExportPayments(app, deps);
+  // Receivables on autopilot: invoice schedules, reminders, aged receivables.
+  registerScheduleRoutes(app, deps);
+  registerReminderRoutes(app, deps);
+  registerReceivables(app, deps);
   // One lookup service (and per-IP budget) for the API route and the pages' "Paid but not showing?" box.
   const transactionLookup = createTransactionLookup(deps);
   registerTransactionLookup(app, transactionLookup);

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { collectDefaultMetrics } from "prom-client";
 import { StatusCache } from "../api/payments/statusCache.ts";
 import { createServerWithFastPath } from "../api/payments/statusFastPath.ts";
+import { clockFor } from "../db/clock.ts";
 import { createDb } from "../db/database.ts";
 import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
@@ -85,6 +86,7 @@ const { app, statusFastPath, opsApp } = createApi({
   webhookKeys: parseKeyring(WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
   pdf,
   log,
+  clock: clockFor(env.TEST_CLOCK, db),
 });
 // The operational listener: `/metrics` and the email capture for this machine, on loopback
 // whatever HOST says, so a reverse proxy to PORT never reaches it (docs/operations.md, "Listeners").

@@ -1,4 +1,6 @@
+import type { AppDeps } from "../api/deps.ts";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
+import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { SweepSettings } from "../domain/sweepPolicy.ts";
@@ -38,4 +40,9 @@ export type WorkerDeps = {
   explorerUrl: string | null;
   /** `keys` opens the sealed webhook secrets to sign with. */
   webhooks: { allowPrivate: boolean; retryBaseMs: number; timeoutMs: number; keys: Keyring };
+  /**
+   * Invoice schedules and reminders: what POST /api/invoices' code path needs (a schedule's
+   * invoices are created through it) and the clock they read; absent: those tasks do nothing.
+   */
+  schedules?: { app: AppDeps; clock: Clock };
 };

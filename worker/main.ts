@@ -4,16 +4,20 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { createPublicClient } from "viem";
 import { base } from "viem/chains";
 import { rpcTransport } from "../chain/rpc.ts";
+import { clockFor } from "../db/clock.ts";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { advanceReconcileWatermark } from "../db/queries/reconcileCatchUp.ts";
+import { TASK } from "../domain/jobs.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { createMailer } from "../email/mailer.ts";
 import { parseEnv } from "../internal/env.ts";
 import { graphileLogger } from "../internal/graphileLogger.ts";
 import { createLogger } from "../internal/logger.ts";
 import { type MetricsServer, startMetricsServer } from "../internal/metricsServer.ts";
+import { DEPOSIT_ACCOUNT, extendedPublicKey } from "../keys/hdWallet.ts";
 import { relayerAccount } from "../keys/relayer.ts";
+import { createRenderPool } from "../pdf/renderPool.ts";
 import { withJobContext } from "./jobContext.ts";
 import { observeJobs } from "./jobMetrics.ts";
 import { type QueueName, splitTaskList } from "./queues.ts";
@@ -39,6 +43,15 @@ const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
 if (!env.WEBHOOK_SECRET_KEY)
   throw new Error("the worker needs WEBHOOK_SECRET_KEY (set by `npm start`)");
+// Invoice schedules issue through POST /api/invoices' own code path, which renders the PDF on a
+// thread of this process (one, kept warm: the schedules queue's slots share it).
+const pdf = createRenderPool({
+  threads: Math.max(1, env.WORKER_SCHEDULES_CONCURRENCY),
+  nice: env.PDF_RENDER_NICE,
+  onThreadExit: (fields) => log.warn("pdf render thread died", fields),
+});
+const webhookKeys = parseKeyring(env.WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS);
+const clock = clockFor(env.TEST_CLOCK, db);
 const relayer = relayerAccount({ privateKey: env.RELAYER_PRIVATE_KEY, localChain: env.localChain });
 const taskList = createTaskList({
   db,
@@ -76,7 +89,26 @@ const taskList = createTaskList({
     allowPrivate: env.ALLOW_PRIVATE_WEBHOOKS,
     retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-    keys: parseKeyring(env.WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS),
+    keys: webhookKeys,
+  },
+  schedules: {
+    clock,
+    app: {
+      db,
+      rpcUrl: env.CHAIN_RPC_URL,
+      indexerSchema: env.INDEXER_SCHEMA,
+      baseUrl: env.BASE_URL,
+      payUrl: env.PAY_URL,
+      depositXpub: extendedPublicKey(seed, DEPOSIT_ACCOUNT),
+      outboxDir: env.outboxDir,
+      allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
+      explorerUrl: env.EXPLORER_URL,
+      relayerAddress: relayer?.address,
+      webhookKeys,
+      log: log.child("schedules"),
+      pdf,
+      clock,
+    },
   },
 });
 
@@ -135,6 +167,16 @@ const concurrency: Record<QueueName, number> = {
   email: env.WORKER_EMAIL_CONCURRENCY,
   webhooks: env.WORKER_WEBHOOKS_CONCURRENCY,
   chain: env.WORKER_CHAIN_CONCURRENCY,
+  schedules: env.WORKER_SCHEDULES_CONCURRENCY,
+};
+// The scheduler's and the reminders' ticks: every minute, in the schedules queue's runner.
+// graphile-worker's cron runs each minute's job once however many workers run; the job keys
+// collapse a tick still waiting into the next.
+const crontab: Partial<Record<QueueName, string>> = {
+  schedules: [
+    `* * * * * ${TASK.issueDueSchedules} ?jobKey=${TASK.issueDueSchedules}`,
+    `* * * * * ${TASK.sendDueReminders} ?jobKey=${TASK.sendDueReminders}`,
+  ].join("\n"),
 };
 // Every line written during a job carries its job id and task.
 const queues = splitTaskList(withJobContext(taskList));
@@ -150,6 +192,7 @@ const runners = await Promise.all(
       noHandleSignals: true,
       events,
       taskList: queues[queue],
+      ...(crontab[queue] ? { crontab: crontab[queue] } : {}),
       logger: graphileLogger(log.child(`graphile/${queue}`)),
       // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
       pollInterval: 500,
@@ -195,6 +238,7 @@ const stop = async (signal: string) => {
   await Promise.all(runners.map((runner) => runner.stop()));
   await stopHeartbeat();
   await metricsServer?.close();
+  await pdf.close();
   await db.destroy();
   process.exit(0);
 };

@@ -26,6 +26,8 @@ export const QUEUES = {
     TASK.submitRefund,
     TASK.checkRefund,
   ],
+  /** Invoice schedules (each issue renders a PDF) and reminders: never in a payment's way. */
+  schedules: [TASK.issueDueSchedules, TASK.issueSchedule, TASK.sendDueReminders],
 } as const satisfies Record<string, readonly TaskName[]>;
 
 export type QueueName = keyof typeof QUEUES;

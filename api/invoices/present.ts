@@ -98,6 +98,7 @@ function presentInvoice({
     refunds: refunds.map(presentRefund),
     refunded_amount: formatUsdc(refundedAmount(refunds)),
     voided_at: invoice.voided_at?.toISOString() ?? null,
+    schedule_id: invoice.schedule_id,
   };
 }
 

@@ -84,6 +84,7 @@ const invoiceSummaryExample = {
   created_at: "2026-10-01T09:30:00.000Z",
   invoice_url: "https://pay.remit.example/i/4fQm9TzXk2Lp",
   pdf_url: "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
+  schedule_id: null,
 };
 
 export const InvoiceSummarySchema = z
@@ -116,6 +117,10 @@ export const InvoiceSummarySchema = z
     created_at: z.string(),
     invoice_url: z.url(),
     pdf_url: z.url(),
+    schedule_id: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The invoice schedule that issued it; null for one made by hand." }),
   })
   .openapi("InvoiceSummary", { example: invoiceSummaryExample });
 
@@ -167,6 +172,7 @@ export function presentInvoiceSummary(
     sent_at: row.sent_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     ...invoiceUrls(deps, row.id, row.slug),
+    schedule_id: row.schedule_id,
   };
 }
 

@@ -35,6 +35,16 @@ import { createNumberForecasts } from "./invoiceNumberForecast.ts";
 import { type InvoiceRecordForPdf, invoicePdfData } from "./invoicePdfData.ts";
 import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
 
+/**
+ * An invoice a schedule issues (api/schedules/issue.ts): it carries the schedule and its period
+ * (unique together), and `inTransaction` runs in the creating transaction after the insert.
+ */
+export type ScheduledIssue = {
+  scheduleId: string;
+  periodDate: string;
+  inTransaction: (trx: Transaction<Database>) => Promise<void>;
+};
+
 /** Creations of one merchant, queued in this process before they take a connection. */
 const perMerchant = createKeyedQueue();
 /** Each database's forecasts of the numbers creations will take (see invoiceNumberForecast). */
@@ -61,6 +71,7 @@ export async function createInvoice(
   input: CreateInvoiceInput,
   idempotencyKey: string | undefined,
   actor: Actor,
+  scheduled?: ScheduledIssue,
 ): Promise<CreateInvoiceResponse> {
   const { lines, total } = priceLineItems(input.line_items);
   assertWebhookUrlAllowed(deps, input.webhook_url);
@@ -185,6 +196,9 @@ export async function createInvoice(
       webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
       status: sendNow ? "sent" : "draft",
       sent_at: sendNow ? createdAt : null,
+      ...(scheduled
+        ? { schedule_id: scheduled.scheduleId, schedule_period: scheduled.periodDate }
+        : {}),
     };
     // The forecast missed (a creation ahead failed, or another process created): render again.
     const pdf = merchant.invoiceNumber === rendered.number ? rendered.pdf : await render(record);
@@ -195,6 +209,8 @@ export async function createInvoice(
       pdf: { pdf, sha256: sha256Hex(pdf) },
       sendToVendor: sendNow,
     });
+    // In the same transaction: the schedule moves past its period, or nothing commits.
+    if (scheduled) await scheduled.inTransaction(trx);
     taken = merchant.invoiceNumber;
 
     return {

@@ -99,4 +99,5 @@ export const invoiceExample = {
   refunds: [],
   refunded_amount: "0.00",
   voided_at: null,
+  schedule_id: null,
 } as const;

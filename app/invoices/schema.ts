@@ -423,6 +423,10 @@ export const InvoiceSchema = z
       .string()
       .nullable()
       .openapi({ description: "When the invoice was voided; null unless `void`." }),
+    schedule_id: z.uuid().nullable().openapi({
+      description:
+        "The invoice schedule that issued it (`/api/invoice-schedules`); null for an invoice made by hand.",
+    }),
   })
   .openapi("Invoice", { example: invoiceExample });
 

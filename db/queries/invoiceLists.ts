@@ -64,6 +64,8 @@ export type InvoiceListRow = {
   created_at: Date;
   /** created_at to the microsecond: the list key's moment. */
   list_at: string;
+  /** The schedule that issued it (migration 0033); null for one made by hand. */
+  schedule_id: string | null;
 };
 
 type Eb = ExpressionBuilder<Database & { i: Database["app.invoices"] }, "i">;
@@ -109,6 +111,7 @@ export async function listInvoices(
       "i.deposit_address",
       "i.sent_at",
       "i.created_at",
+      "i.schedule_id",
     ])
     .select((eb) => [
       eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),

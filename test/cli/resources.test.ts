@@ -199,6 +199,6 @@ describe("the remit command over the API's lists, voids, refunds, exports, event
     const anonymous = await remit(["invoices", "list"], null);
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toMatch(/^error: /);
-    expect((await remit(["invoices", "remind", "x"])).code).toBe(64);
+    expect((await remit(["invoices", "frobnicate", "x"])).code).toBe(64);
   });
 });

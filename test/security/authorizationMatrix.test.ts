@@ -147,6 +147,18 @@ describe("the authorization matrix: every route × every caller against domain/a
       { url: "https://hooks.example.com/remit" },
       owner.key,
     );
+    const {
+      issue_date: _issue,
+      due_date: _due,
+      ...template
+    } = invoiceRequest({
+      merchant_email: owner.email,
+    });
+    const schedule = await post(
+      "/api/invoice-schedules",
+      { invoice: template, interval: "monthly", start_date: "2099-01-31", days_until_due: 30 },
+      owner.key,
+    );
     // An event of the owner's invoice, to redeliver.
     const eventId = randomUUID();
     await stack.db
@@ -172,6 +184,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       key_id: spareKey.id as string,
       dashboard_key_id: spareKey2.id as string,
       endpoint_id: endpoint.id as string,
+      schedule_id: schedule.schedule_id as string,
       address: wallet,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
@@ -244,6 +257,8 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "id" && pathOf.startsWith("/api/webhook-endpoints/"))
         return params.endpoint_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
+      if (name === "id" && pathOf.startsWith("/api/invoice-schedules/"))
+        return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
       if (name === "id" && pathOf.includes("/authorizations/")) return randomUUID();

@@ -4,9 +4,12 @@ import type { WorkerDeps } from "../deps.ts";
 import { checkRefund } from "./check_refund.ts";
 import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
+import { issueDueSchedules } from "./issue_due_schedules.ts";
+import { issueSchedule } from "./issue_schedule.ts";
 import { provisionManagedWallets } from "./provision_managed_wallets.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
+import { sendDueReminders } from "./send_due_reminders.ts";
 import { sendEmail } from "./send_email.ts";
 import { submitRefund } from "./submit_refund.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
@@ -24,5 +27,8 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.provisionManagedWallets]: provisionManagedWallets(deps),
     [TASK.submitRefund]: submitRefund(deps),
     [TASK.checkRefund]: checkRefund(deps),
+    [TASK.issueDueSchedules]: issueDueSchedules(deps),
+    [TASK.issueSchedule]: issueSchedule(deps),
+    [TASK.sendDueReminders]: sendDueReminders(deps),
   };
 }

@@ -27,6 +27,7 @@ import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
+import { vendorReminderEmail } from "../../email/vendorReminderEmail.ts";
 import { createLogger } from "../../internal/logger.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { composeRefundEmail, isRefundEmail } from "../refundEmails.ts";
@@ -49,6 +50,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
   if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
+  if (email.kind === "vendor_reminder") return composeReminderEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);
@@ -70,6 +72,35 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     from: deps.emailFrom,
     ...content,
     // The stored bytes: the attachment is byte-identical to the PDF the API serves.
+    attachments: [
+      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
+    ],
+  };
+}
+
+/** A payment reminder (api/reminders/remind.ts): the amount due when it was sent, the PDF. */
+async function composeReminderEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
+  const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
+  const pdf = invoice && (await findPdf(deps.db, invoice.id));
+  const amountDue = email.details?.amount_due;
+  if (!invoice || !pdf || amountDue === undefined)
+    throw new Error(`email ${email.id}: reminder of invoice ${email.invoice_id} not found`);
+  const content = vendorReminderEmail({
+    invoiceNumber: invoice.invoice_number,
+    merchantName: invoice.merchant_name_snapshot,
+    vendorName: invoice.vendor_name,
+    amountDue: BigInt(amountDue),
+    totalAmount: invoice.total_amount,
+    dueDate: invoice.due_date,
+    today: email.details?.day ?? email.created_at.toISOString().slice(0, 10),
+    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+    depositAddress: getAddress(invoice.deposit_address),
+  });
+  return {
+    id: email.id,
+    to: email.recipient,
+    from: deps.emailFrom,
+    ...content,
     attachments: [
       { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
     ],

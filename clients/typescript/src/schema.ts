@@ -74,7 +74,8 @@ export interface paths {
                          *           "sent_at": "2026-10-01T09:30:00.000Z",
                          *           "created_at": "2026-10-01T09:30:00.000Z",
                          *           "invoice_url": "https://pay.remit.example/i/4fQm9TzXk2Lp",
-                         *           "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf"
+                         *           "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
+                         *           "schedule_id": null
                          *         }
                          *       ],
                          *       "next_cursor": null
@@ -2869,7 +2870,7 @@ export interface paths {
                     limit?: string;
                     /** @description The `next_cursor` of the previous page, as it was given (opaque). Absent: the first page, newest first. */
                     cursor?: string;
-                    /** @description Only events of these types. One or more of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`, comma-separated. */
+                    /** @description Only events of these types. One or more of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`, comma-separated. */
                     type?: string;
                 };
                 header?: never;
@@ -3353,6 +3354,982 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoice-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your invoice schedules
+         * @description Newest first, a page at a time (`next_cursor` until the last page). A `read` key is enough.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Rows per page: 1–200, default 50. */
+                    limit?: string;
+                    /** @description The `next_cursor` of the previous page, as it was given (opaque). Absent: the first page, newest first. */
+                    cursor?: string;
+                    /** @description Only schedules with one of these statuses. One or more of `active`, `paused`, `cancelled`, `completed`, comma-separated. */
+                    status?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of schedules */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "schedule_id": "5b2e8f0c-3d1a-4c6b-9e7f-2a1b3c4d5e6f",
+                         *           "status": "active",
+                         *           "interval": "monthly",
+                         *           "n": null,
+                         *           "start_date": "2027-01-31",
+                         *           "end_date": null,
+                         *           "count": null,
+                         *           "days_until_due": 30,
+                         *           "next_issue_date": "2027-02-28",
+                         *           "issued_count": 1,
+                         *           "last_error": null,
+                         *           "invoice": {
+                         *             "merchant_email": "billing@acme.example",
+                         *             "merchant_name": "Acme Ltd",
+                         *             "merchant_address": "1 Market St, San Francisco",
+                         *             "vendor_email": "ap@globex.example",
+                         *             "vendor_name": "Globex",
+                         *             "line_items": [
+                         *               {
+                         *                 "description": "Monthly retainer",
+                         *                 "quantity": 1,
+                         *                 "unit_price": "1500.00"
+                         *               }
+                         *             ],
+                         *             "wallet_type": "managed"
+                         *           },
+                         *           "created_at": "2027-01-20T10:00:00.000Z",
+                         *           "updated_at": "2027-01-31T00:01:02.000Z"
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
+                        "application/json": {
+                            data: components["schemas"]["InvoiceSchedule"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an invoice schedule
+         * @description Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateInvoiceScheduleRequest"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an invoice schedule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an invoice schedule
+         * @description Its template (`invoice`, replaced whole and validated as on creation), `end_date`, `count` or `days_until_due`, for the invoices not yet issued. The interval and start date are fixed: cancel and create another schedule to change them. A cancelled schedule is a 409.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateInvoiceScheduleRequest"];
+                };
+            };
+            responses: {
+                /** @description The changed schedule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/invoice-schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an invoice schedule
+         * @description Nothing is issued until it is resumed. Pausing a paused schedule changes nothing; a cancelled or completed one is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an invoice schedule
+         * @description Issues again: periods whose dates passed while paused are issued once each, dated their own periods. A cancelled or completed one is a 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-schedules/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an invoice schedule
+         * @description For good: nothing more is issued, run-now included. The invoices issued stay as they are.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The schedule */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoice-schedules/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a schedule's next invoice now
+         * @description Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The schedule's `schedule_id`; another merchant's, or anything else, is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The invoice issued */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreateInvoiceResponse"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reminder-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payment reminder policy
+         * @description When the vendors of your open invoices are reminded by email (the invoice link, the amount still due, the PDF): by default 3 days before the due date, on it, 7 and 14 days after, at most 4 per invoice. A `read` key is enough.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The policy */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReminderPolicy"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your payment reminder policy
+         * @description Fields left out are unchanged; `steps` replaces every step. Audited. A `write` key is needed.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateReminderPolicyRequest"];
+                };
+            };
+            responses: {
+                /** @description The policy */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReminderPolicy"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/invoices/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remind the vendor now
+         * @description Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 `nothing_due`. At most 3 an hour per invoice (429 `rate_limited`, `Retry-After`). A `write` key is needed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The invoice's `invoice_id`; anything that is not one is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Reminder"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/receivables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aged receivables
+         * @description What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date. Each invoice counts its `amount_due` (after partial payments), so `total` is the sum of the open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The report */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReceivablesReport"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/receivables.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export aged receivables as CSV
+         * @description `GET /api/reports/receivables` as CSV: one row per vendor, then a `Total` row (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as USDC decimals). A `read` key is enough.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `false`: no byte order mark. */
+                    bom?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CSV file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example vendor_name,vendor_email,invoices,current,days_1_30,days_31_60,days_61_90,days_over_90,total,currency
+                         *     Globex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC
+                         *     Total,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC
+                         */
+                        "text/csv": string;
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transactions/{tx_hash}": {
         parameters: {
             query?: never;
@@ -3676,7 +4653,8 @@ export interface components {
          *       ],
          *       "refunds": [],
          *       "refunded_amount": "0.00",
-         *       "voided_at": null
+         *       "voided_at": null,
+         *       "schedule_id": null
          *     }
          */
         Invoice: {
@@ -3770,6 +4748,11 @@ export interface components {
             refunded_amount: string;
             /** @description When the invoice was voided; null unless `void`. */
             voided_at: string | null;
+            /**
+             * Format: uuid
+             * @description The invoice schedule that issued it (`/api/invoice-schedules`); null for an invoice made by hand.
+             */
+            schedule_id: string | null;
         };
         /**
          * @example {
@@ -4450,12 +5433,12 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
+             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
              * @example [
              *       "invoice.paid"
              *     ]
              */
-            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
+            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
         };
         /**
          * @example {
@@ -4470,12 +5453,12 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
+             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
              * @example [
              *       "invoice.paid"
              *     ]
              */
-            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
+            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
             /** @description `false`: no new event is sent to the endpoint until enabled again. */
             enabled?: boolean;
         };
@@ -4515,7 +5498,7 @@ export interface components {
         Event: {
             /** Format: uuid */
             event_id: string;
-            /** @description One of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`. */
+            /** @description One of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`. */
             type: string;
             created_at: string;
         } & {
@@ -4542,7 +5525,8 @@ export interface components {
          *       "sent_at": "2026-10-01T09:30:00.000Z",
          *       "created_at": "2026-10-01T09:30:00.000Z",
          *       "invoice_url": "https://pay.remit.example/i/4fQm9TzXk2Lp",
-         *       "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf"
+         *       "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
+         *       "schedule_id": null
          *     }
          */
         InvoiceSummary: {
@@ -4579,6 +5563,11 @@ export interface components {
             invoice_url: string;
             /** Format: uri */
             pdf_url: string;
+            /**
+             * Format: uuid
+             * @description The invoice schedule that issued it; null for one made by hand.
+             */
+            schedule_id: string | null;
         };
         /**
          * @example {
@@ -4756,6 +5745,312 @@ export interface components {
             deposit_address: string;
             /** @description The transaction on the block explorer (`EXPLORER_URL`); null on a local chain. */
             explorer_url: string | null;
+        };
+        /**
+         * @example {
+         *       "schedule_id": "5b2e8f0c-3d1a-4c6b-9e7f-2a1b3c4d5e6f",
+         *       "status": "active",
+         *       "interval": "monthly",
+         *       "n": null,
+         *       "start_date": "2027-01-31",
+         *       "end_date": null,
+         *       "count": null,
+         *       "days_until_due": 30,
+         *       "next_issue_date": "2027-02-28",
+         *       "issued_count": 1,
+         *       "last_error": null,
+         *       "invoice": {
+         *         "merchant_email": "billing@acme.example",
+         *         "merchant_name": "Acme Ltd",
+         *         "merchant_address": "1 Market St, San Francisco",
+         *         "vendor_email": "ap@globex.example",
+         *         "vendor_name": "Globex",
+         *         "line_items": [
+         *           {
+         *             "description": "Monthly retainer",
+         *             "quantity": 1,
+         *             "unit_price": "1500.00"
+         *           }
+         *         ],
+         *         "wallet_type": "managed"
+         *       },
+         *       "created_at": "2027-01-20T10:00:00.000Z",
+         *       "updated_at": "2027-01-31T00:01:02.000Z"
+         *     }
+         */
+        InvoiceSchedule: {
+            /** Format: uuid */
+            schedule_id: string;
+            /**
+             * @description `active` issues on each period's date; `paused` issues nothing until resumed (its missed periods are then issued); `cancelled` for good; `completed` once `count` or `end_date` is reached.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "cancelled" | "completed";
+            /** @enum {string} */
+            interval: "weekly" | "monthly" | "every_n_days";
+            n: number | null;
+            start_date: string;
+            end_date: string | null;
+            count: number | null;
+            days_until_due: number;
+            /** @description The next period's date; null once there is none. */
+            next_issue_date: string | null;
+            /** @description Invoices issued so far. */
+            issued_count: number;
+            /** @description Why the last issue failed (the template no longer passes POST /api/invoices' checks: the schedule was paused). */
+            last_error: string | null;
+            /** @description The template. */
+            invoice: {
+                [key: string]: unknown;
+            };
+            created_at: string;
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "invoice": {
+         *         "merchant_email": "billing@acme.example",
+         *         "merchant_name": "Acme Ltd",
+         *         "merchant_address": "1 Market St, San Francisco",
+         *         "vendor_email": "ap@globex.example",
+         *         "vendor_name": "Globex",
+         *         "line_items": [
+         *           {
+         *             "description": "Monthly retainer",
+         *             "quantity": 1,
+         *             "unit_price": "1500.00"
+         *           }
+         *         ],
+         *         "wallet_type": "managed"
+         *       },
+         *       "interval": "monthly",
+         *       "start_date": "2027-01-31",
+         *       "days_until_due": 30
+         *     }
+         */
+        CreateInvoiceScheduleRequest: {
+            /**
+             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`).
+             * @example {
+             *       "merchant_email": "billing@acme.example",
+             *       "merchant_name": "Acme Ltd",
+             *       "merchant_address": "1 Market St, San Francisco",
+             *       "vendor_email": "ap@globex.example",
+             *       "vendor_name": "Globex",
+             *       "line_items": [
+             *         {
+             *           "description": "Monthly retainer",
+             *           "quantity": 1,
+             *           "unit_price": "1500.00"
+             *         }
+             *       ],
+             *       "wallet_type": "managed"
+             *     }
+             */
+            invoice?: Record<string, never>;
+            /**
+             * @description `monthly` keeps the start date's day of the month (the month's last day when shorter: 31 January, 28 or 29 February, 31 March); `weekly`; `every_n_days` with `n`.
+             * @enum {string}
+             */
+            interval: "weekly" | "monthly" | "every_n_days";
+            /** @description Days between invoices: required with `"every_n_days"`, refused otherwise. */
+            n?: number;
+            /**
+             * Format: date
+             * @description The first invoice's date (UTC); periods are counted from it.
+             * @example 2027-01-31
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @description No invoice is issued for a period after this date.
+             */
+            end_date?: string;
+            /** @description At most this many invoices (run-now ones included). */
+            count?: number;
+            /**
+             * @description Each invoice is due this many days after it is issued.
+             * @example 30
+             */
+            days_until_due: number;
+        };
+        /**
+         * @example {
+         *       "count": 12,
+         *       "days_until_due": 14
+         *     }
+         */
+        UpdateInvoiceScheduleRequest: {
+            /**
+             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`).
+             * @example {
+             *       "merchant_email": "billing@acme.example",
+             *       "merchant_name": "Acme Ltd",
+             *       "merchant_address": "1 Market St, San Francisco",
+             *       "vendor_email": "ap@globex.example",
+             *       "vendor_name": "Globex",
+             *       "line_items": [
+             *         {
+             *           "description": "Monthly retainer",
+             *           "quantity": 1,
+             *           "unit_price": "1500.00"
+             *         }
+             *       ],
+             *       "wallet_type": "managed"
+             *     }
+             */
+            invoice?: Record<string, never>;
+            /**
+             * Format: date
+             * @description null: no end date.
+             */
+            end_date?: string | null;
+            /** @description null: no limit. */
+            count?: number | null;
+            /**
+             * @description Each invoice is due this many days after it is issued.
+             * @example 30
+             */
+            days_until_due?: number;
+        };
+        /**
+         * @example {
+         *       "enabled": true,
+         *       "steps": [
+         *         {
+         *           "days": -3,
+         *           "enabled": true
+         *         },
+         *         {
+         *           "days": 0,
+         *           "enabled": true
+         *         },
+         *         {
+         *           "days": 7,
+         *           "enabled": true
+         *         },
+         *         {
+         *           "days": 14,
+         *           "enabled": true
+         *         }
+         *       ],
+         *       "max_reminders": 4
+         *     }
+         */
+        ReminderPolicy: {
+            /** @description Off: no automatic reminder. */
+            enabled: boolean;
+            steps: components["schemas"]["ReminderStep"][];
+            /** @description Automatic reminders per invoice at most. */
+            max_reminders: number;
+        };
+        ReminderStep: {
+            /** @description Days after the due date (negative: before it; 0: on it). */
+            days: number;
+            enabled: boolean;
+        };
+        /**
+         * @example {
+         *       "steps": [
+         *         {
+         *           "days": -3,
+         *           "enabled": true
+         *         },
+         *         {
+         *           "days": 0,
+         *           "enabled": true
+         *         },
+         *         {
+         *           "days": 7,
+         *           "enabled": false
+         *         },
+         *         {
+         *           "days": 14,
+         *           "enabled": true
+         *         }
+         *       ],
+         *       "max_reminders": 3
+         *     }
+         */
+        UpdateReminderPolicyRequest: {
+            enabled?: boolean;
+            /** @description Replaces every step. */
+            steps?: components["schemas"]["ReminderStep"][];
+            max_reminders?: number;
+        };
+        /**
+         * @example {
+         *       "reminder_id": "0e9a4c1b-7d2f-4e3a-8b5c-6d7e8f9a0b1c",
+         *       "invoice_id": "7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d",
+         *       "amount_due": "150.00",
+         *       "sent_at": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
+        Reminder: {
+            /** Format: uuid */
+            reminder_id: string;
+            /** Format: uuid */
+            invoice_id: string;
+            /** @description What the email asks for, in USDC. */
+            amount_due: string;
+            sent_at: string;
+        };
+        /**
+         * @example {
+         *       "as_of": "2027-04-15",
+         *       "currency": "USDC",
+         *       "vendors": [
+         *         {
+         *           "vendor_email": "ap@globex.example",
+         *           "vendor_name": "Globex",
+         *           "invoice_count": 2,
+         *           "buckets": {
+         *             "current": "0.00",
+         *             "1_30": "6.00",
+         *             "31_60": "10.00",
+         *             "61_90": "0.00",
+         *             "over_90": "0.00"
+         *           },
+         *           "total": "16.00"
+         *         }
+         *       ],
+         *       "totals": {
+         *         "current": "0.00",
+         *         "1_30": "6.00",
+         *         "31_60": "10.00",
+         *         "61_90": "0.00",
+         *         "over_90": "0.00"
+         *       },
+         *       "total": "16.00",
+         *       "invoice_count": 2
+         *     }
+         */
+        ReceivablesReport: {
+            /** @description The day (UTC) the ages are counted on. */
+            as_of: string;
+            /** @enum {string} */
+            currency: "USDC";
+            vendors: {
+                /** @description Lower case: one vendor per address. */
+                vendor_email: string;
+                /** @description As on its latest open invoice. */
+                vendor_name: string;
+                invoice_count: number;
+                buckets: components["schemas"]["ReceivablesBuckets"];
+                total: string;
+            }[];
+            totals: components["schemas"]["ReceivablesBuckets"];
+            /** @description The sum of the open invoices' `amount_due` (as GET /api/invoices reports each): exactly the buckets' sum. */
+            total: string;
+            invoice_count: number;
+        };
+        /** @description USDC still due by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`. */
+        ReceivablesBuckets: {
+            current: string;
+            "1_30": string;
+            "31_60": string;
+            "61_90": string;
+            over_90: string;
         };
         /**
          * @example {

@@ -1,0 +1,232 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { authorizedInvoice } from "../../app/authorize.ts";
+import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
+import { rule } from "../../app/lists/listQuery.ts";
+import { systemClock } from "../../db/clock.ts";
+import { recordAudit } from "../../db/queries/audit.ts";
+import {
+  findReminderPolicy,
+  recentManualReminders,
+  saveReminderPolicy,
+} from "../../db/queries/reminders.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import {
+  MANUAL_REMINDERS_PER_HOUR,
+  MAX_REMINDER_STEPS,
+  REMINDER_STEP_MAX_DAYS,
+  REMINDER_STEP_MIN_DAYS,
+  type ReminderPolicy,
+} from "../../domain/reminders.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf, auditActor } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { ApiError, RetryLaterError } from "../errors.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { remindInvoice } from "./remind.ts";
+
+const security = [{ bearerAuth: [] }];
+const HOUR_MS = 3_600_000;
+
+const StepSchema = z
+  .strictObject({
+    days: z
+      .number(rule("invalid_number", "must be a whole number of days"))
+      .int(rule("invalid_number", "must be a whole number of days"))
+      .min(
+        REMINDER_STEP_MIN_DAYS,
+        rule("out_of_range", `must be from ${REMINDER_STEP_MIN_DAYS} to ${REMINDER_STEP_MAX_DAYS}`),
+      )
+      .max(
+        REMINDER_STEP_MAX_DAYS,
+        rule("out_of_range", `must be from ${REMINDER_STEP_MIN_DAYS} to ${REMINDER_STEP_MAX_DAYS}`),
+      )
+      .openapi({ description: "Days after the due date (negative: before it; 0: on it)." }),
+    enabled: z.boolean(rule("invalid_boolean", "must be true or false")),
+  })
+  .openapi("ReminderStep");
+
+const policyExample: ReminderPolicy = {
+  enabled: true,
+  steps: [
+    { days: -3, enabled: true },
+    { days: 0, enabled: true },
+    { days: 7, enabled: true },
+    { days: 14, enabled: true },
+  ],
+  max_reminders: 4,
+};
+
+const PolicySchema = z
+  .object({
+    enabled: z.boolean().openapi({ description: "Off: no automatic reminder." }),
+    steps: z.array(StepSchema),
+    max_reminders: z.number().openapi({ description: "Automatic reminders per invoice at most." }),
+  })
+  .openapi("ReminderPolicy", { example: policyExample });
+
+const UpdatePolicySchema = z
+  .strictObject({
+    enabled: z.boolean(rule("invalid_boolean", "must be true or false")).optional(),
+    steps: z
+      .array(StepSchema)
+      .max(MAX_REMINDER_STEPS, rule("too_many", `must have at most ${MAX_REMINDER_STEPS} steps`))
+      .refine(
+        (steps) => new Set(steps.map((s) => s.days)).size === steps.length,
+        rule("duplicate", "must not name the same day twice"),
+      )
+      .optional()
+      .openapi({ description: "Replaces every step." }),
+    max_reminders: z
+      .number(rule("invalid_number", "must be a whole number"))
+      .int(rule("invalid_number", "must be a whole number"))
+      .min(0, rule("out_of_range", "must be from 0 to 20"))
+      .max(20, rule("out_of_range", "must be from 0 to 20"))
+      .optional(),
+  })
+  .openapi("UpdateReminderPolicyRequest", {
+    example: {
+      steps: [
+        { days: -3, enabled: true },
+        { days: 0, enabled: true },
+        { days: 7, enabled: false },
+        { days: 14, enabled: true },
+      ],
+      max_reminders: 3,
+    },
+  });
+
+const getPolicyRoute = createRoute({
+  method: "get",
+  path: "/api/reminder-policy",
+  tags: ["Reminders"],
+  summary: "Your payment reminder policy",
+  description:
+    "When the vendors of your open invoices are reminded by email (the invoice link, the amount still due, the PDF): by default 3 days before the due date, on it, 7 and 14 days after, at most 4 per invoice. A `read` key is enough.",
+  security,
+  responses: { 200: jsonResponse("The policy", PolicySchema), ...errorResponses(401) },
+});
+
+const patchPolicyRoute = createRoute({
+  method: "patch",
+  path: "/api/reminder-policy",
+  tags: ["Reminders"],
+  summary: "Change your payment reminder policy",
+  description:
+    "Fields left out are unchanged; `steps` replaces every step. Audited. A `write` key is needed.",
+  security,
+  middleware: [jsonBody],
+  request: {
+    body: { required: true, content: { "application/json": { schema: UpdatePolicySchema } } },
+  },
+  responses: {
+    200: jsonResponse("The policy", PolicySchema),
+    ...errorResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const ReminderSchema = z
+  .object({
+    reminder_id: z.uuid(),
+    invoice_id: z.uuid(),
+    amount_due: z.string().openapi({ description: "What the email asks for, in USDC." }),
+    sent_at: z.string(),
+  })
+  .openapi("Reminder", {
+    example: {
+      reminder_id: "0e9a4c1b-7d2f-4e3a-8b5c-6d7e8f9a0b1c",
+      invoice_id: "7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d",
+      amount_due: "150.00",
+      sent_at: "2026-11-20T09:00:00.000Z",
+    },
+  });
+
+const remindRoute = createRoute({
+  method: "post",
+  path: "/api/invoices/{id}/remind",
+  tags: ["Reminders"],
+  summary: "Remind the vendor now",
+  description: `Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 \`nothing_due\`. At most ${MANUAL_REMINDERS_PER_HOUR} an hour per invoice (429 \`rate_limited\`, \`Retry-After\`). A \`write\` key is needed.`,
+  security,
+  request: { params: InvoiceIdParamSchema },
+  responses: {
+    202: jsonResponse("Queued", ReminderSchema),
+    ...errorResponses(401, 403, 404, 409, 429),
+  },
+});
+
+export function registerReminderRoutes(app: Router, deps: AppDeps): void {
+  const clock = deps.clock ?? systemClock;
+
+  app.openapi(getPolicyRoute, async (c) =>
+    c.json(await findReminderPolicy(deps.db, requireKey(c).merchantId), 200),
+  );
+
+  app.openapi<typeof patchPolicyRoute>(
+    patchPolicyRoute,
+    async (c) => {
+      const identity = requireKey(c);
+      const input = c.req.valid("json");
+      const policy = await deps.db.transaction().execute(async (trx) => {
+        const current = await findReminderPolicy(trx, identity.merchantId);
+        const next: ReminderPolicy = {
+          enabled: input.enabled ?? current.enabled,
+          steps: input.steps ? [...input.steps].sort((a, b) => a.days - b.days) : current.steps,
+          max_reminders: input.max_reminders ?? current.max_reminders,
+        };
+        await saveReminderPolicy(trx, identity.merchantId, next);
+        await recordAudit(trx, {
+          merchantId: identity.merchantId,
+          ...auditActor(identity),
+          action: "reminder_policy.updated",
+          target: identity.merchantId,
+          requestId: actorOf(c).requestId,
+        });
+        return next;
+      });
+      return c.json(policy, 200);
+    },
+    validationHook((path) => (path === "" ? Object.keys(UpdatePolicySchema.shape) : [])),
+  );
+
+  app.openapi(remindRoute, async (c) => {
+    const identity = requireKey(c);
+    const actor = actorOf(c);
+    const invoice = await authorizedInvoice(deps.db, identity, c.req.valid("param").id);
+    const wall = Date.now();
+    const recent = await recentManualReminders(deps.db, invoice.id, new Date(wall - HOUR_MS));
+    if (recent.count >= MANUAL_REMINDERS_PER_HOUR) {
+      const freeAt = (recent.oldest?.getTime() ?? wall) + HOUR_MS;
+      throw new RetryLaterError(
+        429,
+        "rate_limited",
+        `at most ${MANUAL_REMINDERS_PER_HOUR} reminders an hour per invoice`,
+        Math.max(1, Math.ceil((freeAt - wall) / 1000)),
+      );
+    }
+    const now = await clock.now();
+    const sent = await remindInvoice(deps.db, invoice.id, null, now);
+    if (typeof sent !== "object")
+      throw new ApiError(409, "nothing_due", "nothing is due on this invoice: no reminder is sent");
+    await recordAudit(deps.db, {
+      merchantId: invoice.merchant_id,
+      ...auditActor(identity),
+      action: "invoice.reminded",
+      target: invoice.id,
+      requestId: actor.requestId,
+    });
+    deps.log.info("invoice reminder queued", {
+      invoice_id: invoice.id,
+      reminder_id: sent.reminderId,
+    });
+    return c.json(
+      {
+        reminder_id: sent.reminderId,
+        invoice_id: invoice.id,
+        amount_due: formatUsdc(sent.amountDue),
+        sent_at: now.toISOString(),
+      },
+      202,
+    );
+  });
+}

@@ -1,0 +1,30 @@
+import { sql } from "kysely";
+import type { ReceivableInvoice } from "../../domain/receivables.ts";
+import type { Executor } from "../database.ts";
+
+/**
+ * The merchant's open invoices (sent or partly paid: a draft is owed by nobody yet; paid, excess
+ * and void owe nothing), newest first, with what the reconcile job counted on each.
+ */
+export async function openInvoicesOf(
+  db: Executor,
+  merchantId: string,
+): Promise<ReceivableInvoice[]> {
+  const rows = await db
+    .selectFrom("app.invoices as i")
+    .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
+    .select(["i.status", "i.total_amount", "i.due_date", "i.vendor_email", "i.vendor_name"])
+    .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"))
+    .where("i.merchant_id", "=", merchantId)
+    .where("i.status", "in", ["sent", "partial"])
+    .orderBy("i.created_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    status: row.status,
+    total: row.total_amount,
+    received: row.received,
+    dueDate: row.due_date,
+    vendorEmail: row.vendor_email,
+    vendorName: row.vendor_name,
+  }));
+}
