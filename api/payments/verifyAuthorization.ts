@@ -168,6 +168,19 @@ export async function verifyAuthorization(
       "payment_in_progress",
       "a payment to this invoice or link is already on its way; wait for it to be counted",
     );
+  // The due read again, after the check above: a relayed payment the indexer counted between
+  // reading `payable` and that check is in no open authorization any more, but is in the
+  // amount received now. Without this read the same invoice could be paid twice.
+  const now = await findPayable(deps.db, payable.slug);
+  if (!now || now.due === 0n)
+    throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
+  if (now.due !== payable.due)
+    throw refuse(
+      422,
+      "wrong_amount",
+      `the authorization is for ${formatUsdc(message.value)} USDC; exactly ${formatUsdc(now.due)} USDC is due`,
+      "value",
+    );
 
   const used = await deps.chain.readContract({
     address: USDC_ADDRESS,
