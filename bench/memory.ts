@@ -55,9 +55,10 @@ async function component(pid: number): Promise<string> {
     "\0",
     " ",
   );
-  if (command.includes("platform/start.ts")) return "supervisor";
-  if (command.includes("server/main.ts")) return "api (PDF thread included)";
-  if (command.includes("worker/main.ts")) return "worker";
+  // From bundles (platform/launch.mjs, …/server/main.mjs) or TypeScript (…/server/main.ts).
+  if (/platform\/(start\.ts|launch\.mjs)/.test(command)) return "supervisor";
+  if (command.includes("server/main.")) return "api (PDF threads included)";
+  if (command.includes("worker/main.")) return "worker";
   if (command.includes("ponder.js")) return "indexer";
   if (command.includes("esbuild")) return "esbuild (Ponder's build service)";
   if (command.includes("anvil")) return "anvil";
