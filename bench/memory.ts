@@ -1,7 +1,7 @@
 // Memory of the whole stack (`npm start`: supervisor, API, worker, indexer, embedded Postgres
 // and its backends, anvil), idle and under load, as proportional set size (PSS: shared pages
 // split between the processes sharing them, so Postgres's shared buffers count once).
-// Baseline: an idle bare `node --import tsx` process in the same run.
+// Baseline: an idle bare `node` process in the same run.
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -109,7 +109,7 @@ export async function benchMemory(): Promise<void> {
   service.stdout.on("data", (chunk) => (output += chunk));
   const baseline = spawn(
     process.execPath,
-    ["--import", "tsx", "-e", "setInterval(() => {}, 1000)"],
+    ["-e", "setInterval(() => {}, 1000)"],
     {
       cwd: projectRoot,
       stdio: "ignore",
@@ -204,7 +204,7 @@ export async function benchMemory(): Promise<void> {
     console.log(
       `\n# Memory of the whole stack (PSS of npm start's process tree; ${loadSeconds} s of load)`,
     );
-    console.log(`baseline: idle bare node --import tsx  ${mb(bare)}`);
+    console.log(`baseline: idle bare node              ${mb(bare)}`);
     console.log(
       `idle                                   p50 ${mb(idleSummary.p50)}   goal < ${mb(IDLE_GOAL_BYTES)}: ${idleSummary.p50 < IDLE_GOAL_BYTES ? "met" : "NOT met"}`,
     );

@@ -251,7 +251,14 @@ export async function ensureBuilt(env = process.env) {
   await mkdir(cache, { recursive: true });
   const temporary = path.join(cache, `${key}.tmp-${process.pid}`);
   await rm(temporary, { recursive: true, force: true });
-  await Promise.all([bundle(temporary), bundleIndexer(path.join(temporary, "ponder"))]);
+  try {
+    await Promise.all([bundle(temporary), bundleIndexer(path.join(temporary, "ponder"))]);
+  } finally {
+    // esbuild's service process would otherwise live as long as the supervisor (~250 MB after
+    // a build): the next build, if any, starts a new one.
+    const { stop } = await import("esbuild");
+    await stop();
+  }
   await writeFile(path.join(temporary, "built.json"), JSON.stringify({ key, root }));
   try {
     await rename(temporary, dir);
