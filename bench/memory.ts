@@ -107,14 +107,10 @@ export async function benchMemory(): Promise<void> {
   });
   let output = "";
   service.stdout.on("data", (chunk) => (output += chunk));
-  const baseline = spawn(
-    process.execPath,
-    ["-e", "setInterval(() => {}, 1000)"],
-    {
-      cwd: projectRoot,
-      stdio: "ignore",
-    },
-  );
+  const baseline = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+    cwd: projectRoot,
+    stdio: "ignore",
+  });
   try {
     await waitFor(
       "npm start to be ready",
