@@ -177,6 +177,16 @@ const envSchema = z
      * one invoice); threads stay while renders keep coming and stop after 30 s idle.
      */
     PDF_RENDER_WARM_THREADS: z.coerce.number().int().min(0).max(64).default(0),
+    /**
+     * Where `npm start` keeps the JavaScript it bundles from the sources (platform/build.mjs,
+     * which reads it itself: it runs before this module). Default node_modules/.cache/remit.
+     */
+    REMIT_BUILD_CACHE: z.string().min(1).optional(),
+    /**
+     * "vite": the indexer builds its code with Ponder's own Vite build, as before bundling,
+     * instead of executing the bundles (indexer/prebuilt/; read by platform/children.ts).
+     */
+    PONDER_BUILD: z.enum(["bundled", "vite"]).optional(),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /**
