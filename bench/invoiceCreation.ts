@@ -121,7 +121,7 @@ export async function benchInvoiceCreation(): Promise<void> {
     await waitFor("the API", async () => (await fetch(`${url}/health`)).status > 0, {
       timeoutMs: 30_000,
     });
-    // Idle: started, nothing asked of it yet (one render thread warm, as after a quiet spell).
+    // Idle: started, nothing asked of it yet (no render thread: they start on the first render).
     await delay(2_000);
     const idle = await memoryOf(api.pid as number);
     await load(url, 20, 2); // warm-up: JIT, font loading, connection pool
@@ -211,10 +211,10 @@ export async function benchInvoiceCreation(): Promise<void> {
         "the API's loop is idle most of the time under creation (profiled); the poll waits for a core beside two render threads, Postgres and the load generator on 2 cores (PDF_RENDER_NICE 10 did not change it on a quiet machine): more cores than render threads, or renders in API replicas on other machines",
     });
     console.log(
-      `API idle: RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB (one render thread warm)`,
+      `API idle: RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB (PDF_RENDER_WARM_THREADS ${process.env.PDF_RENDER_WARM_THREADS ?? 0})`,
     );
     record({
-      measure: "API process idle memory (one render thread warm)",
+      measure: "API process idle memory (render threads start on demand)",
       result: `RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB`,
       baseline: "",
       ratio: "",
