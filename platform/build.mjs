@@ -9,7 +9,7 @@
 // moves the cache (the benchmark points it at an empty directory to time a first start).
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -249,6 +249,15 @@ export async function ensureBuilt(env = process.env) {
   if (existsSync(path.join(dir, "platform", "start.mjs")))
     return { dir, built: false, ms: performance.now() - started };
   await mkdir(cache, { recursive: true });
+  // Outside the project the bundles' packages would not resolve: they look for node_modules
+  // in the directories above them.
+  const relative = path.relative(root, cache);
+  if (relative.startsWith("..") || path.isAbsolute(relative))
+    await symlink(path.join(root, "node_modules"), path.join(cache, "node_modules"), "dir").catch(
+      (error) => {
+        if (error.code !== "EEXIST") throw error;
+      },
+    );
   const temporary = path.join(cache, `${key}.tmp-${process.pid}`);
   await rm(temporary, { recursive: true, force: true });
   try {
@@ -273,7 +282,7 @@ export async function ensureBuilt(env = process.env) {
 
 async function removeStale(cache, key) {
   for (const name of await readdir(cache).catch(() => [])) {
-    if (name === key) continue;
+    if (name === key || name === "node_modules") continue;
     const full = path.join(cache, name);
     const info = await stat(full).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > STALE_MS)
