@@ -8,6 +8,7 @@ import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts
 import { migrate } from "../db/migrate.ts";
 import { freePort } from "../internal/freePort.ts";
 import { newMnemonic } from "../keys/hdWallet.ts";
+import { ensureBuilt } from "../platform/build.mjs";
 import type { ChildSettings } from "../platform/children.ts";
 import { fillManagedWalletPool } from "../platform/managedWallets.ts";
 
@@ -34,9 +35,12 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
   // the API cannot derive them (hardened), and the worker refills only after a creation.
   await fillManagedWalletPool(databaseUrl, mnemonic);
   const { BASE_URL: _vite, ...inherited } = process.env;
+  // The processes run from the bundles `npm start` runs (platform/build.mjs), not through tsx.
+  const { dir: bundles } = await ensureBuilt();
   const settings: ChildSettings = {
     baseEnv: {
       ...inherited,
+      REMIT_BUILD_DIR: bundles,
       DATA_DIR: dir,
       LOG_LEVEL: "warn",
       // One load generator on loopback is not a client to limit; the status bench turns the

@@ -18,6 +18,7 @@ import { freePort } from "../internal/freePort.ts";
 import { waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
 import { payBenchInvoice } from "./invoicePayment.ts";
+import { npmStartNodeArgs } from "./startCommand.ts";
 import { printSummary } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -28,11 +29,11 @@ const PAYER = devAccount(8);
 type Service = { child: ChildProcess; output: () => string; startedAt: number };
 
 function startService(env: NodeJS.ProcessEnv): Service {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(projectRoot, "platform/start.ts")],
-    { cwd: projectRoot, env, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, npmStartNodeArgs(), {
+    cwd: projectRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));

@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, each printing its figures, then one table of them all.
 import { benchBaseVolume } from "./baseVolume.ts";
 import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
+import { benchFreshClone } from "./freshClone.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
 import { benchLists } from "./lists.ts";
+import { formatMachine, machineBaseline } from "./machine.ts";
 import { benchMemory } from "./memory.ts";
 import { benchPaymentLatency } from "./paymentLatency.ts";
 import { benchRestart } from "./restart.ts";
@@ -11,11 +13,14 @@ import { benchSchedules } from "./schedules.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
-import { formatSummary, recorded } from "./summary.ts";
+import { formatHeadlines, formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
 import { benchX402Payment } from "./x402Payment.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
+// Before anything loads the machine: the same work unit, timed in every run.
+const machine = formatMachine(await machineBaseline());
+console.log(machine);
 // BENCH_ONLY=lists,restart runs only those (names as below), for a second look at one figure.
 const benchmarks: Record<string, () => Promise<unknown>> = {
   indexLatency: benchIndexLatency,
@@ -29,6 +34,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   statusMiddleware: benchStatusMiddleware,
   lists: benchLists,
   schedules: benchSchedules,
+  freshClone: benchFreshClone,
   startup: benchStartup,
   restart: benchRestart,
   memory: benchMemory,
@@ -42,5 +48,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 for (const [name, run] of Object.entries(benchmarks)) if (!only || only.includes(name)) await run();
+console.log(`\n# Headline goals\n`);
+console.log(formatHeadlines(recorded(), machine));
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);
 console.log(formatSummary(recorded()));

@@ -6,7 +6,7 @@ import { projectRoot } from "../internal/projectRoot.ts";
  * The arguments `npm start` gives node (package.json's `start` script, `exec node …`): a
  * benchmark starts the service exactly as an operator does, V8 flags included.
  *
- * @example npmStartNodeArgs() // ["--max-semi-space-size=1", "--import", "tsx", "<root>/platform/start.ts"]
+ * @example npmStartNodeArgs() // ["--max-semi-space-size=1", "<root>/platform/launch.mjs"]
  */
 export function npmStartNodeArgs(): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as {
@@ -17,5 +17,5 @@ export function npmStartNodeArgs(): string[] {
   if (node < 0) throw new Error(`package.json's start script does not run node: ${scripts.start}`);
   return words
     .slice(node + 1)
-    .map((word) => (word.endsWith(".ts") ? path.join(projectRoot, word) : word));
+    .map((word) => (/\.(ts|mjs)$/.test(word) ? path.join(projectRoot, word) : word));
 }

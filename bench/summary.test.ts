@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { formatSummary } from "./summary.ts";
+import { formatHeadlines, formatSummary, HEADLINES } from "./summary.ts";
 
 test("the closing table aligns every column", () => {
   const table = formatSummary([
@@ -39,4 +39,46 @@ test("a goal not met is marked and explained under the table", () => {
   expect(lines[3]).toMatch(/\sNO$/);
   expect(table).toContain("Goals not met");
   expect(table).toContain("- b: two cores are shared; four would meet it");
+});
+
+test("the headline table lists every headline goal in order, met or not, measured or not", () => {
+  const table = formatHeadlines(
+    [
+      {
+        measure: "whole stack idle memory",
+        result: "380 MB",
+        baseline: "bare node 24 MB",
+        ratio: "16×",
+        goal: "< 400 MB",
+        met: true,
+        headline: "whole stack idle memory",
+      },
+      {
+        measure: "fresh clone: warm start",
+        result: "p50 3.4 s",
+        baseline: "",
+        ratio: "",
+        goal: "< 3 s",
+        met: false,
+        headline: "warm start → ready, p50",
+      },
+      {
+        measure: "work tree: warm start",
+        result: "p50 2.0 s",
+        baseline: "",
+        ratio: "",
+        goal: "< 3 s",
+        met: true,
+        headline: "warm start → ready, p50",
+      },
+    ],
+    "machine: CPU work unit 50.0 ms",
+  );
+  const lines = table.split("\n");
+  // Header, rule, one line per headline, a blank line, the machine.
+  expect(lines).toHaveLength(2 + HEADLINES.length + 2);
+  expect(lines[2]).toMatch(/^warm start → ready, p50\s+p50 3\.4 s\s+< 3 s\s+not met$/);
+  expect(lines[3]).toMatch(/^cold start \(new DATA_DIR\)\s+not measured in this run$/);
+  expect(lines[4]).toMatch(/^whole stack idle memory\s+380 MB\s+< 400 MB\s+met$/);
+  expect(lines.at(-1)).toBe("machine: CPU work unit 50.0 ms");
 });

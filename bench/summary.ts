@@ -10,7 +10,23 @@ export type SummaryRow = {
   met?: boolean;
   /** For a goal not met: why, and what would meet it (printed under the table). */
   whyNot?: string;
+  /** One of the headline goals this row answers (printed first, in HEADLINES' order). */
+  headline?: Headline;
 };
+
+/**
+ * The headline goals: a small server, started in seconds from a fresh clone, with polls that
+ * stay flat while invoices are created (docs/benchmarks.md). Printed first, each with its goal
+ * and whether this run met it.
+ */
+export const HEADLINES = [
+  "warm start → ready, p50",
+  "cold start (new DATA_DIR)",
+  "whole stack idle memory",
+  "invoice creation, 4 clients, p99",
+  "status poll p99, alone → while 4 clients create",
+] as const;
+export type Headline = (typeof HEADLINES)[number];
 
 const rows: SummaryRow[] = [];
 
@@ -60,3 +76,34 @@ export function formatSummary(summary: readonly SummaryRow[]): string {
 }
 
 export const fmtMs = (value: number) => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} ms`;
+
+/**
+ * The headline table: one line per HEADLINES entry, in that order, from the first row recorded
+ * for it (the fresh clone's start-up runs before the work tree's); a goal this run did not
+ * measure says so. Under it, the machine line: figures from two machines compare as ratios of
+ * its work unit.
+ */
+export function formatHeadlines(summary: readonly SummaryRow[], machine?: string): string {
+  const lines = HEADLINES.map((headline) => {
+    const row = summary.find((candidate) => candidate.headline === headline);
+    return row
+      ? { measure: headline, result: row.result, goal: row.goal, met: row.met ? "met" : "not met" }
+      : { measure: headline, result: "not measured in this run", goal: "", met: "" };
+  });
+  const header = { measure: "goal", result: "this run", goal: "goal", met: "" };
+  const columns = ["measure", "result", "goal", "met"] as const;
+  const widths = columns.map((column) =>
+    Math.max(...[header, ...lines].map((line) => line[column].length)),
+  );
+  const format = (line: Record<(typeof columns)[number], string>) =>
+    columns
+      .map((column, i) => line[column].padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [
+    format(header),
+    widths.map((width) => "-".repeat(width)).join("  "),
+    ...lines.map(format),
+    ...(machine ? ["", machine] : []),
+  ].join("\n");
+}

@@ -158,7 +158,7 @@ const envSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /**
      * Threads rendering invoice PDFs in the API process (pdf/renderPool.ts); default: the cores.
-     * One stays warm; the others start under load and stop after 30 s idle.
+     * They start under load and stop after 30 s idle (PDF_RENDER_WARM_THREADS stay).
      */
     PDF_RENDER_THREADS: z.coerce
       .number()
@@ -171,6 +171,22 @@ const envSchema = z
      * 0, so the kernel runs the event loop (status polls) before a render (docs/architecture.md).
      */
     PDF_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(0),
+    /**
+     * Render threads kept while no invoice is being created (each holds pdfmake and its fonts,
+     * ~50 MB). 0: the first render after a quiet spell starts a thread (~0.5 s more for that
+     * one invoice); threads stay while renders keep coming and stop after 30 s idle.
+     */
+    PDF_RENDER_WARM_THREADS: z.coerce.number().int().min(0).max(64).default(0),
+    /**
+     * Where `npm start` keeps the JavaScript it bundles from the sources (platform/build.mjs,
+     * which reads it itself: it runs before this module). Default node_modules/.cache/remit.
+     */
+    REMIT_BUILD_CACHE: z.string().min(1).optional(),
+    /**
+     * "vite": the indexer builds its code with Ponder's own Vite build, as before bundling,
+     * instead of executing the bundles (indexer/prebuilt/; read by platform/children.ts).
+     */
+    PONDER_BUILD: z.enum(["bundled", "vite"]).optional(),
     /** Cap on one API statement (lock waits included): past it the request gets a 503. */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     /**

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { InvoicePdfData } from "./invoiceDocument.ts";
@@ -65,11 +66,16 @@ type Thread = {
 /** A render thread's nice value when none is given (PDF_RENDER_NICE). */
 export const DEFAULT_NICE = 0;
 
-/** The render thread's module, in the form this module runs as (TypeScript, or built JavaScript). */
-const workerScript = new URL(
-  import.meta.url.endsWith(".ts") ? "./renderWorker.ts" : "./renderWorker.js",
-  import.meta.url,
-);
+/**
+ * The render thread's module: its bundle when the API runs from bundles (`npm start`,
+ * platform/build.mjs, which names the directory in REMIT_BUILD_DIR), else its TypeScript.
+ */
+const workerScript = () => {
+  const bundles = process.env.REMIT_BUILD_DIR;
+  return bundles
+    ? pathToFileURL(path.join(bundles, "pdf", "renderWorker.mjs"))
+    : new URL("./renderWorker.ts", import.meta.url);
+};
 
 /**
  * A thread loads TypeScript as `npm start` does (tsx's loader, named by its file so it resolves
@@ -98,7 +104,7 @@ export function createRenderPool(options: RenderPoolOptions = {}) {
   const maxQueue = options.maxQueue ?? 32 * maxThreads;
   const idleMs = options.idleMs ?? 30_000;
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const script = options.script ?? workerScript;
+  const script = options.script ?? workerScript();
   const execArgv = execArgvFor(script);
   const nice = Math.min(19, Math.max(0, Math.trunc(options.nice ?? DEFAULT_NICE)));
 

@@ -33,6 +33,18 @@ const watchdog = ["--import", path.join(projectRoot, "platform/exitWithParent.mj
 export const SEMI_SPACE_MB = { api: 4, worker: 2, indexer: 2 } as const;
 const semiSpace = (mb: number) => `--max-semi-space-size=${mb}`;
 
+/**
+ * How a child runs one of our entry points (e.g. "server/main"): its bundle when `npm start`
+ * runs from bundles (platform/launch.mjs sets REMIT_BUILD_DIR), else its TypeScript through
+ * tsx (tests and benchmarks that start the processes themselves).
+ */
+export function entryArgs(entry: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const bundles = env.REMIT_BUILD_DIR;
+  return bundles
+    ? [path.join(bundles, `${entry}.mjs`)]
+    : ["--import", "tsx", path.join(projectRoot, `${entry}.ts`)];
+}
+
 /** Settings every child shares; `npm start` resolves them before it starts any. */
 export type ChildSettings = {
   /** The environment to pass on (the user's settings), before the resolved values below. */
@@ -123,6 +135,15 @@ export function indexerWsUrl(
   return localChain ? rpcUrl.replace(/^http/, "ws") : undefined;
 }
 
+/**
+ * From bundles (`npm start`), Ponder executes the indexing code platform/build.mjs bundled,
+ * instead of building it with a Vite server at every start (indexer/prebuilt/register.mjs).
+ */
+const prebuiltIndexer = (env: NodeJS.ProcessEnv): string[] =>
+  env.REMIT_BUILD_DIR && env.PONDER_BUILD !== "vite"
+    ? ["--import", path.join(projectRoot, "indexer/prebuilt/register.mjs")]
+    : [];
+
 /** `ponder start` (never `ponder dev`, which drops tables) into the build's own schema. */
 export function indexerSpec(settings: IndexerSettings): ChildSpec {
   return {
@@ -136,6 +157,7 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
     command: process.execPath,
     args: [
       ...watchdog,
+      ...prebuiltIndexer(settings.baseEnv),
       semiSpace(SEMI_SPACE_MB.indexer),
       // Ponder's drizzle calls pg's client.query() while one is running, which pg deprecates
       // with a warning at every start; not ours to fix, and not worth an operator's attention.
@@ -164,6 +186,9 @@ export function indexerSpec(settings: IndexerSettings): ChildSpec {
       PONDER_START_BLOCK: String(settings.startBlock),
       PONDER_TELEMETRY_DISABLED: "true",
       PONDER_LOG_LEVEL: settings.logLevel ?? "warn",
+      ...(settings.baseEnv.REMIT_BUILD_DIR
+        ? { REMIT_PONDER_BUILD: path.join(settings.baseEnv.REMIT_BUILD_DIR, "ponder") }
+        : {}),
     },
   };
 }
@@ -184,9 +209,7 @@ export function apiSpec(settings: ChildSettings): ChildSpec {
     args: [
       ...watchdog,
       semiSpace(SEMI_SPACE_MB.api),
-      "--import",
-      "tsx",
-      path.join(projectRoot, "server/main.ts"),
+      ...entryArgs("server/main", settings.baseEnv),
     ],
     env: {
       ...sharedEnv(settings),
@@ -207,9 +230,7 @@ export function workerSpec(settings: ChildSettings): ChildSpec {
     args: [
       ...watchdog,
       semiSpace(SEMI_SPACE_MB.worker),
-      "--import",
-      "tsx",
-      path.join(projectRoot, "worker/main.ts"),
+      ...entryArgs("worker/main", settings.baseEnv),
     ],
     env: {
       ...sharedEnv(settings),

@@ -28,6 +28,10 @@ import { SupervisedChild } from "./supervisor.ts";
 
 const log = createLogger("remit");
 const phases = new StartPhases();
+/** Set by platform/launch.mjs (`npm start`) when this runs from bundles. */
+const launch = (globalThis as { remitBuild?: { readyAt: number; built: boolean } }).remitBuild;
+// Bundles made at this start (a fresh clone, or changed sources) or found in the cache.
+if (launch) phases.markAt(launch.built ? "bundled" : "bundles_found", launch.readyAt);
 /** How long /health must answer 200 without a break before `ready` is printed. */
 const STAY_HEALTHY_MS = 1_200;
 

@@ -10,6 +10,11 @@ export class StartPhases {
     this.at[phase] ??= Math.round(performance.now());
   }
 
+  /** Records a step that finished before this module ran (the launcher's bundle check). */
+  markAt(phase: string, ms: number): void {
+    this.at[phase] ??= Math.round(ms);
+  }
+
   /**
    * Records, from one /health answer (200 or 503), every component that reports ok, as
    * `<component>_ok`, and `api_answering` on the first answer at all: each component's own

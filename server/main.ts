@@ -27,9 +27,11 @@ const db = createDb(DATABASE_URL, {
 });
 // Memory, CPU, event-loop lag and GC of this process, served with the app's series on /metrics.
 collectDefaultMetrics();
-// PDFs render on worker threads (one kept warm, up to PDF_RENDER_THREADS under load).
+// PDFs render on worker threads, started under load (up to PDF_RENDER_THREADS) and stopped
+// when it ends: at rest none holds pdfmake's ~50 MB unless PDF_RENDER_WARM_THREADS says so.
 const pdf = createRenderPool({
   threads: env.PDF_RENDER_THREADS,
+  warmThreads: env.PDF_RENDER_WARM_THREADS,
   nice: env.PDF_RENDER_NICE,
   onThreadExit: (fields) => log.warn("pdf render thread died", fields),
 });

@@ -7,17 +7,16 @@ import { childEnv } from "./env.ts";
 
 export type Service = { child: ChildProcess; output: () => string };
 
-/** `npm start`'s own process (platform/start.ts) with `env` on top of ours. */
+/**
+ * `npm start`'s own process with `env` on top of ours: platform/launch.mjs, which runs
+ * platform/start.ts and its children from bundles (platform/build.mjs), as `npm start` does.
+ */
 export function startService(env: NodeJS.ProcessEnv): Service {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(projectRoot, "platform/start.ts")],
-    {
-      cwd: projectRoot,
-      env: childEnv(env),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, [path.join(projectRoot, "platform/launch.mjs")], {
+    cwd: projectRoot,
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
