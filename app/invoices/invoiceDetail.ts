@@ -11,7 +11,12 @@ import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import type { RefundRow } from "../../db/queries/refunds.ts";
 import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { IndexedSweepRow } from "../../db/queries/sweeps.ts";
-import { findWebhookHistory, type WebhookHistory } from "../../db/queries/webhookHistory.ts";
+import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
+import {
+  findWebhookHistory,
+  type WebhookAttemptRow,
+  type WebhookHistory,
+} from "../../db/queries/webhookHistory.ts";
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
 import { type InvoiceMoney, invoiceMoney, refundedAmount } from "../../domain/moneyRules.ts";
@@ -22,7 +27,15 @@ import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { notFound } from "../refusal.ts";
 
-export type { IndexedSweepRow, InvoiceRow, LineItemRow, RefundRow, WebhookHistory };
+export type {
+  DeliveryRow,
+  IndexedSweepRow,
+  InvoiceRow,
+  LineItemRow,
+  RefundRow,
+  WebhookAttemptRow,
+  WebhookHistory,
+};
 
 /**
  * One invoice's facts, whoever shows them: its row, lines, PDF hash, what the reconcile job
@@ -74,6 +87,19 @@ export async function authorizedInvoiceFacts(
   id: string,
 ): Promise<InvoiceFacts> {
   return invoiceFacts(deps, await authorizedInvoice(deps.db, actor.identity, id));
+}
+
+/**
+ * The invoice `id`'s webhook events, their deliveries and every attempt, if the actor may see
+ * it (authorizedInvoice).
+ */
+export async function authorizedWebhookHistory(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+): Promise<WebhookHistory> {
+  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+  return findWebhookHistory(deps.db, invoice.id);
 }
 
 /**
