@@ -138,14 +138,10 @@ const refuse = (status: 409 | 422, code: string, message: string, field?: string
   );
 
 /** A request's authorization as validated (api/payments/authorizationSchema.ts, the x402 payload). */
-export type AuthorizationFields = {
-  from: string;
-  to: string;
-  value: string;
-  valid_after: string;
-  valid_before: string;
-  nonce: string;
-};
+export type AuthorizationFields = Record<
+  "from" | "to" | "value" | "valid_after" | "valid_before" | "nonce",
+  string
+>;
 
 /** The signed message of a request, its integers as bigints and its hex in lowercase. */
 export function authorizationMessage(body: AuthorizationFields): TransferAuthorization {
