@@ -91,7 +91,7 @@ export function x402Settlement(
 
 /**
  * The x402 reason for each of the gasless route's refusal codes
- * (api/payments/verifyAuthorization.ts). The specification's own (x402-specification-v2.md §9)
+ * (app/payments/verifyAuthorization.ts). The specification's own (x402-specification-v2.md §9)
  * where it names one; the reference EVM facilitator's (@x402/evm) for a used nonce and a failed
  * simulation, which the specification does not name; Remit's own code for what is Remit's alone
  * (one payment on its way per deposit address, the relayer's gas budget).

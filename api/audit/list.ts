@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listAudit } from "../../db/queries/audit.ts";
+import { ownAuditLog } from "../../app/audit/auditLog.ts";
 import { AUDIT_ACTORS } from "../../domain/statuses.ts";
 import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -91,10 +92,10 @@ const route = createRoute({
 
 export function registerAuditRoute(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const identity = requireKey(c);
+    requireKey(c);
     const query = c.req.valid("query");
     const limit = query.limit ?? 100;
-    const rows = await listAudit(deps.db, identity.merchantId, {
+    const rows = await ownAuditLog(deps, actorOf(c), {
       limit,
       ...(query.before ? { before: BigInt(query.before) } : {}),
     });

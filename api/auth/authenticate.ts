@@ -1,17 +1,13 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { matchedRoutes } from "hono/route";
 import { authenticationRequired, insufficientScope, invalidApiKey } from "../../app/authErrors.ts";
+import { keyIdentity } from "../../app/keys/keyIdentity.ts";
 import type { Db } from "../../db/database.ts";
-import { findLiveKey, touchKey } from "../../db/queries/apiKeys.ts";
 import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
-import { hashSecretToken, isWellFormedApiKey } from "../../domain/apiKeys.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
 import { requestHeader } from "../requestHeader.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
-
-/** A key's last use is written at most this often (a write per request would cost more than the lookup). */
-const TOUCH_INTERVAL_MS = 60_000;
 
 export type AuthenticateOptions = {
   db: Db;
@@ -19,9 +15,9 @@ export type AuthenticateOptions = {
 };
 
 /**
- * Resolves `Authorization: Bearer <key>` on every /api request by the key's hash, read from
- * the database each time: a revoked key fails on its next request, on every replica (no cache
- * to invalidate). Sets the request's identity, then enforces the route's row of the declared
+ * Resolves `Authorization: Bearer <key>` on every /api request (app/keys/keyIdentity.ts: by the
+ * key's hash, read from the database each time, so a revoked key fails on its next request).
+ * Sets the request's identity, then enforces the route's row of the declared
  * policy (domain/accessPolicy.ts), in the usual error shape:
  * - a header that is not a live key of ours: 401 `invalid_api_key` (in every mode; a key that
  *   fails is never taken for no key);
@@ -72,17 +68,6 @@ const ANONYMOUS: Identity = { kind: "anonymous" };
 async function resolveIdentity(db: Db, header: string): Promise<Identity> {
   const match = /^Bearer +(\S+) *$/i.exec(header);
   const token = match?.[1];
-  // The checksum turns away noise (and guesses) without a database round trip.
-  if (!token || !isWellFormedApiKey(token)) throw invalidApiKey();
-  const key = await findLiveKey(db, hashSecretToken(token));
-  if (!key) throw invalidApiKey();
-  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS)
-    await touchKey(db, key.keyId);
-  return {
-    kind: "key",
-    keyId: key.keyId,
-    scope: key.scope,
-    merchantId: key.merchantId,
-    merchantEmail: key.merchantEmail,
-  };
+  if (!token) throw invalidApiKey();
+  return keyIdentity({ db }, token);
 }

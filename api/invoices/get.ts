@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../../app/authorize.ts";
 import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.ts";
-import { identityOf } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { invoiceBody } from "./present.ts";
+import { authorizedInvoiceBody } from "./present.ts";
 
 const route = createRoute({
   method: "get",
@@ -23,7 +22,7 @@ const route = createRoute({
 
 export function registerGetInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const invoice = await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id);
-    return c.json(await invoiceBody(deps, invoice), 200);
+    const id = c.req.valid("param").id;
+    return c.json(await authorizedInvoiceBody(deps, actorOf(c), id), 200);
   });
 }

@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../../app/authorize.ts";
+import { authorizedInvoicePdf, invoicePdfBySlug } from "../../app/invoices/invoiceDetail.ts";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
-import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
-import { identityOf } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
 import { errorResponses, type Router } from "../openapi.ts";
 import { pdfResponse } from "./pdfResponse.ts";
 
@@ -46,15 +44,9 @@ const bySlugRoute = createRoute({
 
 export function registerInvoicePdf(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) =>
-    pdfResponse(
-      c,
-      deps.db,
-      await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id),
-    ),
+    pdfResponse(c, await authorizedInvoicePdf(deps, actorOf(c), c.req.valid("param").id)),
   );
-  app.openapi(bySlugRoute, async (c) => {
-    const invoice = await findInvoiceBySlug(deps.db, c.req.valid("param").slug);
-    if (!invoice) throw notFound("invoice");
-    return pdfResponse(c, deps.db, invoice);
-  });
+  app.openapi(bySlugRoute, async (c) =>
+    pdfResponse(c, await invoicePdfBySlug(deps, c.req.valid("param").slug)),
+  );
 }

@@ -1,53 +1,36 @@
 import { getAddress } from "viem";
+import type { Actor } from "../../app/actor.ts";
+import {
+  authorizedInvoiceFacts,
+  type InvoiceFacts,
+  type InvoiceRow,
+  invoiceFacts,
+} from "../../app/invoices/invoiceDetail.ts";
 import type { Invoice, InvoiceStatusResponse } from "../../app/invoices/schema.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
-import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
-import type { InvoiceRow, LineItemRow } from "../../db/queries/invoices.ts";
-import type { RefundRow } from "../../db/queries/refunds.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { invoiceAmountDue, refundedAmount } from "../../domain/moneyRules.ts";
-import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
-import { presentSweep, type SweepView } from "../../domain/sweepView.ts";
+import { presentSweep } from "../../domain/sweepView.ts";
 import type { AppDeps } from "../deps.ts";
 
-export type PresentInvoiceParameters = {
-  /** The public origins the invoice's URLs are built on. */
-  deps: Pick<AppDeps, "baseUrl" | "payUrl">;
-  invoice: InvoiceRow;
-  lines: LineItemRow[];
-  pdfSha256: string;
-  /** What the reconcile job last derived for the deposit address. */
-  state: PaymentState;
-  /** Every indexed USDC transfer to the deposit address. */
-  transfers: IndexedTransfer[];
-  sweeps?: SweepView[];
-  refunds?: RefundRow[];
-};
-
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
-function presentInvoice({
-  deps,
-  invoice,
-  lines,
-  pdfSha256,
-  state,
-  transfers,
-  sweeps = [],
-  refunds = [],
-}: PresentInvoiceParameters): Invoice {
+function presentInvoice(
+  deps: Pick<AppDeps, "baseUrl" | "payUrl">,
+  { invoice, lines, pdfSha256, state, transfers, sweeps, refunds, money, today }: InvoiceFacts,
+): Invoice {
   const deposit = getAddress(invoice.deposit_address);
-  const paid = state.received;
+  const paid = money.received;
   // Nothing is due once `paid` (a tolerated shortfall included) or `void`.
-  const due = invoiceAmountDue(invoice.status, invoice.total_amount, paid);
+  const due = money.due;
   return {
     invoice_id: invoice.id,
     invoice_number: invoice.invoice_number,
     slug: invoice.slug,
-    status: reportedStatus(invoice.status, invoice.due_date, utcToday()),
+    status: reportedStatus(invoice.status, invoice.due_date, today),
     stored_status: invoice.status,
     merchant_email: invoice.merchant_email,
     merchant_name_snapshot: invoice.merchant_name_snapshot,
@@ -94,9 +77,9 @@ function presentInvoice({
         counted: state.counted.includes(t.id),
       })),
     // Settlement: each sweep of the deposit address to wallet_address.
-    sweeps,
+    sweeps: sweeps.map(presentSweep),
     refunds: refunds.map(presentRefund),
-    refunded_amount: formatUsdc(refundedAmount(refunds)),
+    refunded_amount: formatUsdc(money.refunded),
     voided_at: invoice.voided_at?.toISOString() ?? null,
     schedule_id: invoice.schedule_id,
   };
@@ -134,11 +117,19 @@ export function presentStatus(
   };
 }
 
-/** The full invoice body (GET /api/invoices/{id}, POST …/send): details loaded, then presented. */
+/** The full invoice body of an invoice a use case just changed (POST …/send, …/void). */
 export async function invoiceBody(
   deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
   invoice: InvoiceRow,
-) {
-  const { sweeps, ...details } = await loadInvoiceDetails(deps.db, deps.indexerSchema, invoice);
-  return presentInvoice({ deps, invoice, ...details, sweeps: sweeps.map(presentSweep) });
+): Promise<Invoice> {
+  return presentInvoice(deps, await invoiceFacts(deps, invoice));
+}
+
+/** `GET /api/invoices/{id}`: the invoice, if the actor may see it (app/'s read model). */
+export async function authorizedInvoiceBody(
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
+  actor: Actor,
+  id: string,
+): Promise<Invoice> {
+  return presentInvoice(deps, await authorizedInvoiceFacts(deps, actor, id));
 }

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
+import { invoiceStatusFacts } from "../../app/invoices/invoiceDetail.ts";
 import { InvoiceIdParamSchema, InvoiceStatusResponseSchema } from "../../app/invoices/schema.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
-import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, openapiUnvalidated, type Router } from "../openapi.ts";
 import { presentStatus } from "./present.ts";
-import { requireInvoice } from "./requireInvoice.ts";
 
 const route = createRoute({
   method: "get",
@@ -25,13 +23,12 @@ const route = createRoute({
 
 export function registerInvoiceStatus(app: Router, deps: AppDeps): void {
   // Polled like the payment status: no zod validator (the id is any string; one that is not an
-  // invoice's is a 404, requireInvoice).
+  // invoice's is a 404, invoiceStatusFacts).
   openapiUnvalidated(app, route, async (c) => {
-    const invoice = await requireInvoice(deps.db, c.req.param("id") as string);
-    const [state, refunded] = await Promise.all([
-      loadPaymentState(deps.db, invoice.deposit_address),
-      refundedAmountOf(deps.db, { invoiceId: invoice.id }),
-    ]);
+    const { invoice, state, refunded } = await invoiceStatusFacts(
+      deps,
+      c.req.param("id") as string,
+    );
     return c.json(presentStatus(invoice, state, refunded), 200);
   });
 }

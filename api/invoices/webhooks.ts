@@ -1,14 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../../app/authorize.ts";
 import { EXAMPLE_EVENT_ID } from "../../app/invoices/examples.ts";
+import {
+  authorizedWebhookHistory,
+  type DeliveryRow,
+  type WebhookAttemptRow,
+} from "../../app/invoices/invoiceDetail.ts";
 import { RedeliveryLimited } from "../../app/invoices/queueRedelivery.ts";
 import { redeliverInvoiceEvent } from "../../app/invoices/redeliverEvent.ts";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
-import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
-import { findWebhookHistory, type WebhookAttemptRow } from "../../db/queries/webhookHistory.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
-import { actorOf, identityOf } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
@@ -124,8 +126,8 @@ function presentDelivery(
 
 export function registerInvoiceWebhooks(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const invoice = await authorizedInvoice(deps.db, identityOf(c), c.req.valid("param").id);
-    const { events, deliveries, attempts } = await findWebhookHistory(deps.db, invoice.id);
+    const id = c.req.valid("param").id;
+    const { events, deliveries, attempts } = await authorizedWebhookHistory(deps, actorOf(c), id);
     return c.json(
       {
         events: events.map((event) => ({

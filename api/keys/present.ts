@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
+import type { ApiKeyRow } from "../../app/keys/manageKeys.ts";
 import type { ApiKeySchema } from "../../app/keys/schema.ts";
-import type { ApiKeyRow } from "../../db/queries/apiKeys.ts";
 
 /** A key as the API lists it: never the key, never its hash. */
 export const presentApiKey = (row: ApiKeyRow): z.infer<typeof ApiKeySchema> => ({

@@ -1,20 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { authorizedLink } from "../../app/authorize.ts";
 import { SweepSchema, X402_URL_DESCRIPTION } from "../../app/invoices/schema.ts";
 import { linkSnippets } from "../../app/links/createLink.ts";
+import { authorizedLinkFacts } from "../../app/links/linkDetail.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { RefundSchema } from "../../app/refunds/refundSchema.ts";
-import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
-import { listRefundsOf } from "../../db/queries/refunds.ts";
-import { findSweepsOf } from "../../db/queries/sweeps.ts";
 import { x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
-import { identityOf } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
@@ -98,13 +94,12 @@ const route = createRoute({
 
 export function registerGetLink(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const link = await authorizedLink(deps.db, identityOf(c), c.req.valid("param").slug);
-    const [state, transfers, sweeps, refunds] = await Promise.all([
-      loadPaymentState(deps.db, link.deposit_address),
-      indexedTransfersTo(deps.db, deps.indexerSchema, link.deposit_address),
-      findSweepsOf(deps.db, deps.indexerSchema, link.deposit_address),
-      listRefundsOf(deps.db, { linkId: link.id }),
-    ]);
+    const slug = c.req.valid("param").slug;
+    const { link, state, transfers, sweeps, refunds } = await authorizedLinkFacts(
+      deps,
+      actorOf(c),
+      slug,
+    );
     const due = amountDue(link.amount, state.received);
     const { payment_link: _, ...snippets } = linkSnippets(deps.payUrl, link.slug);
     return c.json(

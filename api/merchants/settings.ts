@@ -1,7 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { usdcAmount } from "../../app/invoices/schema.ts";
-import { ownSettings, updateSettings } from "../../app/merchants/settings.ts";
-import type { MerchantSettings } from "../../db/queries/merchantSettings.ts";
+import {
+  type MerchantSettings,
+  ownSettings,
+  updateSettings,
+} from "../../app/merchants/settings.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
@@ -59,21 +62,20 @@ const present = (settings: MerchantSettings) => ({
 /** `GET` and `PATCH /api/merchant/settings`: a merchant's own settings, with its key. */
 export function registerMerchantSettings(app: Router, deps: AppDeps): void {
   app.openapi(getRoute, async (c) => {
-    const identity = requireKey(c);
-    return c.json(present(await ownSettings(deps, { ...actorOf(c), identity })), 200);
+    requireKey(c);
+    return c.json(present(await ownSettings(deps, actorOf(c))), 200);
   });
 
   app.openapi<typeof patchRoute>(
     patchRoute,
     async (c) => {
-      const identity = requireKey(c);
+      requireKey(c);
       const body = c.req.valid("json");
       if (body.underpayment_tolerance !== undefined)
-        await updateSettings(deps, actorOf(c), identity.merchantId, {
+        await updateSettings(deps, actorOf(c), {
           underpayment_tolerance: body.underpayment_tolerance,
         });
-      const settings = await ownSettings(deps, { ...actorOf(c), identity });
-      return c.json(present(settings), 200);
+      return c.json(present(await ownSettings(deps, actorOf(c))), 200);
     },
     validationHook((path) => (path === "" ? ["underpayment_tolerance"] : [])),
   );

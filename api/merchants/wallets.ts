@@ -4,10 +4,10 @@ import { EXAMPLE_WALLET_ADDRESS } from "../../app/invoices/examples.ts";
 import { checksummedAddress } from "../../app/invoices/schema.ts";
 import {
   addOwnPayoutWallet,
+  type PayoutWalletRow,
   payoutWalletsOf,
   removeOwnPayoutWallet,
 } from "../../app/merchants/manageWallets.ts";
-import type { PayoutWalletRow } from "../../db/queries/payoutWallets.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";

@@ -1,16 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex } from "viem";
+import { authorizationAcceptor } from "../../app/payments/acceptAuthorization.ts";
 import {
-  findPayerAuthorization,
+  authorizationMessage,
+  authorizationUnder,
+  findPayable,
   type PayerAuthorizationRow,
-} from "../../db/queries/payerAuthorizations.ts";
+} from "../../app/payments/verifyAuthorization.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { publicAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
 import type { AppDeps } from "../deps.ts";
 import { ErrorResponseSchema, notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { authorizationAcceptor } from "./acceptAuthorization.ts";
 import {
   AuthorizationIdParamsSchema,
   AuthorizationParamsSchema,
@@ -21,7 +23,6 @@ import {
   createAuthorizationKnownKeys,
   pendingAuthorizationExample,
 } from "./authorizationSchema.ts";
-import { authorizationMessage, findPayable } from "./verifyAuthorization.ts";
 
 const refusals =
   "Refusals, each with its own `error.code`: 409 `nothing_due`, `payment_in_progress` (one payment at a time per deposit address), " +
@@ -104,7 +105,7 @@ function present(
 
 /**
  * The gasless payment routes. The API holds no key: it verifies and stores the payer's
- * authorization (api/payments/acceptAuthorization.ts), the insert queues the worker's
+ * authorization (app/payments/acceptAuthorization.ts), the insert queues the worker's
  * `relay_authorization` job, and the request waits (polling the row) for the worker to submit.
  */
 export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void {
@@ -115,7 +116,7 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
     async (c) => {
       const { slug } = c.req.valid("param");
       const body = c.req.valid("json");
-      const payable = await findPayable(deps.db, slug);
+      const payable = await findPayable(deps, slug);
       if (!payable) throw notFound("payment");
       const row = await acceptor.accept(
         payable,
@@ -136,13 +137,9 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
 
   app.openapi(getRouteSpec, async (c) => {
     const { slug, id } = c.req.valid("param");
-    const [payable, row] = await Promise.all([
-      findPayable(deps.db, slug),
-      findPayerAuthorization(deps.db, id),
-    ]);
     // Only under its own slug: an id is no key to another invoice's payments.
-    if (!payable || !row || row.deposit_address !== payable.depositAddress.toLowerCase())
-      throw notFound("authorization");
+    const row = await authorizationUnder(deps, slug, id);
+    if (!row) throw notFound("authorization");
     c.header("Cache-Control", "no-store");
     return c.json(present(deps, slug, row), 200);
   });

@@ -1,13 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { EXAMPLE_SLUG } from "../../app/invoices/examples.ts";
-import { type PaymentStatusResponse, PaymentStatusResponseSchema } from "../../app/links/schema.ts";
-import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
-import { findLinkBySlug } from "../../db/queries/links.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
-import { type RefundOwner, refundedAmountOf } from "../../db/queries/refunds.ts";
-import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
-import { formatUsdc } from "../../domain/money.ts";
-import type { PaymentState } from "../../domain/paymentState.ts";
+import { PaymentStatusResponseSchema } from "../../app/links/schema.ts";
+import { paymentStatus } from "../../app/payments/paymentStatus.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { paymentStatusResponseExample } from "../links/examples.ts";
@@ -37,46 +31,6 @@ const route = createRoute({
     ...errorResponses(404, 429),
   },
 });
-
-const received = (state: PaymentState) =>
-  state.latestTxHash && state.latestPaidAt
-    ? {
-        tx_hash: state.latestTxHash,
-        amount_usdc: formatUsdc(state.received),
-        confirmed_at: state.latestPaidAt.toISOString(),
-      }
-    : {};
-
-/** `refunded_amount` once a refund was paid (confirmed refunds notify the status cache). */
-async function refunded(deps: Pick<AppDeps, "db">, owner: RefundOwner) {
-  const amount = await refundedAmountOf(deps.db, owner);
-  return amount > 0n ? { refunded_amount: formatUsdc(amount) } : {};
-}
-
-/** The status a page or client polls, for a link's or an invoice's slug. */
-async function paymentStatus(
-  deps: Pick<AppDeps, "db">,
-  slug: string,
-): Promise<PaymentStatusResponse | null> {
-  const link = await findLinkBySlug(deps.db, slug);
-  if (link) {
-    if (link.status === "pending") return { status: link.status };
-    const [state, refunds] = await Promise.all([
-      loadPaymentState(deps.db, link.deposit_address),
-      refunded(deps, { linkId: link.id }),
-    ]);
-    return { status: link.status, ...received(state), metadata: link.metadata, ...refunds };
-  }
-  const invoice = await findInvoiceBySlug(deps.db, slug);
-  if (!invoice) return null;
-  const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  if (status !== "paid" && status !== "partial" && status !== "excess") return { status };
-  const [state, refunds] = await Promise.all([
-    loadPaymentState(deps.db, invoice.deposit_address),
-    refunded(deps, { invoiceId: invoice.id }),
-  ]);
-  return { status, ...received(state), ...refunds };
-}
 
 /** The answer's headers, made once: what c.json sets, and no caching by anyone in between. */
 const STATUS_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" };

@@ -6,10 +6,13 @@ import {
 } from "@x402/core/http";
 import type { Context } from "hono";
 import { getAddress, type Hex } from "viem";
+import { authorizationAcceptor } from "../../app/payments/acceptAuthorization.ts";
 import {
-  findPaymentInProgress,
+  findPayable,
+  type Payable,
   type PayerAuthorizationRow,
-} from "../../db/queries/payerAuthorizations.ts";
+  paymentInProgress,
+} from "../../app/payments/verifyAuthorization.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { publicPdfUrl, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -30,12 +33,6 @@ import type { AppEnv } from "../appEnv.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, ErrorResponseSchema, errorBody, notFound, RetryLaterError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { authorizationAcceptor } from "../payments/acceptAuthorization.ts";
-import {
-  findPayable,
-  MINED_NOT_COUNTED_SECONDS,
-  type Payable,
-} from "../payments/verifyAuthorization.ts";
 import { requestHeader } from "../requestHeader.ts";
 import {
   X402ParamsSchema,
@@ -215,7 +212,7 @@ function authorizationOf(value: string): { message: TransferAuthorization; signa
 /**
  * The x402 resource of every invoice and payment link (`x402_url`). It is a second door to the
  * gasless payment path, not a second path: the same verification and acceptance
- * (api/payments/acceptAuthorization.ts), the same queue, the worker's one submission path; it
+ * (app/payments/acceptAuthorization.ts), the same queue, the worker's one submission path; it
  * only waits longer (for the receipt) and speaks x402's headers.
  */
 export function registerX402Resource(app: Router, deps: AppDeps): void {
@@ -246,18 +243,14 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { slug } = c.req.valid("param");
     c.header("Cache-Control", "no-store");
-    const payable = await findPayable(deps.db, slug);
+    const payable = await findPayable(deps, slug);
     if (!payable) throw notFound("invoice or payment link");
     if (payable.due === 0n) return c.json(receiptOf(deps, payable, null), 200);
 
     const signed = requestHeader(c, "payment-signature");
     if (signed === undefined) {
       // A relayed payment of what is due is on its way: nothing more is asked for meanwhile.
-      const inFlight = await findPaymentInProgress(
-        deps.db,
-        payable.depositAddress,
-        MINED_NOT_COUNTED_SECONDS,
-      );
+      const inFlight = await paymentInProgress(deps, payable);
       if (inFlight)
         return c.json(
           receiptOf(deps, payable, {
@@ -293,7 +286,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
       if (!(error instanceof ApiError)) throw error;
       // Paid meanwhile (another payment counted first): the receipt, never a requirement.
       if (error.code === "nothing_due")
-        return c.json(receiptOf(deps, (await findPayable(deps.db, slug)) ?? payable, null), 200);
+        return c.json(receiptOf(deps, (await findPayable(deps, slug)) ?? payable, null), 200);
       // A verdict on this payment (409, 422, the gas budget): x402's 402 with its reason. Rates,
       // an unreachable chain: their own status, as on every route.
       if (error.status === 409 || error.status === 422 || error.code === "relayer_budget_exhausted")

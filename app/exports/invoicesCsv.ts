@@ -5,6 +5,8 @@ import { csvTime } from "../../domain/csv.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue } from "../../domain/moneyRules.ts";
+import type { Actor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
   csvHeaders,
@@ -66,15 +68,16 @@ function cells(row: InvoiceExportRow, today: string): string[] {
 }
 
 /**
- * The invoices CSV of `merchantId` for a validated query (the range checked against `params`):
+ * The invoices CSV of the actor's own merchant for a validated query (the range checked against `params`):
  * GET /api/exports/invoices.csv and the dashboard's export button.
  */
 export async function invoicesCsv(
   deps: Pick<CoreDeps, "db">,
-  merchantId: string,
+  actor: Actor,
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
 ): Promise<Response> {
+  const merchantId = ownMerchantId(actor.identity);
   const range = exportRange(params, query);
   const today = utcToday();
   const body = csvStream(

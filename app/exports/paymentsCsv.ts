@@ -3,6 +3,8 @@ import { getAddress } from "viem";
 import { type PaymentExportRow, paymentExportBatch } from "../../db/queries/exports.ts";
 import { csvTime } from "../../domain/csv.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import type { Actor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import {
   csvHeaders,
@@ -62,15 +64,16 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
 }
 
 /**
- * The payments CSV of `merchantId` for a validated query (the range checked against `params`):
+ * The payments CSV of the actor's own merchant for a validated query (the range checked against `params`):
  * GET /api/exports/payments.csv and the dashboard's export button.
  */
 export async function paymentsCsv(
   deps: Pick<CoreDeps, "db" | "explorerUrl">,
-  merchantId: string,
+  actor: Actor,
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
 ): Promise<Response> {
+  const merchantId = ownMerchantId(actor.identity);
   const range = exportRange(params, query);
   const body = csvStream(
     "payments",

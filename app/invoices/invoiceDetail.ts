@@ -1,19 +1,153 @@
 import { findInvoiceAudit, findInvoiceEmails } from "../../db/queries/dashboard.ts";
 import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
-import { findInvoice, type InvoiceRow, type LineItemRow } from "../../db/queries/invoices.ts";
+import {
+  findInvoice,
+  findInvoiceBySlug,
+  findPdf,
+  type InvoiceRow,
+  type LineItemRow,
+} from "../../db/queries/invoices.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import type { RefundRow } from "../../db/queries/refunds.ts";
+import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { IndexedSweepRow } from "../../db/queries/sweeps.ts";
-import { findWebhookHistory, type WebhookHistory } from "../../db/queries/webhookHistory.ts";
+import type { DeliveryRow } from "../../db/queries/webhookDeliveries.ts";
+import {
+  findWebhookHistory,
+  type WebhookAttemptRow,
+  type WebhookHistory,
+} from "../../db/queries/webhookHistory.ts";
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
 import { type InvoiceMoney, invoiceMoney, refundedAmount } from "../../domain/moneyRules.ts";
-import type { IndexedTransfer } from "../../domain/paymentState.ts";
+import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Actor } from "../actor.ts";
-import { ownMerchantId } from "../authorize.ts";
+import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { notFound } from "../refusal.ts";
 
-export type { IndexedSweepRow, InvoiceRow, LineItemRow, RefundRow, WebhookHistory };
+export type {
+  DeliveryRow,
+  IndexedSweepRow,
+  InvoiceRow,
+  LineItemRow,
+  RefundRow,
+  WebhookAttemptRow,
+  WebhookHistory,
+};
+
+/**
+ * One invoice's facts, whoever shows them: its row, lines, PDF hash, what the reconcile job
+ * derived, every indexed transfer to its deposit address, its sweeps and refunds, and its money
+ * by domain/moneyRules.ts on `today` (UTC). The one assembly behind `GET /api/invoices/{id}`
+ * (and the bodies of send and void) and the dashboard's invoice page.
+ */
+export type InvoiceFacts = {
+  invoice: InvoiceRow;
+  lines: LineItemRow[];
+  pdfSha256: string;
+  state: PaymentState;
+  transfers: IndexedTransfer[];
+  sweeps: IndexedSweepRow[];
+  /** Every refund requested, oldest first. */
+  refunds: RefundRow[];
+  /** Received, refunded, net, due: domain/moneyRules.ts, as the API reports them. */
+  money: InvoiceMoney;
+  today: string;
+};
+
+/** The facts of an invoice already authorised (or just changed by a use case). */
+export async function invoiceFacts(
+  deps: Pick<CoreDeps, "db" | "indexerSchema">,
+  invoice: InvoiceRow,
+): Promise<InvoiceFacts> {
+  const { lines, pdfSha256, state, transfers, sweeps, refunds } = await loadInvoiceDetails(
+    deps.db,
+    deps.indexerSchema,
+    invoice,
+  );
+  const today = utcToday();
+  const money = invoiceMoney(
+    { status: invoice.status, total: invoice.total_amount, dueDate: invoice.due_date },
+    state.received,
+    refundedAmount(refunds),
+    today,
+  );
+  return { invoice, lines, pdfSha256, state, transfers, sweeps, refunds, money, today };
+}
+
+/**
+ * The invoice `id` as the API shows it, if the actor may see it (app/authorize.ts
+ * authorizedInvoice: its own merchant's, or in open mode an unclaimed merchant's).
+ */
+export async function authorizedInvoiceFacts(
+  deps: Pick<CoreDeps, "db" | "indexerSchema">,
+  actor: Actor,
+  id: string,
+): Promise<InvoiceFacts> {
+  return invoiceFacts(deps, await authorizedInvoice(deps.db, actor.identity, id));
+}
+
+/**
+ * The invoice `id`'s webhook events, their deliveries and every attempt, if the actor may see
+ * it (authorizedInvoice).
+ */
+export async function authorizedWebhookHistory(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+): Promise<WebhookHistory> {
+  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+  return findWebhookHistory(deps.db, invoice.id);
+}
+
+/**
+ * What the public status of an invoice is made of (`GET /api/invoices/{id}/status`, no
+ * authentication: the spec's polling endpoint): its row, the reconcile job's state and what
+ * was refunded. An unknown id is a 404.
+ */
+export async function invoiceStatusFacts(
+  deps: Pick<CoreDeps, "db">,
+  id: string,
+): Promise<{ invoice: InvoiceRow; state: PaymentState; refunded: bigint }> {
+  const invoice = await findInvoice(deps.db, id);
+  if (!invoice) throw notFound("invoice");
+  const [state, refunded] = await Promise.all([
+    loadPaymentState(deps.db, invoice.deposit_address),
+    refundedAmountOf(deps.db, { invoiceId: invoice.id }),
+  ]);
+  return { invoice, state, refunded };
+}
+
+/** An invoice's stored PDF and what its download is named by. */
+export type InvoicePdf = { bytes: Uint8Array<ArrayBuffer>; sha256: string; invoiceNumber: string };
+
+async function pdfOf(deps: Pick<CoreDeps, "db">, invoice: InvoiceRow): Promise<InvoicePdf> {
+  const pdf = await findPdf(deps.db, invoice.id);
+  if (!pdf) throw notFound("invoice");
+  return {
+    bytes: new Uint8Array(pdf.pdf),
+    sha256: pdf.sha256,
+    invoiceNumber: invoice.invoice_number,
+  };
+}
+
+/** The PDF rendered at creation, for whoever may see the invoice `id` (authorizedInvoice). */
+export async function authorizedInvoicePdf(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+): Promise<InvoicePdf> {
+  return pdfOf(deps, await authorizedInvoice(deps.db, actor.identity, id));
+}
+
+/** The same PDF by the hosted page's slug (public: the vendor's download). */
+export async function invoicePdfBySlug(deps: Pick<CoreDeps, "db">, slug: string) {
+  const invoice = await findInvoiceBySlug(deps.db, slug);
+  if (!invoice) throw notFound("invoice");
+  return pdfOf(deps, invoice);
+}
 
 export type InvoiceEmail = {
   id: string;
@@ -28,30 +162,22 @@ export type InvoiceEmail = {
 
 export type AuditItem = { id: bigint; actor: string; action: string; created_at: Date };
 
-/** One invoice as its merchant sees it: its money, payments, sweeps, refunds and timeline. */
-export type InvoiceDetail = {
-  invoice: InvoiceRow;
-  lines: LineItemRow[];
-  /** Received, refunded, net, due: domain/moneyRules.ts, as the API reports them. */
-  money: InvoiceMoney;
-  /** Every refund requested, oldest first. */
-  refunds: RefundRow[];
+/** One invoice as its merchant sees it: its facts, webhook history, emails and timeline. */
+export type InvoiceDetail = InvoiceFacts & {
   pdfUrl: string;
   invoiceUrl: string;
-  transfers: IndexedTransfer[];
+  /** The transfers counted as received (their ids). */
   counted: string[];
   history: WebhookHistory;
   emails: InvoiceEmail[];
-  sweeps: IndexedSweepRow[];
   audit: AuditItem[];
-  today: string;
   explorerUrl: string | null;
 };
 
 /**
  * The invoice `id` of the actor's own merchant, with everything that happened to it; undefined
- * for an unknown id and for another merchant's invoice alike. Its payments, sweeps and refunds
- * come from the API's detail's own loader (db/queries/invoiceDetails.ts).
+ * for an unknown id and for another merchant's invoice alike. Its facts are the API's
+ * (invoiceFacts).
  */
 export async function merchantInvoiceDetail(
   deps: Pick<CoreDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl" | "explorerUrl">,
@@ -62,32 +188,20 @@ export async function merchantInvoiceDetail(
   if (!UUID_PATTERN.test(id)) return undefined;
   const invoice = await findInvoice(deps.db, id);
   if (!invoice || invoice.merchant_id !== merchantId) return undefined;
-  const [{ lines, state, transfers, sweeps, refunds }, history, emails, audit] = await Promise.all([
-    loadInvoiceDetails(deps.db, deps.indexerSchema, invoice),
+  const [facts, history, emails, audit] = await Promise.all([
+    invoiceFacts(deps, invoice),
     findWebhookHistory(deps.db, invoice.id),
     findInvoiceEmails(deps.db, invoice.id),
     findInvoiceAudit(deps.db, invoice.merchant_id, invoice.id),
   ]);
-  const today = utcToday();
   return {
-    invoice,
-    lines,
-    money: invoiceMoney(
-      { status: invoice.status, total: invoice.total_amount, dueDate: invoice.due_date },
-      state.received,
-      refundedAmount(refunds),
-      today,
-    ),
-    refunds,
-    counted: state.counted,
+    ...facts,
+    counted: facts.state.counted,
     pdfUrl: publicPdfUrl(deps, invoice.slug),
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    transfers,
     history,
     emails,
-    sweeps,
     audit,
-    today,
     explorerUrl: deps.explorerUrl,
   };
 }

@@ -12,6 +12,8 @@ import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
+export type { ApiKeyRow };
+
 const audit = (actor: MerchantActor, action: string, target: string) => ({
   merchantId: actor.identity.merchantId,
   ...auditActor(actor.identity),

@@ -15,6 +15,8 @@ import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { validationError } from "../refusal.ts";
 
+export type { PayoutWalletRow };
+
 /**
  * Registers a payout wallet of the actor's merchant (an EIP-55 address, already validated):
  * refused for addresses a sweep can never pay out to; audited and the merchant emailed in the

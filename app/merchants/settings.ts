@@ -8,6 +8,7 @@ import {
 import { queueAccountEmail } from "../../db/queries/emails.ts";
 import {
   findMerchantSettings,
+  type MerchantSettings,
   setUnderpaymentTolerance,
 } from "../../db/queries/merchantSettings.ts";
 import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
@@ -21,6 +22,8 @@ import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { validationError } from "../refusal.ts";
 
+export type { MerchantSettings };
+
 /** How long the link confirming a new notification email works. */
 export const NOTIFICATION_EMAIL_LINK_TTL_HOURS = 24;
 
@@ -33,7 +36,7 @@ export type SettingsChange = {
 };
 
 /**
- * Changes a merchant's settings (the API's PATCH and the dashboard's settings form) in one
+ * Changes the actor's own merchant's settings (the API's PATCH and the dashboard's settings form) in one
  * transaction: one `settings.updated` audit entry with each change old → new, and an email to
  * the account's own address saying what changed. A new notification email is only pending:
  * payment notices keep going where they went until the link emailed to it is followed
@@ -43,9 +46,9 @@ export type SettingsChange = {
 export async function updateSettings(
   deps: Pick<CoreDeps, "db" | "webhookKeys">,
   actor: Actor,
-  merchantId: string,
   change: SettingsChange,
 ): Promise<{ pendingNotificationEmail: string | null }> {
+  const merchantId = ownMerchantId(actor.identity);
   const tolerance =
     change.underpayment_tolerance === undefined
       ? undefined

@@ -23,7 +23,7 @@ export function registerExports(app: SignedInApp, deps: DashboardDeps): void {
     const csv = what === "invoices" ? invoicesCsv : paymentsCsv;
     const outcome = query.ok
       ? await attempt(async () => ({
-          response: await csv(deps, actorOf(c).identity.merchantId, given, query.data),
+          response: await csv(deps, actorOf(c), given, query.data),
         }))
       : query;
     if (outcome.ok) return outcome.response;

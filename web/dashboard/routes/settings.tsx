@@ -101,15 +101,14 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
             ...toleranceInput,
             fields: { underpayment_tolerance: toleranceInput.fields.form ?? "is invalid" },
           }
-        : await attempt(() => {
-            const actor = actorOf(c);
-            return updateSettings(deps, actor, actor.identity.merchantId, {
+        : await attempt(() =>
+            updateSettings(deps, actorOf(c), {
               default_name: text("default_name"),
               default_address: text("default_address"),
               notification_email: text("notification_email")?.toLowerCase() ?? null,
               ...(tolerance ? { underpayment_tolerance: tolerance } : {}),
-            });
-          });
+            }),
+          );
     if (!saved.ok) return settingsPage(c, { values: form, errors: saved.fields ?? {} }, 400);
     return c.redirect(
       `/dashboard/settings?notice=${saved.pendingNotificationEmail ? "saved_pending" : "saved"}`,

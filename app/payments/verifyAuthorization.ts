@@ -5,8 +5,10 @@ import type { Executor } from "../../db/database.ts";
 import { findInvoiceBySlug } from "../../db/queries/invoices.ts";
 import { findLinkBySlug } from "../../db/queries/links.ts";
 import {
+  findPayerAuthorization,
   findPaymentInProgress,
   isAuthorizationNonceStored,
+  type PayerAuthorizationRow,
 } from "../../db/queries/payerAuthorizations.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
@@ -20,8 +22,8 @@ import {
   type TransferAuthorization,
   transferWithAuthorizationArgs,
 } from "../../domain/usdcAuthorization.ts";
-import { ApiError } from "../errors.ts";
-import type { CreateAuthorization } from "./authorizationSchema.ts";
+import type { CoreDeps } from "../deps.ts";
+import { Refusal } from "../refusal.ts";
 
 /** What the verification reads from the chain (a viem public client). */
 export type AuthorizationChain = Pick<
@@ -59,7 +61,11 @@ export const MINED_NOT_COUNTED_SECONDS = 600;
  * tolerated shortfall included) nor on a `void` one (a payment arriving there is held for
  * refund, never asked for).
  */
-export async function findPayable(db: Executor, slug: string): Promise<Payable | null> {
+export async function findPayable(
+  deps: Pick<CoreDeps, "db">,
+  slug: string,
+): Promise<Payable | null> {
+  const { db } = deps;
   const link = await findLinkBySlug(db, slug);
   if (link) {
     const state = await loadPaymentState(db, link.deposit_address);
@@ -93,8 +99,36 @@ export async function findPayable(db: Executor, slug: string): Promise<Payable |
   };
 }
 
+export type { PayerAuthorizationRow };
+
+/**
+ * The relayed payment on its way to a payable's deposit address (stored, submitted, or mined
+ * and not counted yet for MINED_NOT_COUNTED_SECONDS), if any: while there is one, nothing more
+ * is asked for.
+ */
+export const paymentInProgress = (deps: Pick<CoreDeps, "db">, payable: Payable) =>
+  findPaymentInProgress(deps.db, payable.depositAddress, MINED_NOT_COUNTED_SECONDS);
+
+/**
+ * The payer authorization `id` under the slug it paid, with that payable; null for an unknown
+ * slug or id and for an authorization of another slug alike (an id is no key to another
+ * invoice's payments).
+ */
+export async function authorizationUnder(
+  deps: Pick<CoreDeps, "db">,
+  slug: string,
+  id: string,
+): Promise<PayerAuthorizationRow | null> {
+  const [payable, row] = await Promise.all([
+    findPayable(deps, slug),
+    findPayerAuthorization(deps.db, id),
+  ]);
+  if (!payable || !row || row.deposit_address !== payable.depositAddress.toLowerCase()) return null;
+  return row;
+}
+
 const refuse = (status: 409 | 422, code: string, message: string, field?: string) =>
-  new ApiError(
+  new Refusal(
     status,
     code,
     message,
@@ -103,8 +137,14 @@ const refuse = (status: 409 | 422, code: string, message: string, field?: string
       : undefined,
   );
 
+/** A request's authorization as validated (api/payments/authorizationSchema.ts, the x402 payload). */
+export type AuthorizationFields = Record<
+  "from" | "to" | "value" | "valid_after" | "valid_before" | "nonce",
+  string
+>;
+
 /** The signed message of a request, its integers as bigints and its hex in lowercase. */
-export function authorizationMessage(body: CreateAuthorization): TransferAuthorization {
+export function authorizationMessage(body: AuthorizationFields): TransferAuthorization {
   return {
     from: getAddress(body.from),
     to: getAddress(body.to),
@@ -215,7 +255,7 @@ export async function verifyAuthorization(
     if (!recovered) signerProven();
     return { gasReserved: await deps.chain.estimateContractGas(call) };
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof Refusal) throw error;
     const failure = classifyChainError(error);
     if (failure.kind !== "reverted") throw error;
     throw refuse(

@@ -18,8 +18,8 @@ import {
   relayerBudgetMessage,
 } from "../../domain/relayerBudget.ts";
 import type { TransferAuthorization } from "../../domain/usdcAuthorization.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, RetryLaterError } from "../errors.ts";
+import type { CoreDeps } from "../deps.ts";
+import { Refusal, RetryLaterError } from "../refusal.ts";
 import {
   type AuthorizationChain,
   type Payable,
@@ -28,7 +28,7 @@ import {
 
 /**
  * Takes a payer's signed authorization for the relayer: verifies it
- * (api/payments/verifyAuthorization.ts), reserves its gas against the relayer's daily budgets and
+ * (verifyAuthorization.ts), reserves its gas against the relayer's daily budgets and
  * stores it, which queues the worker's `relay_authorization` job (the relayer's one submission
  * path). Both ways a payer pays gaslessly go through here: `POST
  * /api/payments/{slug}/authorizations` and the x402 resource (api/x402/), so they share one
@@ -37,7 +37,7 @@ import {
 export type AuthorizationAcceptor = {
   /** Whether this service relays at all (a relayer, its settings and a daily budget above 0). */
   readonly available: boolean;
-  /** Throws the ApiError of a refusal (a RetryLaterError for rates and budgets). */
+  /** Throws the Refusal (a RetryLaterError for rates and budgets). */
   accept(
     payable: Payable,
     message: TransferAuthorization,
@@ -61,9 +61,9 @@ const uniqueViolation = (error: unknown): string | null =>
     : null;
 
 // One per app (its deps): the per-payer budget is shared by both routes that take authorizations.
-const acceptors = new WeakMap<AppDeps, AuthorizationAcceptor>();
+const acceptors = new WeakMap<CoreDeps, AuthorizationAcceptor>();
 
-export function authorizationAcceptor(deps: AppDeps): AuthorizationAcceptor {
+export function authorizationAcceptor(deps: CoreDeps): AuthorizationAcceptor {
   let acceptor = acceptors.get(deps);
   if (!acceptor) {
     acceptor = createAcceptor(deps);
@@ -72,7 +72,7 @@ export function authorizationAcceptor(deps: AppDeps): AuthorizationAcceptor {
   return acceptor;
 }
 
-function createAcceptor(deps: AppDeps): AuthorizationAcceptor {
+function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
   const settings = deps.gasless;
   const budget = deps.relayerBudget;
   const relayer = deps.relayerAddress ? (getAddress(deps.relayerAddress) as Address) : null;
@@ -91,7 +91,7 @@ function createAcceptor(deps: AppDeps): AuthorizationAcceptor {
     available,
     async accept(payable, message, signature, now) {
       if (!relayer || !settings || !budget || budget.daily === 0n)
-        throw new ApiError(
+        throw new Refusal(
           409,
           "gasless_unavailable",
           "this service does not relay payments; send the USDC with a plain transfer",
@@ -123,13 +123,9 @@ function createAcceptor(deps: AppDeps): AuthorizationAcceptor {
           takePerSlug,
         ));
       } catch (error) {
-        if (error instanceof ApiError) throw error;
+        if (error instanceof Refusal) throw error;
         if (classifyChainError(error).kind === "unreachable")
-          throw new ApiError(
-            503,
-            "chain_unavailable",
-            "the Base RPC did not answer; retry shortly",
-          );
+          throw new Refusal(503, "chain_unavailable", "the Base RPC did not answer; retry shortly");
         throw error;
       }
 
@@ -162,13 +158,13 @@ function createAcceptor(deps: AppDeps): AuthorizationAcceptor {
         // Two requests raced past the checks above: the database lets one through.
         const constraint = uniqueViolation(error);
         if (constraint === "payer_authorizations_one_open")
-          throw new ApiError(
+          throw new Refusal(
             409,
             "payment_in_progress",
             "a payment to this invoice or link is already on its way; wait for it to be counted",
           );
         if (constraint !== null)
-          throw new ApiError(409, "authorization_used", "this authorization was submitted before");
+          throw new Refusal(409, "authorization_used", "this authorization was submitted before");
         throw error;
       }
       deps.log.info("payer authorization accepted", {
