@@ -211,7 +211,7 @@ export async function verifyAuthorization(
   // The due read again, after the check above: a relayed payment the indexer counted between
   // reading `payable` and that check is in no open authorization any more, but is in the
   // amount received now. Without this read the same invoice could be paid twice.
-  const now = await findPayable(deps.db, payable.slug);
+  const now = await findPayable({ db: deps.db }, payable.slug);
   if (!now || now.due === 0n)
     throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
   if (now.due !== payable.due)

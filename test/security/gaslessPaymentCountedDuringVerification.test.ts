@@ -5,7 +5,7 @@ import {
   authorizationMessage,
   findPayable,
   verifyAuthorization,
-} from "../../api/payments/verifyAuthorization.ts";
+} from "../../app/payments/verifyAuthorization.ts";
 import { Refusal } from "../../app/refusal.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChain } from "../helpers/chain.ts";
@@ -38,7 +38,7 @@ describe("a payment counted while a gasless authorization is verified is not pai
     const link = (await (
       await stack.request("/api/links", { method: "POST", json: linkRequest({ amount: "12.50" }) })
     ).json()) as { slug: string; deposit_address: Address };
-    const before = await findPayable(stack.db, link.slug);
+    const before = await findPayable({ db: stack.db }, link.slug);
     expect(before?.due).toBe(12_500_000n);
     if (!before) throw new Error("no payable");
 
@@ -46,7 +46,7 @@ describe("a payment counted while a gasless authorization is verified is not pai
     await chain.payUsdc(devAccount(3), link.deposit_address, 12_500_000n);
     await waitFor(
       "the payment counted",
-      async () => (await findPayable(stack.db, link.slug))?.due === 0n,
+      async () => (await findPayable({ db: stack.db }, link.slug))?.due === 0n,
       { timeoutMs: 30_000, intervalMs: 100 },
     );
 
