@@ -147,6 +147,12 @@ describe("the authorization matrix: every route × every caller against domain/a
       { url: "https://hooks.example.com/remit" },
       owner.key,
     );
+    // The API's DELETE removes the first; the dashboard's routes get their own.
+    const dashboardEndpoint = await post(
+      "/api/webhook-endpoints",
+      { url: "https://hooks.example.com/remit-dashboard" },
+      owner.key,
+    );
     // An event of the owner's invoice, to redeliver.
     const eventId = randomUUID();
     await stack.db
@@ -172,6 +178,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       key_id: spareKey.id as string,
       dashboard_key_id: spareKey2.id as string,
       endpoint_id: endpoint.id as string,
+      dashboard_endpoint_id: dashboardEndpoint.id as string,
       address: wallet,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
@@ -246,6 +253,9 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/webhooks/"))
+        return params.dashboard_endpoint_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.includes("/authorizations/")) return randomUUID();
       return encodeURIComponent(params[name] ?? "");
     });
