@@ -244,11 +244,30 @@ describe("webhook endpoints and events in the dashboard", () => {
     ]);
   });
 
-  test("refuses an ftp URL with the API's message, and deletes the endpoint", async () => {
+  test("refuses an ftp URL and an 11th test event in an hour with the API's messages, and deletes the endpoint", async () => {
     await go(endpointPath);
     await page.getByLabel("URL").fill("ftp://hooks.example.com/remit");
     await page.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => page.textContent("#url-error")).toBe("must be an http(s) URL");
+    // The hourly test events used up (two sent above): the page says when to try again.
+    const id = endpointPath.split("/").at(-1);
+    for (let sent = 2; sent < 10; sent++) {
+      const response = await stack.request(`/api/webhook-endpoints/${id}/test`, {
+        method: "POST",
+        headers: bearer(merchant.key),
+      });
+      expect(response.status).toBe(202);
+    }
+    await go(endpointPath);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/test")),
+      page.getByRole("button", { name: "Send a test event" }).click(),
+    ]);
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.textContent("main .alert"))
+      .toMatch(/at most 10 test events an hour: try again in \d+ minutes?\./);
     await page.getByRole("button", { name: "Delete endpoint" }).click();
     await page.waitForURL(/\/dashboard\/webhooks\?notice=deleted$/);
     expect(await page.textContent("main")).toContain("No endpoints yet.");

@@ -93,6 +93,7 @@ fieldset.checks{border:0;padding:0;margin:0 0 12px;min-width:0}fieldset.checks l
 label.check{font-weight:400;font-size:15px;margin:0;padding:3px 0}
 pre.payload{margin:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:10px;white-space:pre-wrap}
 pre.payload code{word-break:break-all}
+code.name{word-break:normal;overflow-wrap:normal;white-space:nowrap}
 h2.mono{font:600 17px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
 `;
 

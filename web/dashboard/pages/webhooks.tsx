@@ -21,6 +21,12 @@ const FILTER_HINTS: Record<string, string> = {
   "link.*": "every payment link event",
 };
 
+/** The filters as the form lists them: each kind's wildcard first, then its types. */
+const FILTER_ORDER = ["invoice", "link"].flatMap((kind) => [
+  `${kind}.*`,
+  ...WEBHOOK_EVENT_FILTERS.filter((f) => f.startsWith(`${kind}.`) && !f.endsWith(".*")),
+]);
+
 /** What an endpoint is sent, in words. */
 const eventsText = (events: string[] | null) => (events ? events.join(", ") : "every event type");
 
@@ -31,10 +37,10 @@ function EventChecks(props: { state: Pick<FormState, "values" | "errors">; legen
     <fieldset class="checks" aria-describedby={error ? "events-error" : "events-hint"}>
       <legend>{props.legend}</legend>
       <p class="hint" id="events-hint">
-        None ticked: every event type, test events included.
+        None ticked: every event type.
       </p>
       <div class="checkgrid">
-        {WEBHOOK_EVENT_FILTERS.map((filter) => (
+        {FILTER_ORDER.map((filter) => (
           <label class="check">
             <input
               type="checkbox"
@@ -74,15 +80,16 @@ export function WebhooksPage(props: {
         <h2>Your endpoints</h2>
         <p class="muted small">
           Every event of your invoices and payment links is sent to each enabled endpoint that takes
-          its type, signed with the endpoint's own secret (the <code>webhook-signature</code> and{" "}
-          <code>X-Service-Signature</code> headers), and retried like any webhook.
+          its type, signed with the endpoint's own secret (the{" "}
+          <code class="name">webhook-signature</code> and{" "}
+          <code class="name">X-Service-Signature</code> headers), and retried like any webhook.
         </p>
         {props.endpoints.length === 0 ? (
           <p class="muted">No endpoints yet.</p>
         ) : (
           <div class="tablewrap">
             <table class="responsive">
-              <caption>Oldest first</caption>
+              <caption class="sr-only">Your endpoints, oldest first</caption>
               <thead>
                 <tr>
                   <th scope="col">URL</th>
@@ -151,14 +158,18 @@ export function WebhookSecretPage(props: {
       {...props.session}
     >
       <section class="card" aria-labelledby="secret-heading">
-        <h2 id="secret-heading">Signing secret of {endpoint.url}</h2>
+        <h2 id="secret-heading">Signing secret</h2>
         <p>
-          Copy it now into your receiver's configuration: it is shown this once, and Remit cannot
-          show it again. {props.rotated ? "Until " : ""}
-          {props.rotated && <Time at={endpoint.previous_secret_expires_at} />}
-          {props.rotated
-            ? " deliveries are signed with both this secret and the one before it, so your receiver can switch without refusing one."
-            : ""}
+          Of the endpoint <code>{endpoint.url}</code>. Copy it now into your receiver's
+          configuration: it is shown this once, and Remit cannot show it again.
+          {props.rotated && (
+            <>
+              {" "}
+              Until <Time at={endpoint.previous_secret_expires_at} />, deliveries are signed with
+              both this secret and the one before it, so your receiver can switch without refusing
+              one.
+            </>
+          )}
         </p>
         <div class="copyrow">
           <code id="webhook-secret">{props.secret}</code>
@@ -167,8 +178,9 @@ export function WebhookSecretPage(props: {
           </button>
         </div>
         <p class="hint">
-          Verify each delivery with it (Standard Webhooks' <code>webhook-signature</code>, or{" "}
-          <code>X-Service-Signature</code>): docs/api.md, "Webhooks".
+          Verify each delivery with it (Standard Webhooks'{" "}
+          <code class="name">webhook-signature</code>, or{" "}
+          <code class="name">X-Service-Signature</code>): docs/api.md, "Webhooks".
         </p>
       </section>
       <p>

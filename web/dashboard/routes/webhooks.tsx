@@ -149,8 +149,11 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
       });
       if (done.ok) return c.redirect(`/dashboard/webhooks/${id}?notice=${notice}`, 303);
       if (done.status === 404) return notFound(c, "webhook endpoint");
-      if (done.retryAfterSeconds) c.header("Retry-After", String(done.retryAfterSeconds));
-      return endpointPage(c, { problem: done.message }, done.status);
+      if (!done.retryAfterSeconds) return endpointPage(c, { problem: done.message }, done.status);
+      c.header("Retry-After", String(done.retryAfterSeconds));
+      const minutes = Math.ceil(done.retryAfterSeconds / 60);
+      const problem = `${done.message}: try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+      return endpointPage(c, { problem }, done.status);
     };
   app.post(
     "/webhooks/:id/test",
