@@ -150,6 +150,18 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /dashboard/settings/wallets": owner("write", "where money goes"),
   "POST /dashboard/settings/wallets/remove": owner("write", "the account"),
   "GET /dashboard/exports/{file}": owner("read", "the merchant's records"),
+  "GET /dashboard/webhooks": owner("read", "the merchant's webhook endpoints"),
+  "POST /dashboard/webhooks": owner("write", "adds an endpoint: events go out; audited"),
+  "GET /dashboard/webhooks/{id}": owner("read", "an endpoint of the merchant's and its deliveries"),
+  "POST /dashboard/webhooks/{id}": owner("write", "where events go; audited"),
+  "POST /dashboard/webhooks/{id}/test": owner("write", "calls out"),
+  "POST /dashboard/webhooks/{id}/rotate-secret": owner("write", "a new signing secret; audited"),
+  "POST /dashboard/webhooks/{id}/disable": owner("write", "where events go; audited"),
+  "POST /dashboard/webhooks/{id}/enable": owner("write", "where events go; audited"),
+  // Last of an endpoint's rows: the authorization matrix calls them in this order.
+  "POST /dashboard/webhooks/{id}/delete": owner("write", "where events go; audited"),
+  "GET /dashboard/events": owner("read", "the merchant's event log"),
+  "GET /dashboard/events/{id}": owner("read", "an event of the merchant's and its deliveries"),
 };
 
 /** Hono's `/api/invoices/:id` as OpenAPI's `/api/invoices/{id}`. */

@@ -11,7 +11,7 @@
  */
 
 /** Which list a cursor belongs to: one list's cursor is refused by the others. */
-export type ListKind = "invoices" | "links" | "payments" | "events" | "schedules";
+export type ListKind = "invoices" | "links" | "payments" | "events" | "schedules" | "deliveries";
 
 /**
  * A row's position in a list: its time to the microsecond (as Postgres stores it, ISO 8601 UTC
@@ -30,6 +30,7 @@ const ID_PATTERNS: Record<ListKind, RegExp> = {
   payments: TRANSFER_ID,
   events: UUID,
   schedules: UUID,
+  deliveries: UUID,
 };
 
 /**

@@ -1,16 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { type EventDeliveryRow, eventDetail, eventLog } from "../../app/events/eventLog.ts";
 import { assertKnownParams, enumListParam, pageOf, pageParams } from "../../app/lists/listQuery.ts";
-import {
-  type EventDeliveryRow,
-  findEventDeliveries,
-  findMerchantEvent,
-  listEvents,
-} from "../../db/queries/webhookEndpoints.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
 import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
@@ -140,9 +135,7 @@ const presentDelivery = (row: EventDeliveryRow): z.infer<typeof DeliverySchema> 
   delivered_at: iso(row.delivered_at),
 });
 
-/** The stored body, parsed: what was delivered, field for field. */
-const parsed = (payload: string) => JSON.parse(payload) as z.infer<typeof EventSchema>;
-
+/** The API's event log routes: a key's adapters over app/events/eventLog.ts. */
 export function registerEventRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
     const identity = requireKey(c);
@@ -150,21 +143,17 @@ export function registerEventRoutes(app: Router, deps: AppDeps): void {
     assertKnownParams(c.req.query(), QUERY_KEYS);
     const page = pageOf("events", query);
     const types = query.type ? [...new Set(query.type.split(","))] : null;
-    const result = await listEvents(deps.db, identity.merchantId, types, page);
-    return c.json(
-      { data: result.rows.map((row) => parsed(row.payload)), next_cursor: result.nextCursor },
-      200,
-    );
+    const result = await eventLog(deps, { ...actorOf(c), identity }, types, page);
+    return c.json({ data: result.rows, next_cursor: result.nextCursor }, 200);
   });
 
   app.openapi(getRoute, async (c) => {
     const identity = requireKey(c);
-    const event = await findMerchantEvent(deps.db, identity.merchantId, c.req.valid("param").id);
-    if (!event) throw notFound("event");
-    const deliveries = await findEventDeliveries(deps.db, event.id);
-    return c.json(
-      { event: parsed(event.payload), deliveries: deliveries.map(presentDelivery) },
-      200,
+    const { event, deliveries } = await eventDetail(
+      deps,
+      { ...actorOf(c), identity },
+      c.req.valid("param").id,
     );
+    return c.json({ event, deliveries: deliveries.map(presentDelivery) }, 200);
   });
 }

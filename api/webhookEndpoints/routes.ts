@@ -1,25 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { assertWebhookUrlAllowed } from "../../app/assertWebhookUrlAllowed.ts";
-import {
-  findWebhookEndpoint,
-  listWebhookEndpoints,
-  type WebhookEndpointRow,
-} from "../../db/queries/webhookEndpoints.ts";
-import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { notFound } from "../errors.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import type { MerchantActor } from "../../app/actor.ts";
 import {
   changeWebhookEndpoint,
   createWebhookEndpoint,
-  type KeyActor,
+  ownWebhookEndpoint,
+  ownWebhookEndpoints,
   removeWebhookEndpoint,
   rotateSecret,
   sendTestEvent,
-} from "./manage.ts";
+} from "../../app/webhookEndpoints/manageEndpoints.ts";
 import {
   CreateWebhookEndpointSchema,
   createKnownKeys,
@@ -29,7 +18,14 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
   webhookEndpointExample,
-} from "./schema.ts";
+} from "../../app/webhookEndpoints/schema.ts";
+import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { presentWebhookEndpoint } from "./present.ts";
 
 const security = [{ bearerAuth: [] }];
 const tags = ["Webhook endpoints"];
@@ -156,63 +152,39 @@ const testRoute = createRoute({
   },
 });
 
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-/** An endpoint as the API shows it: never its secret. */
-export function presentWebhookEndpoint(
-  row: WebhookEndpointRow,
-): z.infer<typeof WebhookEndpointSchema> {
-  const overlapping = row.previous_secret_expires_at && row.previous_secret_expires_at > new Date();
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    enabled: row.enabled,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    previous_secret_expires_at: overlapping ? iso(row.previous_secret_expires_at) : null,
-  };
-}
-
+/** The API's webhook endpoint routes: a key's adapters over app/webhookEndpoints. */
 export function registerWebhookEndpointRoutes(app: Router, deps: AppDeps): void {
-  const actor = (c: Parameters<typeof requireKey>[0]): KeyActor => ({
+  const actor = (c: Parameters<typeof requireKey>[0]): MerchantActor => ({
     ...actorOf(c),
     identity: requireKey(c),
   });
-  const own = async (c: Parameters<typeof requireKey>[0], id: string) => {
-    const row = await findWebhookEndpoint(deps.db, requireKey(c).merchantId, id);
-    if (!row) throw notFound("webhook endpoint");
-    return row;
-  };
 
   app.openapi(listRoute, async (c) => {
-    const rows = await listWebhookEndpoints(deps.db, requireKey(c).merchantId);
+    const rows = await ownWebhookEndpoints(deps, actor(c));
     return c.json({ data: rows.map(presentWebhookEndpoint) }, 200);
   });
 
   app.openapi<typeof createEndpointRoute>(
     createEndpointRoute,
     async (c) => {
-      const input = c.req.valid("json");
-      const who = actor(c);
-      assertWebhookUrlAllowed(deps, input.url, "url");
-      const { row, secret } = await createWebhookEndpoint(deps, who, input);
+      const { row, secret } = await createWebhookEndpoint(deps, actor(c), c.req.valid("json"));
       return c.json({ ...presentWebhookEndpoint(row), secret }, 201);
     },
     validationHook(createKnownKeys),
   );
 
   app.openapi(getRoute, async (c) =>
-    c.json(presentWebhookEndpoint(await own(c, c.req.valid("param").id)), 200),
+    c.json(
+      presentWebhookEndpoint(await ownWebhookEndpoint(deps, actor(c), c.req.valid("param").id)),
+      200,
+    ),
   );
 
   app.openapi<typeof updateRoute>(
     updateRoute,
     async (c) => {
       const input = c.req.valid("json");
-      const who = actor(c);
-      assertWebhookUrlAllowed(deps, input.url, "url");
-      const row = await changeWebhookEndpoint(deps, who, c.req.valid("param").id, input);
+      const row = await changeWebhookEndpoint(deps, actor(c), c.req.valid("param").id, input);
       return c.json(presentWebhookEndpoint(row), 200);
     },
     validationHook(updateKnownKeys),
@@ -228,9 +200,7 @@ export function registerWebhookEndpointRoutes(app: Router, deps: AppDeps): void 
     return c.json({ ...presentWebhookEndpoint(row), secret }, 200);
   });
 
-  app.openapi(testRoute, async (c) => {
-    const who = actor(c);
-    const endpoint = await own(c, c.req.valid("param").id);
-    return c.json(await sendTestEvent(deps, who, endpoint), 202);
-  });
+  app.openapi(testRoute, async (c) =>
+    c.json(await sendTestEvent(deps, actor(c), c.req.valid("param").id), 202),
+  );
 }

@@ -264,6 +264,12 @@ export type EventDeliveryRow = {
   last_attempt_at: Date | null;
 };
 
+/** A column of the last attempt of the delivery `d` of the query it is in (null before one). */
+const lastAttempt = <C extends "status_code" | "attempted_at">(column: C) =>
+  sql<
+    C extends "status_code" ? number | null : Date | null
+  >`(select a.${sql.ref(column)} from app.webhook_attempts a where a.delivery_id = d.id order by a.attempt desc limit 1)`;
+
 /** Every delivery of an event (to endpoints and to its own webhook_url), with its last attempt's answer. */
 export async function findEventDeliveries(
   db: Executor,
@@ -280,25 +286,57 @@ export async function findEventDeliveries(
       "d.next_attempt_at",
       "d.delivered_at",
       "d.created_at",
-      (eb) =>
-        eb
-          .selectFrom("app.webhook_attempts as a")
-          .select("a.status_code")
-          .whereRef("a.delivery_id", "=", "d.id")
-          .orderBy("a.attempt", "desc")
-          .limit(1)
-          .as("last_status_code"),
-      (eb) =>
-        eb
-          .selectFrom("app.webhook_attempts as a")
-          .select("a.attempted_at")
-          .whereRef("a.delivery_id", "=", "d.id")
-          .orderBy("a.attempt", "desc")
-          .limit(1)
-          .as("last_attempt_at"),
+      lastAttempt("status_code").as("last_status_code"),
+      lastAttempt("attempted_at").as("last_attempt_at"),
     ])
     .where("d.event_id", "=", eventId)
     .orderBy("d.created_at")
     .orderBy("d.id")
     .execute();
+}
+
+export type EndpointDeliveryRow = EventDeliveryRow & {
+  event_id: string;
+  event_type: string;
+  list_at: string;
+};
+
+/**
+ * A page of the deliveries to the merchant's endpoint `endpointId`, newest first, each with its
+ * event's type and its last attempt's answer: the endpoint's delivery log.
+ */
+export async function listEndpointDeliveries(
+  db: Executor,
+  merchantId: string,
+  endpointId: string,
+  page: ListPage,
+): Promise<ListResult<EndpointDeliveryRow>> {
+  if (!UUID_PATTERN.test(endpointId)) return { rows: [], nextCursor: null };
+  let query = db
+    .selectFrom("app.webhook_deliveries as d")
+    .innerJoin("app.payment_events as e", "e.id", "d.event_id")
+    .select([
+      "d.id",
+      "d.event_id",
+      "e.type as event_type",
+      "d.endpoint_id",
+      "d.url",
+      "d.status",
+      "d.attempts",
+      "d.next_attempt_at",
+      "d.delivered_at",
+      "d.created_at",
+      listMoment("d.created_at").as("list_at"),
+      lastAttempt("status_code").as("last_status_code"),
+      lastAttempt("attempted_at").as("last_attempt_at"),
+    ])
+    .where("d.endpoint_id", "=", endpointId)
+    .where("e.merchant_id", "=", merchantId);
+  if (page.after) query = query.where(beforeKey("d.created_at", "d.id", page.after, "uuid"));
+  const rows = await query
+    .orderBy("d.created_at", "desc")
+    .orderBy("d.id", "desc")
+    .limit(page.limit + 1)
+    .execute();
+  return toPage("deliveries", rows, page.limit, (row) => row.id);
 }

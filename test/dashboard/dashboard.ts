@@ -109,8 +109,12 @@ export const WIDTHS = { phone: { width: 420, height: 900 }, desktop: { width: 12
  * The page at both widths: nothing overflows sideways at phone width, axe-core finds no
  * serious or critical violation, and a full-page screenshot lands in test-artifacts/.
  */
-export async function checkPage(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of Object.entries(WIDTHS)) {
+export async function checkPage(
+  page: Page,
+  name: string,
+  widths: Record<string, { width: number; height: number }> = WIDTHS,
+): Promise<void> {
+  for (const [size, viewport] of Object.entries(widths)) {
     await page.setViewportSize(viewport);
     const overflow = await page.evaluate(() =>
       Array.from(document.querySelectorAll("main *, header *"))

@@ -193,10 +193,6 @@ const API_DB_EXCEPTIONS: Record<string, string> = {
   "api/health.ts": "operational: /health",
   // The Prometheus counters of the same kind, for the ops listener.
   "api/metrics/serviceMetrics.ts": "operational: /metrics",
-  // Not moved to app/ yet (webhook endpoints and the event log).
-  "api/webhookEndpoints/manage.ts": "not moved yet",
-  "api/webhookEndpoints/routes.ts": "not moved yet",
-  "api/events/routes.ts": "not moved yet",
 };
 
 describe("the application layer (app/) between the adapters and db/", () => {

@@ -159,6 +159,12 @@ describe("the authorization matrix: every route × every caller against domain/a
       { invoice: template, interval: "monthly", start_date: "2099-01-31", days_until_due: 30 },
       owner.key,
     );
+    // The API's DELETE removes the first; the dashboard's routes get their own.
+    const dashboardEndpoint = await post(
+      "/api/webhook-endpoints",
+      { url: "https://hooks.example.com/remit-dashboard" },
+      owner.key,
+    );
     // An event of the owner's invoice, to redeliver.
     const eventId = randomUUID();
     await stack.db
@@ -185,6 +191,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       dashboard_key_id: spareKey2.id as string,
       endpoint_id: endpoint.id as string,
       schedule_id: schedule.schedule_id as string,
+      dashboard_endpoint_id: dashboardEndpoint.id as string,
       address: wallet,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
@@ -261,6 +268,9 @@ describe("the authorization matrix: every route × every caller against domain/a
         return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/webhooks/"))
+        return params.dashboard_endpoint_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.includes("/authorizations/")) return randomUUID();
       return encodeURIComponent(params[name] ?? "");
     });

@@ -87,6 +87,14 @@ button.copy{font-size:13px;padding:0 8px;margin-left:6px;vertical-align:baseline
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0 0 12px}dl.facts dt{font-weight:600;color:var(--muted)}dl.facts dd{margin:0;min-width:0}
 dl.facts dd .hash{white-space:normal}dl.facts dd code{word-break:break-all}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.badge[data-status=enabled]{background:#dcf5e7;color:var(--ok)}.badge[data-status=disabled]{background:#e4e7eb;color:#3e4c59}
+fieldset.checks{border:0;padding:0;margin:0 0 12px;min-width:0}fieldset.checks legend{font-size:14px;font-weight:600;padding:0;margin-bottom:2px}
+.checkgrid{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:2px 16px;margin-top:6px}
+label.check{font-weight:400;font-size:15px;margin:0;padding:3px 0}
+pre.payload{margin:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:10px;white-space:pre-wrap}
+pre.payload code{word-break:break-all}
+code.name{word-break:normal;overflow-wrap:normal;white-space:nowrap}
+h2.mono{font:600 17px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
 `;
 
 export const dashboardJs = `(function () {

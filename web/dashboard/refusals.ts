@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import { RedeliveryLimited } from "../../app/invoices/queueRedelivery.ts";
-import { type FieldError, fieldErrors, Refusal } from "../../app/refusal.ts";
+import { type FieldError, fieldErrors, Refusal, RetryLaterError } from "../../app/refusal.ts";
 
 /**
  * The application's refusal (app/refusal.ts) as the dashboard shows it: the status its page
@@ -27,7 +27,9 @@ export function formRefusal(error: unknown): FormRefusal {
     status: error.status as FormRefusal["status"],
     message: error.message,
     fields: byPath(error.fields),
-    ...(error instanceof RedeliveryLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    ...(error instanceof RedeliveryLimited || error instanceof RetryLaterError
+      ? { retryAfterSeconds: error.retryAfterSeconds }
+      : {}),
   };
 }
 

@@ -183,7 +183,7 @@ export function OverviewPage(props: {
 }
 
 /** Newer/older links (keyset cursors, as the API's lists) keeping the filters. */
-function Pager(props: { base: string; query: Record<string, string>; links: PagerLinks }) {
+export function Pager(props: { base: string; query: Record<string, string>; links: PagerLinks }) {
   const href = (page: Record<string, string>) => {
     const text = new URLSearchParams({ ...props.query, ...page }).toString();
     return text ? `${props.base}?${text}` : props.base;

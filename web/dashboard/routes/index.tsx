@@ -5,6 +5,7 @@ import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "../asset
 import { textFields } from "../forms.ts";
 import { ForbiddenPage } from "../pages/signIn.tsx";
 import { type DashboardEnv, hasValidCsrfToken, requireSession } from "../session.ts";
+import { registerEvents } from "./events.tsx";
 import { registerExports } from "./exports.tsx";
 import { registerInvoice } from "./invoice.tsx";
 import { registerInvoices } from "./invoices.tsx";
@@ -16,6 +17,7 @@ import { registerPayments } from "./payments.tsx";
 import { registerSettings } from "./settings.tsx";
 import { type DashboardDeps, dashboardCookieSettings, forbidden, rememberForm } from "./shared.tsx";
 import { registerSignIn, registerSignOut, type SignInGuards } from "./signIn.tsx";
+import { registerWebhooks } from "./webhooks.tsx";
 
 export { type DashboardDeps, dashboardCookieSettings } from "./shared.tsx";
 export type { SignInGuards } from "./signIn.tsx";
@@ -90,6 +92,8 @@ export function dashboardRoutes(deps: DashboardDeps, guards: SignInGuards): Hono
   registerKeys(signedIn, deps);
   registerSettings(signedIn, deps);
   registerExports(signedIn, deps);
+  registerWebhooks(signedIn, deps);
+  registerEvents(signedIn, deps);
 
   app.route("/dashboard", signedIn);
   return app;

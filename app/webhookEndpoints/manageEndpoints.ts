@@ -1,8 +1,13 @@
 import { recordAudit } from "../../db/queries/audit.ts";
+import type { ListPage, ListResult } from "../../db/queries/listPage.ts";
 import {
   deleteWebhookEndpoint,
+  type EndpointDeliveryRow,
+  findWebhookEndpoint,
   insertTestEvent,
   insertWebhookEndpoint,
+  listEndpointDeliveries,
+  listWebhookEndpoints,
   lockEndpointCount,
   lockRecentTestEvents,
   rotateWebhookEndpointSecret,
@@ -17,15 +22,22 @@ import {
   TEST_EVENT_TYPE,
   TEST_EVENTS_PER_HOUR,
 } from "../../domain/webhookEndpoints.ts";
-import { type Actor, auditActor, type KeyIdentity } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, notFound, RetryLaterError } from "../errors.ts";
+import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
+import { ownMerchantId } from "../authorize.ts";
+import type { CoreDeps } from "../deps.ts";
+import { notFound, Refusal, RetryLaterError } from "../refusal.ts";
+
+export type { EndpointDeliveryRow, WebhookEndpointRow };
+
+/**
+ * A merchant's webhook endpoints, whichever way it comes (its key on /api/webhook-endpoints, its
+ * session on the dashboard's webhooks pages): the same checks, the same audit log.
+ */
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export type KeyActor = Actor & { identity: KeyIdentity };
-
-const audit = (actor: KeyActor, action: string, target: string) => ({
+const audit = (actor: MerchantActor, action: string, target: string) => ({
   merchantId: actor.identity.merchantId,
   ...auditActor(actor.identity),
   action,
@@ -37,16 +49,49 @@ const audit = (actor: KeyActor, action: string, target: string) => ({
 const storedEvents = (events: readonly string[] | null | undefined): string[] | null =>
   events ? [...new Set(events)] : null;
 
-/** A new endpoint of the actor's merchant, with its secret (returned this once). */
+/** The actor's merchant's endpoints (not deleted), oldest first. */
+export const ownWebhookEndpoints = (
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+): Promise<WebhookEndpointRow[]> => listWebhookEndpoints(deps.db, ownMerchantId(actor.identity));
+
+/** The actor's merchant's endpoint `id`; another merchant's, or no such one, is a 404. */
+export async function ownWebhookEndpoint(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+): Promise<WebhookEndpointRow> {
+  const row = await findWebhookEndpoint(deps.db, ownMerchantId(actor.identity), id);
+  if (!row) throw notFound("webhook endpoint");
+  return row;
+}
+
+/** A page of the deliveries to the actor's merchant's endpoint `id`, newest first (404 as ownWebhookEndpoint). */
+export async function endpointDeliveryLog(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+  page: ListPage,
+): Promise<{ endpoint: WebhookEndpointRow } & ListResult<EndpointDeliveryRow>> {
+  const endpoint = await ownWebhookEndpoint(deps, actor, id);
+  const log = await listEndpointDeliveries(deps.db, endpoint.merchant_id, endpoint.id, page);
+  return { endpoint, ...log };
+}
+
+/**
+ * A new endpoint of the actor's merchant, with its secret (returned this once). Its URL follows
+ * the rules of an invoice's `webhook_url` (a 400 on `url`).
+ */
 export async function createWebhookEndpoint(
-  deps: Pick<AppDeps, "db" | "webhookKeys" | "log">,
-  actor: KeyActor,
+  deps: Pick<CoreDeps, "db" | "webhookKeys" | "log" | "allowPrivateWebhooks">,
+  actor: MerchantActor,
   input: { url: string; events?: readonly string[] | null | undefined },
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
+  assertWebhookUrlAllowed(deps, input.url, "url");
   const secret = newWebhookSecret();
   const row = await deps.db.transaction().execute(async (trx) => {
     if ((await lockEndpointCount(trx, actor.identity.merchantId)) >= MAX_WEBHOOK_ENDPOINTS)
-      throw new ApiError(
+      throw new Refusal(
         409,
         "endpoint_limit_reached",
         `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`,
@@ -64,10 +109,10 @@ export async function createWebhookEndpoint(
   return { row, secret };
 }
 
-/** Changes the actor's merchant's endpoint `id` (404 when it has none such). */
+/** Changes the actor's merchant's endpoint `id` (a new URL checked first; 404 when it has none such). */
 export async function changeWebhookEndpoint(
-  deps: Pick<AppDeps, "db">,
-  actor: KeyActor,
+  deps: Pick<CoreDeps, "db" | "allowPrivateWebhooks">,
+  actor: MerchantActor,
   id: string,
   input: {
     url?: string | undefined;
@@ -75,6 +120,7 @@ export async function changeWebhookEndpoint(
     enabled?: boolean | undefined;
   },
 ): Promise<WebhookEndpointRow> {
+  assertWebhookUrlAllowed(deps, input.url, "url");
   const row = await deps.db.transaction().execute(async (trx) => {
     const updated = await updateWebhookEndpoint(trx, actor.identity.merchantId, id, {
       ...(input.url === undefined ? {} : { url: input.url }),
@@ -90,8 +136,8 @@ export async function changeWebhookEndpoint(
 
 /** Deletes the actor's merchant's endpoint `id` (404 when it has none such). */
 export async function removeWebhookEndpoint(
-  deps: Pick<AppDeps, "db">,
-  actor: KeyActor,
+  deps: Pick<CoreDeps, "db">,
+  actor: MerchantActor,
   id: string,
 ): Promise<WebhookEndpointRow> {
   const row = await deps.db.transaction().execute(async (trx) => {
@@ -105,8 +151,8 @@ export async function removeWebhookEndpoint(
 
 /** A new secret for the endpoint; the one before keeps signing for SECRET_ROTATION_OVERLAP_MS. */
 export async function rotateSecret(
-  deps: Pick<AppDeps, "db" | "webhookKeys">,
-  actor: KeyActor,
+  deps: Pick<CoreDeps, "db" | "webhookKeys">,
+  actor: MerchantActor,
   id: string,
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   const secret = newWebhookSecret();
@@ -126,23 +172,25 @@ export async function rotateSecret(
 }
 
 /**
- * Sends a signed test event to the endpoint (only to it), through a delivery like any other.
- * At most TEST_EVENTS_PER_HOUR per merchant: each is a delivery retried for days.
+ * Sends a signed test event to the actor's merchant's endpoint `id` (only to it, enabled or
+ * not), through a delivery like any other (404 as ownWebhookEndpoint). At most
+ * TEST_EVENTS_PER_HOUR per merchant: each is a delivery retried for days.
  */
 export async function sendTestEvent(
-  deps: Pick<AppDeps, "db">,
-  actor: KeyActor,
-  endpoint: WebhookEndpointRow,
+  deps: Pick<CoreDeps, "db">,
+  actor: MerchantActor,
+  id: string,
 ): Promise<{
   event_id: string;
   type: typeof TEST_EVENT_TYPE;
   created_at: string;
   delivery_id: string;
 }> {
-  const id = crypto.randomUUID();
+  const endpoint = await ownWebhookEndpoint(deps, actor, id);
+  const eventId = crypto.randomUUID();
   const createdAt = new Date();
   const payload = {
-    event_id: id,
+    event_id: eventId,
     type: TEST_EVENT_TYPE,
     created_at: createdAt.toISOString(),
     endpoint_id: endpoint.id,
@@ -164,7 +212,7 @@ export async function sendTestEvent(
       );
     }
     return insertTestEvent(trx, {
-      id,
+      id: eventId,
       merchantId,
       endpointId: endpoint.id,
       url: endpoint.url,
@@ -173,7 +221,7 @@ export async function sendTestEvent(
     });
   });
   return {
-    event_id: id,
+    event_id: eventId,
     type: TEST_EVENT_TYPE,
     created_at: payload.created_at,
     delivery_id: deliveryId,
