@@ -9,6 +9,8 @@ const SECTIONS = [
   ["/dashboard/invoices/new", "New invoice"],
   ["/dashboard/links", "Links"],
   ["/dashboard/payments", "Payments"],
+  ["/dashboard/schedules", "Schedules"],
+  ["/dashboard/receivables", "Receivables"],
   ["/dashboard/keys", "API keys"],
   ["/dashboard/settings", "Settings"],
 ] as const;
