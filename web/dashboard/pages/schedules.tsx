@@ -64,12 +64,11 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
                     </td>
                   </tr>
                 ))}
-              </tbody>
-              <tfoot>
+                {/* The totals as a last row of the body: a phone stacks it as the others. */}
                 <tr data-vendor="total">
-                  <th scope="row" data-label="">
-                    Total
-                  </th>
+                  <td data-label="Customer">
+                    <strong>Total</strong>
+                  </td>
                   <td data-label="Invoices">{report.invoice_count}</td>
                   {BUCKETS.map(([bucket, title]) => (
                     <td data-label={title} class="num" data-bucket={bucket}>
@@ -80,7 +79,7 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
                     <strong>{report.total}</strong>
                   </td>
                 </tr>
-              </tfoot>
+              </tbody>
             </table>
           </div>
         )}
