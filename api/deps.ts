@@ -1,5 +1,4 @@
 import type { CoreDeps, TransactionLookupSettings } from "../app/deps.ts";
-import type { Clock } from "../db/clock.ts";
 import type { RateLimits } from "./middleware/rateLimit.ts";
 import type { StatusCache } from "./payments/statusCache.ts";
 
@@ -34,8 +33,6 @@ export type AppDeps = CoreDeps & {
   transactionLookup?: TransactionLookupSettings;
   /** The x402 resource's settings (api/x402/resource.ts); none: no wait for the receipt. */
   x402?: X402Settings;
-  /** The time schedules' run-now, reminders and the receivables report read (db/clock.ts); none: the system's. */
-  clock?: Clock;
 };
 
 /** The x402 resource's settings (X402_SETTLE_WAIT_MS, docs/api.md "Paying an invoice from software"). */

@@ -1,3 +1,4 @@
+import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
 import type { RelayerBudget } from "../domain/relayerBudget.ts";
 import type { Keyring } from "../domain/secretBox.ts";
@@ -50,6 +51,8 @@ export type CoreDeps = {
   refundLimits?: RefundLimits;
   /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
   pdf: { render(data: InvoicePdfData): Promise<Buffer> };
+  /** The time schedules' run-now, reminders and the receivables report read (db/clock.ts); none: the system's. */
+  clock?: Clock;
 };
 
 /**

@@ -162,6 +162,15 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /dashboard/webhooks/{id}/delete": owner("write", "where events go; audited"),
   "GET /dashboard/events": owner("read", "the merchant's event log"),
   "GET /dashboard/events/{id}": owner("read", "an event of the merchant's and its deliveries"),
+  "GET /dashboard/schedules": owner("read", "the merchant's schedules"),
+  "GET /dashboard/schedules/{id}": owner("read", "a schedule of the merchant's"),
+  "POST /dashboard/schedules/{id}/pause": owner("write", "stops its invoices; audited"),
+  "POST /dashboard/schedules/{id}/resume": owner("write", "issues invoices again; audited"),
+  "POST /dashboard/schedules/{id}/cancel": owner("write", "ends a schedule; audited"),
+  "POST /dashboard/schedules/{id}/run": owner("write", "issues an invoice"),
+  "GET /dashboard/receivables": owner("read", "the merchant's receivables"),
+  "GET /dashboard/reminders": owner("read", "the account"),
+  "POST /dashboard/reminders": owner("write", "emails the merchant's customers; audited"),
 };
 
 /** Hono's `/api/invoices/:id` as OpenAPI's `/api/invoices/{id}`. */

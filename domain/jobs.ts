@@ -29,7 +29,7 @@ export const TASK = {
   checkRefund: "check_refund",
   /** Every minute (cron): queues an issue_schedule job per schedule with a period due. */
   issueDueSchedules: "issue_due_schedules",
-  /** Issues one schedule's due periods, each once (api/schedules/issue.ts). */
+  /** Issues one schedule's due periods, each once (app/schedules/issue.ts). */
   issueSchedule: "issue_schedule",
   /** Every minute (cron): the reminders and due-date events whose day has come. */
   sendDueReminders: "send_due_reminders",

@@ -1,14 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authorizedInvoice } from "../../app/authorize.ts";
+import type { Context } from "hono";
+import type { MerchantActor } from "../../app/actor.ts";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { rule } from "../../app/lists/listQuery.ts";
-import { systemClock } from "../../db/clock.ts";
-import { recordAudit } from "../../db/queries/audit.ts";
 import {
-  findReminderPolicy,
-  recentManualReminders,
-  saveReminderPolicy,
-} from "../../db/queries/reminders.ts";
+  changeReminderPolicy,
+  ownReminderPolicy,
+  remindNow,
+} from "../../app/reminders/manageReminders.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
   MANUAL_REMINDERS_PER_HOUR,
@@ -17,16 +16,14 @@ import {
   REMINDER_STEP_MIN_DAYS,
   type ReminderPolicy,
 } from "../../domain/reminders.ts";
+import type { AppEnv } from "../appEnv.ts";
 import { requireKey } from "../auth/authorize.ts";
-import { actorOf, auditActor } from "../auth/identity.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { ApiError, RetryLaterError } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-import { remindInvoice } from "./remind.ts";
 
 const security = [{ bearerAuth: [] }];
-const HOUR_MS = 3_600_000;
 
 const StepSchema = z
   .strictObject({
@@ -156,75 +153,31 @@ const remindRoute = createRoute({
 });
 
 export function registerReminderRoutes(app: Router, deps: AppDeps): void {
-  const clock = deps.clock ?? systemClock;
+  /** The caller as the use cases take it: a merchant with its key (401 without). */
+  const merchant = (c: Context<AppEnv>): MerchantActor => ({
+    identity: requireKey(c),
+    requestId: actorOf(c).requestId,
+  });
 
-  app.openapi(getPolicyRoute, async (c) =>
-    c.json(await findReminderPolicy(deps.db, requireKey(c).merchantId), 200),
-  );
+  app.openapi(getPolicyRoute, async (c) => c.json(await ownReminderPolicy(deps, merchant(c)), 200));
 
   app.openapi<typeof patchPolicyRoute>(
     patchPolicyRoute,
     async (c) => {
-      const identity = requireKey(c);
-      const input = c.req.valid("json");
-      const policy = await deps.db.transaction().execute(async (trx) => {
-        const current = await findReminderPolicy(trx, identity.merchantId);
-        const next: ReminderPolicy = {
-          enabled: input.enabled ?? current.enabled,
-          steps: input.steps ? [...input.steps].sort((a, b) => a.days - b.days) : current.steps,
-          max_reminders: input.max_reminders ?? current.max_reminders,
-        };
-        await saveReminderPolicy(trx, identity.merchantId, next);
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          ...auditActor(identity),
-          action: "reminder_policy.updated",
-          target: identity.merchantId,
-          requestId: actorOf(c).requestId,
-        });
-        return next;
-      });
-      return c.json(policy, 200);
+      const actor = merchant(c);
+      return c.json(await changeReminderPolicy(deps, actor, c.req.valid("json")), 200);
     },
     validationHook((path) => (path === "" ? Object.keys(UpdatePolicySchema.shape) : [])),
   );
 
   app.openapi(remindRoute, async (c) => {
-    const identity = requireKey(c);
-    const actor = actorOf(c);
-    const invoice = await authorizedInvoice(deps.db, identity, c.req.valid("param").id);
-    const wall = Date.now();
-    const recent = await recentManualReminders(deps.db, invoice.id, new Date(wall - HOUR_MS));
-    if (recent.count >= MANUAL_REMINDERS_PER_HOUR) {
-      const freeAt = (recent.oldest?.getTime() ?? wall) + HOUR_MS;
-      throw new RetryLaterError(
-        429,
-        "rate_limited",
-        `at most ${MANUAL_REMINDERS_PER_HOUR} reminders an hour per invoice`,
-        Math.max(1, Math.ceil((freeAt - wall) / 1000)),
-      );
-    }
-    const now = await clock.now();
-    const sent = await remindInvoice(deps.db, invoice.id, null, now);
-    if (typeof sent !== "object")
-      throw new ApiError(409, "nothing_due", "nothing is due on this invoice: no reminder is sent");
-    await recordAudit(deps.db, {
-      merchantId: invoice.merchant_id,
-      ...auditActor(identity),
-      action: "invoice.reminded",
-      target: invoice.id,
-      requestId: actor.requestId,
-    });
-    deps.log.info("invoice reminder queued", {
-      invoice_id: invoice.id,
-      reminder_id: sent.reminderId,
-    });
+    const sent = await remindNow(deps, merchant(c), c.req.valid("param").id);
     return c.json(
       {
         reminder_id: sent.reminderId,
-        invoice_id: invoice.id,
+        invoice_id: sent.invoiceId,
         amount_due: formatUsdc(sent.amountDue),
-        sent_at: now.toISOString(),
+        sent_at: sent.sentAt.toISOString(),
       },
       202,
     );

@@ -1,17 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { MerchantActor } from "../../app/actor.ts";
 import { csvHeaders } from "../../app/exports/csvStream.ts";
 import { assertKnownParams } from "../../app/lists/listQuery.ts";
-import { systemClock } from "../../db/clock.ts";
-import { openInvoicesOf } from "../../db/queries/receivables.ts";
-import { CSV_BOM, csvRow } from "../../domain/csv.ts";
-import { formatUsdc } from "../../domain/money.ts";
 import {
-  AGING_BUCKETS,
-  agedReceivables,
-  type Buckets,
-  type ReceivablesReport,
-} from "../../domain/receivables.ts";
+  CSV_HEADER,
+  ownReceivables,
+  presentReport,
+  receivablesCsv,
+} from "../../app/reports/receivables.ts";
+import { AGING_BUCKETS } from "../../domain/receivables.ts";
+import type { AppEnv } from "../appEnv.ts";
 import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -86,19 +87,6 @@ const reportRoute = createRoute({
   },
 });
 
-const CSV_HEADER = [
-  "vendor_name",
-  "vendor_email",
-  "invoices",
-  "current",
-  "days_1_30",
-  "days_31_60",
-  "days_61_90",
-  "days_over_90",
-  "total",
-  "currency",
-];
-
 const csvRoute = createRoute({
   method: "get",
   path: "/api/exports/receivables.csv",
@@ -132,69 +120,21 @@ const csvRoute = createRoute({
   },
 });
 
-const usdc = (buckets: Buckets) =>
-  Object.fromEntries(AGING_BUCKETS.map((b) => [b, formatUsdc(buckets[b])])) as Record<
-    (typeof AGING_BUCKETS)[number],
-    string
-  >;
-
-export function presentReport(
-  report: ReceivablesReport,
-  asOf: string,
-): z.infer<typeof ReportSchema> {
-  return {
-    as_of: asOf,
-    currency: "USDC",
-    vendors: report.vendors.map((v) => ({
-      vendor_email: v.vendorEmail,
-      vendor_name: v.vendorName,
-      invoice_count: v.invoiceCount,
-      buckets: usdc(v.buckets),
-      total: formatUsdc(v.total),
-    })),
-    totals: usdc(report.totals),
-    total: formatUsdc(report.total),
-    invoice_count: report.invoiceCount,
-  };
-}
-
-/** The report's CSV: a row per vendor, then the totals. */
-export function receivablesCsv(report: ReceivablesReport, bom: boolean): string {
-  const row = (name: string, email: string, count: number, buckets: Buckets, total: bigint) =>
-    csvRow([
-      name,
-      email,
-      String(count),
-      ...AGING_BUCKETS.map((b) => formatUsdc(buckets[b])),
-      formatUsdc(total),
-      "USDC",
-    ]);
-  return [
-    bom ? CSV_BOM : "",
-    csvRow(CSV_HEADER),
-    ...report.vendors.map((v) =>
-      row(v.vendorName, v.vendorEmail, v.invoiceCount, v.buckets, v.total),
-    ),
-    row("Total", "", report.invoiceCount, report.totals, report.total),
-  ].join("");
-}
-
 export function registerReceivables(app: Router, deps: AppDeps): void {
-  const clock = deps.clock ?? systemClock;
-  const reportOf = async (merchantId: string) => {
-    const today = await clock.today();
-    return { today, report: agedReceivables(await openInvoicesOf(deps.db, merchantId), today) };
-  };
+  const merchant = (c: Context<AppEnv>): MerchantActor => ({
+    identity: requireKey(c),
+    requestId: actorOf(c).requestId,
+  });
   app.openapi(reportRoute, async (c) => {
-    const identity = requireKey(c);
+    const actor = merchant(c);
     assertKnownParams(c.req.query(), []);
-    const { today, report } = await reportOf(identity.merchantId);
+    const { today, report } = await ownReceivables(deps, actor);
     return c.json(presentReport(report, today), 200);
   });
   app.openapi(csvRoute, async (c) => {
-    const identity = requireKey(c);
+    const actor = merchant(c);
     assertKnownParams(c.req.query(), ["bom"]);
-    const { today, report } = await reportOf(identity.merchantId);
+    const { today, report } = await ownReceivables(deps, actor);
     return new Response(receivablesCsv(report, c.req.valid("query").bom !== "false"), {
       status: 200,
       headers: csvHeaders(`receivables_${today}.csv`),

@@ -1,43 +1,39 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ZodError } from "zod";
-import { assertWebhookUrlAllowed } from "../../app/assertWebhookUrlAllowed.ts";
-import { assertOwnEmail } from "../../app/authorize.ts";
+import type { MerchantActor } from "../../app/actor.ts";
 import { CreateInvoiceResponseSchema } from "../../app/invoices/schema.ts";
 import { assertKnownParams, enumListParam, pageOf, pageParams } from "../../app/lists/listQuery.ts";
-import { systemClock } from "../../db/clock.ts";
-import { recordAudit } from "../../db/queries/audit.ts";
 import {
-  findSchedule,
-  insertSchedule,
-  listSchedules,
-  lockSchedule,
-  type ScheduleChange,
-  type ScheduleRow,
-  updateSchedule,
-} from "../../db/queries/invoiceSchedules.ts";
-import { SCHEDULE_STATUSES, type ScheduleStatus, scheduledDate } from "../../domain/schedule.ts";
-import type { AppEnv } from "../appEnv.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf, auditActor, type KeyIdentity } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError, fieldErrors, notFound, validationError } from "../errors.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { calendarOf, runScheduleNow } from "./issue.ts";
+  cancelSchedule,
+  changeSchedule,
+  createSchedule,
+  ownSchedule,
+  ownSchedules,
+  pauseSchedule,
+  presentSchedule,
+  resumeSchedule,
+  runOwnScheduleNow,
+} from "../../app/schedules/manageSchedules.ts";
 import {
   CreateScheduleSchema,
   checkTemplate,
   createScheduleKnownKeys,
-  type InvoiceTemplate,
-  type Schedule,
   ScheduleIdParamSchema,
   ScheduleSchema,
   scheduleExample,
   templateOrThrow,
   UpdateScheduleSchema,
   updateScheduleKnownKeys,
-} from "./schema.ts";
+} from "../../app/schedules/schema.ts";
+import { SCHEDULE_STATUSES, type ScheduleStatus } from "../../domain/schedule.ts";
+import type { AppEnv } from "../appEnv.ts";
+import { requireKey } from "../auth/authorize.ts";
+import { actorOf } from "../auth/identity.ts";
+import type { AppDeps } from "../deps.ts";
+import { fieldErrors, validationError } from "../errors.ts";
+import { jsonBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const security = [{ bearerAuth: [] }];
 const tags = ["Invoice schedules"];
@@ -155,36 +151,6 @@ const runRoute = createRoute({
   },
 });
 
-/** A schedule as the API shows it. */
-export function presentSchedule(row: ScheduleRow): Schedule {
-  return {
-    schedule_id: row.id,
-    status: row.status,
-    interval: row.frequency,
-    n: row.every_n_days,
-    start_date: row.start_date,
-    end_date: row.end_date,
-    count: row.max_count,
-    days_until_due: row.days_until_due,
-    next_issue_date: row.status === "cancelled" ? null : row.next_issue_date,
-    issued_count: row.issued_count,
-    last_error: row.last_error,
-    invoice: row.template,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
-/** The template's own checks past its schema, as POST /api/invoices makes them. */
-function assertTemplateAllowed(
-  deps: AppDeps,
-  identity: KeyIdentity,
-  template: InvoiceTemplate,
-): void {
-  assertOwnEmail(identity, template.merchant_email);
-  assertWebhookUrlAllowed(deps, template.webhook_url, "invoice.webhook_url");
-}
-
 /** Validation of a body with a template: every failing field at once, the template's included. */
 const withTemplateHook =
   (knownKeys: (path: string) => readonly string[]) =>
@@ -201,163 +167,60 @@ const withTemplateHook =
   };
 
 export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
-  const clock = deps.clock ?? systemClock;
-  const own = async (c: Context<AppEnv>, id: string) => {
-    const row = await findSchedule(deps.db, requireKey(c).merchantId, id);
-    if (!row) throw notFound("invoice schedule");
-    return row;
-  };
-  /** Changes a schedule of the caller's under its row lock, audited as `action`. */
-  const change = async (
-    c: Context<AppEnv>,
-    id: string,
-    action: string,
-    decide: (row: ScheduleRow) => ScheduleChange | null,
-  ) => {
-    const identity = requireKey(c);
-    const actor = actorOf(c);
-    await own(c, id);
-    return deps.db.transaction().execute(async (trx) => {
-      const row = await lockSchedule(trx, id);
-      if (!row) throw notFound("invoice schedule");
-      const changes = decide(row);
-      if (changes === null) return row;
-      const updated = await updateSchedule(trx, id, changes);
-      await recordAudit(trx, {
-        merchantId: identity.merchantId,
-        ...auditActor(identity),
-        action,
-        target: id,
-        requestId: actor.requestId,
-      });
-      return updated;
-    });
-  };
-  const refuse = (row: ScheduleRow, statuses: readonly ScheduleStatus[], verb: string) => {
-    if (statuses.includes(row.status))
-      throw new ApiError(
-        409,
-        `schedule_${row.status}`,
-        `a ${row.status} schedule cannot be ${verb}`,
-      );
-  };
+  /** The caller as the use cases take it: a merchant with its key (401 without). */
+  const merchant = (c: Context<AppEnv>): MerchantActor => ({
+    identity: requireKey(c),
+    requestId: actorOf(c).requestId,
+  });
 
   app.openapi<typeof createScheduleRoute>(
     createScheduleRoute,
     async (c) => {
-      const input = c.req.valid("json");
-      const identity = requireKey(c);
-      const template = templateOrThrow(input.invoice);
-      assertTemplateAllowed(deps, identity, template);
-      const frequency = input.interval;
-      const calendar = {
-        frequency,
-        everyNDays: input.n ?? null,
-        startDate: input.start_date,
-        endDate: input.end_date ?? null,
-        maxCount: input.count ?? null,
-      };
-      const row = await deps.db.transaction().execute(async (trx) => {
-        const created = await insertSchedule(trx, {
-          merchantId: identity.merchantId,
-          keyId: identity.keyId,
-          template,
-          frequency,
-          everyNDays: calendar.everyNDays,
-          startDate: calendar.startDate,
-          endDate: calendar.endDate,
-          maxCount: calendar.maxCount,
-          daysUntilDue: input.days_until_due,
-          nextIssueDate: scheduledDate(calendar, 0),
-        });
-        await recordAudit(trx, {
-          merchantId: identity.merchantId,
-          ...auditActor(identity),
-          action: "schedule.created",
-          target: created.id,
-          requestId: actorOf(c).requestId,
-        });
-        return created;
-      });
-      deps.log.info("invoice schedule created", { schedule_id: row.id, interval: frequency });
+      const { invoice, ...input } = c.req.valid("json");
+      const actor = merchant(c);
+      const row = await createSchedule(deps, actor, input, templateOrThrow(invoice));
       return c.json(presentSchedule(row), 201);
     },
     withTemplateHook(createScheduleKnownKeys),
   );
 
   app.openapi(listRoute, async (c) => {
-    const identity = requireKey(c);
+    const actor = merchant(c);
     const query = c.req.valid("query");
     assertKnownParams(c.req.query(), LIST_KEYS);
     const page = pageOf("schedules", query);
     const statuses = query.status ? (query.status.split(",") as ScheduleStatus[]) : undefined;
-    const result = await listSchedules(deps.db, identity.merchantId, { statuses }, page);
+    const result = await ownSchedules(deps, actor, { statuses }, page);
     return c.json({ data: result.rows.map(presentSchedule), next_cursor: result.nextCursor }, 200);
   });
 
   app.openapi(getRoute, async (c) =>
-    c.json(presentSchedule(await own(c, c.req.valid("param").id)), 200),
+    c.json(presentSchedule(await ownSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
   );
 
   app.openapi<typeof updateRoute>(
     updateRoute,
     async (c) => {
-      const input = c.req.valid("json");
-      const identity = requireKey(c);
-      const template = input.invoice === undefined ? undefined : templateOrThrow(input.invoice);
-      if (template) assertTemplateAllowed(deps, identity, template);
-      const row = await change(c, c.req.valid("param").id, "schedule.updated", (current) => {
-        refuse(current, ["cancelled"], "changed");
-        const calendar = {
-          ...calendarOf(current),
-          ...(input.end_date !== undefined ? { endDate: input.end_date } : {}),
-          ...(input.count !== undefined ? { maxCount: input.count } : {}),
-        };
-        const next = scheduledDate(calendar, current.next_period);
-        // A new end or count may finish the schedule, or give a completed one periods again.
-        const status: ScheduleStatus =
-          next === null ? "completed" : current.status === "completed" ? "active" : current.status;
-        return {
-          ...(template ? { template } : {}),
-          ...(input.end_date !== undefined ? { end_date: input.end_date } : {}),
-          ...(input.count !== undefined ? { max_count: input.count } : {}),
-          ...(input.days_until_due !== undefined ? { days_until_due: input.days_until_due } : {}),
-          next_issue_date: next,
-          status,
-        };
-      });
+      const { invoice, ...input } = c.req.valid("json");
+      const actor = merchant(c);
+      const template = invoice === undefined ? undefined : templateOrThrow(invoice);
+      const row = await changeSchedule(deps, actor, c.req.valid("param").id, input, template);
       return c.json(presentSchedule(row), 200);
     },
     withTemplateHook(updateScheduleKnownKeys),
   );
 
-  app.openapi(pauseRoute, async (c) => {
-    const row = await change(c, c.req.valid("param").id, "schedule.paused", (current) => {
-      refuse(current, ["cancelled", "completed"], "paused");
-      return current.status === "paused" ? null : { status: "paused" };
-    });
-    return c.json(presentSchedule(row), 200);
-  });
+  app.openapi(pauseRoute, async (c) =>
+    c.json(presentSchedule(await pauseSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+  );
+  app.openapi(resumeRoute, async (c) =>
+    c.json(presentSchedule(await resumeSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+  );
+  app.openapi(cancelRoute, async (c) =>
+    c.json(presentSchedule(await cancelSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+  );
 
-  app.openapi(resumeRoute, async (c) => {
-    const row = await change(c, c.req.valid("param").id, "schedule.resumed", (current) => {
-      refuse(current, ["cancelled", "completed"], "resumed");
-      return current.status === "active" ? null : { status: "active", last_error: null };
-    });
-    return c.json(presentSchedule(row), 200);
-  });
-
-  app.openapi(cancelRoute, async (c) => {
-    const row = await change(c, c.req.valid("param").id, "schedule.cancelled", (current) =>
-      current.status === "cancelled" ? null : { status: "cancelled" },
-    );
-    return c.json(presentSchedule(row), 200);
-  });
-
-  app.openapi(runRoute, async (c) => {
-    const row = await own(c, c.req.valid("param").id);
-    const invoice = await runScheduleNow(deps, row, await clock.today(), actorOf(c));
-    deps.log.info("invoice schedule run", { schedule_id: row.id, invoice_id: invoice.invoice_id });
-    return c.json(invoice, 201);
-  });
+  app.openapi(runRoute, async (c) =>
+    c.json(await runOwnScheduleNow(deps, merchant(c), c.req.valid("param").id), 201),
+  );
 }

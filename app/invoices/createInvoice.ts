@@ -36,7 +36,7 @@ import { type InvoiceRecordForPdf, invoicePdfData } from "./invoicePdfData.ts";
 import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
 
 /**
- * An invoice a schedule issues (api/schedules/issue.ts): it carries the schedule and its period
+ * An invoice a schedule issues (app/schedules/issue.ts): it carries the schedule and its period
  * (unique together), and `inTransaction` runs in the creating transaction after the insert.
  */
 export type ScheduledIssue = {

@@ -219,6 +219,7 @@ describe("invoice schedules", () => {
         "slug",
         "status",
         "total_amount",
+        "x402_url",
       ].sort(),
     );
     expect(await scheduledInvoices(id)).toEqual([

@@ -266,6 +266,8 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/invoice-schedules/"))
         return params.schedule_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/schedules/"))
+        return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/webhooks/"))

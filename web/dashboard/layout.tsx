@@ -11,6 +11,8 @@ const SECTIONS = [
   ["/dashboard/payments", "Payments"],
   ["/dashboard/webhooks", "Webhooks"],
   ["/dashboard/events", "Events"],
+  ["/dashboard/schedules", "Schedules"],
+  ["/dashboard/receivables", "Receivables"],
   ["/dashboard/keys", "API keys"],
   ["/dashboard/settings", "Settings"],
 ] as const;

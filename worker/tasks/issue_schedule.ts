@@ -1,7 +1,7 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { ApiError } from "../../api/errors.ts";
-import { calendarOf, issueNextPeriod, PeriodTakenError } from "../../api/schedules/issue.ts";
+import { calendarOf, issueNextPeriod, PeriodTakenError } from "../../app/schedules/issue.ts";
 import { findScheduleById, pauseForError } from "../../db/queries/invoiceSchedules.ts";
 import { scheduledDate } from "../../domain/schedule.ts";
 import type { WorkerDeps } from "../deps.ts";

@@ -1,8 +1,8 @@
 import type { Task } from "graphile-worker";
-import { sweepReminders } from "../../api/reminders/remind.ts";
+import { sweepReminders } from "../../app/reminders/remind.ts";
 import type { WorkerDeps } from "../deps.ts";
 
-/** The reminder sweep (api/reminders/remind.ts), every minute by cron. */
+/** The reminder sweep (app/reminders/remind.ts), every minute by cron. */
 export function sendDueReminders(deps: WorkerDeps): Task {
   return async (_payload, helpers) => {
     if (!deps.schedules) return;

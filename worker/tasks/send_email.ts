@@ -78,7 +78,7 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
   };
 }
 
-/** A payment reminder (api/reminders/remind.ts): the amount due when it was sent, the PDF. */
+/** A payment reminder (app/reminders/remind.ts): the amount due when it was sent, the PDF. */
 async function composeReminderEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
   const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
   const pdf = invoice && (await findPdf(deps.db, invoice.id));

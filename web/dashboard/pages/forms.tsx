@@ -451,6 +451,13 @@ export function SettingsPage(props: {
           <button type="submit">Add wallet</button>
         </form>
       </section>
+      <section class="card">
+        <h2>Payment reminders</h2>
+        <p>
+          When your customers are reminded of what they owe:{" "}
+          <a href="/dashboard/reminders">reminder policy</a>.
+        </p>
+      </section>
     </DashboardLayout>
   );
 }

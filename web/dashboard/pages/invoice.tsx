@@ -19,6 +19,7 @@ const EMAIL_KINDS: Record<string, string> = {
   refund_claim_link: "Refund claim link emailed to the customer",
   refund_confirmed: "Refund confirmation emailed",
   refund_failed: "Refund failure emailed to you",
+  vendor_reminder: "Payment reminder emailed to the customer",
 };
 
 /** The webhook events, as a person says them (the type itself is kept for the developer). */
@@ -29,6 +30,8 @@ const EVENT_TYPES: Record<string, string> = {
   "invoice.payment_reversed": "Payment reversed",
   "invoice.refunded": "Refund confirmed",
   "invoice.unexpected_payment": "Payment after void",
+  "invoice.will_be_due": "Due soon",
+  "invoice.overdue": "Overdue: past its due date",
 };
 
 /** The audit log's actions and actors, in words. */
@@ -38,6 +41,7 @@ const AUDIT_ACTIONS: Record<string, string> = {
   "refund.requested": "Refund requested",
   "refund.claimed": "Refund address named by the customer",
   "webhook.redelivered": "Webhook redelivery requested",
+  "invoice.reminded": "Reminder sent on request",
 };
 const AUDIT_ACTORS: Record<string, string> = {
   dashboard: "in the dashboard",

@@ -1,6 +1,7 @@
-import { ExportQuerySchema } from "../../../app/exports/csvStream.ts";
+import { csvHeaders, ExportQuerySchema } from "../../../app/exports/csvStream.ts";
 import { invoicesCsv } from "../../../app/exports/invoicesCsv.ts";
 import { paymentsCsv } from "../../../app/exports/paymentsCsv.ts";
+import { ownReceivables, receivablesCsv } from "../../../app/reports/receivables.ts";
 import { PlainLayout } from "../layout.tsx";
 import { attempt, validated } from "../refusals.ts";
 import { actorOf, type DashboardDeps, notFound, type SignedInApp } from "./shared.tsx";
@@ -9,6 +10,14 @@ import { actorOf, type DashboardDeps, notFound, type SignedInApp } from "./share
 export function registerExports(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/exports/:file", async (c) => {
     const file = c.req.param("file");
+    if (file === "receivables.csv") {
+      // The aged receivables report's CSV, byte for byte GET /api/exports/receivables.csv's.
+      const { today, report } = await ownReceivables(deps, actorOf(c));
+      return new Response(receivablesCsv(report, c.req.query("bom") !== "false"), {
+        status: 200,
+        headers: csvHeaders(`receivables_${today}.csv`),
+      });
+    }
     const what = file === "invoices.csv" ? "invoices" : file === "payments.csv" ? "payments" : null;
     if (!what) return notFound(c, "export");
     const params = Object.fromEntries(

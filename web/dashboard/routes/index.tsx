@@ -14,6 +14,9 @@ import { registerLinks } from "./links.tsx";
 import { registerNotificationEmail } from "./notificationEmail.tsx";
 import { registerOverview } from "./overview.tsx";
 import { registerPayments } from "./payments.tsx";
+import { registerReceivables } from "./receivables.tsx";
+import { registerReminders } from "./reminders.tsx";
+import { registerSchedules } from "./schedules.tsx";
 import { registerSettings } from "./settings.tsx";
 import { type DashboardDeps, dashboardCookieSettings, forbidden, rememberForm } from "./shared.tsx";
 import { registerSignIn, registerSignOut, type SignInGuards } from "./signIn.tsx";
@@ -94,6 +97,9 @@ export function dashboardRoutes(deps: DashboardDeps, guards: SignInGuards): Hono
   registerExports(signedIn, deps);
   registerWebhooks(signedIn, deps);
   registerEvents(signedIn, deps);
+  registerSchedules(signedIn, deps);
+  registerReceivables(signedIn, deps);
+  registerReminders(signedIn, deps);
 
   app.route("/dashboard", signedIn);
   return app;

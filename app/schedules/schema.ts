@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
+import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
+import { SCHEDULE_FREQUENCIES, SCHEDULE_STATUSES } from "../../domain/schedule.ts";
 import {
   type CreateInvoiceInput,
   CreateInvoiceSchema,
   createInvoiceKnownKeys,
   rule,
-} from "../../app/invoices/schema.ts";
-import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
-import { SCHEDULE_FREQUENCIES, SCHEDULE_STATUSES } from "../../domain/schedule.ts";
-import { type FieldError, fieldErrors, validationError } from "../errors.ts";
+} from "../invoices/schema.ts";
+import { type FieldError, fieldErrors, validationError } from "../refusal.ts";
 
 /**
  * The schemas of /api/invoice-schedules. The template (`invoice`) is validated by

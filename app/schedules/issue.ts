@@ -1,5 +1,3 @@
-import { createInvoice } from "../../app/invoices/createInvoice.ts";
-import { type CreateInvoiceResponse, CreateInvoiceSchema } from "../../app/invoices/schema.ts";
 import {
   advanceSchedule,
   findScheduleById,
@@ -11,9 +9,11 @@ import {
   type ScheduleStatus,
   scheduledDate,
 } from "../../domain/schedule.ts";
-import type { Actor, Identity } from "../auth/identity.ts";
-import type { AppDeps } from "../deps.ts";
-import { ApiError } from "../errors.ts";
+import type { Actor, Identity } from "../actor.ts";
+import type { CoreDeps } from "../deps.ts";
+import { createInvoice } from "../invoices/createInvoice.ts";
+import { type CreateInvoiceResponse, CreateInvoiceSchema } from "../invoices/schema.ts";
+import { Refusal } from "../refusal.ts";
 
 /** Another run issued the period first (or the schedule changed state meanwhile). */
 export class PeriodTakenError extends Error {
@@ -54,7 +54,7 @@ const isPeriodConflict = (error: unknown) =>
  * make a second run of the same period, in any process, roll back whole: PeriodTakenError.
  */
 export async function issueNextPeriod(
-  deps: AppDeps,
+  deps: CoreDeps,
   row: ScheduleRow,
   options: {
     issueDate?: string;
@@ -67,13 +67,13 @@ export async function issueNextPeriod(
   const period = row.next_period;
   const date = scheduledDate(calendar, period);
   if (date === null)
-    throw new ApiError(409, "schedule_completed", "this schedule has no period left to issue");
+    throw new Refusal(409, "schedule_completed", "this schedule has no period left to issue");
   const parsed = CreateInvoiceSchema.safeParse({
     ...row.template,
     ...invoiceDates(options.issueDate ?? date, row.days_until_due),
   });
   if (!parsed.success)
-    throw new ApiError(400, "validation_failed", "the schedule's template no longer validates");
+    throw new Refusal(400, "validation_failed", "the schedule's template no longer validates");
   try {
     const actor = options.actor ?? scheduleActor(row, null);
     return await createInvoice(deps, parsed.data, undefined, actor, {
@@ -96,7 +96,7 @@ export async function issueNextPeriod(
  * active or paused schedule only. A period another run took meanwhile is retried with the next.
  */
 export async function runScheduleNow(
-  deps: AppDeps,
+  deps: CoreDeps,
   row: ScheduleRow,
   today: string,
   actor: Actor,
@@ -104,9 +104,9 @@ export async function runScheduleNow(
   let current = row;
   for (let attempt = 0; ; attempt++) {
     if (current.status === "cancelled")
-      throw new ApiError(409, "schedule_cancelled", "this schedule is cancelled");
+      throw new Refusal(409, "schedule_cancelled", "this schedule is cancelled");
     if (current.status === "completed")
-      throw new ApiError(409, "schedule_completed", "this schedule has no period left to issue");
+      throw new Refusal(409, "schedule_completed", "this schedule has no period left to issue");
     try {
       return await issueNextPeriod(deps, current, {
         issueDate: today,

@@ -1,0 +1,196 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { answer, bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts";
+import { launchBrowser, screenshot } from "../helpers/browser.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+import { setClock } from "../schedules/testClock.ts";
+import { checkPage, waitForSignInLink } from "./dashboard.ts";
+
+type Json = Record<string, unknown>;
+
+/** The widths the new pages are screenshotted at: a small phone and a desktop. */
+const SHOTS = { phone: { width: 390, height: 900 }, desktop: { width: 1280, height: 900 } };
+
+/**
+ * The Schedules and Receivables pages in Chromium on the real stack (the API and the worker,
+ * TEST_CLOCK=on): a schedule created with the API shows on the dashboard, its run-now button
+ * issues an invoice listed on its page, pause works; the receivables page shows the API
+ * report's figures. One merchant's session runs through the tests in order.
+ */
+describe("the dashboard's schedules and receivables in a browser", () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let merchant: Merchant;
+  let scheduleId = "";
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([
+      startStack({ worker: true, env: { TEST_CLOCK: "on" } }),
+      launchBrowser(),
+    ]);
+    merchant = await claimedMerchant(stack.db, { name: "Acme Design Studio" });
+    await setClock(stack.db, "2031-05-12");
+    context = await browser.newContext({ viewport: SHOTS.desktop });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const go = (path: string) => page.goto(`${stack.api.url}${path}`);
+  const call = async (method: string, path: string, json?: unknown) =>
+    answer(
+      await stack.request(path, {
+        method,
+        headers: bearer(merchant.key),
+        ...(json === undefined ? {} : { json }),
+      }),
+    );
+  const shoot = async (name: string) => {
+    for (const [size, viewport] of Object.entries(SHOTS)) {
+      await page.setViewportSize(viewport);
+      await screenshot(page, `dashboard-${name}-${size}-${viewport.width}`);
+    }
+    await page.setViewportSize(SHOTS.desktop);
+  };
+
+  test("signs in", async () => {
+    await go("/dashboard");
+    await page.getByLabel("Your merchant account's email").fill(merchant.email);
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.goto(await waitForSignInLink(stack, merchant.email));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard`);
+  });
+
+  test("a schedule created with the API: listed, run now from its page, paused", async () => {
+    const {
+      issue_date: _i,
+      due_date: _d,
+      ...template
+    } = invoiceRequest({ merchant_email: merchant.email, vendor_name: "Initech" });
+    const created = await call("POST", "/api/invoice-schedules", {
+      invoice: template,
+      interval: "monthly",
+      start_date: "2031-06-10",
+      days_until_due: 14,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    scheduleId = (created.body as Json).schedule_id as string;
+
+    await go("/dashboard/schedules");
+    const row = page.locator(`tr[data-schedule="${scheduleId}"]`);
+    await expect.poll(() => row.textContent()).toContain("Initech");
+    expect(await row.textContent()).toContain("2031-06-10");
+    await checkPage(page, "schedules");
+
+    await row.getByRole("link", { name: "Initech" }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard/schedules/${scheduleId}`);
+    expect(await page.textContent('[data-figure="next-issue-date"]')).toBe("2031-06-10");
+    expect(await page.textContent("main")).toContain("None yet.");
+
+    await page.getByRole("button", { name: "Issue the next invoice now" }).click();
+    await page.waitForURL(/notice=run/);
+    const [issued] = (await call("GET", "/api/invoices")).body.data as Json[];
+    expect(issued).toBeDefined();
+    const listed = page.locator('[data-list="schedule-invoices"] a');
+    expect(await listed.allTextContents()).toEqual([issued?.invoice_number]);
+    expect(await page.textContent('[data-figure="issued-count"]')).toBe("1");
+    // The next period is the one after the period issued today.
+    expect(await page.textContent('[data-figure="next-issue-date"]')).toBe("2031-07-10");
+
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.waitForURL(/notice=paused/);
+    expect(await page.textContent("main")).toContain("The schedule is paused");
+    const after = await call("GET", `/api/invoice-schedules/${scheduleId}`);
+    expect(after.body).toMatchObject({ status: "paused", issued_count: 1 });
+    expect(await page.getByRole("button", { name: "Resume" }).count()).toBe(1);
+    await checkPage(page, "schedule");
+    await shoot("schedule");
+  });
+
+  test("the receivables page shows the API report's figures", async () => {
+    // Open invoices of two customers, aged differently on the clock's day (2031-05-12).
+    for (const [vendor, due] of [
+      ["Globex", "2031-04-30"],
+      ["Globex", "2031-03-01"],
+      ["Umbrella", "2031-05-20"],
+    ] as const) {
+      const made = await call(
+        "POST",
+        "/api/invoices",
+        invoiceRequest({
+          merchant_email: merchant.email,
+          vendor_name: vendor,
+          vendor_email: `ap@${vendor.toLowerCase()}.example`,
+          issue_date: "2031-01-01",
+          due_date: due,
+        }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
+    const report = (await call("GET", "/api/reports/receivables")).body as {
+      as_of: string;
+      vendors: { vendor_email: string; buckets: Record<string, string>; total: string }[];
+      totals: Record<string, string>;
+      total: string;
+    };
+    // Globex (the schedule's invoice bills ap@globex.example too) and Umbrella.
+    expect(report.vendors.map((v) => v.vendor_email).sort()).toEqual([
+      "ap@globex.example",
+      "ap@umbrella.example",
+    ]);
+
+    await go("/dashboard/receivables");
+    expect(await page.textContent('[data-figure="as-of"]')).toBe(report.as_of);
+    const cells = async (vendor: string) =>
+      Object.fromEntries(
+        await page
+          .locator(`tr[data-vendor="${vendor}"] [data-bucket]`)
+          .evaluateAll((tds) => tds.map((td) => [td.getAttribute("data-bucket"), td.textContent])),
+      );
+    for (const vendor of report.vendors)
+      expect(await cells(vendor.vendor_email)).toEqual({
+        ...vendor.buckets,
+        total: vendor.total,
+      });
+    expect(await cells("total")).toEqual({ ...report.totals, total: report.total });
+
+    // Its CSV link: the API's export, under the session.
+    const csv = await page.request.get(`${stack.api.url}/dashboard/exports/receivables.csv`);
+    expect(csv.status()).toBe(200);
+    const api = await stack.request("/api/exports/receivables.csv", {
+      headers: bearer(merchant.key),
+    });
+    // Byte for byte (the byte order mark included: Response.text() would drop it).
+    expect((await csv.body()).equals(Buffer.from(await api.arrayBuffer()))).toBe(true);
+    expect((await csv.body()).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    await checkPage(page, "receivables");
+    await shoot("receivables");
+  });
+
+  test("the reminder policy: a step turned off and the cap changed, as the API reads it", async () => {
+    await go("/dashboard/reminders");
+    await page.getByLabel("7 days after the due date").uncheck();
+    await page.getByLabel("At most this many reminders per invoice").fill("3");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/notice=saved/);
+    const policy = (await call("GET", "/api/reminder-policy")).body as Json;
+    expect(policy).toMatchObject({
+      enabled: true,
+      max_reminders: 3,
+      steps: [
+        { days: -3, enabled: true },
+        { days: 0, enabled: true },
+        { days: 7, enabled: false },
+        { days: 14, enabled: true },
+      ],
+    });
+    await checkPage(page, "reminders");
+  });
+});

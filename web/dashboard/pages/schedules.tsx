@@ -1,0 +1,307 @@
+import type { PresentedReport } from "../../../app/reports/receivables.ts";
+import type { Schedule } from "../../../app/schedules/schema.ts";
+import type { ReminderPolicy } from "../../../domain/reminders.ts";
+import { Alert, Badge, Csrf, DashboardLayout } from "../layout.tsx";
+import type { Session } from "./lists.tsx";
+
+/** The aging buckets' column titles, in the report's order. */
+const BUCKETS = [
+  ["current", "Not yet due"],
+  ["1_30", "1–30 days"],
+  ["31_60", "31–60 days"],
+  ["61_90", "61–90 days"],
+  ["over_90", "Over 90 days"],
+] as const;
+
+/** The aged receivables: what open invoices still owe, by vendor and bucket, with the totals. */
+export function ReceivablesPage(props: { session: Session; report: PresentedReport }) {
+  const { report } = props;
+  return (
+    <DashboardLayout title="Receivables" section="/dashboard/receivables" {...props.session}>
+      <section class="card">
+        <h2>Aged receivables</h2>
+        <p>
+          What your open invoices still owe (after partial payments), by customer and by days past
+          the due date, as of <strong data-figure="as-of">{report.as_of}</strong> (UTC).{" "}
+          <a href="/dashboard/exports/receivables.csv">Download as CSV</a>.
+        </p>
+        {report.vendors.length === 0 ? (
+          <p class="muted">Nothing is owed to you.</p>
+        ) : (
+          <div class="tablewrap">
+            <table class="responsive" data-table="receivables">
+              <caption>USDC owed, by customer</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Invoices</th>
+                  {BUCKETS.map(([, title]) => (
+                    <th scope="col" class="num">
+                      {title}
+                    </th>
+                  ))}
+                  <th scope="col" class="num">
+                    Total
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.vendors.map((vendor) => (
+                  <tr data-vendor={vendor.vendor_email}>
+                    <td data-label="Customer">
+                      {vendor.vendor_name}
+                      <br />
+                      <span class="small muted">{vendor.vendor_email}</span>
+                    </td>
+                    <td data-label="Invoices">{vendor.invoice_count}</td>
+                    {BUCKETS.map(([bucket, title]) => (
+                      <td data-label={title} class="num" data-bucket={bucket}>
+                        {vendor.buckets[bucket]}
+                      </td>
+                    ))}
+                    <td data-label="Total" class="num" data-bucket="total">
+                      <strong>{vendor.total}</strong>
+                    </td>
+                  </tr>
+                ))}
+                {/* The totals as a last row of the body: a phone stacks it as the others. */}
+                <tr data-vendor="total">
+                  <td data-label="Customer">
+                    <strong>Total</strong>
+                  </td>
+                  <td data-label="Invoices">{report.invoice_count}</td>
+                  {BUCKETS.map(([bucket, title]) => (
+                    <td data-label={title} class="num" data-bucket={bucket}>
+                      {report.totals[bucket]}
+                    </td>
+                  ))}
+                  <td data-label="Total" class="num" data-bucket="total">
+                    <strong>{report.total}</strong>
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </DashboardLayout>
+  );
+}
+
+/** How often, in words. */
+const every = (s: Pick<Schedule, "interval" | "n">) =>
+  s.interval === "every_n_days"
+    ? `Every ${s.n} days`
+    : s.interval[0]?.toUpperCase() + s.interval.slice(1);
+
+const STATUS_NOTICES: Record<string, string> = {
+  paused: "The schedule is paused: nothing is issued until you resume it.",
+  resumed: "The schedule is active again.",
+  cancelled: "The schedule is cancelled: nothing more is issued.",
+  run: "An invoice was issued now.",
+};
+
+/** The merchant's invoice schedules, newest first. */
+export function SchedulesPage(props: {
+  session: Session;
+  schedules: Schedule[];
+  older: string | null;
+}) {
+  return (
+    <DashboardLayout title="Schedules" section="/dashboard/schedules" {...props.session}>
+      <section class="card">
+        <h2>Invoice schedules</h2>
+        <p>
+          A schedule issues the same invoice on a calendar (weekly, monthly, every N days…). Create
+          one with the API: <code>POST /api/invoice-schedules</code> (see the{" "}
+          <a href="/docs">API reference</a>).
+        </p>
+        {props.schedules.length === 0 ? (
+          <p class="muted">You have no schedules yet.</p>
+        ) : (
+          <div class="tablewrap">
+            <table class="responsive">
+              <caption>Your schedules</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Customer</th>
+                  <th scope="col">How often</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Next invoice</th>
+                  <th scope="col">Issued</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.schedules.map((s) => (
+                  <tr data-schedule={s.schedule_id}>
+                    <td data-label="Customer">
+                      <a href={`/dashboard/schedules/${s.schedule_id}`}>
+                        {String(s.invoice.vendor_name ?? s.invoice.vendor_email)}
+                      </a>
+                    </td>
+                    <td data-label="How often">{every(s)}</td>
+                    <td data-label="Status">
+                      <Badge status={s.status} />
+                    </td>
+                    <td data-label="Next invoice">{s.next_issue_date ?? "—"}</td>
+                    <td data-label="Issued">{s.issued_count}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {props.older && (
+          <nav class="pager" aria-label="Pages">
+            <a href={`/dashboard/schedules?cursor=${encodeURIComponent(props.older)}`}>Next →</a>
+          </nav>
+        )}
+      </section>
+    </DashboardLayout>
+  );
+}
+
+/** One schedule: its calendar, status, the invoices it issued, and its buttons. */
+export function SchedulePage(props: {
+  session: Session;
+  schedule: Schedule;
+  invoices: { id: string; invoice_number: string; schedule_period: string | null }[];
+  notice?: string;
+  problem?: string;
+}) {
+  const s = props.schedule;
+  const action = (verb: string, label: string, primary = false) => (
+    <form method="post" action={`/dashboard/schedules/${s.schedule_id}/${verb}`} class="inline">
+      <Csrf token={props.session.csrf} />
+      <button type="submit" class={primary ? "primary" : undefined}>
+        {label}
+      </button>
+    </form>
+  );
+  const live = s.status === "active" || s.status === "paused";
+  return (
+    <DashboardLayout title="Schedule" section="/dashboard/schedules" {...props.session}>
+      {props.notice && STATUS_NOTICES[props.notice] && (
+        <Alert tone="ok">{STATUS_NOTICES[props.notice]}</Alert>
+      )}
+      {props.problem && <Alert tone="bad">{props.problem}</Alert>}
+      <section class="card">
+        <h2>
+          {String(s.invoice.vendor_name ?? s.invoice.vendor_email)} <Badge status={s.status} />
+        </h2>
+        <dl class="facts">
+          <dt>How often</dt>
+          <dd>{every(s)}</dd>
+          <dt>Next invoice</dt>
+          <dd data-figure="next-issue-date">{s.next_issue_date ?? "—"}</dd>
+          <dt>From</dt>
+          <dd>{s.start_date}</dd>
+          <dt>Until</dt>
+          <dd>{s.end_date ?? (s.count === null ? "No end" : `${s.count} invoices`)}</dd>
+          <dt>Due</dt>
+          <dd>{s.days_until_due} days after issue</dd>
+          <dt>Issued so far</dt>
+          <dd data-figure="issued-count">{s.issued_count}</dd>
+          {s.last_error && (
+            <>
+              <dt>Paused because</dt>
+              <dd>{s.last_error}</dd>
+            </>
+          )}
+        </dl>
+        {live && (
+          <div class="actions">
+            {action("run", "Issue the next invoice now", true)}
+            {s.status === "active" ? action("pause", "Pause") : action("resume", "Resume")}
+            {action("cancel", "Cancel schedule")}
+          </div>
+        )}
+      </section>
+      <section class="card">
+        <h2>Invoices issued</h2>
+        {props.invoices.length === 0 ? (
+          <p class="muted">None yet.</p>
+        ) : (
+          <ul data-list="schedule-invoices">
+            {props.invoices.map((invoice) => (
+              <li>
+                <a href={`/dashboard/invoices/${invoice.id}`}>{invoice.invoice_number}</a>
+                {invoice.schedule_period && (
+                  <span class="muted"> — period of {invoice.schedule_period}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </DashboardLayout>
+  );
+}
+
+/** The payment reminders' policy: on or off, each step, the cap per invoice. */
+export function RemindersPage(props: {
+  session: Session;
+  policy: ReminderPolicy;
+  notice?: string;
+  problem?: string;
+}) {
+  const { policy } = props;
+  const when = (days: number) =>
+    days === 0
+      ? "On the due date"
+      : days < 0
+        ? `${-days} day${days === -1 ? "" : "s"} before the due date`
+        : `${days} day${days === 1 ? "" : "s"} after the due date`;
+  return (
+    <DashboardLayout title="Reminders" section="/dashboard/settings" {...props.session}>
+      {props.notice === "saved" && <Alert tone="ok">Your reminder policy is saved.</Alert>}
+      {props.problem && <Alert tone="bad">{props.problem}</Alert>}
+      <section class="card">
+        <h2>Payment reminders</h2>
+        <p>
+          Your customers are emailed a reminder (the invoice link, what is still due, the PDF) for
+          each open invoice on the days checked below.
+        </p>
+        <form method="post" action="/dashboard/reminders">
+          <Csrf token={props.session.csrf} />
+          <div class="field">
+            <label>
+              <input type="checkbox" name="enabled" value="on" checked={policy.enabled} /> Send
+              automatic reminders
+            </label>
+          </div>
+          <fieldset>
+            <legend>When</legend>
+            {policy.steps.map((step) => (
+              <div class="field">
+                <label>
+                  <input
+                    type="checkbox"
+                    name={`step_${step.days}`}
+                    value="on"
+                    checked={step.enabled}
+                  />{" "}
+                  {when(step.days)}
+                </label>
+              </div>
+            ))}
+          </fieldset>
+          <div class="field">
+            <label for="max_reminders">At most this many reminders per invoice</label>
+            <input
+              id="max_reminders"
+              name="max_reminders"
+              type="number"
+              min="0"
+              max="20"
+              value={String(policy.max_reminders)}
+            />
+          </div>
+          <button type="submit" class="primary">
+            Save
+          </button>
+        </form>
+      </section>
+    </DashboardLayout>
+  );
+}
