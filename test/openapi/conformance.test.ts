@@ -6,6 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../app/invoices/queueRedelivery.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { MANUAL_REMINDERS_PER_HOUR } from "../../domain/reminders.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, readKeyOf, registerWallet } from "../accounts/accounts.ts";
@@ -863,6 +864,140 @@ describe("every response of the JSON API matches the published /openapi.json", (
     } finally {
       await hooks.stop();
     }
+  });
+
+  test("invoice schedules (200, 201, 400, 401, 403, 404, 409, 413, 415), reminders (202, 409, 429) and aged receivables", async () => {
+    const merchant = await claimedMerchant(stack.db);
+    const other = await claimedMerchant(stack.db);
+    const as = (key: string) => ({ headers: bearer(key) });
+    const reader = await readKeyOf(stack, merchant);
+    const json = { "content-type": "application/json", ...bearer(merchant.key) };
+    const text = { "content-type": "text/plain", ...bearer(merchant.key) };
+    const {
+      issue_date: _issue,
+      due_date: _due,
+      ...template
+    } = invoiceRequest({
+      merchant_email: merchant.email,
+    });
+    const schedule = {
+      json: { invoice: template, interval: "weekly", start_date: "2040-01-01", days_until_due: 7 },
+    };
+
+    const list = "/api/invoice-schedules";
+    expect((await call("post", list, {}, schedule)).status).toBe(401);
+    expect((await call("post", list, {}, { ...schedule, ...as(reader) })).status).toBe(403);
+    const created = await call("post", list, {}, { ...schedule, ...as(merchant.key) });
+    expect(created.status).toBe(201);
+    expect((await call("post", list, {}, { json: INVALID, ...as(merchant.key) })).status).toBe(400);
+    expect((await call("post", list, {}, { body: TOO_LARGE, headers: json })).status).toBe(413);
+    expect((await call("post", list, {}, { body: "hello", headers: text })).status).toBe(415);
+    expect((await call("get", list)).status).toBe(401);
+    expect((await call("get", list, {}, as(reader))).status).toBe(200);
+    const badList = await stack.request(`${list}?limit=0`, as(reader));
+    expect((await api.check("get", list, badList)).status).toBe(400);
+
+    const one = "/api/invoice-schedules/{id}";
+    const id = { id: created.body.schedule_id as string };
+    const unknown = { id: UNKNOWN_ID };
+    expect((await call("get", one, id, as(reader))).status).toBe(200);
+    expect((await call("get", one, id)).status).toBe(401);
+    expect((await call("get", one, id, as(other.key))).status).toBe(404);
+    const count = { json: { count: 12 } };
+    expect((await call("patch", one, id, count)).status).toBe(401);
+    expect((await call("patch", one, id, { ...count, ...as(reader) })).status).toBe(403);
+    expect((await call("patch", one, unknown, { ...count, ...as(merchant.key) })).status).toBe(404);
+    expect((await call("patch", one, id, { json: INVALID, ...as(merchant.key) })).status).toBe(400);
+    expect((await call("patch", one, id, { body: TOO_LARGE, headers: json })).status).toBe(413);
+    expect((await call("patch", one, id, { body: "hello", headers: text })).status).toBe(415);
+    expect((await call("patch", one, id, { ...count, ...as(merchant.key) })).status).toBe(200);
+
+    const run = "/api/invoice-schedules/{id}/run";
+    expect((await call("post", run, id)).status).toBe(401);
+    expect((await call("post", run, id, as(reader))).status).toBe(403);
+    expect((await call("post", run, unknown, as(merchant.key))).status).toBe(404);
+    expect((await call("post", run, id, as(merchant.key))).status).toBe(201);
+    for (const action of ["pause", "resume", "cancel"]) {
+      const path = `/api/invoice-schedules/{id}/${action}`;
+      expect((await call("post", path, id)).status).toBe(401);
+      expect((await call("post", path, id, as(reader))).status).toBe(403);
+      expect((await call("post", path, unknown, as(merchant.key))).status).toBe(404);
+      expect((await call("post", path, id, as(merchant.key))).status).toBe(200);
+    }
+    // Cancelled: nothing more can be done to it.
+    for (const action of ["pause", "resume", "run"])
+      expect(
+        (await call("post", `/api/invoice-schedules/{id}/${action}`, id, as(merchant.key))).status,
+      ).toBe(409);
+    expect((await call("patch", one, id, { ...count, ...as(merchant.key) })).status).toBe(409);
+    const cancelled = await call(
+      "post",
+      "/api/invoice-schedules/{id}/cancel",
+      id,
+      as(merchant.key),
+    );
+    expect([cancelled.status, cancelled.body.status]).toEqual([200, "cancelled"]);
+    // A template stored under rules the API has since tightened (here: its vendor_name gone)
+    // no longer validates when the schedule runs: the run is refused, nothing is issued.
+    const stale = await call("post", list, {}, { ...schedule, ...as(merchant.key) });
+    await sql`update app.invoice_schedules set template = template - 'vendor_name'
+      where id = ${stale.body.schedule_id as string}::uuid`.execute(stack.db);
+    const refused = await call(
+      "post",
+      run,
+      { id: stale.body.schedule_id as string },
+      as(merchant.key),
+    );
+    expect([refused.status, refused.body.error]).toEqual([
+      400,
+      expect.objectContaining({ code: "validation_failed" }),
+    ]);
+
+    // The reminder policy.
+    const policy = "/api/reminder-policy";
+    expect((await call("get", policy)).status).toBe(401);
+    expect((await call("get", policy, {}, as(reader))).status).toBe(200);
+    const fewer = { json: { max_reminders: 2 } };
+    expect((await call("patch", policy, {}, fewer)).status).toBe(401);
+    expect((await call("patch", policy, {}, { ...fewer, ...as(reader) })).status).toBe(403);
+    const tooMany = { json: { max_reminders: 21 }, ...as(merchant.key) };
+    expect((await call("patch", policy, {}, tooMany)).status).toBe(400);
+    expect((await call("patch", policy, {}, { body: TOO_LARGE, headers: json })).status).toBe(413);
+    expect((await call("patch", policy, {}, { body: "hello", headers: text })).status).toBe(415);
+    const changed = await call("patch", policy, {}, { ...fewer, ...as(merchant.key) });
+    expect([changed.status, changed.body.max_reminders]).toEqual([200, 2]);
+
+    // Reminding a vendor on request: a draft owes nothing yet (409); an hourly limit (429).
+    const remind = "/api/invoices/{id}/remind";
+    const invoiceOf = async (overrides: Record<string, unknown>) => {
+      const body = invoiceRequest({ merchant_email: merchant.email, ...overrides });
+      return {
+        id: (await call("post", "/api/invoices", {}, { json: body, ...as(merchant.key) })).body
+          .invoice_id as string,
+      };
+    };
+    const sent = await invoiceOf({});
+    const draft = await invoiceOf({ send_now: false });
+    expect((await call("post", remind, sent)).status).toBe(401);
+    expect((await call("post", remind, sent, as(reader))).status).toBe(403);
+    expect((await call("post", remind, unknown, as(merchant.key))).status).toBe(404);
+    expect((await call("post", remind, draft, as(merchant.key))).status).toBe(409);
+    for (let i = 0; i < MANUAL_REMINDERS_PER_HOUR; i++)
+      expect((await call("post", remind, sent, as(merchant.key))).status).toBe(202);
+    expect((await call("post", remind, sent, as(merchant.key))).status).toBe(429);
+
+    // Aged receivables: the sent invoice and the one the schedule ran are owed; the draft is not.
+    const report = "/api/reports/receivables";
+    expect((await call("get", report)).status).toBe(401);
+    const aged = await call("get", report, {}, as(reader));
+    expect([aged.status, aged.body.invoice_count]).toEqual([200, 2]);
+    const badReport = await stack.request(`${report}?nonsense=1`, as(reader));
+    expect((await api.check("get", report, badReport)).status).toBe(400);
+    const csv = "/api/exports/receivables.csv";
+    expect((await call("get", csv)).status).toBe(401);
+    expect((await call("get", csv, {}, as(reader))).status).toBe(200);
+    const badCsv = await stack.request(`${csv}?bom=maybe`, as(reader));
+    expect((await api.check("get", csv, badCsv)).status).toBe(400);
   });
 
   test("every route and status the document lists was exercised above", () => {
