@@ -119,7 +119,8 @@ const stateRoute = (action: "pause" | "resume" | "cancel", description: string) 
     request: { params: ScheduleIdParamSchema },
     responses: {
       200: jsonResponse("The schedule", ScheduleSchema),
-      ...errorResponses(401, 403, 404, 409),
+      // Cancelling is idempotent (a cancelled or completed schedule answers 200): no 409.
+      ...(action === "cancel" ? errorResponses(401, 403, 404) : errorResponses(401, 403, 404, 409)),
     },
   });
 
