@@ -25,7 +25,7 @@ describe("POST /api/invoices", () => {
   const get = async (id: unknown) =>
     (await (await stack.request(`/api/invoices/${id}`)).json()) as Json;
 
-  test("answers 201 with exactly the fields of spec §2.2 (plus status)", async () => {
+  test("answers 201 with exactly the fields of spec §2.2 (plus status and x402_url)", async () => {
     const { status, body } = await create(invoiceRequest());
     expect(status).toBe(201);
     expect(Object.keys(body).sort()).toEqual(
@@ -39,8 +39,10 @@ describe("POST /api/invoices", () => {
         "slug",
         "status",
         "total_amount",
+        "x402_url",
       ].sort(),
     );
+    expect(body.x402_url).toBe(`${stack.api.url}/api/x402/${body.slug}`);
     expect(body.invoice_id).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );

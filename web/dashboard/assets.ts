@@ -21,6 +21,11 @@ nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4
 nav.main a{display:inline-block;padding:6px 10px;border-radius:6px;text-decoration:none;color:var(--ink)}
 nav.main a[aria-current=page]{background:#e4ecff;color:var(--accent);font-weight:600}
 .who{margin-left:auto;display:flex;align-items:center;gap:8px;font-size:14px;color:var(--muted);overflow-wrap:anywhere}
+@media (min-width:641px){
+.topbar{flex-wrap:nowrap;align-items:flex-start}.brand{padding:6px 0}
+nav.main{flex:1 1 0;min-width:0}
+.who{flex:none;min-height:36px}
+}
 .who span{max-width:14em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .who form.inline{display:flex;margin:0}.who button{padding:5px 12px;line-height:1.5}
 main{max-width:1100px;margin:0 auto;padding:20px 16px 40px}
