@@ -48,6 +48,7 @@ describe("payment links", () => {
       amount: "25.00",
       status: "pending",
       merchant_portal: `${stack.api.url}/merchant/${slug}`,
+      x402_url: `${stack.api.url}/api/x402/${slug}`,
     });
     expect((await status(slug)).body).toEqual({ status: "pending" });
     const other = await create(linkRequest());
