@@ -6,6 +6,7 @@ import {
   isOverdue,
   monthStartOf,
   netReceived,
+  openAmountDue,
   outstanding,
   overview,
   refundedAmount,
@@ -118,5 +119,14 @@ describe("overview", () => {
   });
   test("the month starts at midnight UTC on its first day", () => {
     expect(monthStartOf("2026-02-15").toISOString()).toBe("2026-02-01T00:00:00.000Z");
+  });
+});
+
+describe("openAmountDue", () => {
+  test("what a sent or partly paid invoice still asks for; nothing for any other", () => {
+    expect(openAmountDue("sent", 3_000_000n, 0n)).toBe(3_000_000n);
+    expect(openAmountDue("partial", 3_000_000n, 2_000_000n)).toBe(1_000_000n);
+    for (const status of ["draft", "paid", "excess", "void"] as const)
+      expect(openAmountDue(status, 3_000_000n, 0n), status).toBe(0n);
   });
 });

@@ -31,6 +31,28 @@ export function amountDue(amount: bigint, received: bigint): bigint {
   return amount > received ? amount - received : 0n;
 }
 
+/**
+ * The stored statuses of an open invoice: sent to its customer and not settled (a draft is
+ * nobody's debt yet; paid, excess and void owe nothing). Reminders go out for these and the aged
+ * receivables count them (db/queries/receivables.ts reads the same list in SQL).
+ */
+export const OPEN_STORED_STATUSES = ["sent", "partial"] as const satisfies StoredInvoiceStatus[];
+
+/**
+ * What an open invoice still asks for: its amount due; 0 for any invoice that is not open.
+ *
+ * @example openAmountDue("partial", 3_000_000n, 2_000_000n) // 1_000_000n
+ * @example openAmountDue("draft", 3_000_000n, 0n) // 0n
+ */
+export function openAmountDue(
+  status: StoredInvoiceStatus,
+  total: bigint,
+  received: bigint,
+): bigint {
+  if (!(OPEN_STORED_STATUSES as readonly string[]).includes(status)) return 0n;
+  return invoiceAmountDue(status, total, received);
+}
+
 /** The stored statuses an invoice reports as `overdue` once its due date has passed. */
 export const OVERDUE_STORED_STATUSES = ["draft", "sent"] as const satisfies StoredInvoiceStatus[];
 

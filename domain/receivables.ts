@@ -1,10 +1,10 @@
-import { invoiceAmountDue } from "./moneyRules.ts";
+import { openAmountDue } from "./moneyRules.ts";
 import { daysBetween } from "./schedule.ts";
 import type { StoredInvoiceStatus } from "./statuses.ts";
 
 /**
  * Aged receivables (GET /api/reports/receivables): what open invoices still owe, by vendor, in
- * buckets by days past the due date. Every figure is moneyRules' invoiceAmountDue, so the
+ * buckets by days past the due date. Every figure is moneyRules' openAmountDue, so the
  * report's total is exactly the sum of the open invoices' `amount_due`.
  */
 
@@ -76,7 +76,7 @@ export function agedReceivables(
   let total = 0n;
   let invoiceCount = 0;
   for (const invoice of invoices) {
-    const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received);
+    const due = openAmountDue(invoice.status, invoice.total, invoice.received);
     if (due === 0n) continue;
     const bucket = agingBucket(invoice.dueDate, today);
     const key = invoice.vendorEmail.toLowerCase();

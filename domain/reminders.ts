@@ -1,6 +1,5 @@
-import { invoiceAmountDue } from "./moneyRules.ts";
+import { openAmountDue } from "./moneyRules.ts";
 import { addDays } from "./schedule.ts";
-import type { StoredInvoiceStatus } from "./statuses.ts";
 
 /**
  * Payment reminders (docs/api.md, "Reminders"): a merchant's policy, which step of it is due on
@@ -38,18 +37,11 @@ export const DEFAULT_REMINDER_POLICY: ReminderPolicy = {
 };
 
 /**
- * What an invoice still asks for, when a reminder may be sent about it: something is due (after
- * partial payments: moneyRules' invoiceAmountDue), and it was sent (a draft is nobody's yet).
- * Paid, excess and void invoices owe nothing and are never reminded.
+ * What an invoice still asks for, when a reminder may be sent about it: the amount due of an
+ * open invoice (moneyRules' openAmountDue: sent or partly paid, after partial payments). Drafts,
+ * paid, excess and void invoices are never reminded.
  */
-export function remindableAmount(
-  status: StoredInvoiceStatus,
-  total: bigint,
-  received: bigint,
-): bigint {
-  if (status !== "sent" && status !== "partial") return 0n;
-  return invoiceAmountDue(status, total, received);
-}
+export const remindableAmount = openAmountDue;
 
 /**
  * The policy step due on `today` for an invoice due on `dueDate`, or null: the latest enabled

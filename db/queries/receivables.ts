@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { OPEN_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import type { ReceivableInvoice } from "../../domain/receivables.ts";
 import type { Executor } from "../database.ts";
 
@@ -16,7 +17,7 @@ export async function openInvoicesOf(
     .select(["i.status", "i.total_amount", "i.due_date", "i.vendor_email", "i.vendor_name"])
     .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"))
     .where("i.merchant_id", "=", merchantId)
-    .where("i.status", "in", ["sent", "partial"])
+    .where("i.status", "in", OPEN_STORED_STATUSES)
     .orderBy("i.created_at", "desc")
     .execute();
   return rows.map((row) => ({
