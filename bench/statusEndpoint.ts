@@ -178,7 +178,7 @@ export async function benchStatusEndpoint(): Promise<void> {
     line("baseline: bare Hono JSON route", baseline);
     line("status endpoint", status);
     console.log(
-      `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 70 % with p99 < 10 ms`,
+      `ratio ${((100 * status.rps) / baseline.rps).toFixed(0)} % of the bare route   goal: ≥ 85 % with p99 < 10 ms (issue 29's; issue 20 asked ≥ 70 %)`,
     );
     console.log(
       `server CPU per request: status ${status.cpuUs.toFixed(0)} µs vs bare ${baseline.cpuUs.toFixed(0)} µs = ${((100 * baseline.cpuUs) / status.cpuUs).toFixed(0)} % of the bare route's efficiency (the figure the load generator cannot cap)`,
@@ -188,8 +188,8 @@ export async function benchStatusEndpoint(): Promise<void> {
       result: `${status.rps.toFixed(0)} req/s, p99 ${status.p99} ms, ${status.cpuUs.toFixed(0)} µs CPU/req`,
       baseline: `bare Hono route ${baseline.rps.toFixed(0)} req/s, p99 ${baseline.p99} ms, ${baseline.cpuUs.toFixed(0)} µs CPU/req`,
       ratio: `${((100 * status.rps) / baseline.rps).toFixed(0)} %`,
-      goal: "≥ 70 %, p99 < 10 ms",
-      met: status.rps >= 0.7 * baseline.rps && status.p99 < 10,
+      goal: "≥ 85 %, p99 < 10 ms",
+      met: status.rps >= 0.85 * baseline.rps && status.p99 < 10,
       whyNot:
         "compare the CPU µs per request: over the bare route's, it is the server (profile it); equal, the load generator sharing the cores set the rate",
     });

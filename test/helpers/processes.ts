@@ -93,7 +93,7 @@ export async function startIndexer(
         if (indexer.process.exitCode !== null) throw new Error("the indexer exited");
         return (await fetch(`http://127.0.0.1:${port}/ready`)).ok;
       },
-      { timeoutMs: 60_000, intervalMs: 100 },
+      { timeoutMs: 120_000, intervalMs: 100 },
     );
   } catch (error) {
     await indexer.stop();
