@@ -163,6 +163,8 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "GET /dashboard/events": owner("read", "the merchant's event log"),
   "GET /dashboard/events/{id}": owner("read", "an event of the merchant's and its deliveries"),
   "GET /dashboard/schedules": owner("read", "the merchant's schedules"),
+  "GET /dashboard/schedules/new": owner("read", "the schedule form"),
+  "POST /dashboard/schedules/new": owner("write", "issues invoices for the merchant; audited"),
   "GET /dashboard/schedules/{id}": owner("read", "a schedule of the merchant's"),
   "POST /dashboard/schedules/{id}/pause": owner("write", "stops its invoices; audited"),
   "POST /dashboard/schedules/{id}/resume": owner("write", "issues invoices again; audited"),

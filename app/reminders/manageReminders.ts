@@ -1,18 +1,12 @@
 import { systemClock } from "../../db/clock.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
-import {
-  findReminderPolicy,
-  recentManualReminders,
-  saveReminderPolicy,
-} from "../../db/queries/reminders.ts";
+import { findReminderPolicy, saveReminderPolicy } from "../../db/queries/reminders.ts";
 import { MANUAL_REMINDERS_PER_HOUR, type ReminderPolicy } from "../../domain/reminders.ts";
 import { auditActor, type MerchantActor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { Refusal, RetryLaterError } from "../refusal.ts";
 import { remindInvoice } from "./remind.ts";
-
-const HOUR_MS = 3_600_000;
 
 /** The actor's merchant's reminder policy (the defaults until it changes one). */
 export const ownReminderPolicy = (
@@ -59,19 +53,15 @@ export async function remindNow(
   id: string,
 ): Promise<{ reminderId: string; invoiceId: string; amountDue: bigint; sentAt: Date }> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-  const wall = Date.now();
-  const recent = await recentManualReminders(deps.db, invoice.id, new Date(wall - HOUR_MS));
-  if (recent.count >= MANUAL_REMINDERS_PER_HOUR) {
-    const freeAt = (recent.oldest?.getTime() ?? wall) + HOUR_MS;
+  const now = await (deps.clock ?? systemClock).now();
+  const sent = await remindInvoice(deps.db, invoice.id, null, now, MANUAL_REMINDERS_PER_HOUR);
+  if (typeof sent === "object" && "limited" in sent)
     throw new RetryLaterError(
       429,
       "rate_limited",
       `at most ${MANUAL_REMINDERS_PER_HOUR} reminders an hour per invoice`,
-      Math.max(1, Math.ceil((freeAt - wall) / 1000)),
+      Math.max(1, Math.ceil((sent.freeAt.getTime() - Date.now()) / 1000)),
     );
-  }
-  const now = await (deps.clock ?? systemClock).now();
-  const sent = await remindInvoice(deps.db, invoice.id, null, now);
   if (typeof sent !== "object")
     throw new Refusal(409, "nothing_due", "nothing is due on this invoice: no reminder is sent");
   await recordAudit(deps.db, {

@@ -8,6 +8,7 @@ import {
   insertReminder,
   lockRemindableInvoice,
   type RemindableInvoice,
+  recentManualReminders,
   recordedDueDateEvents,
   sentReminderSteps,
 } from "../../db/queries/reminders.ts";
@@ -24,20 +25,34 @@ import { addDays } from "../../domain/schedule.ts";
 
 export type ReminderSent = { reminderId: string; emailId: string; amountDue: bigint };
 
+/** On-request reminders past their hourly cap: the next one may go at `freeAt`. */
+export type ReminderLimited = { limited: true; freeAt: Date };
+
+const HOUR_MS = 3_600_000;
+
 /**
  * Sends a reminder for the invoice now (step null: on request), in one transaction under the
  * invoice's row lock, so a payment or a void committing meanwhile is seen: "nothing_due" when
- * nothing is (paid, excess, void, a draft), "already_sent" for a policy step sent before.
+ * nothing is (paid, excess, void, a draft), "already_sent" for a policy step sent before. With
+ * `hourlyCap`, on-request reminders sent in the last hour (wall clock) are counted under the same
+ * lock: concurrent requests cannot all pass a count taken before it.
  */
 export async function remindInvoice(
   db: Db,
   invoiceId: string,
   step: number | null,
   now: Date,
-): Promise<ReminderSent | "nothing_due" | "already_sent"> {
+  hourlyCap?: number,
+): Promise<ReminderSent | ReminderLimited | "nothing_due" | "already_sent"> {
   return db.transaction().execute(async (trx) => {
     const invoice = await lockRemindableInvoice(trx, invoiceId);
     if (!invoice) return "nothing_due";
+    if (hourlyCap !== undefined) {
+      const wall = Date.now();
+      const recent = await recentManualReminders(trx, invoiceId, new Date(wall - HOUR_MS));
+      if (recent.count >= hourlyCap)
+        return { limited: true, freeAt: new Date((recent.oldest?.getTime() ?? wall) + HOUR_MS) };
+    }
     const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
     if (amountDue === 0n) return "nothing_due";
     const sent = await insertReminder(trx, {
@@ -153,7 +168,7 @@ export async function sweepReminders(
       );
       if (step === null) continue;
       const sent = await remindInvoice(db, candidate.id, step, now);
-      if (typeof sent === "object") reminders += 1;
+      if (typeof sent === "object" && "reminderId" in sent) reminders += 1;
     }
     if (page.length < SWEEP_PAGE) break;
     after = page.at(-1)?.id;

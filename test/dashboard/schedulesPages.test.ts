@@ -193,4 +193,58 @@ describe("the dashboard's schedules and receivables in a browser", () => {
     });
     await checkPage(page, "reminders");
   });
+
+  test("a schedule created with the dashboard's form: field errors first, then as the API reads it", async () => {
+    await go("/dashboard/schedules");
+    await page.getByRole("link", { name: "New schedule" }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard/schedules/new`);
+    await page.getByLabel("How often").selectOption("every_n_days");
+    await page.getByLabel("First invoice on").fill("2031-08-01");
+    await page.getByLabel("Due after (days)").fill("400");
+    await page.getByLabel("Name", { exact: true }).fill("Umbrella Corp");
+    await page.getByLabel("Email", { exact: true }).fill("ap@umbrella.example");
+    await page.getByLabel("Description").fill("Hosting");
+    await page.getByLabel("Quantity").fill("2");
+    // Typed as a person types it: read by the dashboard's lenient reading of amounts.
+    await page.getByLabel("Unit price (USDC)").fill("19.5");
+    await page.getByLabel("Your name on the invoice").fill("Acme Design Studio");
+    await page.getByLabel("Your address").fill("1 Market Street");
+    await page.getByRole("button", { name: "Create schedule" }).last().click();
+    // Refused by the API's own rules, each message at its field; nothing created.
+    await expect.poll(() => page.textContent("main")).toContain("The schedule was not created");
+    expect(await page.textContent("#n-error")).toContain("is required");
+    expect(await page.textContent("#days_until_due-error")).toContain("must be from 0 to 365");
+    const before = (await call("GET", "/api/invoice-schedules")).body.data as Json[];
+    expect(before.map((s) => (s.invoice as Json).vendor_name)).not.toContain("Umbrella Corp");
+    // What was typed is kept.
+    expect(await page.getByLabel("Unit price (USDC)").inputValue()).toBe("19.5");
+    await checkPage(page, "schedule-new");
+
+    await page.getByLabel("N (days, for every N days)").fill("10");
+    await page.getByLabel("Due after (days)").fill("7");
+    await page.getByLabel("At most this many invoices").fill("6");
+    await page.getByRole("button", { name: "Create schedule" }).last().click();
+    await page.waitForURL(/\/dashboard\/schedules\/[0-9a-f-]{36}\?notice=created/);
+    const id = /schedules\/([0-9a-f-]{36})/.exec(page.url())?.[1] ?? "";
+    const created = await call("GET", `/api/invoice-schedules/${id}`);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({
+      status: "active",
+      interval: "every_n_days",
+      n: 10,
+      start_date: "2031-08-01",
+      count: 6,
+      days_until_due: 7,
+      next_issue_date: "2031-08-01",
+      invoice: {
+        merchant_email: merchant.email,
+        vendor_name: "Umbrella Corp",
+        vendor_email: "ap@umbrella.example",
+        line_items: [{ description: "Hosting", quantity: 2, unit_price: "19.50" }],
+        wallet_type: "managed",
+      },
+    });
+    expect(await page.textContent("main")).toContain("The schedule is created");
+    await shoot("schedule-new");
+  });
 });

@@ -119,73 +119,150 @@ function LineRow(props: {
 
 const EMPTY_LINE = { description: "", quantity: "", unit_price: "" };
 
-export function NewInvoicePage(props: { session: Session; state: FormState }) {
+/** Why the last submission created nothing: a problem, or the fields to fix. */
+function NotCreated(props: { state: FormState; what: string }) {
+  const { state } = props;
+  return (
+    <>
+      {state.problem && <Alert tone="bad">{state.problem}</Alert>}
+      {Object.keys(state.errors).length > 0 && (
+        <Alert tone="bad">The {props.what} was not created: fix the fields marked below.</Alert>
+      )}
+    </>
+  );
+}
+
+/** The form's opening: its CSRF token, idempotency key and the button Enter presses. */
+function FormHead(props: { session: Session; state: FormState; create: string }) {
+  return (
+    <>
+      <Csrf token={props.session.csrf} />
+      <input type="hidden" name="_idempotency_key" value={props.state.idempotencyKey} />
+      {/* Enter in a field submits with the form's first button: this one, not a Remove. */}
+      <button type="submit" name="_action" value="create" class="sr-only" tabindex={-1}>
+        {props.create}
+      </button>
+    </>
+  );
+}
+
+function CustomerCard(props: { state: FormState }) {
+  const { state } = props;
+  return (
+    <section class="card">
+      <h2>Customer</h2>
+      <div class="grid2">
+        <Field name="vendor_name" label="Name" state={state} required />
+        <Field name="vendor_email" label="Email" type="email" state={state} required />
+      </div>
+      <Field name="vendor_address" label="Address" state={state} multiline />
+    </section>
+  );
+}
+
+/** The line items with their totals (the dashboard's script adds and removes lines in place). */
+function LinesCard(props: { state: FormState }) {
   const { state } = props;
   const lineError = state.errors.line_items;
   return (
-    <DashboardLayout title="New invoice" section="/dashboard/invoices/new" {...props.session}>
-      {state.problem && <Alert tone="bad">{state.problem}</Alert>}
-      {Object.keys(state.errors).length > 0 && (
-        <Alert tone="bad">The invoice was not created: fix the fields marked below.</Alert>
-      )}
-      <form method="post" action="/dashboard/invoices/new" id="invoice-form" novalidate>
-        <Csrf token={props.session.csrf} />
-        <input type="hidden" name="_idempotency_key" value={state.idempotencyKey} />
-        {/* Enter in a field submits with the form's first button: this one, not a Remove. */}
-        <button type="submit" name="_action" value="create" class="sr-only" tabindex={-1}>
-          Create invoice
+    <section class="card">
+      <h2 id="lines-heading">Line items</h2>
+      <div class="tablewrap">
+        <table class="lines" aria-labelledby="lines-heading">
+          <thead>
+            <tr>
+              <th scope="col">Description</th>
+              <th scope="col">Quantity</th>
+              <th scope="col">Unit price (USDC)</th>
+              <th scope="col" class="num">
+                Line total
+              </th>
+              <th scope="col">
+                <span class="sr-only">Remove</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody class="lines-body">
+            {state.lines.map((line, index) => (
+              <LineRow index={index} line={line} errors={state.errors} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <template id="line-template">
+        <LineRow index="#" line={EMPTY_LINE} errors={{}} />
+      </template>
+      {lineError && <p class="error">{lineError}</p>}
+      <div class="actions">
+        <button type="submit" name="_action" value="add_line" data-role="add" formnovalidate>
+          Add a line
         </button>
-        <section class="card">
-          <h2>Customer</h2>
-          <div class="grid2">
-            <Field name="vendor_name" label="Name" state={state} required />
-            <Field name="vendor_email" label="Email" type="email" state={state} required />
-          </div>
-          <Field name="vendor_address" label="Address" state={state} multiline />
-        </section>
-        <section class="card">
-          <h2 id="lines-heading">Line items</h2>
-          <div class="tablewrap">
-            <table class="lines" aria-labelledby="lines-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col">Quantity</th>
-                  <th scope="col">Unit price (USDC)</th>
-                  <th scope="col" class="num">
-                    Line total
-                  </th>
-                  <th scope="col">
-                    <span class="sr-only">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody class="lines-body">
-                {state.lines.map((line, index) => (
-                  <LineRow index={index} line={line} errors={state.errors} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <template id="line-template">
-            <LineRow index="#" line={EMPTY_LINE} errors={{}} />
-          </template>
-          {lineError && <p class="error">{lineError}</p>}
-          <div class="actions">
-            <button type="submit" name="_action" value="add_line" data-role="add" formnovalidate>
-              Add a line
-            </button>
-            <button type="submit" name="_action" value="recompute" formnovalidate>
-              Update total
-            </button>
-          </div>
-          <p class="totals" aria-live="polite">
-            Total:{" "}
-            <output id="invoice-total">
-              {state.total === null ? "—" : `${formatUsdcForDisplay(state.total)} USDC`}
-            </output>
-          </p>
-        </section>
+        <button type="submit" name="_action" value="recompute" formnovalidate>
+          Update total
+        </button>
+      </div>
+      <p class="totals" aria-live="polite">
+        Total:{" "}
+        <output id="invoice-total">
+          {state.total === null ? "—" : `${formatUsdcForDisplay(state.total)} USDC`}
+        </output>
+      </p>
+    </section>
+  );
+}
+
+/** The merchant's side: name, address, where the money goes, webhook, emailing the vendor. */
+function YouCard(props: { state: FormState; sendLabel: string }) {
+  const { state } = props;
+  return (
+    <section class="card">
+      <h2>You</h2>
+      <div class="grid2">
+        <Field name="merchant_name" label="Your name on the invoice" state={state} required />
+        <Field name="merchant_address" label="Your address" state={state} required multiline />
+      </div>
+      <div class="field">
+        <label for="wallet_type">Paid into</label>
+        <select id="wallet_type" name="wallet_type">
+          <option value="managed" selected={state.values.wallet_type !== "byo"}>
+            A wallet Remit manages for you
+          </option>
+          <option value="byo" selected={state.values.wallet_type === "byo"}>
+            One of your payout wallets
+          </option>
+        </select>
+      </div>
+      <Field
+        name="wallet_address"
+        label="Payout wallet (for your own wallet)"
+        state={state}
+        hint="One of the wallets on your settings page, EIP-55 checksummed."
+      />
+      <Field name="webhook_url" label="Webhook URL" type="url" state={state} />
+      <div class="field">
+        <label>
+          <input
+            type="checkbox"
+            name="send_now"
+            value="true"
+            checked={state.values.send_now !== "false"}
+          />{" "}
+          {props.sendLabel}
+        </label>
+      </div>
+    </section>
+  );
+}
+
+export function NewInvoicePage(props: { session: Session; state: FormState }) {
+  const { state } = props;
+  return (
+    <DashboardLayout title="New invoice" section="/dashboard/invoices/new" {...props.session}>
+      <NotCreated state={state} what="invoice" />
+      <form method="post" action="/dashboard/invoices/new" id="invoice-form" novalidate>
+        <FormHead session={props.session} state={state} create="Create invoice" />
+        <CustomerCard state={state} />
+        <LinesCard state={state} />
         <section class="card">
           <h2>Terms</h2>
           <div class="grid2">
@@ -200,44 +277,69 @@ export function NewInvoicePage(props: { session: Session; state: FormState }) {
           </div>
           <Field name="notes" label="Notes" state={state} multiline />
         </section>
-        <section class="card">
-          <h2>You</h2>
-          <div class="grid2">
-            <Field name="merchant_name" label="Your name on the invoice" state={state} required />
-            <Field name="merchant_address" label="Your address" state={state} required multiline />
-          </div>
-          <div class="field">
-            <label for="wallet_type">Paid into</label>
-            <select id="wallet_type" name="wallet_type">
-              <option value="managed" selected={state.values.wallet_type !== "byo"}>
-                A wallet Remit manages for you
-              </option>
-              <option value="byo" selected={state.values.wallet_type === "byo"}>
-                One of your payout wallets
-              </option>
-            </select>
-          </div>
-          <Field
-            name="wallet_address"
-            label="Payout wallet (for your own wallet)"
-            state={state}
-            hint="One of the wallets on your settings page, EIP-55 checksummed."
-          />
-          <Field name="webhook_url" label="Webhook URL" type="url" state={state} />
-          <div class="field">
-            <label>
-              <input
-                type="checkbox"
-                name="send_now"
-                value="true"
-                checked={state.values.send_now !== "false"}
-              />{" "}
-              Email the invoice to the customer now
-            </label>
-          </div>
-        </section>
+        <YouCard state={state} sendLabel="Email the invoice to the customer now" />
         <button type="submit" class="primary" name="_action" value="create">
           Create invoice
+        </button>
+      </form>
+    </DashboardLayout>
+  );
+}
+
+/**
+ * A new schedule: the invoice it issues (the invoice form's cards, without its dates) and its
+ * calendar, checked by POST /api/invoice-schedules' own schema.
+ */
+export function NewSchedulePage(props: { session: Session; state: FormState }) {
+  const { state } = props;
+  const interval = state.values.interval ?? "monthly";
+  return (
+    <DashboardLayout title="New schedule" section="/dashboard/schedules" {...props.session}>
+      <NotCreated state={state} what="schedule" />
+      <form method="post" action="/dashboard/schedules/new" id="invoice-form" novalidate>
+        <FormHead session={props.session} state={state} create="Create schedule" />
+        <section class="card">
+          <h2>Calendar</h2>
+          <div class="grid2">
+            <div class="field">
+              <label for="interval">How often</label>
+              <select id="interval" name="interval">
+                <option value="monthly" selected={interval === "monthly"}>
+                  Every month
+                </option>
+                <option value="weekly" selected={interval === "weekly"}>
+                  Every week
+                </option>
+                <option value="every_n_days" selected={interval === "every_n_days"}>
+                  Every N days
+                </option>
+              </select>
+            </div>
+            <Field
+              name="n"
+              label="N (days, for every N days)"
+              state={state}
+              hint="Only with “Every N days”."
+            />
+            <Field
+              name="start_date"
+              label="First invoice on"
+              type="date"
+              state={state}
+              required
+              hint="UTC. Monthly keeps this day of the month (the last day when a month is shorter)."
+            />
+            <Field name="days_until_due" label="Due after (days)" state={state} required />
+            <Field name="end_date" label="Last invoice on or before" type="date" state={state} />
+            <Field name="count" label="At most this many invoices" state={state} />
+          </div>
+          <Field name="notes" label="Notes on each invoice" state={state} multiline />
+        </section>
+        <CustomerCard state={state} />
+        <LinesCard state={state} />
+        <YouCard state={state} sendLabel="Email each invoice to the customer when it is issued" />
+        <button type="submit" class="primary" name="_action" value="create">
+          Create schedule
         </button>
       </form>
     </DashboardLayout>

@@ -95,6 +95,8 @@ const every = (s: Pick<Schedule, "interval" | "n">) =>
     : s.interval[0]?.toUpperCase() + s.interval.slice(1);
 
 const STATUS_NOTICES: Record<string, string> = {
+  created:
+    "The schedule is created: each period's invoice is issued on its date (one whose date has passed, within a minute).",
   paused: "The schedule is paused: nothing is issued until you resume it.",
   resumed: "The schedule is active again.",
   cancelled: "The schedule is cancelled: nothing more is issued.",
@@ -112,9 +114,10 @@ export function SchedulesPage(props: {
       <section class="card">
         <h2>Invoice schedules</h2>
         <p>
-          A schedule issues the same invoice on a calendar (weekly, monthly, every N days…). Create
-          one with the API: <code>POST /api/invoice-schedules</code> (see the{" "}
-          <a href="/docs">API reference</a>).
+          A schedule issues the same invoice on a calendar (weekly, monthly, every N days…), each an
+          ordinary invoice: numbered, emailed, payable.{" "}
+          <a href="/dashboard/schedules/new">New schedule</a> (or{" "}
+          <code>POST /api/invoice-schedules</code>, see the <a href="/docs">API reference</a>).
         </p>
         {props.schedules.length === 0 ? (
           <p class="muted">You have no schedules yet.</p>

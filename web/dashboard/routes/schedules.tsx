@@ -1,6 +1,8 @@
 import type { Context } from "hono";
+import { merchantDefaults } from "../../../app/merchants/settings.ts";
 import {
   cancelSchedule,
+  createSchedule,
   ownSchedule,
   ownScheduleInvoices,
   ownSchedules,
@@ -9,23 +11,53 @@ import {
   resumeSchedule,
   runOwnScheduleNow,
 } from "../../../app/schedules/manageSchedules.ts";
+import {
+  CreateScheduleSchema,
+  checkTemplate,
+  createScheduleKnownKeys,
+} from "../../../app/schedules/schema.ts";
+import { utcToday } from "../../../domain/invoiceStatus.ts";
 import { decodeListCursor } from "../../../domain/listCursor.ts";
+import { type FormFields, formToBody } from "../forms.ts";
+import {
+  blankInvoiceForm,
+  formErrors,
+  INVOICE_TEXT,
+  invoiceBody,
+  submittedLines,
+  submittedState,
+} from "../invoiceForm.ts";
+import { NewSchedulePage } from "../pages/forms.tsx";
 import { SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
-import { attempt } from "../refusals.ts";
+import { attempt, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import {
   actorOf,
   type DashboardDeps,
+  formOf,
   notFound,
   PAGE_SIZE,
   type SignedInApp,
   session,
 } from "./shared.tsx";
 
+/** The template's text fields: the invoice's, but its dates, which the schedule sets. */
+const TEMPLATE_TEXT = INVOICE_TEXT.filter((key) => key !== "issue_date" && key !== "due_date");
+
+/** Fields the API takes as whole numbers: a JSON number when typed as one, else as typed. */
+const wholeNumbers = (form: FormFields, keys: readonly string[]) =>
+  Object.fromEntries(
+    keys.flatMap((key) => {
+      const typed = form[key]?.trim();
+      if (!typed) return [];
+      return [[key, /^\d{1,9}$/.test(typed) ? Number(typed) : typed]];
+    }),
+  );
+
 /**
  * `/dashboard/schedules`: the invoice schedules, one schedule's page (its next date, the invoices
- * it issued) and its buttons: pause, resume, cancel, issue the next invoice now. Creating one is
- * the API's (POST /api/invoice-schedules).
+ * it issued) and its buttons: pause, resume, cancel, issue the next invoice now; and a new
+ * schedule's form (the invoice form's cards and a calendar), on POST /api/invoice-schedules' code.
  */
 export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/schedules", async (c) => {
@@ -44,6 +76,61 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
         older={result.nextCursor}
       />,
     );
+  });
+
+  app.get("/schedules/new", async (c) => {
+    const defaults = await merchantDefaults(deps, actorOf(c));
+    const state = blankInvoiceForm(defaults, {
+      interval: "monthly",
+      start_date: utcToday(),
+      days_until_due: "30",
+    });
+    return c.html(<NewSchedulePage session={session(c)} state={state} />);
+  });
+  app.post("/schedules/new", async (c) => {
+    const form = formOf(c);
+    const { lines, create } = submittedLines(form);
+    const render = (errors: Record<string, string>, problem?: string, status: 200 | 400 = 200) =>
+      c.html(
+        <NewSchedulePage
+          session={session(c)}
+          state={submittedState(form, lines, errors, problem)}
+        />,
+        status,
+      );
+    if (!create) return render({});
+    const email = c.get("signedIn").identity.merchantEmail;
+    const body = {
+      ...formToBody(form, ["interval", "start_date", "end_date"]),
+      ...wholeNumbers(form, ["n", "count", "days_until_due"]),
+      invoice: invoiceBody(form, lines, email, TEMPLATE_TEXT),
+    };
+    // POST /api/invoice-schedules' checks: its schema, then the template as POST /api/invoices.
+    const input = validated(CreateScheduleSchema, body, createScheduleKnownKeys);
+    const checked = checkTemplate(body.invoice);
+    const created =
+      input.ok && checked.template
+        ? await attempt(async () => ({
+            row: await createSchedule(deps, actorOf(c), input.data, checked.template),
+          }))
+        : {
+            ok: false as const,
+            message: "validation failed",
+            fields: {
+              ...(input.ok ? {} : input.fields),
+              ...Object.fromEntries(checked.fields.map((f) => [f.path, f.message])),
+            },
+          };
+    if (created.ok) return c.redirect(`/dashboard/schedules/${created.row.id}?notice=created`, 303);
+    // The template's messages are the API's `invoice.…` paths: the form's fields lack the prefix.
+    const fields = Object.fromEntries(
+      Object.entries(created.fields).map(([path, message]) => [
+        path.startsWith("invoice.") ? path.slice("invoice.".length) : path,
+        message,
+      ]),
+    );
+    const errors = formErrors(fields, lines);
+    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined, 400);
   });
 
   const schedulePage = async (

@@ -1,0 +1,118 @@
+import { LineItemSchema } from "../../app/invoices/schema.ts";
+import { priceLineItems } from "../../domain/invoiceTotals.ts";
+import {
+  type FormFields,
+  formToBody,
+  idempotencyKeyOf,
+  linesOf,
+  lineToBody,
+  typedAmountErrors,
+  typedLinePrices,
+} from "./forms.ts";
+import type { FormState } from "./pages/forms.tsx";
+
+/**
+ * The invoice form's fields and round trips, shared by the new invoice's page and the new
+ * schedule's (whose template is the same invoice without its dates).
+ */
+
+/** The invoice's text fields as the form names them (the API's names). */
+export const INVOICE_TEXT = [
+  "vendor_name",
+  "vendor_email",
+  "vendor_address",
+  "issue_date",
+  "due_date",
+  "notes",
+  "merchant_name",
+  "merchant_address",
+  "wallet_type",
+  "wallet_address",
+  "webhook_url",
+] as const;
+
+export const BLANK_LINE = { description: "", quantity: "", unit_price: "" };
+
+type Line = FormState["lines"][number];
+
+/** The invoice total as POST /api/invoices computes it, or null while a line is invalid. */
+export function invoiceTotal(lines: unknown[]): bigint | null {
+  const parsed = LineItemSchema.array().min(1).safeParse(lines);
+  return parsed.success ? priceLineItems(parsed.data).total : null;
+}
+
+/** A blank form with the merchant's defaults (settings page) filled in. */
+export function blankInvoiceForm(
+  defaults: { default_name: string | null; default_address: string | null },
+  values: Record<string, string> = {},
+): FormState {
+  return {
+    values: {
+      merchant_name: defaults.default_name ?? "",
+      merchant_address: defaults.default_address ?? "",
+      wallet_type: "managed",
+      ...values,
+    },
+    lines: [BLANK_LINE],
+    errors: {},
+    idempotencyKey: idempotencyKeyOf({}),
+    total: null,
+  };
+}
+
+/**
+ * The form as submitted: its lines after the button pressed (without the script, adding or
+ * removing a line is a round trip that creates nothing; so is "Update total"), and whether that
+ * button asked to create.
+ */
+export function submittedLines(form: FormFields): { lines: Line[]; create: boolean } {
+  const action = form._action ?? "create";
+  const lines = linesOf(form);
+  if (action === "add_line")
+    return { lines: lines.length < 30 ? [...lines, BLANK_LINE] : lines, create: false };
+  if (action.startsWith("remove_line:")) {
+    const index = Number(action.slice("remove_line:".length));
+    return { lines: lines.filter((_, i) => i !== index), create: false };
+  }
+  return { lines, create: action !== "recompute" };
+}
+
+/** The form shown again: what was typed, the messages by field, the total of valid lines. */
+export function submittedState(
+  form: FormFields,
+  lines: Line[],
+  errors: Record<string, string>,
+  problem?: string,
+): FormState {
+  return {
+    values: { ...form, send_now: form.send_now ? "true" : "false" },
+    lines: lines.length > 0 ? lines : [BLANK_LINE],
+    errors,
+    problem,
+    idempotencyKey: idempotencyKeyOf(form),
+    total: invoiceTotal(lines.map(lineToBody)),
+  };
+}
+
+/** The POST /api/invoices body of the form (the signed-in merchant's email, typed prices read). */
+export function invoiceBody(
+  form: FormFields,
+  lines: Line[],
+  merchantEmail: string,
+  text: readonly string[] = INVOICE_TEXT,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    ...formToBody(form, text),
+    merchant_email: merchantEmail,
+    line_items: lines.map(lineToBody),
+    send_now: Boolean(form.send_now),
+  };
+  if (body.wallet_type !== "byo") delete body.wallet_address;
+  return body;
+}
+
+/** The refusal's field messages, with the person's message for a price that cannot be read. */
+export const formErrors = (fields: Record<string, string>, lines: Line[]) => ({
+  ...fields,
+  ...typedAmountErrors(typedLinePrices(lines)),
+});
