@@ -14,8 +14,14 @@ import {
 import type { ListPage, ListResult } from "../../db/queries/listPage.ts";
 import { type ScheduleStatus, scheduledDate } from "../../domain/schedule.ts";
 import { auditActor, type MerchantActor } from "../actor.ts";
+import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
-import { assertOwnEmail, ownMerchantId } from "../authorize.ts";
+import {
+  assertNameAllowed,
+  assertOwnEmail,
+  assertPayoutAllowed,
+  ownMerchantId,
+} from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { CreateInvoiceResponse } from "../invoices/schema.ts";
 import { notFound, Refusal } from "../refusal.ts";
@@ -47,14 +53,40 @@ export function presentSchedule(row: ScheduleRow): Schedule {
   };
 }
 
-/** The template's own checks past its schema, as POST /api/invoices makes them. */
-export function assertTemplateAllowed(
-  deps: Pick<CoreDeps, "allowPrivateWebhooks">,
+/**
+ * The template's own checks past its schema, as POST /api/invoices makes them: the merchant's
+ * own email, the webhook URL, the payout wallet (a usable address, one of the merchant's
+ * registered wallets for `byo`) and the name on the invoice (not another merchant's registered
+ * name). Checked when the template is saved, so a schedule does not wait for its first period to
+ * be paused for a template the API would have refused; checked again as each invoice is issued
+ * (a wallet removed meanwhile pauses the schedule). Field paths are under `invoice.`.
+ */
+export async function assertTemplateAllowed(
+  deps: Pick<CoreDeps, "db" | "allowPrivateWebhooks" | "relayerAddress">,
   actor: MerchantActor,
   template: InvoiceTemplate,
-): void {
+): Promise<void> {
   assertOwnEmail(actor.identity, template.merchant_email);
   assertWebhookUrlAllowed(deps, template.webhook_url, "invoice.webhook_url");
+  const merchantId = ownMerchantId(actor.identity);
+  try {
+    await assertPayoutWalletAllowed(deps, template.wallet_address);
+    await assertPayoutAllowed(
+      deps.db,
+      actor.identity,
+      { id: merchantId, claimedAt: null },
+      template,
+    );
+    await assertNameAllowed(deps.db, merchantId, template.merchant_name);
+  } catch (error) {
+    if (!(error instanceof Refusal) || !error.fields) throw error;
+    throw new Refusal(
+      error.status,
+      error.code,
+      error.message,
+      error.fields.map((field) => ({ ...field, path: `invoice.${field.path}` })),
+    );
+  }
 }
 
 const audit = (actor: MerchantActor, action: string, target: string) => ({
@@ -100,13 +132,13 @@ export async function ownScheduleInvoices(
  * (app/schedules/schema.ts, templateOrThrow), audited in the same transaction.
  */
 export async function createSchedule(
-  deps: Pick<CoreDeps, "db" | "log" | "allowPrivateWebhooks">,
+  deps: Pick<CoreDeps, "db" | "log" | "allowPrivateWebhooks" | "relayerAddress">,
   actor: MerchantActor,
   input: Omit<CreateScheduleInput, "invoice">,
   template: InvoiceTemplate,
 ): Promise<ScheduleRow> {
   const merchantId = ownMerchantId(actor.identity);
-  assertTemplateAllowed(deps, actor, template);
+  await assertTemplateAllowed(deps, actor, template);
   const frequency = input.interval;
   const calendar = {
     frequency,
@@ -165,13 +197,13 @@ const refuse = (row: ScheduleRow, statuses: readonly ScheduleStatus[], verb: str
  * issued; a cancelled schedule is a 409.
  */
 export async function changeSchedule(
-  deps: Pick<CoreDeps, "db" | "allowPrivateWebhooks">,
+  deps: Pick<CoreDeps, "db" | "allowPrivateWebhooks" | "relayerAddress">,
   actor: MerchantActor,
   id: string,
   input: Omit<UpdateScheduleInput, "invoice">,
   template: InvoiceTemplate | undefined,
 ): Promise<ScheduleRow> {
-  if (template) assertTemplateAllowed(deps, actor, template);
+  if (template) await assertTemplateAllowed(deps, actor, template);
   return change(deps, actor, id, "schedule.updated", (current) => {
     refuse(current, ["cancelled"], "changed");
     const calendar = {

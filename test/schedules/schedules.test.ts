@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answer, bearer, claimedMerchant, codeOf, type Merchant } from "../accounts/accounts.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -340,5 +342,46 @@ describe("invoice schedules", () => {
       ["POST", `/api/invoice-schedules/${mine.schedule_id}/cancel`],
     ] as const)
       expect((await call(stranger, method, path)).status).toBe(404);
+  });
+
+  test("the payout wallet and the name on the invoice are checked when the template is saved, as POST /api/invoices checks them", async () => {
+    const merchant = await claimedMerchant(stack.db);
+    const registeredName = `Initrode ${randomUUID()}`;
+    await claimedMerchant(stack.db, { name: registeredName });
+    const calendar = { interval: "weekly", start_date: "2040-01-01", days_until_due: 7 };
+    const unregistered = privateKeyToAccount(generatePrivateKey()).address;
+    const byo = template(merchant, { wallet_type: "byo", wallet_address: unregistered });
+    const fieldsOf = (body: Json) =>
+      ((body.error as { fields?: { path: string; code: string }[] }).fields ?? []).map(
+        (f) => `${f.path}:${f.code}`,
+      );
+    // A wallet that is not one of the merchant's payout wallets: refused now, not at the first period.
+    const wallet = await call(merchant, "POST", "/api/invoice-schedules", {
+      invoice: byo,
+      ...calendar,
+    });
+    const asInvoice = await call(merchant, "POST", "/api/invoices", {
+      ...byo,
+      due_date: "2099-01-01",
+    });
+    expect([wallet.status, asInvoice.status]).toEqual([400, 400]);
+    expect(fieldsOf(wallet.body)).toEqual(fieldsOf(asInvoice.body).map((f) => `invoice.${f}`));
+    expect(fieldsOf(wallet.body)).toEqual(["invoice.wallet_address:unregistered_wallet"]);
+    // Another merchant's registered name.
+    const name = await call(merchant, "POST", "/api/invoice-schedules", {
+      invoice: template(merchant, { merchant_name: registeredName }),
+      ...calendar,
+    });
+    expect([name.status, codeOf(name.body)]).toEqual([403, "merchant_name_reserved"]);
+    expect(fieldsOf(name.body)).toEqual(["invoice.merchant_name:reserved"]);
+    // The same on a change of the template; nothing was stored.
+    const mine = await createSchedule(merchant, { invoice: template(merchant), ...calendar });
+    const patched = await call(merchant, "PATCH", `/api/invoice-schedules/${mine.schedule_id}`, {
+      invoice: byo,
+    });
+    expect(fieldsOf(patched.body)).toEqual(["invoice.wallet_address:unregistered_wallet"]);
+    const list = (await call(merchant, "GET", "/api/invoice-schedules")).body.data as Json[];
+    expect(list.map((s) => s.schedule_id)).toEqual([mine.schedule_id]);
+    expect(list[0]?.invoice).toMatchObject({ wallet_type: "managed" });
   });
 });
