@@ -166,6 +166,8 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "GET /dashboard/schedules/new": owner("read", "the schedule form"),
   "POST /dashboard/schedules/new": owner("write", "issues invoices for the merchant; audited"),
   "GET /dashboard/schedules/{id}": owner("read", "a schedule of the merchant's"),
+  "GET /dashboard/schedules/{id}/edit": owner("read", "a schedule of the merchant's, as a form"),
+  "POST /dashboard/schedules/{id}/edit": owner("write", "what future invoices bill; audited"),
   "POST /dashboard/schedules/{id}/pause": owner("write", "stops its invoices; audited"),
   "POST /dashboard/schedules/{id}/resume": owner("write", "issues invoices again; audited"),
   "POST /dashboard/schedules/{id}/cancel": owner("write", "ends a schedule; audited"),

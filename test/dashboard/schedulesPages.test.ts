@@ -246,5 +246,29 @@ describe("the dashboard's schedules and receivables in a browser", () => {
     });
     expect(await page.textContent("main")).toContain("The schedule is created");
     await shoot("schedule-new");
+
+    // Changed from its page: the form holds the template; the change is PATCH's.
+    await page.getByRole("link", { name: "Change" }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard/schedules/${id}/edit`);
+    expect(await page.getByLabel("Unit price (USDC)").inputValue()).toBe("19.50");
+    expect(await page.getByLabel("At most this many invoices").inputValue()).toBe("6");
+    await page.getByLabel("Unit price (USDC)").fill("25");
+    await page.getByLabel("Due after (days)").fill("abc");
+    await page.getByRole("button", { name: "Save changes" }).last().click();
+    await expect.poll(() => page.textContent("main")).toContain("The schedule was not changed");
+    expect(await page.textContent("#days_until_due-error")).toContain("whole number");
+    await page.getByLabel("Due after (days)").fill("10");
+    await page.getByLabel("At most this many invoices").fill("");
+    await page.getByRole("button", { name: "Save changes" }).last().click();
+    await page.waitForURL(/notice=saved/);
+    const changed = await call("GET", `/api/invoice-schedules/${id}`);
+    expect(changed.body).toMatchObject({
+      interval: "every_n_days",
+      start_date: "2031-08-01",
+      count: null,
+      days_until_due: 10,
+      invoice: { line_items: [{ description: "Hosting", quantity: 2, unit_price: "25.00" }] },
+    });
+    await checkPage(page, "schedule-changed");
   });
 });

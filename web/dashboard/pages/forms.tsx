@@ -120,13 +120,15 @@ function LineRow(props: {
 const EMPTY_LINE = { description: "", quantity: "", unit_price: "" };
 
 /** Why the last submission created nothing: a problem, or the fields to fix. */
-function NotCreated(props: { state: FormState; what: string }) {
+function NotCreated(props: { state: FormState; what: string; verb?: string }) {
   const { state } = props;
   return (
     <>
       {state.problem && <Alert tone="bad">{state.problem}</Alert>}
       {Object.keys(state.errors).length > 0 && (
-        <Alert tone="bad">The {props.what} was not created: fix the fields marked below.</Alert>
+        <Alert tone="bad">
+          The {props.what} was not {props.verb ?? "created"}: fix the fields marked below.
+        </Alert>
       )}
     </>
   );
@@ -286,49 +288,72 @@ export function NewInvoicePage(props: { session: Session; state: FormState }) {
   );
 }
 
+/** A schedule being changed: its calendar, which a change cannot move, shown as text. */
+export type ScheduleEditing = { id: string; every: string; startDate: string };
+
 /**
- * A new schedule: the invoice it issues (the invoice form's cards, without its dates) and its
- * calendar, checked by POST /api/invoice-schedules' own schema.
+ * A new schedule, or a change of one: the invoice it issues (the invoice form's cards, without
+ * its dates) and its calendar, checked by POST (or PATCH) /api/invoice-schedules' own schema.
  */
-export function NewSchedulePage(props: { session: Session; state: FormState }) {
-  const { state } = props;
+export function ScheduleFormPage(props: {
+  session: Session;
+  state: FormState;
+  editing?: ScheduleEditing;
+}) {
+  const { state, editing } = props;
   const interval = state.values.interval ?? "monthly";
+  const title = editing ? "Change schedule" : "New schedule";
+  const submit = editing ? "Save changes" : "Create schedule";
   return (
-    <DashboardLayout title="New schedule" section="/dashboard/schedules" {...props.session}>
-      <NotCreated state={state} what="schedule" />
-      <form method="post" action="/dashboard/schedules/new" id="invoice-form" novalidate>
-        <FormHead session={props.session} state={state} create="Create schedule" />
+    <DashboardLayout title={title} section="/dashboard/schedules" {...props.session}>
+      <NotCreated state={state} what="schedule" verb={editing ? "changed" : "created"} />
+      <form
+        method="post"
+        action={editing ? `/dashboard/schedules/${editing.id}/edit` : "/dashboard/schedules/new"}
+        id="invoice-form"
+        novalidate
+      >
+        <FormHead session={props.session} state={state} create={submit} />
         <section class="card">
           <h2>Calendar</h2>
-          <div class="grid2">
-            <div class="field">
-              <label for="interval">How often</label>
-              <select id="interval" name="interval">
-                <option value="monthly" selected={interval === "monthly"}>
-                  Every month
-                </option>
-                <option value="weekly" selected={interval === "weekly"}>
-                  Every week
-                </option>
-                <option value="every_n_days" selected={interval === "every_n_days"}>
-                  Every N days
-                </option>
-              </select>
+          {editing ? (
+            <p>
+              {editing.every}, from {editing.startDate} (UTC). How often and the first date stay as
+              they are; a change applies to the invoices not yet issued.
+            </p>
+          ) : (
+            <div class="grid2">
+              <div class="field">
+                <label for="interval">How often</label>
+                <select id="interval" name="interval">
+                  <option value="monthly" selected={interval === "monthly"}>
+                    Every month
+                  </option>
+                  <option value="weekly" selected={interval === "weekly"}>
+                    Every week
+                  </option>
+                  <option value="every_n_days" selected={interval === "every_n_days"}>
+                    Every N days
+                  </option>
+                </select>
+              </div>
+              <Field
+                name="n"
+                label="N (days, for every N days)"
+                state={state}
+                hint="Only with “Every N days”."
+              />
+              <Field
+                name="start_date"
+                label="First invoice on"
+                type="date"
+                state={state}
+                required
+                hint="UTC. Monthly keeps this day of the month (the last day when a month is shorter)."
+              />
             </div>
-            <Field
-              name="n"
-              label="N (days, for every N days)"
-              state={state}
-              hint="Only with “Every N days”."
-            />
-            <Field
-              name="start_date"
-              label="First invoice on"
-              type="date"
-              state={state}
-              required
-              hint="UTC. Monthly keeps this day of the month (the last day when a month is shorter)."
-            />
+          )}
+          <div class="grid2">
             <Field name="days_until_due" label="Due after (days)" state={state} required />
             <Field name="end_date" label="Last invoice on or before" type="date" state={state} />
             <Field name="count" label="At most this many invoices" state={state} />
@@ -339,7 +364,7 @@ export function NewSchedulePage(props: { session: Session; state: FormState }) {
         <LinesCard state={state} />
         <YouCard state={state} sendLabel="Email each invoice to the customer when it is issued" />
         <button type="submit" class="primary" name="_action" value="create">
-          Create schedule
+          {submit}
         </button>
       </form>
     </DashboardLayout>

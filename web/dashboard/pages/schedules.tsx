@@ -89,7 +89,8 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
 }
 
 /** How often, in words. */
-const every = (s: Pick<Schedule, "interval" | "n">) =>
+/** How often, in words: "Monthly", "Every 10 days". */
+export const every = (s: Pick<Schedule, "interval" | "n">) =>
   s.interval === "every_n_days"
     ? `Every ${s.n} days`
     : s.interval[0]?.toUpperCase() + s.interval.slice(1);
@@ -101,6 +102,7 @@ const STATUS_NOTICES: Record<string, string> = {
   resumed: "The schedule is active again.",
   cancelled: "The schedule is cancelled: nothing more is issued.",
   run: "An invoice was issued now.",
+  saved: "The schedule is changed: the invoices not yet issued follow it.",
 };
 
 /** The merchant's invoice schedules, newest first. */
@@ -212,11 +214,15 @@ export function SchedulePage(props: {
             </>
           )}
         </dl>
-        {live && (
+        {s.status !== "cancelled" && (
           <div class="actions">
-            {action("run", "Issue the next invoice now", true)}
-            {s.status === "active" ? action("pause", "Pause") : action("resume", "Resume")}
-            {action("cancel", "Cancel schedule")}
+            {live && action("run", "Issue the next invoice now", true)}
+            {live &&
+              (s.status === "active" ? action("pause", "Pause") : action("resume", "Resume"))}
+            <a class="button" href={`/dashboard/schedules/${s.schedule_id}/edit`}>
+              Change
+            </a>
+            {live && action("cancel", "Cancel schedule")}
           </div>
         )}
       </section>

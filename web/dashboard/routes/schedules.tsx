@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { merchantDefaults } from "../../../app/merchants/settings.ts";
 import {
   cancelSchedule,
+  changeSchedule,
   createSchedule,
   ownSchedule,
   ownScheduleInvoices,
@@ -15,6 +16,9 @@ import {
   CreateScheduleSchema,
   checkTemplate,
   createScheduleKnownKeys,
+  type Schedule,
+  UpdateScheduleSchema,
+  updateScheduleKnownKeys,
 } from "../../../app/schedules/schema.ts";
 import { utcToday } from "../../../domain/invoiceStatus.ts";
 import { decodeListCursor } from "../../../domain/listCursor.ts";
@@ -27,9 +31,9 @@ import {
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
-import { NewSchedulePage } from "../pages/forms.tsx";
-import { SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
-import { attempt, validated } from "../refusals.ts";
+import { type ScheduleEditing, ScheduleFormPage } from "../pages/forms.tsx";
+import { every, SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
+import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import {
   actorOf,
@@ -53,6 +57,26 @@ const wholeNumbers = (form: FormFields, keys: readonly string[]) =>
       return [[key, /^\d{1,9}$/.test(typed) ? Number(typed) : typed]];
     }),
   );
+
+/** The schema's and the template's field messages, as one refusal. */
+const refusedFields = (
+  input: { ok: true } | FormRefusal,
+  templateFields: { path: string; message: string }[],
+): FormRefusal => ({
+  ok: false,
+  status: 400,
+  message: "validation failed",
+  fields: {
+    ...(input.ok ? {} : input.fields),
+    ...Object.fromEntries(templateFields.map((f) => [f.path, f.message])),
+  },
+});
+
+const editingOf = (schedule: Schedule): ScheduleEditing => ({
+  id: schedule.schedule_id,
+  every: every(schedule),
+  startDate: schedule.start_date,
+});
 
 /**
  * `/dashboard/schedules`: the invoice schedules, one schedule's page (its next date, the invoices
@@ -85,53 +109,129 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
       start_date: utcToday(),
       days_until_due: "30",
     });
-    return c.html(<NewSchedulePage session={session(c)} state={state} />);
+    return c.html(<ScheduleFormPage session={session(c)} state={state} />);
   });
-  app.post("/schedules/new", async (c) => {
+  app.post("/schedules/new", (c) =>
+    submitSchedule(c, undefined, async (body) => {
+      // POST /api/invoice-schedules' checks: its schema, then the template as POST /api/invoices.
+      const input = validated(CreateScheduleSchema, body, createScheduleKnownKeys);
+      const checked = checkTemplate(body.invoice);
+      if (!input.ok || !checked.template) return refusedFields(input, checked.fields);
+      const template = checked.template;
+      return attempt(async () => ({
+        row: await createSchedule(deps, actorOf(c), input.data, template),
+        notice: "created",
+      }));
+    }),
+  );
+
+  app.get("/schedules/:id/edit", async (c) => {
+    const shown = await attempt(async () => ({
+      row: await ownSchedule(deps, actorOf(c), c.req.param("id")),
+    }));
+    if (!shown.ok) return notFound(c, "schedule");
+    const schedule = presentSchedule(shown.row);
+    if (schedule.status === "cancelled")
+      return schedulePage(
+        c,
+        { problem: "Not changed: a cancelled schedule cannot be changed." },
+        409,
+      );
+    const template = shown.row.template as Record<string, unknown>;
+    const lines = (Array.isArray(template.line_items) ? template.line_items : []).map(
+      (line: Record<string, unknown>) => ({
+        description: String(line.description ?? ""),
+        quantity: String(line.quantity ?? ""),
+        unit_price: String(line.unit_price ?? ""),
+      }),
+    );
+    const values = Object.fromEntries(
+      TEMPLATE_TEXT.flatMap((key) =>
+        typeof template[key] === "string" ? [[key, template[key] as string]] : [],
+      ),
+    );
+    const state = {
+      ...submittedState({}, lines, {}),
+      values: {
+        ...values,
+        send_now: template.send_now === false ? "false" : "true",
+        days_until_due: String(schedule.days_until_due),
+        end_date: schedule.end_date ?? "",
+        count: schedule.count === null ? "" : String(schedule.count),
+      },
+    };
+    return c.html(
+      <ScheduleFormPage session={session(c)} state={state} editing={editingOf(schedule)} />,
+    );
+  });
+  app.post("/schedules/:id/edit", async (c) => {
+    const id = c.req.param("id");
+    const shown = await attempt(async () => ({ row: await ownSchedule(deps, actorOf(c), id) }));
+    if (!shown.ok) return notFound(c, "schedule");
+    const editing = editingOf(presentSchedule(shown.row));
+    return submitSchedule(c, editing, async (body) => {
+      // PATCH /api/invoice-schedules/{id}'s checks; an emptied end or count clears it.
+      const change = {
+        invoice: body.invoice,
+        days_until_due: body.days_until_due,
+        end_date: body.end_date ?? null,
+        count: body.count ?? null,
+      };
+      const input = validated(UpdateScheduleSchema, change, updateScheduleKnownKeys);
+      const checked = checkTemplate(change.invoice);
+      if (!input.ok || !checked.template) return refusedFields(input, checked.fields);
+      const { invoice: _template, ...rest } = input.data;
+      const template = checked.template;
+      return attempt(async () => ({
+        row: await changeSchedule(deps, actorOf(c), id, rest, template),
+        notice: "saved",
+      }));
+    });
+  });
+
+  /**
+   * The schedule form's submission: its own round trips (a line added or removed), else `save`
+   * with the API's body, then the schedule's page, or the form again with the API's messages at
+   * its fields.
+   */
+  const submitSchedule = async (
+    c: Context<DashboardEnv>,
+    editing: ScheduleEditing | undefined,
+    save: (
+      body: Record<string, unknown>,
+    ) => Promise<Outcome<{ row: { id: string }; notice: string }>>,
+  ) => {
     const form = formOf(c);
     const { lines, create } = submittedLines(form);
     const render = (errors: Record<string, string>, problem?: string, status: 200 | 400 = 200) =>
       c.html(
-        <NewSchedulePage
+        <ScheduleFormPage
           session={session(c)}
           state={submittedState(form, lines, errors, problem)}
+          editing={editing}
         />,
         status,
       );
     if (!create) return render({});
     const email = c.get("signedIn").identity.merchantEmail;
-    const body = {
+    const saved = await save({
       ...formToBody(form, ["interval", "start_date", "end_date"]),
       ...wholeNumbers(form, ["n", "count", "days_until_due"]),
       invoice: invoiceBody(form, lines, email, TEMPLATE_TEXT),
-    };
-    // POST /api/invoice-schedules' checks: its schema, then the template as POST /api/invoices.
-    const input = validated(CreateScheduleSchema, body, createScheduleKnownKeys);
-    const checked = checkTemplate(body.invoice);
-    const created =
-      input.ok && checked.template
-        ? await attempt(async () => ({
-            row: await createSchedule(deps, actorOf(c), input.data, checked.template),
-          }))
-        : {
-            ok: false as const,
-            message: "validation failed",
-            fields: {
-              ...(input.ok ? {} : input.fields),
-              ...Object.fromEntries(checked.fields.map((f) => [f.path, f.message])),
-            },
-          };
-    if (created.ok) return c.redirect(`/dashboard/schedules/${created.row.id}?notice=created`, 303);
+    });
+    if (saved.ok)
+      return c.redirect(`/dashboard/schedules/${saved.row.id}?notice=${saved.notice}`, 303);
+    if (saved.status === 404) return notFound(c, "schedule");
     // The template's messages are the API's `invoice.…` paths: the form's fields lack the prefix.
     const fields = Object.fromEntries(
-      Object.entries(created.fields).map(([path, message]) => [
+      Object.entries(saved.fields).map(([path, message]) => [
         path.startsWith("invoice.") ? path.slice("invoice.".length) : path,
         message,
       ]),
     );
     const errors = formErrors(fields, lines);
-    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined, 400);
-  });
+    return render(errors, Object.keys(errors).length === 0 ? saved.message : undefined, 400);
+  };
 
   const schedulePage = async (
     c: Context<DashboardEnv>,
