@@ -25,8 +25,9 @@ export type Service = {
 };
 
 const MARKERS: Record<Component, string> = {
-  api: "server/main.ts",
-  worker: "worker/main.ts",
+  // The source under `tsx`, or its bundle (platform/build.mjs: `…/server/main.mjs`) under npm start.
+  api: "server/main.",
+  worker: "worker/main.",
   indexer: "ponder.js",
 };
 
