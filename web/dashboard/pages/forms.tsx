@@ -213,6 +213,24 @@ function LinesCard(props: { state: FormState }) {
   );
 }
 
+/** Where the money goes: a managed wallet or one of the merchant's payout wallets. */
+export function WalletTypeField(props: { state: Pick<FormState, "values"> }) {
+  const byo = props.state.values.wallet_type === "byo";
+  return (
+    <div class="field">
+      <label for="wallet_type">Paid into</label>
+      <select id="wallet_type" name="wallet_type">
+        <option value="managed" selected={!byo}>
+          A wallet Remit manages for you
+        </option>
+        <option value="byo" selected={byo}>
+          One of your payout wallets
+        </option>
+      </select>
+    </div>
+  );
+}
+
 /** The merchant's side: name, address, where the money goes, webhook, emailing the vendor. */
 function YouCard(props: { state: FormState; sendLabel: string }) {
   const { state } = props;
@@ -223,17 +241,7 @@ function YouCard(props: { state: FormState; sendLabel: string }) {
         <Field name="merchant_name" label="Your name on the invoice" state={state} required />
         <Field name="merchant_address" label="Your address" state={state} required multiline />
       </div>
-      <div class="field">
-        <label for="wallet_type">Paid into</label>
-        <select id="wallet_type" name="wallet_type">
-          <option value="managed" selected={state.values.wallet_type !== "byo"}>
-            A wallet Remit manages for you
-          </option>
-          <option value="byo" selected={state.values.wallet_type === "byo"}>
-            One of your payout wallets
-          </option>
-        </select>
-      </div>
+      <WalletTypeField state={state} />
       <Field
         name="wallet_address"
         label="Payout wallet (for your own wallet)"

@@ -3,7 +3,7 @@ import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
-import { Field, type FormState } from "./forms.tsx";
+import { Field, type FormState, WalletTypeField } from "./forms.tsx";
 import { RefundItem } from "./invoice.tsx";
 import { checksummed, Hash, type Session, TxLink } from "./lists.tsx";
 
@@ -123,17 +123,7 @@ export function NewLinkPage(props: { session: Session; state: FormState }) {
             hint='For example "12.50".'
           />
           <Field name="merchant_name" label="Your name on the checkout" state={state} />
-          <div class="field">
-            <label for="wallet_type">Paid into</label>
-            <select id="wallet_type" name="wallet_type">
-              <option value="managed" selected={state.values.wallet_type !== "byo"}>
-                A wallet Remit manages for you
-              </option>
-              <option value="byo" selected={state.values.wallet_type === "byo"}>
-                One of your payout wallets
-              </option>
-            </select>
-          </div>
+          <WalletTypeField state={state} />
           <Field name="wallet_address" label="Payout wallet (for your own wallet)" state={state} />
           <Field name="webhook_url" label="Webhook URL" type="url" state={state} />
           <Field
