@@ -19,7 +19,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const clients = Number(process.env.BENCH_CLIENTS ?? 10_000);
 /** Rounds of (bare, status) or (status, bare), alternating; each figure is the median over them. */
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Clock ticks per second of /proc/<pid>/stat's CPU times. */
 const ticksPerSecond = (() => {
   try {

@@ -51,6 +51,26 @@ describe("RateLimiter", () => {
     expect(limiter.take("flood-49999", 60_000).remaining).toBe(8);
   });
 
+  test("a bucket used again moves behind the others, its place updated at most once a second", () => {
+    const limiter = new RateLimiter({ perMinute: 10, maxKeys: 3 });
+    for (const key of ["a", "b", "c"]) limiter.take(key, 0);
+    limiter.take("a", 1_000);
+    // A fourth client evicts down to 2 (none has refilled): b and c were used least recently.
+    limiter.take("d", 1_000);
+    expect(limiter.size).toBe(2);
+    expect(limiter.take("a", 1_000).remaining).toBe(7);
+    expect(limiter.take("b", 1_000).remaining).toBe(9);
+    // Within the second its place is not moved: used again at 500 ms, "x" still goes first.
+    const within = new RateLimiter({ perMinute: 10, maxKeys: 3 });
+    for (const key of ["x", "y", "w"]) within.take(key, 0);
+    within.take("x", 500);
+    within.take("z", 500);
+    expect(within.size).toBe(2);
+    expect(within.take("w", 500).remaining).toBe(8);
+    // "x" was dropped (a full bucket again), its debt forgiven.
+    expect(within.take("x", 500).remaining).toBe(9);
+  });
+
   /** Each page polls every 5 s at its own phase; returns how many polls were refused. */
   const poll = (limiter: RateLimiter, pages: number, key: (page: number) => string) => {
     const phases = Array.from({ length: pages }, (_, page) => ({ page, at: (page * 7919) % 5000 }));

@@ -11,7 +11,15 @@ export type RateDecision = {
   resetSeconds: number;
 };
 
-type Bucket = { tokens: number; at: number };
+/** `tokens` as of `at`; `placed`: when it was last moved to the end of the recency order. */
+type Bucket = { tokens: number; at: number; placed: number };
+
+/**
+ * How stale a bucket's place in the recency order may get. Moving it on every request (a Map
+ * delete and set) churned the Map's table at thousands of status polls a second; within this
+ * window, the order is least recently used to the second.
+ */
+const RECENCY_MS = 1_000;
 
 /**
  * A token bucket per key (a client IP): it holds at most `perMinute` requests and refills
@@ -32,7 +40,8 @@ type Bucket = { tokens: number; at: number };
 export class RateLimiter {
   readonly perMinute: number;
   readonly maxKeys: number;
-  // A Map iterates in insertion order: re-inserting on use keeps it least-recently-used first.
+  // A Map iterates in insertion order: re-inserting on use (at most once per RECENCY_MS) keeps
+  // it least-recently-used first.
   readonly #buckets = new Map<string, Bucket>();
 
   constructor({ perMinute, maxKeys = 100_000 }: { perMinute: number; maxKeys?: number }) {
@@ -58,9 +67,19 @@ export class RateLimiter {
       : this.perMinute;
     const allowed = tokens >= 1;
     const left = allowed ? tokens - 1 : tokens;
-    this.#buckets.delete(key);
-    this.#buckets.set(key, { tokens: left, at: now });
-    if (this.#buckets.size > this.maxKeys) this.#evict(now);
+    if (!held) {
+      this.#buckets.set(key, { tokens: left, at: now, placed: now });
+      if (this.#buckets.size > this.maxKeys) this.#evict(now);
+    } else {
+      // In place: no new object per request, and the Map is only touched to keep the order.
+      held.tokens = left;
+      held.at = now;
+      if (now - held.placed >= RECENCY_MS || now < held.placed) {
+        held.placed = now;
+        this.#buckets.delete(key);
+        this.#buckets.set(key, held);
+      }
+    }
     return {
       allowed,
       limit: this.perMinute,

@@ -129,7 +129,16 @@ export function createBudget(options: {
         String(decision.resetSeconds),
       ];
       if (!decision.allowed) headers.push("retry-after", String(decision.retryAfterSeconds));
-      return { ...decision, client, headers };
+      // Field by field, not a spread: one object of one shape, on every status poll.
+      return {
+        allowed: decision.allowed,
+        limit: decision.limit,
+        remaining: decision.remaining,
+        retryAfterSeconds: decision.retryAfterSeconds,
+        resetSeconds: decision.resetSeconds,
+        client,
+        headers,
+      };
     },
     refusal: (charge) => rateLimitedError(name, perMinute, charge.retryAfterSeconds),
   };
@@ -167,7 +176,7 @@ export function createHttpEdge(options: {
   const end = (exchange: Exchange, status: number) => {
     const ms = performance.now() - exchange.started;
     const { method, route } = exchange;
-    metrics.observe({ method, route, status }, ms / 1000);
+    metrics.observe(method, route, status, ms / 1000);
     // Debug: the status endpoint alone serves thousands per second; /metrics has the counts.
     if (log.isEnabled?.("debug") ?? true)
       log.debug("request", {
