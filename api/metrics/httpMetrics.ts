@@ -82,29 +82,32 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     return out;
   };
 
+  // As prom-client's Histogram gives them: for the text format, each sample's labels apart from
+  // the series' (`sharedLabels`); as JSON (`get`), merged.
+  const data = () => ({
+    name: NAME,
+    help: HELP,
+    type: "histogram",
+    aggregator: "sum",
+    values: samples(),
+  });
   const metric = {
     name: NAME,
     help: HELP,
     type: "histogram",
     aggregator: "sum",
-    getForPromString: async () => ({
-      name: NAME,
-      help: HELP,
-      type: "histogram",
-      values: samples(),
-    }),
-    // As prom-client's own: each sample's labels with the series' merged in.
-    get: async () => ({
-      name: NAME,
-      help: HELP,
-      type: "histogram",
-      aggregator: "sum",
-      values: samples().map(({ metricName, labels, sharedLabels, value }) => ({
-        metricName,
-        labels: { ...sharedLabels, ...labels },
-        value,
-      })),
-    }),
+    getForPromString: async () => data(),
+    get: async () => {
+      const { values, ...rest } = data();
+      return {
+        ...rest,
+        values: values.map(({ metricName, labels, sharedLabels, value }) => ({
+          metricName,
+          labels: { ...sharedLabels, ...labels },
+          value,
+        })),
+      };
+    },
     reset: () => {
       byRoute.clear();
       all.length = 0;

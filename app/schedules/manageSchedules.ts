@@ -26,11 +26,12 @@ import type { CoreDeps } from "../deps.ts";
 import type { CreateInvoiceResponse } from "../invoices/schema.ts";
 import { notFound, Refusal } from "../refusal.ts";
 import { calendarOf, runScheduleNow } from "./issue.ts";
-import type {
-  CreateScheduleInput,
-  InvoiceTemplate,
-  Schedule,
-  UpdateScheduleInput,
+import {
+  type CreateScheduleInput,
+  type InvoiceTemplate,
+  type Schedule,
+  type UpdateScheduleInput,
+  underInvoice,
 } from "./schema.ts";
 
 /** A schedule as the API (and the dashboard) shows it. */
@@ -67,9 +68,9 @@ export async function assertTemplateAllowed(
   template: InvoiceTemplate,
 ): Promise<void> {
   assertOwnEmail(actor.identity, template.merchant_email);
-  assertWebhookUrlAllowed(deps, template.webhook_url, "invoice.webhook_url");
   const merchantId = ownMerchantId(actor.identity);
   try {
+    assertWebhookUrlAllowed(deps, template.webhook_url);
     await assertPayoutWalletAllowed(deps, template.wallet_address);
     await assertPayoutAllowed(
       deps.db,
@@ -80,12 +81,7 @@ export async function assertTemplateAllowed(
     await assertNameAllowed(deps.db, merchantId, template.merchant_name);
   } catch (error) {
     if (!(error instanceof Refusal) || !error.fields) throw error;
-    throw new Refusal(
-      error.status,
-      error.code,
-      error.message,
-      error.fields.map((field) => ({ ...field, path: `invoice.${field.path}` })),
-    );
+    throw new Refusal(error.status, error.code, error.message, error.fields.map(underInvoice));
   }
 }
 

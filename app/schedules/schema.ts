@@ -24,6 +24,12 @@ const SCHEDULE_DATES = ["issue_date", "due_date"] as const;
 /** A due date no issue date can come after, to validate a template as a whole body. */
 const PLACEHOLDER_DUE_DATE = "9999-12-31";
 
+/** A field error of the template as POST /api/invoices reports it, moved under `invoice.`. */
+export const underInvoice = <F extends { path: string }>(field: F): F => ({
+  ...field,
+  path: field.path ? `invoice.${field.path}` : "invoice",
+});
+
 /**
  * The template's field errors, exactly as POST /api/invoices reports them, under `invoice.`;
  * the validated template when there are none.
@@ -53,10 +59,7 @@ export function checkTemplate(
   const parsed = CreateInvoiceSchema.safeParse(whole);
   if (!parsed.success)
     fields.push(
-      ...fieldErrors(parsed.error as ZodError, whole, createInvoiceKnownKeys).map((field) => ({
-        ...field,
-        path: field.path ? `invoice.${field.path}` : "invoice",
-      })),
+      ...fieldErrors(parsed.error as ZodError, whole, createInvoiceKnownKeys).map(underInvoice),
     );
   if (parsed.success) {
     // The checks POST /api/invoices makes past its schema: a total above 0 and within range.
