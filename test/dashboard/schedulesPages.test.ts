@@ -257,6 +257,7 @@ describe("the dashboard's schedules and receivables in a browser", () => {
     await page.getByRole("button", { name: "Save changes" }).last().click();
     await expect.poll(() => page.textContent("main")).toContain("The schedule was not changed");
     expect(await page.textContent("#days_until_due-error")).toContain("whole number");
+    await checkPage(page, "schedule-edit");
     await page.getByLabel("Due after (days)").fill("10");
     await page.getByLabel("At most this many invoices").fill("");
     await page.getByRole("button", { name: "Save changes" }).last().click();
