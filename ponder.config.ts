@@ -1,31 +1,16 @@
 import { createConfig } from "ponder";
 import { usdcAbi } from "./abis/usdc.ts";
 import { USDC_ADDRESS } from "./domain/constants.ts";
+import { indexerSettings } from "./indexer/settings.ts";
 
 // `npm start` (platform/children.ts) resolves these from Remit's settings. The connection
 // string stays out of this file on purpose: Ponder hashes the serialized config into its build
 // id, and Ponder reads DATABASE_URL itself.
-// Several comma-separated RPCs become Ponder's own list: it balances requests across them, takes
-// a failing or rate-limited one out of rotation with backoff, and retries the call elsewhere.
-const rpcUrls = (process.env.PONDER_RPC_URL_8453 ?? "")
-  .split(",")
-  .map((url) => url.trim())
-  .filter((url) => url !== "");
-// A local anvil listed several times (PONDER_RPC_FANOUT, platform/children.ts): Ponder's start-up
-// budget of requests per second is per listed RPC, and anvil has no limit of its own.
-const fanout = Number(process.env.PONDER_RPC_FANOUT ?? 1);
-const rpc =
-  rpcUrls.length > 1
-    ? rpcUrls
-    : fanout > 1 && rpcUrls[0]
-      ? Array.from({ length: fanout }, () => rpcUrls[0] as string)
-      : rpcUrls[0];
-const pollingInterval = Number(process.env.PONDER_POLLING_INTERVAL ?? 100);
-const startBlock = Number(process.env.PONDER_START_BLOCK ?? 0);
-// New blocks pushed over WebSocket (eth_subscribe newHeads) instead of polled: no wait of up to
-// a polling interval, and no full block fetched every interval. Ponder falls back to polling
-// `rpc` by itself after repeated WebSocket failures (BASE_WS_URL in docs/operations.md).
-const ws = process.env.PONDER_WS_URL_8453 || undefined;
+// Parsed once with zod (indexer/settings.ts): several comma-separated RPCs become Ponder's own
+// list (it balances requests across them and retries a failing one elsewhere), one local anvil
+// is listed PONDER_RPC_FANOUT times (Ponder's start-up request budget is per listed RPC), and
+// PONDER_WS_URL_8453 pushes new blocks over WebSocket (Ponder falls back to polling by itself).
+const { rpc, ws, pollingInterval, startBlock } = indexerSettings();
 
 export default createConfig({
   database: { kind: "postgres" },

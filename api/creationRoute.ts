@@ -4,8 +4,11 @@ import { type Actor, actorOf } from "./auth/identity.ts";
 import { jsonBody } from "./middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "./openapi.ts";
 
-/** The optional `Idempotency-Key` header of the creation routes (see createIdempotently). */
-const IdempotencyKeyHeadersSchema = z.object({
+/**
+ * The optional `Idempotency-Key` header of the creation routes (see createIdempotently) and the
+ * money routes (refunds, payouts: app/idempotency.ts).
+ */
+export const IdempotencyKeyHeadersSchema = z.object({
   "idempotency-key": z
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, "must be 1–255 visible ASCII characters")

@@ -23,6 +23,11 @@ export type AppDeps = CoreDeps & {
    * listener (`opsApp`) always does.
    */
   opsTrustLocal?: boolean;
+  /**
+   * The only key the local email capture takes (internal/localCaptureKey.ts); none: the
+   * capture takes no mail at all.
+   */
+  outboxKey?: string;
   /** Per-IP budgets of the unauthenticated endpoints; none: unlimited (tests of the app alone). */
   rateLimits?: RateLimits;
   /** The web dashboard (docs/dashboard.md): its session cookie is Secure (and `__Host-`); default: when PAY_URL is https. */

@@ -62,8 +62,9 @@ describe("GET /docs", () => {
     // 20 for invoices, links, payments and accounts, plus the lists (3), a link's details, the
     // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void, the
     // two refunds, the webhook endpoints (7), the event log (2), the x402 resource, invoice
-    // schedules (8), the reminder policy (2), a reminder now, and the receivables report and its CSV.
-    expect(operations.length).toBe(55);
+    // schedules (8), the reminder policy (2), a reminder now, the receivables report and its
+    // CSV, and the payouts (2).
+    expect(operations.length).toBe(57);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { type Refusal, RetryLaterError } from "../app/refusal.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type Refusal, type RefusalKind, RetryLaterError } from "../app/refusal.ts";
 import type { AppEnv } from "./appEnv.ts";
 
 // The API's name for the application's one refusal type (app/refusal.ts).
@@ -13,6 +14,25 @@ export {
   RetryLaterError,
   validationError,
 } from "../app/refusal.ts";
+
+/** The HTTP status of each kind of refusal: the API's one translation of the application's. */
+export const HTTP_STATUS_OF = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<RefusalKind, ContentfulStatusCode>;
+
+/** The HTTP status a refusal is answered with. */
+export const httpStatusOf = (error: Refusal): ContentfulStatusCode => HTTP_STATUS_OF[error.kind];
 
 const FieldErrorSchema = z.object({
   path: z
@@ -55,12 +75,20 @@ export const ErrorResponseSchema = z
     },
   });
 
-/** Writes an error body; the request id lets an operator find the log line. */
-export function errorResponse(c: Context<AppEnv>, error: Refusal) {
+/**
+ * Writes an error body; the request id lets an operator find the log line.
+ *
+ * @param status the kind's status unless given (Hono's own HTTP exceptions keep theirs)
+ */
+export function errorResponse(
+  c: Context<AppEnv>,
+  error: Refusal,
+  status: ContentfulStatusCode = httpStatusOf(error),
+) {
   // Unset only if a response is written before the first middleware ran.
   const requestId: string | undefined = c.get("requestId");
   // RFC 6750: a 401 says how to authenticate, and whether the token sent was the problem.
-  if (error.status === 401)
+  if (status === 401)
     c.header(
       "WWW-Authenticate",
       error.code === "invalid_api_key"
@@ -68,7 +96,7 @@ export function errorResponse(c: Context<AppEnv>, error: Refusal) {
         : 'Bearer realm="remit"',
     );
   if (error instanceof RetryLaterError) c.header("Retry-After", String(error.retryAfterSeconds));
-  return c.json(errorBody(error, requestId), error.status);
+  return c.json(errorBody(error, requestId), status);
 }
 
 /** The body of an error answer: `{ error: { code, message, request_id?, fields? } }`. */
@@ -78,5 +106,6 @@ export const errorBody = (error: Refusal, requestId: string | undefined) => ({
     message: error.message,
     ...(requestId ? { request_id: requestId } : {}),
     ...(error.fields ? { fields: error.fields } : {}),
+    ...(error.related ?? {}),
   },
 });

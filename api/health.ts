@@ -69,6 +69,18 @@ const CHAIN_PROBE_CACHE_MS = 1_000;
 const HEARTBEAT_STALE_MS = 15_000;
 /** The indexer counts as up while it is at most this many blocks behind the chain head. */
 const MAX_INDEXER_LAG_BLOCKS = 10n;
+/**
+ * An indexer whose block stays put this long while the chain's head is above it has stopped
+ * seeing the chain, however close behind it is: Ponder looping on a reorg it cannot handle, or
+ * on an RPC that answers errors, is alive (its heartbeat beats) and a few blocks behind only
+ * for the first seconds. Ponder moves its checkpoint at every block, events or none.
+ */
+const INDEXER_STALL_MS = 10_000;
+/** Blocks the index may be ahead of the head read (cached up to a second) without alarm. */
+const INDEXER_AHEAD_BLOCKS = 2n;
+
+/** The indexed block /health saw last, and since when it has been that one (per process). */
+let lastIndexed: { block: bigint; since: number } | null = null;
 
 export const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([
@@ -119,15 +131,28 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     withTimeout(heartbeatAgeMs(deps.db, "indexer"), 2_000),
   ]).then(([headBlock, indexed, age]): ComponentState => {
     if (indexed === null) return { ok: false, error: "has not indexed a block yet" };
+    const now = Date.now();
+    if (lastIndexed?.block !== indexed) lastIndexed = { block: indexed, since: now };
     const lag = headBlock === null ? null : headBlock - indexed;
     const alive = age !== null && age < HEARTBEAT_STALE_MS;
     const caughtUp = lag !== null && lag <= MAX_INDEXER_LAG_BLOCKS;
+    const ahead = lag !== null && -lag > INDEXER_AHEAD_BLOCKS;
+    const stalledMs = lag !== null && lag > 0n ? now - lastIndexed.since : 0;
+    const stalled = stalledMs >= INDEXER_STALL_MS;
+    const error = !alive
+      ? "no heartbeat from the indexer process"
+      : ahead
+        ? `its index reaches block ${indexed}, beyond the chain's head: it is not of this chain`
+        : stalled
+          ? `not making progress: at block ${indexed} for ${Math.round(stalledMs / 1000)} s while the chain is at ${headBlock}`
+          : !caughtUp
+            ? "behind the chain head"
+            : undefined;
     return {
-      ok: alive && caughtUp,
+      ok: error === undefined,
       indexed_block: Number(indexed),
       lag_blocks: lag === null ? null : Number(lag),
-      ...(alive ? {} : { error: "no heartbeat from the indexer process" }),
-      ...(alive && !caughtUp ? { error: "behind the chain head" } : {}),
+      ...(error ? { error } : {}),
     };
   }, failed);
 

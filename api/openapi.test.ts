@@ -30,6 +30,7 @@ describe("GET /openapi.json", () => {
         "/api/merchants/claim",
         "/api/keys",
         "/api/keys/{id}",
+        "/api/merchant/payouts",
         "/api/merchant/wallets",
         "/api/merchant/wallets/{address}",
         "/api/audit",

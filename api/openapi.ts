@@ -1,6 +1,6 @@
-import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Handler } from "hono";
-import type { ZodError, ZodType, z } from "zod";
+import type { ZodError, ZodType } from "zod";
 import type { AppEnv } from "./appEnv.ts";
 import { ErrorResponseSchema, fieldErrors, validationError } from "./errors.ts";
 
@@ -35,6 +35,12 @@ export const jsonResponse = <Schema extends ZodType>(
 ) => ({
   description,
   content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
+});
+
+/** A response with a CSV file for a route's `responses`, `example` the document's file. */
+export const csvResponse = (example: string) => ({
+  description: "The CSV file",
+  content: { "text/csv": { schema: z.string(), example } },
 });
 
 const descriptions: Record<number, string> = {

@@ -106,7 +106,7 @@ export async function assertNameAllowed(
   const owner = await findNameOwner(db, key);
   if (owner === undefined || owner === merchantId) return;
   throw new Refusal(
-    403,
+    "forbidden",
     "merchant_name_reserved",
     "merchant_name is the registered name of another merchant",
     [

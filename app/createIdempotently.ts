@@ -92,7 +92,7 @@ export async function createIdempotently<
       const previous = await claimIdempotencyKey(trx, scope, requestHash(request.input));
       if (previous === "conflict") {
         throw new Refusal(
-          409,
+          "conflict",
           "idempotency_key_reused",
           "this Idempotency-Key was used with a different request body",
         );

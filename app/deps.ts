@@ -1,5 +1,6 @@
 import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
+import type { EmailBudget } from "../domain/emailBudget.ts";
 import type { RelayerBudget } from "../domain/relayerBudget.ts";
 import type { Keyring } from "../domain/secretBox.ts";
 import type { Logger } from "../internal/logger.ts";
@@ -49,6 +50,8 @@ export type CoreDeps = {
   relayerBudget?: RelayerBudget;
   /** REFUND_MINIMUM and REFUNDS_PER_MERCHANT_PER_HOUR; none: no minimum, no rate (tests of the app alone). */
   refundLimits?: RefundLimits;
+  /** EMAILS_TO_OTHERS_PER_HOUR and _PER_DAY (app/emailBudget.ts); none: no budget (tests of the app alone). */
+  emailBudget?: EmailBudget;
   /** Renders invoice PDFs off the event loop (pdf/renderPool.ts: worker threads). */
   pdf: { render(data: InvoicePdfData): Promise<Buffer> };
   /** The time schedules' run-now, reminders and the receivables report read (db/clock.ts); none: the system's. */

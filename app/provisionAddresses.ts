@@ -31,7 +31,7 @@ export async function provisionAddresses(
     // The worker derives managed wallets ahead; an empty pool means no worker has run lately.
     deps.log.error("no managed wallet left in the pool: is a worker running?");
     throw new Refusal(
-      500,
+      "internal",
       "wallet_unavailable",
       "the managed wallet could not be provisioned; retry shortly or use a byo wallet",
     );

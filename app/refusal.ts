@@ -1,19 +1,52 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 
 /** One failing field: its path in the input, a message for people, a stable code for programs. */
 export type FieldError = { path: string; message: string; code: string };
 
 /**
+ * What kind of refusal it is, in the application's terms and no transport's: each adapter maps
+ * it to its own answer (the API to an HTTP status in api/errors.ts, the dashboard to a form's
+ * status in web/dashboard/refusals.ts, the worker to retry-or-give-up in worker/refusalVerdict.ts).
+ */
+export type RefusalKind =
+  /** The input is malformed or fails a rule of its fields. */
+  | "invalid"
+  /** No credential, or one that is not valid. */
+  | "unauthenticated"
+  /** Money is due before the thing asked for is given (the x402 resource). */
+  | "payment_required"
+  /** A valid credential that may not do this. */
+  | "forbidden"
+  | "not_found"
+  /** Well-formed, but its content cannot be acted on (a payer's authorization off its terms). */
+  | "unprocessable"
+  /** The thing's state does not allow it (already paid, a repeated request, …). */
+  | "conflict"
+  | "too_large"
+  | "unsupported_media_type"
+  /** A rate or budget that time clears (see RetryLaterError). */
+  | "rate_limited"
+  /** Something of ours is missing that an operator must fix; retrying may help later. */
+  | "internal"
+  /** A dependency (the database, the chain, the PDF pool) is busy or down: retry shortly. */
+  | "unavailable";
+
+/**
  * The one refusal of the application layer: every use case and read model either returns its
- * result or throws this (a status, a stable code, a message for people, and the failing fields).
+ * result or throws this (a kind, a stable code, a message for people, and the failing fields).
  * Each adapter maps it: the API to its JSON error body (api/errors.ts), the dashboard to a form
- * message (web/dashboard/refusals.ts). Anything else thrown is a fault (a 500 with a request id).
+ * message (web/dashboard/refusals.ts), the worker to retry or give up (worker/refusalVerdict.ts).
+ * Anything else thrown is a fault (a 500 with a request id).
  */
 export class Refusal extends Error {
   override name = "Refusal";
+  /**
+   * Identifiers a program acts on (`refund_id` of the request this one repeats, say), added to
+   * the error body beside `code`: never anything the caller may not see.
+   */
+  related?: Record<string, string>;
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly kind: RefusalKind,
     readonly code: string,
     message: string,
     readonly fields?: FieldError[],
@@ -25,16 +58,17 @@ export class Refusal extends Error {
 /** A refusal that time clears (a rate, a daily budget): answered with `Retry-After`. */
 export class RetryLaterError extends Refusal {
   constructor(
-    status: ContentfulStatusCode,
+    kind: RefusalKind,
     code: string,
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(status, code, message);
+    super(kind, code, message);
   }
 }
 
-export const notFound = (what: string) => new Refusal(404, "not_found", `${what} not found`);
+export const notFound = (what: string) =>
+  new Refusal("not_found", "not_found", `${what} not found`);
 
 /** `["line_items", 0, "unit_price"]` → `"line_items[0].unit_price"`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -142,7 +176,7 @@ export function fieldErrors(
 
 export const validationError = (fields: FieldError[]) =>
   new Refusal(
-    400,
+    "invalid",
     "validation_failed",
     `${fields.length} field${fields.length === 1 ? "" : "s"} failed validation`,
     fields,

@@ -47,6 +47,8 @@ export async function benchEnvironment(options: { blockTime: number; env?: NodeJ
       // limiter back on with 10,000 client addresses.
       RATE_LIMIT_STATUS_PER_MIN: "0",
       RATE_LIMIT_INVOICES_PER_MIN: "0",
+      EMAILS_TO_OTHERS_PER_HOUR: "0",
+      EMAILS_TO_OTHERS_PER_DAY: "0",
       RATE_LIMIT_LINKS_PER_MIN: "0",
       ...options.env,
     },

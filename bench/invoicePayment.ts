@@ -8,14 +8,18 @@ import { usdcAbi } from "../abis/usdc.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { waitFor } from "../internal/process.ts";
 
-/** A 1.00 USDC invoice, not sent, with a managed wallet (and `extra` fields: a webhook_url). */
+/**
+ * A 1.00 USDC invoice, not sent, with a managed wallet (and `extra` fields: a webhook_url;
+ * `headers`: a claimed merchant's key).
+ */
 export async function createBenchInvoice(
   apiUrl: string,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ invoice_id: string; invoice_url: string; deposit_address: Address }> {
   const response = await fetch(`${apiUrl}/api/invoices`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify({
       merchant_email: "bench@example.com",
       merchant_name: "Bench",

@@ -101,6 +101,8 @@ export async function benchMemory(): Promise<void> {
       // One client on loopback plays every visitor: lift the per-IP limits for the bench.
       RATE_LIMIT_STATUS_PER_MIN: "0",
       RATE_LIMIT_INVOICES_PER_MIN: "0",
+      EMAILS_TO_OTHERS_PER_HOUR: "0",
+      EMAILS_TO_OTHERS_PER_DAY: "0",
       RATE_LIMIT_LINKS_PER_MIN: "0",
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -143,6 +143,8 @@ export async function benchRestart(): Promise<void> {
     SWEEP: "off",
     RATE_LIMIT_STATUS_PER_MIN: "0",
     RATE_LIMIT_INVOICES_PER_MIN: "0",
+    EMAILS_TO_OTHERS_PER_HOUR: "0",
+    EMAILS_TO_OTHERS_PER_DAY: "0",
   };
   const apiUrl = `http://127.0.0.1:${port}`;
   const rpcUrl = `http://127.0.0.1:${anvilPort}`;

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figures, then one table of them all.
 import { benchBaseVolume } from "./baseVolume.ts";
 import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
+import { benchCliStartup } from "./cliStartup.ts";
 import { benchFreshClone } from "./freshClone.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
@@ -15,6 +16,7 @@ import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
 import { formatHeadlines, formatSummary, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
+import { benchWebhookFairness } from "./webhookFairness.ts";
 import { benchX402Payment } from "./x402Payment.ts";
 
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
@@ -26,6 +28,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   indexLatency: benchIndexLatency,
   invoiceCreation: benchInvoiceCreation,
   paymentLatency: benchPaymentLatency,
+  webhookFairness: benchWebhookFairness,
   walletCheckout: benchWalletCheckout,
   x402Payment: benchX402Payment,
   busyChainSweeps: benchBusyChainSweeps,
@@ -37,6 +40,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   freshClone: benchFreshClone,
   startup: benchStartup,
   restart: benchRestart,
+  cliStartup: benchCliStartup,
   memory: benchMemory,
 };
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());

@@ -27,6 +27,12 @@ export type AnvilOptions = {
   forkUrl?: string;
   forkBlockNumber?: number;
   onLine?: (line: string) => void;
+  /**
+   * Called as soon as the process exists, with what stops it: a stop requested while anvil
+   * starts (a Ctrl-C or SIGTERM before `ready`) must reach it too, or it outlives the service
+   * in its own process group.
+   */
+  onSpawned?: (stop: () => Promise<void>) => void;
 };
 
 export type Anvil = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
@@ -56,11 +62,28 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
     args.push("--fork-block-number", String(options.forkBlockNumber));
 
   // Its own process group: a Ctrl-C reaches the node processes, which stop first; then anvil.
-  const child = spawnLogged(anvilBinaryPath(), args, { detached: true, onLine: options.onLine });
+  // Stopped with its state dumped if we die without stopping it (a kill -9 of the supervisor).
+  // Its last lines say why it exits during start-up (a state file it cannot load, say).
+  const lastLines: string[] = [];
+  const child = spawnLogged(anvilBinaryPath(), args, {
+    detached: true,
+    onLine: (line) => {
+      lastLines.push(line);
+      if (lastLines.length > 5) lastLines.shift();
+      options.onLine?.(line);
+    },
+    stopWithParent: "SIGINT",
+  });
+  options.onSpawned?.(() => stopProcess(child, "SIGINT"));
   const url = `http://127.0.0.1:${options.port}`;
+  // "close", not "exit": its output has been read to the end by then.
   const exited = new Promise<never>((_, reject) =>
-    child.once("exit", (code, signal) =>
-      reject(new Error(`anvil exited during start-up (code ${code}, signal ${signal})`)),
+    child.once("close", (code, signal) =>
+      reject(
+        new Error(
+          `anvil exited during start-up (code ${code}, signal ${signal})${lastLines.length ? `: ${lastLines.join(" / ").slice(0, 1000)}` : ""}`,
+        ),
+      ),
     ),
   );
   exited.catch(() => {});

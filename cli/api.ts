@@ -6,11 +6,52 @@ export type ApiAnswer = { status: number; text: string; body: unknown };
 /** Where the API is, and the key every call sends (REMIT_API_KEY or --api-key), if any. */
 export type ApiTarget = { url: string; apiKey?: string };
 
-/** The headers `init` asks for, plus the API key's `Authorization` when there is one. */
-export function withApiKey(target: ApiTarget, headers: HeadersInit = {}): Headers {
-  const all = new Headers(headers);
-  if (target.apiKey) all.set("authorization", `Bearer ${target.apiKey}`);
-  return all;
+/** What a call sends: as fetch's init, with plain headers and a string body. */
+export type ApiRequest = { method?: string; headers?: Record<string, string>; body?: string };
+
+/** The headers asked for, plus the API key's `Authorization` when there is one. */
+export function withApiKey(
+  target: ApiTarget,
+  headers: Record<string, string> = {},
+): Record<string, string> {
+  return target.apiKey ? { ...headers, authorization: `Bearer ${target.apiKey}` } : { ...headers };
+}
+
+const TIMEOUT_MS = 60_000;
+
+/**
+ * One HTTP exchange through node:http(s), its answer read whole. Not `fetch`: loading Node's
+ * fetch (undici) cost every API command ~70 ms of CPU, a quarter of its start-up goal
+ * (bench/cliStartup.ts).
+ */
+async function exchange(url: string, init: ApiRequest): Promise<{ status: number; text: string }> {
+  const parsed = new URL(url);
+  // As CommonJS: importing node:http as ES module evaluates its every export, fetch's
+  // undici among them, the cost this avoids.
+  const { request } =
+    parsed.protocol === "https:"
+      ? process.getBuiltinModule("node:https")
+      : process.getBuiltinModule("node:http");
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.body !== undefined) headers["content-length"] = String(Buffer.byteLength(init.body));
+  return new Promise((resolve, reject) => {
+    const outgoing = request(parsed, { method: init.method ?? "GET", headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    outgoing.setTimeout(TIMEOUT_MS, () =>
+      outgoing.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })),
+    );
+    outgoing.on("error", reject);
+    outgoing.end(init.body);
+  });
 }
 
 /**
@@ -20,20 +61,16 @@ export function withApiKey(target: ApiTarget, headers: HeadersInit = {}): Header
 export async function callApi(
   target: ApiTarget,
   path: string,
-  init: RequestInit = {},
+  init: ApiRequest = {},
 ): Promise<ApiAnswer> {
   const url = `${target.url.replace(/\/+$/, "")}${path}`;
-  let response: Response;
+  let response: { status: number; text: string };
   try {
-    response = await fetch(url, {
-      ...init,
-      headers: withApiKey(target, init.headers),
-      signal: AbortSignal.timeout(60_000),
-    });
+    response = await exchange(url, { ...init, headers: withApiKey(target, init.headers) });
   } catch (error) {
-    throw unreachable(url, error);
+    throw unreachable(url, { cause: error });
   }
-  const text = await response.text();
+  const { text } = response;
   let body: unknown = text;
   try {
     body = JSON.parse(text);

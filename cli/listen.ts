@@ -3,8 +3,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Command } from "commander";
 import { signatureHeaders } from "../domain/webhookSignature.ts";
 import { callApi } from "./api.ts";
+import { type ApiOptions, targetOf } from "./commandKit.ts";
 import { CliError, EXIT } from "./io.ts";
-import { type ApiOptions, targetOf } from "./resources.ts";
 
 type Event = { event_id: string; type: string; created_at: string } & Record<string, unknown>;
 type Page = { data: Event[]; next_cursor: string | null };

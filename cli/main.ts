@@ -2,15 +2,17 @@ import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { type ApiTarget, callApi, defaultApiUrl, unreachable, withApiKey } from "./api.ts";
-import { depositsWithFunds, queueSweeps } from "./deposits.ts";
-import { devPay } from "./devPay.ts";
-import { createInvoiceInteractively } from "./interactive.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { registerListen } from "./listen.ts";
-import { addMerchant } from "./merchants.ts";
 import { pdfFileName } from "./pdfFileName.ts";
 import { registerResourceCommands } from "./resources.ts";
-import { invoicePreview, type Validation, validateInvoice, validateLink } from "./validate.ts";
+import type { Validation } from "./validate.ts";
+
+// What only some commands need is imported by those commands, when they run: viem, the
+// database, the API's schemas (zod) and the prompts took most of every command's start-up
+// (`remit --version` and `remit invoices list` load none of them; bench/cliStartup.ts).
+const validation = () => import("./validate.ts");
+const depositCommands = () => import("./deposits.ts");
 
 type CreateOptions = {
   stdin?: boolean;
@@ -38,8 +40,11 @@ const apiKeyOption = () =>
   new Option("--api-key <key>", "the merchant's API key, sent on every call").env("REMIT_API_KEY");
 
 /** Reads a request from stdin and validates it with the API's own schema. */
-async function readRequest<T>(validate: (body: unknown) => Validation<T>): Promise<T> {
-  const result = validate(parseJson(await readStdin(), "stdin"));
+async function readRequest<T>(
+  validate: () => Promise<(body: unknown) => Validation<T>>,
+): Promise<T> {
+  const body = parseJson(await readStdin(), "stdin");
+  const result = (await validate())(body);
   if (!result.ok) {
     throw new CliError(
       `${result.fields.length} field${result.fields.length === 1 ? "" : "s"} failed validation`,
@@ -105,11 +110,12 @@ invoices
         );
       }
       if (options.dryRun) throw new CliError("--dry-run needs --stdin", EXIT.usage);
+      const { createInvoiceInteractively } = await import("./interactive.ts");
       await createInvoiceInteractively(target(options));
       return;
     }
-    const input = await readRequest(validateInvoice);
-    if (options.dryRun) return printJson(invoicePreview(input));
+    const input = await readRequest(async () => (await validation()).validateInvoice);
+    if (options.dryRun) return printJson((await validation()).invoicePreview(input));
     await post(options, "/api/invoices", input);
   });
 
@@ -187,7 +193,7 @@ links
   .addOption(apiOption())
   .addOption(apiKeyOption())
   .action(async (options: CreateOptions) => {
-    const input = await readRequest(validateLink);
+    const input = await readRequest(async () => (await validation()).validateLink);
     if (options.dryRun) return printJson({ valid: true, request: input });
     await post(options, "/api/links", input);
   });
@@ -216,6 +222,7 @@ const depositOptions = (command: Command) =>
 
 depositOptions(deposits.command("list").description("deposit addresses still holding USDC")).action(
   async (options: { databaseUrl: string; rpcUrl: string }) => {
+    const { depositsWithFunds } = await depositCommands();
     printJson(await depositsWithFunds(options));
   },
 );
@@ -229,6 +236,7 @@ depositOptions(
 )
   .option("--address <address>", "only this deposit address")
   .action(async (options: { databaseUrl: string; rpcUrl: string; address?: string }) => {
+    const { depositsWithFunds, queueSweeps } = await depositCommands();
     const funded = await depositsWithFunds(options);
     const chosen = options.address
       ? funded.filter((d) => d.deposit_address.toLowerCase() === options.address?.toLowerCase())
@@ -263,6 +271,7 @@ program
   .addOption(jsonOption())
   .action(
     async (options: { email: string; name?: string; databaseUrl?: string; dataDir: string }) => {
+      const { addMerchant } = await import("./merchants.ts");
       const added = await addMerchant(options);
       process.stderr.write(
         `merchant ${added.email} (${added.merchantId}): new write key ${added.keyId}; it is shown once, below\n`,
@@ -298,6 +307,7 @@ dev
       const from = Number(options.from);
       if (!Number.isInteger(from) || from < 0 || from > 7)
         throw new CliError("--from: a development account index from 0 to 7", EXIT.usage);
+      const { devPay } = await import("./devPay.ts");
       printJson(
         await devPay(target, amount, {
           api: options.api,

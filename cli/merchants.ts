@@ -1,3 +1,4 @@
+import { emailAddress } from "../app/schemaFields.ts";
 import { claimWithNewKey } from "../db/queries/accounts.ts";
 import { findMerchantByEmail, findNameOwner } from "../db/queries/merchants.ts";
 import { apiKeyRecord, newApiKey } from "../domain/apiKeys.ts";
@@ -14,7 +15,8 @@ export async function addMerchant(
   options: ServiceDatabaseOptions & { email: string; name?: string },
 ): Promise<{ email: string; merchantId: string; keyId: string; key: string }> {
   const email = options.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+  // The API's own rule for an email address (app/schemaFields.ts), 254 characters at most.
+  if (!emailAddress.safeParse(email).success)
     throw new CliError(`--email: "${options.email}" is not an email address`, EXIT.usage);
   const name = options.name?.trim();
   const nameKey = name === undefined ? undefined : merchantNameKey(name);

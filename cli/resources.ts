@@ -1,176 +1,24 @@
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type Command, Option } from "commander";
-import { formatUsdc, parseTypedUsdc } from "../domain/money.ts";
+import type { Command } from "commander";
 import { type ApiTarget, callApi, unreachable, withApiKey } from "./api.ts";
-import { CliError, EXIT, parseJson, printJson, readStdin } from "./io.ts";
-
-/** What every command that calls the API takes. */
-export type ApiOptions = { api: string; apiKey?: string; json?: boolean };
-type Row = Record<string, unknown>;
-type Page = { data: Row[]; next_cursor: string | null };
-
-/** Adds --api, --api-key and --json: the options `main.ts` builds, passed in to share them. */
-export type CommonOptions = (command: Command) => Command;
-
-export const targetOf = (options: ApiOptions): ApiTarget => ({
-  url: options.api,
-  ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-});
-
-const id = (value: string) => encodeURIComponent(value);
-
-/** A typed amount (`100`, `19.5`) as the API's decimal string; the one parser of typed amounts. */
-export function typedAmount(flag: string, typed: string): string {
-  const parsed = parseTypedUsdc(typed);
-  if (!parsed.ok) throw new CliError(`${flag}: ${parsed.message}`, EXIT.usage);
-  return formatUsdc(parsed.units);
-}
-
-/** A filter flag of a list: `--status <status>` sent as `?status=`. */
-type Filter = { flag: string; param: string; description: string; amount?: boolean };
-const filter = (param: string, description: string, amount = false): Filter => ({
-  flag: `--${param.replaceAll("_", "-")} <value>`,
-  param,
-  description,
-  amount,
-});
-const camel = (param: string) => param.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-
-/** Columns of the readable table: a header and how to read it from a row. */
-type Column = [header: string, read: (row: Row) => unknown];
-const field =
-  (name: string): Column[1] =>
-  (row) =>
-    row[name];
-
-/** Rows as aligned columns; empty values as "-". */
-export function table(rows: Row[], columns: Column[]): string {
-  const cells = rows.map((row) =>
-    columns.map(([, read]) => {
-      const value = read(row);
-      return value === null || value === undefined || value === "" ? "-" : String(value);
-    }),
-  );
-  const headers = columns.map(([header]) => header);
-  const widths = headers.map((h, i) =>
-    Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(headers), ...cells.map(line)].join("\n");
-}
-
-/**
- * A list command: one page (`--limit`, `--cursor`) or every page (`--all`, following
- * `next_cursor`), filtered. `--json`: the API's page unchanged, or with `--all` every row in one
- * `{data, next_cursor: null}`. Otherwise a table, and on stderr how to ask for the next page.
- */
-function listCommand(
-  parent: Command,
-  common: CommonOptions,
-  spec: { name: string; path: string; what: string; filters: Filter[]; columns: Column[] },
-): void {
-  const command = parent
-    .command(spec.name)
-    .description(`${spec.what} (GET ${spec.path}), newest first`)
-    .option("--limit <n>", "rows a page, 1–200 (the API's default: 50)")
-    .option("--cursor <cursor>", "start at this page: a previous page's next_cursor")
-    .option("--all", "every page, following next_cursor to the end");
-  for (const f of spec.filters) command.addOption(new Option(f.flag, f.description));
-  common(command).action(async (options: ApiOptions & Record<string, string | boolean>) => {
-    const query = new URLSearchParams();
-    if (typeof options.limit === "string") query.set("limit", options.limit);
-    for (const f of spec.filters) {
-      const value = options[camel(f.param)];
-      if (typeof value !== "string") continue;
-      query.set(
-        f.param,
-        f.amount ? typedAmount(`--${f.param.replaceAll("_", "-")}`, value) : value,
-      );
-    }
-    let cursor = typeof options.cursor === "string" ? options.cursor : null;
-    const rows: Row[] = [];
-    let next: string | null = null;
-    do {
-      const params = new URLSearchParams(query);
-      if (cursor) params.set("cursor", cursor);
-      const qs = params.toString();
-      const answer = await callApi(targetOf(options), `${spec.path}${qs ? `?${qs}` : ""}`);
-      const page = answer.body as Page;
-      if (!options.all && options.json) return printJson(answer.text);
-      rows.push(...page.data);
-      next = page.next_cursor;
-      cursor = next;
-    } while (options.all && cursor);
-    if (options.json) return printJson({ data: rows, next_cursor: null });
-    if (rows.length === 0) process.stderr.write("no rows\n");
-    else process.stdout.write(`${table(rows, spec.columns)}\n`);
-    if (next) process.stderr.write(`more: --cursor ${next} (or --all)\n`);
-  });
-}
-
-/** A command that prints the API's answer: JSON with --json, else `readable(body)`. */
-function printAnswer(options: ApiOptions, text: string, readable: (body: Row) => string): void {
-  if (options.json) printJson(text);
-  else process.stdout.write(`${readable(JSON.parse(text) as Row)}\n`);
-}
-
-const refundLine = (r: Row) =>
-  [
-    `refund ${r.refund_id}: ${r.status}, ${r.amount} USDC from ${r.source}`,
-    r.to ? `to ${r.to}` : r.to_sender ? "to the sender" : "",
-    r.claim_url ? `\nclaim link (shown once): ${r.claim_url}` : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
-
-function refundCommand(parent: Command, common: CommonOptions, what: "invoices" | "links"): void {
-  const arg = what === "invoices" ? "<id>" : "<slug>";
-  common(
-    parent
-      .command(`refund ${arg}`)
-      .description(
-        `refund a payment (POST /api/${what}/${arg.slice(1, -1) === "id" ? "{id}" : "{slug}"}/refunds): to --to, to the sender (--to-sender), or neither for a one-time claim link`,
-      )
-      .option("--amount <usdc>", "how much, e.g. 12.50 (default: everything refundable)")
-      .option("--to <address>", "the address on Base to send it to")
-      .option("--to-sender", "to the address the payment came from")
-      .option("--idempotency-key <key>", "sent as the Idempotency-Key header"),
-  ).action(
-    async (
-      key: string,
-      options: ApiOptions & {
-        amount?: string;
-        to?: string;
-        toSender?: boolean;
-        idempotencyKey?: string;
-      },
-    ) => {
-      const body = {
-        ...(options.amount !== undefined
-          ? { amount: typedAmount("--amount", options.amount) }
-          : {}),
-        ...(options.to !== undefined ? { to: options.to } : {}),
-        ...(options.toSender ? { to_sender: true } : {}),
-      };
-      const headers: Record<string, string> = { "content-type": "application/json" };
-      if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
-      const answer = await callApi(targetOf(options), `/api/${what}/${id(key)}/refunds`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify(body),
-      });
-      printAnswer(options, answer.text, refundLine);
-    },
-  );
-}
-
-const created = field("created_at");
+import {
+  type ApiOptions,
+  type CommonOptions,
+  created,
+  field,
+  filter,
+  id,
+  listCommand,
+  printAnswer,
+  type Row,
+  table,
+  targetOf,
+} from "./commandKit.ts";
+import { CliError, EXIT, printJson } from "./io.ts";
+import { payoutCommands, refundCommand } from "./moneyCommands.ts";
+import { scheduleCommands } from "./scheduleCommands.ts";
 
 export function registerResourceCommands(
   program: Command,
@@ -264,6 +112,7 @@ export function registerResourceCommands(
   });
 
   refundCommand(links, common, "links");
+  payoutCommands(program, common);
 
   listCommand(program.command("payments").description("payments received"), common, {
     name: "list",
@@ -381,71 +230,6 @@ export function registerResourceCommands(
       (b) => `queued ${b.type} ${b.event_id} (delivery ${b.delivery_id})`,
     );
   });
-}
-
-/** `remit schedules …`: invoice schedules (docs/cli.md). */
-function scheduleCommands(program: Command, common: CommonOptions): void {
-  const schedules = program.command("schedules").description("your invoice schedules");
-  const line = (b: Row) =>
-    `schedule ${b.schedule_id}: ${b.status}, ${b.interval}${b.n ? ` (${b.n} days)` : ""}, next ${b.next_issue_date ?? "-"}, ${b.issued_count} issued`;
-  listCommand(schedules, common, {
-    name: "list",
-    path: "/api/invoice-schedules",
-    what: "your invoice schedules",
-    filters: [filter("status", "active, paused, cancelled, completed (comma-separated)")],
-    columns: [
-      ["ID", field("schedule_id")],
-      ["STATUS", field("status")],
-      ["INTERVAL", field("interval")],
-      ["NEXT", field("next_issue_date")],
-      ["ISSUED", field("issued_count")],
-      ["VENDOR", (r) => (r.invoice as Row | undefined)?.vendor_name],
-    ],
-  });
-  common(
-    schedules
-      .command("create")
-      .description("create a schedule from JSON on stdin: the body of POST /api/invoice-schedules")
-      .option("--stdin", "read the request JSON from standard input (the only way)"),
-  ).action(async (options: ApiOptions) => {
-    const body = parseJson(await readStdin(), "stdin");
-    const answer = await callApi(targetOf(options), "/api/invoice-schedules", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    printAnswer(options, answer.text, line);
-  });
-  common(
-    schedules
-      .command("run <id>")
-      .description("issue the schedule's next invoice now (POST /api/invoice-schedules/{id}/run)"),
-  ).action(async (key: string, options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), `/api/invoice-schedules/${id(key)}/run`, {
-      method: "POST",
-    });
-    printAnswer(
-      options,
-      answer.text,
-      (b) => `${b.invoice_number}: ${b.total_amount} USDC, ${b.status} (${b.invoice_id})`,
-    );
-  });
-  for (const action of ["pause", "resume", "cancel"] as const) {
-    common(
-      schedules
-        .command(`${action} <id>`)
-        .description(`${action} a schedule (POST /api/invoice-schedules/{id}/${action})`),
-    ).action(async (key: string, options: ApiOptions) => {
-      const answer = await callApi(
-        targetOf(options),
-        `/api/invoice-schedules/${id(key)}/${action}`,
-        {
-          method: "POST",
-        },
-      );
-      printAnswer(options, answer.text, line);
-    });
-  }
 }
 
 /** Streams a CSV from the API to a file or stdout, never holding it whole. */

@@ -84,7 +84,13 @@ export async function startEmbeddedPostgres(
   ];
   if (options.ephemeral)
     flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
-  const server = spawnLogged(postgres, flags, { ...owner, detached: true, onLine: log });
+  // Fast shutdown if we die without stopping it (a kill -9 of the supervisor or of a test).
+  const server = spawnLogged(postgres, flags, {
+    ...owner,
+    detached: true,
+    onLine: log,
+    stopWithParent: "SIGINT",
+  });
   const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     server.once("exit", (code, signal) => resolve({ code, signal })),
   );
@@ -264,7 +270,15 @@ async function grantTraverse(dir: string, log: (line: string) => void): Promise<
   }
 }
 
-async function stopStalePostmaster(dataDir: string, log: (line: string) => void): Promise<void> {
+/**
+ * Stops the postmaster `dataDir`'s postmaster.pid names, when it runs with no supervisor of
+ * ours as its parent (a crashed run left it), and waits for it to exit; refuses one that a
+ * running supervisor owns.
+ */
+export async function stopStalePostmaster(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<void> {
   const pidText = await readFile(path.join(dataDir, "postmaster.pid"), "utf8").catch(() => null);
   const pid = Number(pidText?.split("\n")[0]);
   if (!pid || !isAlive(pid)) return;

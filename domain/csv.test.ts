@@ -58,5 +58,9 @@ describe("what spreadsheets read", () => {
     expect(exportFileName([], "payments", "2026-11-01T00:00:00Z", undefined, "2026-12-01")).toBe(
       "remit_payments_2026-11-01_2026-12-01.csv",
     );
+    // The receivables report: whose, and the day it is counted on (issue 42: it had no merchant).
+    expect(exportFileName(["Acme Ltd"], "receivables", undefined, undefined, "2026-12-01")).toBe(
+      "acme-ltd_receivables_2026-12-01.csv",
+    );
   });
 });

@@ -76,17 +76,20 @@ export function fileNamePart(name: string): string {
  * An export's file name: who, what and the dates it covers, so downloads sort and are told
  * apart: `acme-ltd_invoices_2026-11-01_2026-11-30.csv`. The merchant is its first name that
  * leaves a file name part (registered name, invoices' default name, the email's domain); no
- * `from`: `all`; no `to`: today (UTC).
+ * `from`: `all`; no `to`: today (UTC). The receivables report covers no dates but the day it is
+ * counted on: `acme-ltd_receivables_2026-11-30.csv`.
  *
  * @example exportFileName(["Acme Ltd"], "invoices", "2026-11-01", undefined, "2026-11-30") // "acme-ltd_invoices_2026-11-01_2026-11-30.csv"
+ * @example exportFileName(["Acme Ltd"], "receivables", undefined, undefined, "2026-11-30") // "acme-ltd_receivables_2026-11-30.csv"
  */
 export function exportFileName(
   names: readonly (string | null)[],
-  what: "invoices" | "payments",
+  what: "invoices" | "payments" | "receivables",
   from: string | undefined,
   to: string | undefined,
   today: string,
 ): string {
   const who = names.map((n) => (n ? fileNamePart(n) : "")).find(Boolean) ?? "remit";
+  if (what === "receivables") return `${who}_receivables_${today}.csv`;
   return `${who}_${what}_${from ? from.slice(0, 10) : "all"}_${to ? to.slice(0, 10) : today}.csv`;
 }

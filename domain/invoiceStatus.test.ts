@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { reportedStatus, utcToday } from "./invoiceStatus.ts";
+import { isVoidable, reportedStatus, utcToday } from "./invoiceStatus.ts";
 
 describe("reportedStatus", () => {
   test("draft and sent become overdue the day after the due date", () => {
@@ -16,5 +16,12 @@ describe("reportedStatus", () => {
 
   test("today is taken in UTC", () => {
     expect(utcToday(new Date("2026-03-01T23:30:00-05:00"))).toBe("2026-03-02");
+  });
+});
+
+describe("isVoidable", () => {
+  test("an unpaid invoice, stored or reported overdue, and nothing paid or void", () => {
+    expect(["draft", "sent", "overdue"].every((s) => isVoidable(s as "draft"))).toBe(true);
+    expect(["paid", "partial", "excess", "void"].some((s) => isVoidable(s as "paid"))).toBe(false);
   });
 });

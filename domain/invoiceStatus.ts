@@ -18,5 +18,21 @@ export function reportedStatus(
   return isOverdue(stored, dueDate, today) ? "overdue" : stored;
 }
 
+/**
+ * The stored statuses an invoice can be voided from: unpaid (`overdue` is `sent` or `draft`
+ * past its due date). A payment, even in part, makes it a refund's business instead.
+ */
+export const VOIDABLE_INVOICE_STATUSES = ["draft", "sent"] as const satisfies StoredInvoiceStatus[];
+
+/**
+ * Whether an invoice in this status (stored or reported) may be voided: the one rule the void
+ * use case, its query and the dashboard's button read.
+ *
+ * @example isVoidable("overdue") // true
+ */
+export function isVoidable(status: StoredInvoiceStatus | ReportedInvoiceStatus): boolean {
+  return status === "overdue" || (VOIDABLE_INVOICE_STATUSES as readonly string[]).includes(status);
+}
+
 /** Today's date in UTC as YYYY-MM-DD. */
 export const utcToday = (now: Date = new Date()): string => now.toISOString().slice(0, 10);

@@ -27,6 +27,10 @@ export const TASK = {
   submitRefund: "submit_refund",
   /** Looks at a submitted refund's transaction, then waits for the indexer to see it. */
   checkRefund: "check_refund",
+  /** Signs and relays a payout out of a managed wallet (queued by the trigger of 0037). */
+  submitPayout: "submit_payout",
+  /** Looks at a submitted payout's transaction until it is mined (or submitted again). */
+  checkPayout: "check_payout",
   /** Every minute (cron): queues an issue_schedule job per schedule with a period due. */
   issueDueSchedules: "issue_due_schedules",
   /** Issues one schedule's due periods, each once (app/schedules/issue.ts). */
@@ -63,6 +67,8 @@ export const JOB_KEY_PREFIX = {
   refund: "refund:",
   refundCheck: "refund-check:",
   refundExpiry: "refund-expiry:",
+  payout: "payout:",
+  payoutCheck: "payout-check:",
   schedule: "schedule:",
 } as const;
 
@@ -97,6 +103,10 @@ export const jobKey = {
   refundCheck: (refundId: string) => `${JOB_KEY_PREFIX.refundCheck}${refundId}`,
   /** The end of a refund's claim link. */
   refundExpiry: (refundId: string) => `${JOB_KEY_PREFIX.refundExpiry}${refundId}`,
+  /** A payout's submission (queued by the trigger of 0037). */
+  payout: (payoutId: string) => `${JOB_KEY_PREFIX.payout}${payoutId}`,
+  /** The one pending look at a submitted payout. */
+  payoutCheck: (payoutId: string) => `${JOB_KEY_PREFIX.payoutCheck}${payoutId}`,
   /** The one pending issue of a schedule's due periods. */
   schedule: (scheduleId: string) => `${JOB_KEY_PREFIX.schedule}${scheduleId}`,
   /** The start-up catch-up: reconciles what may have changed while no worker ran. */

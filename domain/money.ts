@@ -71,11 +71,15 @@ export function lineTotal(quantity: number, unitPrice: bigint): bigint {
 }
 
 /**
- * formatUsdc with thousands separators, for people (PDFs, emails, pages); APIs use formatUsdc.
+ * formatUsdc with thousands separators, for people (PDFs, emails, pages, the CLI's tables):
+ * the one formatter of an amount a person reads. APIs use formatUsdc. An amount the API answered
+ * (a decimal string) is taken as it is.
  *
  * @example formatUsdcForDisplay(1_234_567_500_000n) // "1,234,567.50"
+ * @example formatUsdcForDisplay("1234.5") // "1,234.50"
  */
-export function formatUsdcForDisplay(baseUnits: bigint): string {
+export function formatUsdcForDisplay(amount: bigint | string): string {
+  const baseUnits = typeof amount === "string" ? usdcToBaseUnits(amount) : amount;
   const [whole = "0", fraction = "00"] = formatUsdc(baseUnits).split(".");
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
 }

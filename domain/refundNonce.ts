@@ -11,3 +11,12 @@ import { type Address, encodePacked, type Hex, keccak256 } from "viem";
 export function refundNonce(from: Address, refundId: string): Hex {
   return keccak256(encodePacked(["string", "address", "string"], ["remit-refund", from, refundId]));
 }
+
+/**
+ * The EIP-3009 nonce of a payout out of a managed wallet: keccak256("remit-payout" ‖ from ‖
+ * payout id), fixed when the payout is recorded, so however often it is submitted USDC
+ * executes it once. Its prefix keeps it apart from every refund's and sweep's nonce.
+ */
+export function payoutNonce(from: Address, payoutId: string): Hex {
+  return keccak256(encodePacked(["string", "address", "string"], ["remit-payout", from, payoutId]));
+}

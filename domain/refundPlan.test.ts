@@ -9,6 +9,8 @@ const facts = (overrides: Partial<RefundFacts>): RefundFacts => ({
   sweptConfirmed: 0n,
   refundedFromDeposit: 0n,
   refundedFromWallet: 0n,
+  // By default everything received beyond 3.00 is not the merchant's (an invoice of 3.00).
+  revenue: 3_000_000n,
   ...overrides,
 });
 
@@ -18,6 +20,7 @@ describe("refundableOf", () => {
       refundableOf(facts({ received: 3_500_000n, swept: 3_000_000n, sweptConfirmed: 3_000_000n })),
     ).toEqual({
       deposit: 500_000n,
+      held: 500_000n,
       managedWallet: 0n,
       sweptToOwnWallet: 3_000_000n,
       refunding: 0n,
@@ -32,6 +35,10 @@ describe("refundableOf", () => {
   });
   test("an unswept partial payment and a void invoice's payment are held whole", () => {
     expect(refundableOf(facts({ received: 1_000_000n })).deposit).toBe(1_000_000n);
+    // Partially paid: the payer is paying the merchant, its money is revenue, not held.
+    expect(refundableOf(facts({ received: 1_000_000n, revenue: 1_000_000n })).held).toBe(0n);
+    // Void: nothing of it is revenue.
+    expect(refundableOf(facts({ received: 1_000_000n, revenue: 0n })).held).toBe(1_000_000n);
   });
   test("managed: the swept total is refundable from the managed wallet once it arrived", () => {
     expect(
@@ -46,6 +53,7 @@ describe("refundableOf", () => {
       ),
     ).toEqual({
       deposit: 500_000n,
+      held: 500_000n,
       managedWallet: 2_000_000n,
       sweptToOwnWallet: 0n,
       refunding: 1_000_000n,
@@ -64,11 +72,12 @@ describe("refundableOf", () => {
 describe("planRefund", () => {
   const held = {
     deposit: 500_000n,
+    held: 500_000n,
     managedWallet: 0n,
     sweptToOwnWallet: 3_000_000n,
     refunding: 0n,
   };
-  test("no amount: everything the deposit holds", () => {
+  test("no amount: everything held on the deposit (the excess)", () => {
     expect(planRefund(undefined, held)).toEqual({
       ok: true,
       source: "deposit",
@@ -86,7 +95,7 @@ describe("planRefund", () => {
     });
   });
   test("everything swept to a byo wallet: nothing to refund here", () => {
-    expect(planRefund(undefined, { ...held, deposit: 0n })).toEqual({
+    expect(planRefund(undefined, { ...held, deposit: 0n, held: 0n })).toEqual({
       ok: false,
       reason: "swept_to_own_wallet",
       available: 0n,
@@ -96,23 +105,38 @@ describe("planRefund", () => {
     expect(
       planRefund(undefined, {
         deposit: 0n,
+        held: 0n,
         managedWallet: 0n,
         sweptToOwnWallet: 0n,
         refunding: 0n,
       }),
     ).toEqual({ ok: false, reason: "nothing_held", available: 0n });
   });
-  test("managed: from the wallet when the deposit holds nothing or too little", () => {
+  test("no amount never refunds revenue: an unswept payment or the managed wallet need an amount", () => {
+    const unswept = { deposit: 3_000_000n, held: 0n, managedWallet: 0n, sweptToOwnWallet: 0n };
+    expect(planRefund(undefined, { ...unswept, refunding: 0n })).toEqual({
+      ok: false,
+      reason: "revenue_needs_amount",
+      available: 3_000_000n,
+    });
+    expect(planRefund(3_000_000n, { ...unswept, refunding: 0n })).toEqual({
+      ok: true,
+      source: "deposit",
+      amount: 3_000_000n,
+    });
+  });
+  test("managed: an explicit amount comes from the wallet when the deposit holds too little", () => {
     const managed = {
       deposit: 500_000n,
+      held: 500_000n,
       managedWallet: 3_000_000n,
       sweptToOwnWallet: 0n,
       refunding: 0n,
     };
-    expect(planRefund(undefined, { ...managed, deposit: 0n })).toEqual({
-      ok: true,
-      source: "managed_wallet",
-      amount: 3_000_000n,
+    expect(planRefund(undefined, { ...managed, deposit: 0n, held: 0n })).toEqual({
+      ok: false,
+      reason: "revenue_needs_amount",
+      available: 3_000_000n,
     });
     expect(planRefund(2_000_000n, managed)).toEqual({
       ok: true,
@@ -131,6 +155,39 @@ describe("planRefund", () => {
       available: 3_000_000n,
     });
   });
+  test("the issue's retry: 2.00 paid 3.50 (managed), the excess refunded, the same request again moves nothing", () => {
+    const paid = { walletType: "managed" as const, received: 3_500_000n, revenue: 2_000_000n };
+    const first = planRefund(
+      undefined,
+      refundableOf(facts({ ...paid, swept: 2_000_000n, sweptConfirmed: 2_000_000n })),
+    );
+    expect(first).toEqual({ ok: true, source: "deposit", amount: 1_500_000n });
+    const after = refundableOf(
+      facts({
+        ...paid,
+        swept: 2_000_000n,
+        sweptConfirmed: 2_000_000n,
+        refundedFromDeposit: 1_500_000n,
+      }),
+    );
+    expect(planRefund(undefined, after)).toEqual({
+      ok: false,
+      reason: "revenue_needs_amount",
+      available: 2_000_000n,
+    });
+    // Revenue only on an explicit amount.
+    expect(planRefund(2_000_000n, after)).toEqual({
+      ok: true,
+      source: "managed_wallet",
+      amount: 2_000_000n,
+    });
+  });
+  test("a refund of revenue from the deposit before the sweep takes the held excess first", () => {
+    const r = refundableOf(
+      facts({ received: 3_500_000n, revenue: 3_000_000n, refundedFromDeposit: 1_000_000n }),
+    );
+    expect(r).toMatchObject({ deposit: 2_500_000n, held: 0n });
+  });
   test("a second refund of money swept to byo after the excess was refunded: told it is refunded", () => {
     const after = refundableOf(
       facts({ received: 3_500_000n, swept: 3_000_000n, refundedFromDeposit: 500_000n }),
@@ -142,9 +199,10 @@ describe("planRefund", () => {
     });
   });
   test("a second refund of the same money: the first one's amount is no longer held", () => {
-    const first = planRefund(undefined, refundableOf(facts({ received: 700_000n })));
+    const voidPayment = { received: 700_000n, revenue: 0n };
+    const first = planRefund(undefined, refundableOf(facts(voidPayment)));
     expect(first).toMatchObject({ ok: true, amount: 700_000n });
-    const after = refundableOf(facts({ received: 700_000n, refundedFromDeposit: 700_000n }));
+    const after = refundableOf(facts({ ...voidPayment, refundedFromDeposit: 700_000n }));
     expect(planRefund(undefined, after)).toMatchObject({ ok: false, reason: "nothing_held" });
     expect(planRefund(1n, after)).toMatchObject({ ok: false, reason: "nothing_held" });
   });

@@ -41,7 +41,7 @@ export function overRelayerBudget(
 /** Words for a spent budget, ending with what the caller can do meanwhile. */
 export function relayerBudgetMessage(
   which: "global" | "merchant",
-  what: "gasless payments" | "refunds",
+  what: "gasless payments" | "refunds" | "payouts",
   instead: string,
 ): string {
   const whose =

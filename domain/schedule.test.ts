@@ -2,8 +2,11 @@ import { describe, expect, test } from "vitest";
 import {
   addMonthsClamped,
   duePeriods,
+  firstPeriod,
   invoiceDates,
+  MAX_BACKFILL_PERIODS,
   periodDate,
+  periodsUpTo,
   type ScheduleCalendar,
   scheduledDate,
 } from "./schedule.ts";
@@ -104,4 +107,65 @@ test("invoiceDates: due days_until_due after the issue date", () => {
     due_date: "2028-03-30",
   });
   expect(invoiceDates("2028-02-29", 0).due_date).toBe("2028-02-29");
+});
+
+describe("a start date in the past", () => {
+  const daily2000: ScheduleCalendar = {
+    frequency: "every_n_days",
+    everyNDays: 1,
+    startDate: "2000-01-01",
+  };
+
+  test("periodsUpTo counts the periods on or before today, as walking them would", () => {
+    const calendars: ScheduleCalendar[] = [
+      monthly31,
+      { frequency: "weekly", startDate: "2027-12-29" },
+      { frequency: "every_n_days", everyNDays: 10, startDate: "2027-12-25" },
+      { frequency: "monthly", startDate: "2027-12-31", maxCount: 4 },
+      { frequency: "weekly", startDate: "2027-12-29", endDate: "2028-02-01" },
+    ];
+    for (const calendar of calendars)
+      for (const today of ["2027-12-01", "2027-12-31", "2028-02-28", "2028-02-29", "2028-07-30"])
+        expect(periodsUpTo(calendar, today), `${JSON.stringify(calendar)} on ${today}`).toBe(
+          duePeriods(calendar, 0, today).length,
+        );
+  });
+
+  test("a daily schedule from 2000 counts its 9,827 days without walking them", () => {
+    expect(periodsUpTo(daily2000, "2026-11-27")).toBe(9828);
+  });
+
+  test("without backfill only the current period is owed; with it, all of them up to the cap", () => {
+    expect(firstPeriod(daily2000, "2026-11-27", false)).toEqual({
+      index: 9827,
+      past: 9828,
+      tooMany: false,
+    });
+    expect(firstPeriod(daily2000, "2026-11-27", true).tooMany).toBe(true);
+    const monthly: ScheduleCalendar = { frequency: "monthly", startDate: "2026-01-15" };
+    expect(firstPeriod(monthly, "2026-03-20", false)).toEqual({
+      index: 2,
+      past: 3,
+      tooMany: false,
+    });
+    expect(firstPeriod(monthly, "2026-03-20", true)).toEqual({ index: 0, past: 3, tooMany: false });
+    expect(firstPeriod(monthly, "2027-01-14", true).past).toBe(MAX_BACKFILL_PERIODS);
+    expect(firstPeriod(monthly, "2027-01-15", true).tooMany).toBe(true);
+    // A future start owes nothing yet, with or without backfill.
+    expect(firstPeriod(monthly, "2025-12-31", false)).toEqual({
+      index: 0,
+      past: 0,
+      tooMany: false,
+    });
+  });
+
+  test("no period falls after 9999-12-31: the schedule ends there", () => {
+    const late: ScheduleCalendar = { frequency: "monthly", startDate: "8999-01-31" };
+    expect(scheduledDate(late, 11_999)).toBe("9998-12-31");
+    expect(scheduledDate(late, 12_011)).toBe("9999-12-31");
+    expect(scheduledDate(late, 12_012)).toBeNull();
+    expect(
+      scheduledDate({ frequency: "every_n_days", everyNDays: 366, startDate: "9000-01-01" }, 1000),
+    ).toBeNull();
+  });
 });

@@ -73,12 +73,70 @@ export function periodDate(calendar: ScheduleCalendar, index: number): string {
   }
 }
 
+/**
+ * The first and last dates a schedule may use: before 1970 the calendar's arithmetic (two-digit
+ * years are read as 19xx by Date.UTC) is wrong, and past 9999 neither an ISO date string nor
+ * Postgres' `date` can hold the period; 9000 leaves room for a schedule's later periods.
+ */
+export const FIRST_SCHEDULE_YEAR = 1970;
+export const LAST_SCHEDULE_YEAR = 9000;
+/** The last date any period may fall on: later periods do not exist (the schedule completes). */
+const LAST_PERIOD_DATE = "9999-12-31";
+
+/** Past periods a new schedule may issue at once when `backfill` is asked for. */
+export const MAX_BACKFILL_PERIODS = 12;
+
 /** The date of period `index`, or null when the schedule ends before it (count or end date). */
 export function scheduledDate(calendar: ScheduleCalendar, index: number): string | null {
   if (calendar.maxCount != null && index >= calendar.maxCount) return null;
   const date = periodDate(calendar, index);
+  // Past year 9999 toISOString writes "+010000-…", which sorts before every real date.
+  if (!/^\d{4}-/.test(date) || date > LAST_PERIOD_DATE) return null;
   if (calendar.endDate != null && date > calendar.endDate) return null;
   return date;
+}
+
+/**
+ * How many periods fall on or before `today` (count and end date applied): the periods a new
+ * schedule starting in the past would owe at once. Computed, not walked, so a daily schedule
+ * from 1970 costs what a weekly one from last month does.
+ *
+ * @example periodsUpTo({ frequency: "weekly", startDate: "2026-01-01" }, "2026-01-15") // 3
+ */
+export function periodsUpTo(calendar: ScheduleCalendar, today: string): number {
+  const until = calendar.endDate != null && calendar.endDate < today ? calendar.endDate : today;
+  if (until < calendar.startDate) return 0;
+  let index: number;
+  if (calendar.frequency === "monthly") {
+    const [sy, sm] = calendar.startDate.split("-").map(Number) as [number, number];
+    const [uy, um] = until.split("-").map(Number) as [number, number];
+    index = (uy - sy) * 12 + (um - sm);
+    if (periodDate(calendar, index) > until) index--;
+  } else {
+    const step = calendar.frequency === "weekly" ? 7 : (calendar.everyNDays ?? 1);
+    index = Math.floor(daysBetween(calendar.startDate, until) / step);
+  }
+  const count = index + 1;
+  return calendar.maxCount != null ? Math.min(count, calendar.maxCount) : count;
+}
+
+/**
+ * The period a new schedule starts at. Without `backfill`, a start date in the past owes only
+ * the current period (the latest on or before today): one request cannot issue years of
+ * invoices to a third party's inbox. With it, every past period is issued, at most
+ * MAX_BACKFILL_PERIODS; more is `too_many` (the caller's 400).
+ *
+ * @example firstPeriod({ frequency: "monthly", startDate: "2026-01-15" }, "2026-03-20", false)
+ *   // { index: 2, past: 3 }
+ */
+export function firstPeriod(
+  calendar: ScheduleCalendar,
+  today: string,
+  backfill: boolean,
+): { index: number; past: number; tooMany: boolean } {
+  const past = periodsUpTo(calendar, today);
+  if (backfill) return { index: 0, past, tooMany: past > MAX_BACKFILL_PERIODS };
+  return { index: Math.max(0, past - 1), past, tooMany: false };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Every status list of Remit's records, once: the kysely table types (db/database.ts), the zod
+ * Every status list of Remit's records, once: the kysely table types (db/tables/), the zod
  * schemas of the API (and so the OpenAPI document) and the metrics read them from here. The
  * migrations' check constraints name the same strings; migrations are frozen in time, so a
  * change here needs a new migration beside it.
@@ -33,6 +33,10 @@ export const REFUND_STATUSES = ["requested", "submitted", "confirmed", "failed"]
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Where a refund's money leaves from: the deposit address, or the merchant's managed wallet. */
+/** What made a payout out of the managed wallet (migration 0037). */
+export const PAYOUT_TRIGGERS = ["request", "automatic"] as const;
+export type PayoutTrigger = (typeof PAYOUT_TRIGGERS)[number];
+
 export const REFUND_SOURCES = ["deposit", "managed_wallet"] as const;
 export type RefundSource = (typeof REFUND_SOURCES)[number];
 

@@ -78,6 +78,18 @@ export function settledAmount(owner: SweepOwner, received: bigint): bigint | nul
 }
 
 /**
+ * What of a deposit's counted payments is the merchant's revenue: the settled amount, or all
+ * of it while partially paid (the payer is paying the merchant, in parts). What is left is not
+ * the merchant's (an excess, a void invoice's payment, a link's remainder): held for refund
+ * (domain/refundPlan.ts).
+ *
+ * @example revenueOf({ kind: "invoice", status: "excess", amount: 150_000_000n }, 170_000_000n) // 150_000_000n
+ */
+export function revenueOf(owner: SweepOwner, received: bigint): bigint {
+  return settledAmount(owner, received) ?? received;
+}
+
+/**
  * Whether to sweep a deposit address now, and how much: the sweep policy (docs/api.md,
  * "Settlement"). A deposit is swept when what it belongs to is settled, and then only what is
  * settled (an invoice's total; a link's whole payments), so an excess stays on the address,

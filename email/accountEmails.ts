@@ -9,7 +9,7 @@ export function claimLinkEmail(data: { claimUrl: string; email: string }) {
   const text = [
     `Someone (we hope you) asked to claim the Remit merchant account of ${data.email}.`,
     "",
-    `Open this link within 30 minutes and press the button to get your API key:`,
+    `Open this link within 30 minutes and press the button to get your API key and sign in to your dashboard:`,
     data.claimUrl,
     "",
     "The link works once. If you did not ask for it, ignore this email: nothing happens until the button is pressed.",
@@ -133,5 +133,22 @@ export function settingsChangedEmail(data: {
 <ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
 ${pendingNote ? `<p>${escapeHtml(pendingNote)}</p>` : ""}
 <p><strong>If this was not you</strong>: sign in to your dashboard and change them back, revoke any key you do not know, and read your audit trail (<code>GET /api/audit</code>).</p>`);
+  return { subject, text, html };
+}
+
+/**
+ * Sent to the merchant when one of its webhook endpoints is disabled for failing every attempt
+ * N times in a row: events stop going there until it is enabled again, so the merchant must hear
+ * of it (as Stripe tells its users), not find out from missing webhooks.
+ */
+export function webhookEndpointDisabledEmail(data: { url: string; failures: number }) {
+  const subject = "A webhook endpoint of your Remit account was disabled";
+  const text = [
+    `Your webhook endpoint ${data.url} failed ${data.failures} delivery attempts in a row (no answer in time, or no 2xx), so Remit disabled it.`,
+    'Events are no longer sent to it. Once it answers again, enable it (PATCH /api/webhook-endpoints/{id} with {"enabled": true}, or the dashboard\'s Webhooks page); missed events are in GET /api/events.',
+  ].join("\n");
+  const html =
+    page(`<p>Your webhook endpoint <code style="font-size:14px">${escapeHtml(data.url)}</code> failed ${data.failures} delivery attempts in a row (no answer in time, or no 2xx), so Remit disabled it.</p>
+<p>Events are no longer sent to it. Once it answers again, enable it (<code>PATCH /api/webhook-endpoints/{id}</code> with <code>{"enabled": true}</code>, or the dashboard's Webhooks page); missed events are in <code>GET /api/events</code>.</p>`);
   return { subject, text, html };
 }

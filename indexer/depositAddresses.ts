@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
+import { indexerSettings } from "./settings.ts";
 
 /** The NOTIFY channel that db/migrations' insert trigger on app.deposit_addresses uses. */
 const DEPOSIT_ADDRESS_CHANNEL = "remit_deposit_address";
@@ -215,6 +216,4 @@ class DepositAddressSet {
 }
 
 /** The indexer process's one set, on the database Ponder writes to. */
-export const depositAddresses = new DepositAddressSet(
-  process.env.DATABASE_PRIVATE_URL ?? process.env.DATABASE_URL,
-);
+export const depositAddresses = new DepositAddressSet(indexerSettings().databaseUrl);

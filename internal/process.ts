@@ -60,6 +60,12 @@ export function spawnLogged(
     /** Own process group: a terminal's Ctrl-C does not reach it; its owner stops it. */
     detached?: boolean;
     onLine?: (line: string) => void;
+    /**
+     * Sent to it if this process dies without stopping it (kill -9, an OOM kill): a server in
+     * a process group of its own would otherwise outlive us, holding its port and its data
+     * directory (stopWithParent).
+     */
+    stopWithParent?: NodeJS.Signals;
   } = {},
 ): ChildProcess {
   const child = spawn(command, args, {
@@ -70,6 +76,7 @@ export function spawnLogged(
     detached: options.detached,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (options.stopWithParent) stopWithParent(child, options.stopWithParent);
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = "";
     stream?.setEncoding("utf8");
@@ -84,6 +91,38 @@ export function spawnLogged(
     });
   }
   return child;
+}
+
+/**
+ * A shell reading a pipe from us, which signals `child` when the pipe ends without a line:
+ * the kernel closes our end whenever we die, a kill -9 included, so the child is stopped the
+ * moment we are gone (its own signal handling, e.g. anvil's final state dump, runs as on a
+ * stop of ours). Nothing polls. When the child exits first, a line tells the shell to leave
+ * quietly (its pid may be another process's by the time we exit). Node's child processes
+ * preload platform/exitWithParent.mjs instead; this is for the binaries (anvil, Postgres).
+ */
+function stopWithParent(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  const watchdog = spawn(
+    "sh",
+    [
+      "-c",
+      'read -r _ || kill -s "$2" "$1" 2>/dev/null',
+      "remit-watchdog",
+      String(child.pid),
+      signal.replace(/^SIG/, ""),
+    ],
+    // Its own group: a Ctrl-C to ours must not end it before the child is stopped.
+    { stdio: ["pipe", "ignore", "ignore"], detached: true },
+  );
+  watchdog.on("error", () => {});
+  watchdog.stdin?.on("error", () => {});
+  watchdog.unref();
+  const pipe = watchdog.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null;
+  pipe?.unref?.();
+  child.once("exit", () => {
+    watchdog.stdin?.end("exited\n");
+  });
 }
 
 /**

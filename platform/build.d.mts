@@ -6,3 +6,9 @@ export function bundle(outdir: string): Promise<void>;
 export function ensureBuilt(
   env?: NodeJS.ProcessEnv,
 ): Promise<{ dir: string; built: boolean; ms: number }>;
+export const BUNDLED_PACKAGES: Set<string>;
+export function prepareCache(cache: string): Promise<void>;
+export function keepingFileUrls(
+  onRead?: (file: string, mtimeMs: number, contents: Buffer) => void,
+): unknown;
+export function bundlePackages(names: Set<string>): unknown;

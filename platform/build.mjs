@@ -47,13 +47,19 @@ async function sourceFiles(dir) {
 }
 
 /**
- * The cache key: a hash of every file a bundle can be made of (our sources, the lockfile that
- * pins the packages left outside the bundles, tsconfig.json for JSX, this script). Contents, not
- * modification times: a fresh clone has new times for the same files.
+ * The cache key: a hash of the project's directory and of every file a bundle can be made of
+ * (our sources, the lockfile that pins the packages left outside the bundles, tsconfig.json for
+ * JSX, this script). Contents, not modification times: a fresh clone has new times for the same
+ * files.
  */
 export async function buildKey() {
   const files = (await sourceFiles(root)).sort();
   const hash = createHash("sha256");
+  // The bundles hold their sources' absolute paths (import.meta.url, below): a checkout
+  // elsewhere sharing this cache (a git worktree whose node_modules links to this one's) must
+  // not run bundles that resolve packages and files from a directory that may be gone.
+  hash.update(root);
+  hash.update("\0");
   for (const file of files) {
     hash.update(path.relative(root, file));
     hash.update("\0");
@@ -69,22 +75,35 @@ export async function buildKey() {
  * derived from it (the project root, migrations, fonts, `createRequire`) stay where the sources
  * are, not where the bundle is.
  */
-const keepFileUrls = {
-  name: "keep-file-urls",
-  setup(build) {
-    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
-      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const source = await readFile(args.path, "utf8");
-      return {
-        contents: source.replaceAll(
-          "import.meta.url",
-          JSON.stringify(pathToFileURL(args.path).href),
-        ),
-        loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
-      };
-    });
-  },
-};
+export const keepFileUrls = keepingFileUrls();
+
+/**
+ * keepFileUrls, telling `onRead` each source file it read (its path, its modification time
+ * before reading, its contents): what the CLI's bundle records to know when it is stale.
+ *
+ * @param {(file: string, mtimeMs: number, contents: Buffer) => void} [onRead]
+ */
+export function keepingFileUrls(onRead) {
+  return {
+    name: "keep-file-urls",
+    setup(build) {
+      build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const mtimeMs = onRead ? (await stat(args.path)).mtimeMs : 0;
+        const bytes = await readFile(args.path);
+        onRead?.(args.path, mtimeMs, bytes);
+        const source = bytes.toString("utf8");
+        return {
+          contents: source.replaceAll(
+            "import.meta.url",
+            JSON.stringify(pathToFileURL(args.path).href),
+          ),
+          loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
+        };
+      });
+    },
+  };
+}
 
 /**
  * Packages bundled with our code rather than loaded from node_modules: pure ESM that only our
@@ -94,7 +113,7 @@ const keepFileUrls = {
  * other package stays in node_modules, loaded as installed (native addons, worker scripts,
  * files found at run time: Ponder, pg, graphile-worker, pdfkit, pino).
  */
-const BUNDLED_PACKAGES = new Set([
+export const BUNDLED_PACKAGES = new Set([
   "viem",
   "ox",
   "abitype",
@@ -120,16 +139,17 @@ const packageName = (specifier) =>
     .slice(0, specifier.startsWith("@") ? 2 : 1)
     .join("/");
 
-const bundleChosenPackages = {
+/** Bundles the packages named in `names` (and our code); leaves every other one external. */
+export const bundlePackages = (names) => ({
   name: "bundle-chosen-packages",
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.kind === "entry-point" || path.isAbsolute(args.path)) return undefined;
-      if (BUNDLED_PACKAGES.has(packageName(args.path))) return undefined;
+      if (names.has(packageName(args.path))) return undefined;
       return { path: args.path, external: true };
     });
   },
-};
+});
 
 /** Bundles the entry points into `outdir` (ESM, packages left to node_modules). */
 export async function bundle(outdir) {
@@ -154,7 +174,7 @@ export async function bundle(outdir) {
     sourcemap: "linked",
     sourcesContent: false,
     logLevel: "warning",
-    plugins: [keepFileUrls, bundleChosenPackages],
+    plugins: [keepFileUrls, bundlePackages(BUNDLED_PACKAGES)],
   });
 }
 
@@ -231,6 +251,21 @@ async function bundleIndexer(outdir) {
   });
 }
 
+/**
+ * Makes the cache directory; outside the project, with a link to its node_modules: the bundles'
+ * packages would not resolve otherwise (they look for node_modules in the directories above).
+ */
+export async function prepareCache(cache) {
+  await mkdir(cache, { recursive: true });
+  const relative = path.relative(root, cache);
+  if (relative.startsWith("..") || path.isAbsolute(relative))
+    await symlink(path.join(root, "node_modules"), path.join(cache, "node_modules"), "dir").catch(
+      (error) => {
+        if (error.code !== "EEXIST") throw error;
+      },
+    );
+}
+
 /** Build directories of other keys not used for this long are removed after a build. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
@@ -248,16 +283,7 @@ export async function ensureBuilt(env = process.env) {
   const dir = path.join(cache, key);
   if (existsSync(path.join(dir, "platform", "start.mjs")))
     return { dir, built: false, ms: performance.now() - started };
-  await mkdir(cache, { recursive: true });
-  // Outside the project the bundles' packages would not resolve: they look for node_modules
-  // in the directories above them.
-  const relative = path.relative(root, cache);
-  if (relative.startsWith("..") || path.isAbsolute(relative))
-    await symlink(path.join(root, "node_modules"), path.join(cache, "node_modules"), "dir").catch(
-      (error) => {
-        if (error.code !== "EEXIST") throw error;
-      },
-    );
+  await prepareCache(cache);
   const temporary = path.join(cache, `${key}.tmp-${process.pid}`);
   await rm(temporary, { recursive: true, force: true });
   try {
@@ -282,7 +308,8 @@ export async function ensureBuilt(env = process.env) {
 
 async function removeStale(cache, key) {
   for (const name of await readdir(cache).catch(() => [])) {
-    if (name === key || name === "node_modules") continue;
+    // cli/: the CLI's bundles (cli/build.mjs), which look after their own.
+    if (name === key || name === "node_modules" || name === "cli") continue;
     const full = path.join(cache, name);
     const info = await stat(full).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > STALE_MS)

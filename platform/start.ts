@@ -1,11 +1,5 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Address } from "viem";
-import { checkBaseChain, RpcUnreachableError } from "../chain/checkBase.ts";
-import { startForkedChain } from "../chain/forkChain.ts";
-import { LOCAL_CHAIN_IDENTITY_BLOCK, startLocalChain } from "../chain/localChain.ts";
-import { describeRpcUrl, rpcRequest } from "../chain/rpc.ts";
-import { ensureDatabase } from "../db/embeddedPostgres.ts";
+import { rpcRequest } from "../chain/rpc.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
 import { requireProductionEmail } from "../email/productionEmail.ts";
@@ -17,11 +11,18 @@ import { requireProductionKeys } from "../keys/productionKeys.ts";
 import { resolveMnemonic } from "../keys/seed.ts";
 import { resolveWebhookSecretKey } from "../keys/webhookSecretKey.ts";
 import { apiSpec, indexerSpec, indexerWsUrl, ponderVersion, workerSpec } from "./children.ts";
+import { ensureIndexOfChain } from "./indexCheck.ts";
 import { indexerSchemaName } from "./indexerSchema.ts";
 import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
-import { superviseEmbeddedPostgres } from "./postgresSupervisor.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
+import {
+  describeRpcUrls,
+  type StartResources,
+  startChain,
+  startDatabase,
+  stopLeftovers,
+} from "./startChainAndDatabase.ts";
 import { opsPort, refuseDataDirInUse, refuseTakenPorts, workerMetricsPort } from "./startChecks.ts";
 import { StartPhases } from "./startPhases.ts";
 import { SupervisedChild } from "./supervisor.ts";
@@ -34,6 +35,15 @@ const launch = (globalThis as { remitBuild?: { readyAt: number; built: boolean }
 if (launch) phases.markAt(launch.built ? "bundled" : "bundles_found", launch.readyAt);
 /** How long /health must answer 200 without a break before `ready` is printed. */
 const STAY_HEALTHY_MS = 1_200;
+
+/**
+ * Ponder's lines when it runs without making progress: a reorg below its finalized block,
+ * which it retries at every new block for ten minutes, and the chain's head it failed to fetch
+ * ten times in a row (once is an RPC's hiccup, retried by Ponder itself). The
+ * supervisor restarts it then (after the check of its index against the chain).
+ */
+const PONDER_STUCK =
+  /Encountered unrecoverable '[^']*' reorg|Failed to fetch latest block.*retry_count\W{1,3}\d{2,}/;
 
 /** Ponder's messages when another instance holds the schema's lock (it waits, then exits). */
 const PONDER_LOCKED_OUT =
@@ -73,102 +83,12 @@ function stopWhenOrphaned(): void {
   timer.unref();
 }
 
-async function startDatabase(env: Env): Promise<string> {
-  if (env.DATABASE_URL) return env.DATABASE_URL;
-  const pgLog = createLogger("postgres");
-  const postgres = await superviseEmbeddedPostgres(
-    {
-      dataDir: path.join(env.DATA_DIR, "postgres"),
-      port: env.EMBEDDED_PG_PORT,
-      onLog: (line) => pgLog.debug(line),
-    },
-    pgLog,
-    // The children reconnect by port alone: left running, they would write to that server.
-    { onForeign: (error) => void shutdown(`postgres not restarted: ${error.message}`, 1) },
-  );
-  cleanups.push(postgres.stop);
-  await ensureDatabase(postgres.url("postgres"), "remit");
-  phases.mark("database");
-  log.info("embedded postgres running", {
-    pid: postgres.pid,
-    data: path.join(env.DATA_DIR, "postgres"),
-  });
-  return postgres.url("remit");
-}
-
-const describeRpcUrls = (list: string) => splitRpcUrls(list).map(describeRpcUrl).join(",");
-
-/** The chain the service follows, once checked to be Base with USDC. */
-type ChainInUse = {
-  /** One URL, or several comma-separated (mainnet mode). */
-  rpcUrl: string;
-  /** The indexer's default first block: 0 on the simulated chain, the fork point on a fork. */
-  startBlock: number;
-  /** Identifies a fork: a new fork of the same block must not reuse the old fork's index. */
-  session?: string;
-  /** The block whose hash identifies the chain for the indexer's schema (default: genesis). */
-  identityBlock?: number;
+/** What the start-up's pieces register their stops with and mark their phases on. */
+const resources: StartResources = {
+  onStop: (stop) => cleanups.push(stop),
+  phases,
+  shutdown: (reason) => void shutdown(reason, 1),
 };
-
-async function startChain(env: Env): Promise<ChainInUse> {
-  if (env.chainMode === "mainnet") {
-    await checkBaseRpcs(env.baseRpcUrls);
-    return { rpcUrl: env.baseRpcUrls.join(","), startBlock: env.START_BLOCK ?? 0 };
-  }
-  const chainLog = createLogger("anvil");
-  const common = {
-    dataDir: env.DATA_DIR,
-    port: env.ANVIL_PORT,
-    blockTime: env.ANVIL_BLOCK_TIME,
-    onLine: (line: string) => chainLog.debug(line),
-    onNote: (line: string) => chainLog.info(line),
-  };
-  if (env.chainMode === "fork" && env.BASE_FORK_URL) {
-    await checkBaseChain(env.BASE_FORK_URL, { setting: "BASE_FORK_URL" });
-    const fork = await startForkedChain({
-      ...common,
-      forkUrl: env.BASE_FORK_URL,
-      forkBlockNumber: env.BASE_FORK_BLOCK_NUMBER,
-      whale: env.USDC_WHALE as Address,
-    });
-    cleanups.push(fork.stop);
-    // A real fork has years of USDC history below the fork point: none of it is ours.
-    return {
-      rpcUrl: fork.url,
-      startBlock: env.START_BLOCK ?? fork.forkBlock,
-      session: fork.session,
-    };
-  }
-  const anvil = await startLocalChain(common);
-  cleanups.push(anvil.stop);
-  await checkBaseChain(anvil.url, { setting: "the local chain", reachWithinMs: 5_000 });
-  phases.mark("chain");
-  return {
-    rpcUrl: anvil.url,
-    startBlock: env.START_BLOCK ?? 0,
-    identityBlock: LOCAL_CHAIN_IDENTITY_BLOCK,
-  };
-}
-
-/**
- * Checks every RPC of BASE_RPC_URL: one that answers wrongly (another chain, no USDC) stops
- * the start, since a fallback RPC on another chain would be found out too late. One that does
- * not answer is only a warning while another passed: a fallback being down is what the list
- * is for.
- */
-async function checkBaseRpcs(urls: string[]): Promise<void> {
-  const reachWithinMs = urls.length > 1 ? 5_000 : 60_000;
-  const results = await Promise.allSettled(
-    urls.map((url) => checkBaseChain(url, { setting: "BASE_RPC_URL", reachWithinMs })),
-  );
-  const failures = results.flatMap((result) =>
-    result.status === "rejected" ? [result.reason as Error] : [],
-  );
-  const wrong = failures.find((error) => !(error instanceof RpcUnreachableError));
-  if (wrong) throw wrong;
-  if (failures.length === urls.length) throw failures[0];
-  for (const error of failures) log.warn(`${error.message}; following the other RPCs meanwhile`);
-}
 
 async function main(): Promise<void> {
   const env = parseEnv();
@@ -185,11 +105,15 @@ async function main(): Promise<void> {
   // Before anything is started or written: a second Remit on this machine must not reach the
   // first one's database or chain through a port it could not bind itself.
   await refuseDataDirInUse(env.DATA_DIR);
+  await stopLeftovers(env, log);
   await refuseTakenPorts(env);
   const startedAt = performance.now();
   phases.mark("modules_loaded");
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
-  const [database, chain] = await Promise.allSettled([startDatabase(env), startChain(env)]);
+  const [database, chain] = await Promise.allSettled([
+    startDatabase(env, resources),
+    startChain(env, resources),
+  ]);
   if (database.status === "rejected") throw database.reason;
   if (chain.status === "rejected") throw chain.reason;
   const databaseUrl = database.value;
@@ -225,6 +149,21 @@ async function main(): Promise<void> {
   // A new schema means a full reindex: say which one, and of which chain, so a restart that
   // reindexes can be told from one that resumes.
   log.info("indexer schema", { schema: indexerSchema, chain_identity: genesis.hash });
+  // The same schema names the same chain by its first blocks only: what it indexed above them
+  // must still be on the chain (a local chain resumed from an older state file is not).
+  const checkIndex = () =>
+    ensureIndexOfChain({
+      databaseUrl,
+      schema: indexerSchema,
+      rpcUrl,
+      rebuild: env.chainMode === "simulated",
+      log,
+    }).catch((error) => {
+      // An RPC down at this moment must not stop the start: Ponder waits for it itself.
+      log.warn("could not compare the index with the chain", { error });
+      return false;
+    });
+  await checkIndex();
 
   // Nothing can be alive yet: heartbeats of an earlier run must not make this one look ready.
   await clearHeartbeats(databaseUrl);
@@ -268,6 +207,7 @@ async function main(): Promise<void> {
   indexer.onLine = (line) => {
     if (PONDER_LOCKED_OUT.test(line)) lockedOut = true;
   };
+  indexer.stuckLine = PONDER_STUCK;
   indexer.beforeRestart = async () => {
     if (lockedOut) {
       log.warn("another indexer holds the schema's lock; leaving it to that one", {
@@ -277,6 +217,8 @@ async function main(): Promise<void> {
       return;
     }
     await releasePonderLock(databaseUrl, indexerSchema);
+    // Its table is new after a rebuild: the worker installs its trigger on it when it starts.
+    if (await checkIndex()) await supervised.get("worker")?.restart("the index was rebuilt");
   };
   const worker = workerSpec(settings);
   worker.env.WORKER_METRICS_PORT = String(workerMetricsPort(env));
@@ -286,9 +228,12 @@ async function main(): Promise<void> {
   worker.env.OPS_PORT = String(opsPort(env));
   // Its heartbeat lists its graphile workers: gone, their jobs are released at the next start.
   worker.beforeRestart = (pid) => clearHeartbeats(databaseUrl, pid);
-  const children = [indexer, api, worker]
-    .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
-    .map((spec) => new SupervisedChild(spec, log.child(spec.name)));
+  const supervised = new Map(
+    [indexer, api, worker]
+      .filter((spec) => env.PROCESSES.includes(spec.name as Env["PROCESSES"][number]))
+      .map((spec) => [spec.name, new SupervisedChild(spec, log.child(spec.name))] as const),
+  );
+  const children = [...supervised.values()];
   for (const child of children) child.start();
   phases.mark("children_spawned");
   // Children stop before the database and the chain they use (cleanups run newest first).
@@ -305,20 +250,28 @@ async function main(): Promise<void> {
   // on a chain head read up to a second earlier (api/health.ts caches it) while the chain has
   // moved on and the indexer is behind it. So: 200 without a break for longer than that cache.
   let healthySince: number | null = null;
+  // A slow machine is not a failed start: the stack keeps starting, and says every half
+  // minute what it still waits for (a child that dies is restarted by its supervisor).
+  let nextNote = performance.now() + 30_000;
   await waitFor(
     "every component to report healthy",
     async () => {
       const response = await fetch(healthUrl);
-      phases.markHealth(await response.json().catch(() => null));
+      const report = await response.json().catch(() => null);
+      phases.markHealth(report);
       if (!response.ok) {
         healthySince = null;
+        if (performance.now() >= nextNote) {
+          nextNote = performance.now() + 30_000;
+          log.info("still starting", { waiting_for: unhealthyComponents(report) });
+        }
         return false;
       }
       phases.mark("first_healthy");
       healthySince ??= performance.now();
       return performance.now() - healthySince >= STAY_HEALTHY_MS;
     },
-    { timeoutMs: 120_000, intervalMs: 100 },
+    { timeoutMs: 900_000, intervalMs: 100 },
   );
   phases.mark("ready");
   // From the start of the command the user ran: npm's own start-up and tsx's included.
@@ -350,6 +303,15 @@ main().catch((error: unknown) => {
   log.error(`failed to start: ${message}`);
   void shutdown("start-up failed", 1);
 });
+
+/** The components a /health report says are not fine, by name. */
+function unhealthyComponents(report: unknown): string[] {
+  const components = (report as { components?: Record<string, { ok?: boolean }> } | null)
+    ?.components;
+  return Object.entries(components ?? {})
+    .filter(([, state]) => state?.ok !== true)
+    .map(([name]) => name);
+}
 
 /** A secret's setting and where a development one may be kept. */
 function secretSource(env: Env, configured: string | undefined) {

@@ -57,4 +57,30 @@ describe("SupervisedChild", () => {
     expect(isAlive(pid)).toBe(false);
     expect(child.pid).toBeUndefined();
   });
+
+  test("restarts a child that says it cannot make progress, with backoff, and each time", async () => {
+    const log = quietLogger();
+    // Prints the stuck line every 100 ms while it runs, as Ponder does its reorg every second.
+    const script =
+      "setInterval(() => console.log('Encountered unrecoverable reorg'), 100); process.on('SIGTERM', () => process.exit(0))";
+    child = new SupervisedChild(
+      {
+        name: "looper",
+        command: process.execPath,
+        args: ["-e", script],
+        env: process.env,
+        stuckLine: /Encountered unrecoverable/,
+      },
+      log,
+    );
+    child.start();
+    const first = child.pid;
+    await waitFor("a restart", async () => child?.restarts === 2, { timeoutMs: 30_000 });
+    expect(child.pid).not.toBe(first);
+    expect(log.lines.filter((line) => line === "restarting: it cannot make progress").length).toBe(
+      2,
+    );
+    expect(log.lines).toContain("stopped, restarting");
+    expect(log.lines).not.toContain("exited unexpectedly, restarting");
+  }, 40_000);
 });

@@ -22,6 +22,12 @@ export type ChildSpec = {
   stopSignal?: NodeJS.Signals;
   /** Sees each line of the child's output (it is passed through to ours as well). */
   onLine?: (line: string) => void;
+  /**
+   * A line that says the child can no longer make progress although it runs (Ponder retrying
+   * an unrecoverable reorg every second, for ten minutes): the child is stopped, and restarted
+   * after the backoff as if it had crashed.
+   */
+  stuckLine?: RegExp;
   /** Runs after the child died and before it is started again (e.g. to release its locks). */
   beforeRestart?: (deadPid: number | undefined) => Promise<void>;
 };
@@ -46,6 +52,8 @@ export class SupervisedChild {
   private stopping = false;
   private failures = 0;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Why the running child is being stopped to be restarted, when we stop it ourselves. */
+  private recycling: string | null = null;
   restarts = 0;
 
   constructor(
@@ -63,6 +71,8 @@ export class SupervisedChild {
       env: this.spec.env,
       onLine: (line) => {
         this.spec.onLine?.(line);
+        if (this.spec.stuckLine?.test(line) && this.child === child && !this.recycling)
+          void this.restart("it cannot make progress", { line: line.slice(0, 300) });
         const json = redact(childLogLine(line, this.spec.name, new Date()));
         process.stdout.write(`${childFormat === "pretty" ? prettyLogLine(json) : json}\n`);
       },
@@ -75,7 +85,10 @@ export class SupervisedChild {
       if (this.stopping) return;
       this.failures = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : this.failures + 1;
       const delayMs = restartDelay(this.failures);
-      this.log.error("exited unexpectedly, restarting", { code, signal, restart_in_ms: delayMs });
+      if (this.recycling) this.log.info("stopped, restarting", { restart_in_ms: delayMs });
+      else
+        this.log.error("exited unexpectedly, restarting", { code, signal, restart_in_ms: delayMs });
+      this.recycling = null;
       this.restartTimer = setTimeout(async () => {
         this.restartTimer = null;
         await this.spec
@@ -86,6 +99,18 @@ export class SupervisedChild {
         this.start();
       }, delayMs);
     });
+  }
+
+  /**
+   * Stops the running child to have it started again, after the same backoff as a crash (a
+   * child restarted over and over for the same reason waits longer each time).
+   */
+  async restart(reason: string, fields: Record<string, unknown> = {}): Promise<void> {
+    const child = this.child;
+    if (!child || this.stopping || this.recycling) return;
+    this.recycling = reason;
+    this.log.error(`restarting: ${reason}`, fields);
+    await stopProcess(child, this.spec.stopSignal ?? "SIGTERM", this.spec.stopTimeoutMs ?? 15_000);
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { Registry } from "prom-client";
 import { registerAbuseGuards } from "../api/abuseGuards.ts";
 import type { AppEnv } from "../api/appEnv.ts";
@@ -40,6 +41,7 @@ import { createRouter } from "../api/openapi.ts";
 import { registerPaymentAuthorizations } from "../api/payments/authorizations.ts";
 import { registerPaymentStatus } from "../api/payments/status.ts";
 import { createStatusFastPath } from "../api/payments/statusFastPath.ts";
+import { registerPayoutRoutes } from "../api/payouts/routes.ts";
 import { registerRefundRoutes } from "../api/refunds/routes.ts";
 import { registerReminderRoutes } from "../api/reminders/routes.ts";
 import { registerReceivables } from "../api/reports/receivables.ts";
@@ -53,6 +55,7 @@ import { isDeclared } from "../domain/accessPolicy.ts";
 import { redactPath } from "../internal/redactPath.ts";
 import { claimRoutes } from "../web/claimRoutes.tsx";
 import { dashboardRoutes } from "../web/dashboard/routes/index.tsx";
+import { issuingLimit } from "../web/dashboard/routes/issuingLimit.tsx";
 import { refundRoutes } from "../web/refundRoutes.tsx";
 import { pageRoutes } from "../web/routes.tsx";
 
@@ -67,7 +70,7 @@ const refuseOperational = (c: Context) => {
   return errorResponse(
     c,
     new ApiError(
-      401,
+      "unauthenticated",
       "unauthorized",
       "operational endpoint: served to this machine (the OPS_PORT listener), or with Authorization: Bearer <OPS_TOKEN>",
     ),
@@ -126,7 +129,7 @@ export function createApi(deps: AppDeps) {
   const opsApp = new Hono<AppEnv>();
   opsApp.use("/metrics", operationalOnly(deps.opsToken, refuseOperational));
   registerMetricsRoute(opsApp, metrics);
-  registerAbuseGuards(app, deps, edge.statusBudget);
+  const { invoiceBudget } = registerAbuseGuards(app, deps, edge.statusBudget);
   registerAuth(app, deps);
   const statusFastPath =
     deps.statusCache &&
@@ -148,6 +151,7 @@ export function createApi(deps: AppDeps) {
   registerClaimRoute(app, deps);
   registerKeyRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerPayoutRoutes(app, deps);
   registerMerchantSettings(app, deps);
   registerAuditRoute(app, deps);
   registerPaymentAuthorizations(app, deps);
@@ -194,6 +198,8 @@ export function createApi(deps: AppDeps) {
       signInRateLimit: deps.accountLimits
         ? rateLimit(deps.accountLimits.claims, proxies, "sign-in")
         : null,
+      // Per session and per client IP, sharing POST /api/invoices' buckets (RATE_LIMIT_INVOICES_PER_MIN).
+      issuing: issuingLimit(deps.rateLimits?.invoices ?? 0, invoiceBudget),
     }),
   );
   app.route(
@@ -207,22 +213,34 @@ export function createApi(deps: AppDeps) {
     }),
   );
   if (deps.outboxDir) {
-    app.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken, trustLocal }));
-    opsApp.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken }));
+    // Without a key of the stack's, no key could be the worker's: a random one takes nothing.
+    const apiKey = deps.outboxKey ?? `unusable-${crypto.randomUUID()}`;
+    app.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken, trustLocal, apiKey }));
+    opsApp.route("/", outboxRoutes(deps.outboxDir, { token: deps.opsToken, apiKey }));
   }
   opsApp.notFound((c) =>
-    errorResponse(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`)),
+    errorResponse(
+      c,
+      new ApiError("not_found", "not_found", `no route for ${c.req.method} ${c.req.path}`),
+    ),
   );
 
   assertEveryRouteDeclared(app.routes);
 
   app.notFound((c) =>
-    errorResponse(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${c.req.path}`)),
+    errorResponse(
+      c,
+      new ApiError("not_found", "not_found", `no route for ${c.req.method} ${c.req.path}`),
+    ),
   );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {
-      return errorResponse(c, new ApiError(error.status as 400, "bad_request", error.message));
+      return errorResponse(
+        c,
+        new ApiError("invalid", "bad_request", error.message),
+        error.status as ContentfulStatusCode,
+      );
     }
     if (isTransientDatabaseError(error)) {
       // Down, restarting, out of connections or too slow: a retry soon may well succeed.
@@ -235,7 +253,7 @@ export function createApi(deps: AppDeps) {
       return errorResponse(
         c,
         new ApiError(
-          503,
+          "unavailable",
           "database_unavailable",
           "the database is unavailable or overloaded; retry shortly (see Retry-After)",
         ),
@@ -249,7 +267,11 @@ export function createApi(deps: AppDeps) {
     });
     return errorResponse(
       c,
-      new ApiError(500, "internal_error", "something went wrong on our side; quote the request id"),
+      new ApiError(
+        "internal",
+        "internal_error",
+        "something went wrong on our side; quote the request id",
+      ),
     );
   });
   return { app, statusFastPath, opsApp };

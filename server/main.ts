@@ -7,6 +7,7 @@ import { createDb } from "../db/database.ts";
 import { trustedProxyList } from "../domain/clientAddress.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { parseEnv } from "../internal/env.ts";
+import { localCaptureKey } from "../internal/localCaptureKey.ts";
 import { createLogger } from "../internal/logger.ts";
 import { createRenderPool } from "../pdf/renderPool.ts";
 import { createApi } from "./app.ts";
@@ -45,6 +46,8 @@ const { app, statusFastPath, opsApp } = createApi({
   payUrl: env.PAY_URL,
   depositXpub: DEPOSIT_XPUB,
   outboxDir: env.outboxDir,
+  outboxKey: localCaptureKey(WEBHOOK_SECRET_KEY),
+  emailBudget: { perHour: env.EMAILS_TO_OTHERS_PER_HOUR, perDay: env.EMAILS_TO_OTHERS_PER_DAY },
   allowPrivateWebhooks: env.ALLOW_PRIVATE_WEBHOOKS,
   explorerUrl: env.EXPLORER_URL,
   relayerAddress: env.RELAYER_ADDRESS,

@@ -1,9 +1,11 @@
 // Ponder fixes this folder: it loads indexing functions from src/. The logic lives in indexer/.
+
 import { ponder } from "ponder:registry";
 import { usdcTransfer } from "ponder:schema";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { missedTransfers } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
+import { indexerSettings } from "../indexer/settings.ts";
 import { transferRow } from "../indexer/transferRow.ts";
 
 /** After a failed catch-up (the RPC), the next transfer retries it, but not sooner than this. */
@@ -35,5 +37,5 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
 });
 
 // The indexer process announces itself in app.heartbeats like the worker does (see /health).
-const databaseUrl = process.env.DATABASE_PRIVATE_URL ?? process.env.DATABASE_URL;
+const { databaseUrl } = indexerSettings();
 if (databaseUrl) startHeartbeat("indexer", databaseUrl);

@@ -4,6 +4,7 @@ import { waitFor } from "../internal/process.ts";
 import { chainUrl } from "./helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/database.ts";
 import { startApi, startIndexer, startWorker, type TestProcess } from "./helpers/processes.ts";
+import { EVENT_MS } from "./helpers/waits.ts";
 
 const health = async (url: string) => {
   const response = await fetch(`${url}/health`);
@@ -28,10 +29,15 @@ describe("GET /health", () => {
   });
 
   test("is 200 with every component's state once all are up", async () => {
-    const { status, body } = await waitFor("a healthy report", async () => {
-      const report = await health(api.url);
-      return report.status === 200 && report;
-    });
+    // The indexer first reads this file's chain from block 0: upper bound for a slow machine.
+    const { status, body } = await waitFor(
+      "a healthy report",
+      async () => {
+        const report = await health(api.url);
+        return report.status === 200 && report;
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
     expect(status).toBe(200);
     expect(body.status).toBe("ok");
     expect(body.components.database).toEqual({ ok: true });
@@ -43,10 +49,16 @@ describe("GET /health", () => {
 
   test("is 503 naming the component while one is down", async () => {
     await worker.stop();
-    const { body } = await waitFor("a degraded report", async () => {
-      const report = await health(api.url);
-      return report.status === 503 && report;
-    });
+    // The worker's heartbeat counts as gone 15 s after its last beat (a clean stop withdraws
+    // it at once): four times that, for a slow machine.
+    const { body } = await waitFor(
+      "a degraded report",
+      async () => {
+        const report = await health(api.url);
+        return report.status === 503 && report;
+      },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
+    );
     expect(body.status).toBe("degraded");
     expect(body.components.worker.ok).toBe(false);
     expect(body.components.database.ok).toBe(true);

@@ -3,11 +3,54 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../internal/freePort.ts";
-import { isAlive, stopProcess, waitFor } from "../internal/process.ts";
+import { isAlive, waitFor } from "../internal/process.ts";
 import { parseMetrics, sampleValue } from "./helpers/prometheus.ts";
-import { childPids, exitCode, logLines, startService, waitForLine } from "./helpers/service.ts";
+import {
+  childPids,
+  exitCode,
+  logLines,
+  type Service,
+  startService,
+  waitForLine,
+} from "./helpers/service.ts";
 
 const pidsOf = childPids;
+
+/**
+ * Upper bounds for a machine three times slower than a busy CI runner: `ready` (a first start
+ * bundles the code and creates the database), and an event that takes a second or two on a
+ * quiet one (a child restarted, /health recovering, a job counted).
+ */
+const READY_MS = 300_000;
+const EVENT_MS = 60_000;
+
+/** Every process a stack runs: the supervisor, its children, postgres and anvil. */
+async function stackPids(service: Service, dataDir: string): Promise<number[]> {
+  const children = ["indexer", "api", "worker"].flatMap((name) => pidsOf(service.output(), name));
+  const postgres = Number(
+    (await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8").catch(() => "")).split(
+      "\n",
+    )[0],
+  );
+  const anvil = Number(
+    await readFile(path.join(dataDir, "chain/anvil.pid"), "utf8").catch(() => ""),
+  );
+  return [service.child.pid ?? 0, ...children, postgres, anvil].filter((pid) => pid > 0);
+}
+
+/** Stops it as a service manager does (SIGTERM, then waits), and checks nothing is left. */
+async function stopStack(service: Service, dataDir: string): Promise<void> {
+  const pids = await stackPids(service, dataDir);
+  if (service.child.exitCode === null && service.child.signalCode === null) {
+    service.child.kill("SIGTERM");
+    expect(await exitCode(service)).toBe(0);
+  }
+  await waitFor("every process of the stack to exit", async () => !pids.some(isAlive), {
+    timeoutMs: EVENT_MS,
+  }).catch(() => {
+    throw new Error(`still running: ${pids.filter(isAlive).join(", ")}`);
+  });
+}
 
 describe("npm start", () => {
   let dataDir: string;
@@ -31,14 +74,16 @@ describe("npm start", () => {
     };
   });
   afterAll(async () => {
-    if (service) await stopProcess(service.child, "SIGKILL");
+    // Never SIGKILL to the main process alone: anvil and postgres, each a process group of
+    // its own, are stopped by it.
+    if (service) await stopStack(service, dataDir);
     await rm(dataDir, { recursive: true, force: true });
   });
 
   test("reaches ready, survives kill -9 of the indexer, stops cleanly and starts again", async () => {
     service = startService(env);
     const first = service;
-    await waitForLine(first, /ready in/);
+    await waitForLine(first, /ready in/, READY_MS);
     // `ready` means /health answers 200: at once, not a moment later.
     expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
     const ready = logLines(first.output()).find((line) => /^ready in [\d.]+s$/.test(`${line.msg}`));
@@ -63,14 +108,18 @@ describe("npm start", () => {
     expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
     // The worker serves its job metrics on the port npm start gave it: the start-up
     // reconcile_all job is counted there.
-    await waitFor("reconcile_all in the worker's metrics", async () => {
-      const samples = parseMetrics(await (await fetch(`${ready?.worker_metrics}`)).text());
-      const runs = sampleValue(samples, "remit_jobs_total", {
-        task: "reconcile_all",
-        outcome: "success",
-      });
-      return runs !== undefined && runs >= 1;
-    });
+    await waitFor(
+      "reconcile_all in the worker's metrics",
+      async () => {
+        const samples = parseMetrics(await (await fetch(`${ready?.worker_metrics}`)).text());
+        const runs = sampleValue(samples, "remit_jobs_total", {
+          task: "reconcile_all",
+          outcome: "success",
+        });
+        return runs !== undefined && runs >= 1;
+      },
+      { timeoutMs: EVENT_MS },
+    );
 
     // A second `npm start` on the same DATA_DIR refuses, and leaves the running one alone.
     const intruder = startService({
@@ -88,6 +137,7 @@ describe("npm start", () => {
     await waitFor(
       "the indexer to be restarted",
       async () => pidsOf(first.output(), "indexer").length === 2,
+      { timeoutMs: EVENT_MS },
     );
     expect(logLines(first.output())).toContainEqual(
       expect.objectContaining({
@@ -101,27 +151,23 @@ describe("npm start", () => {
     const healthy = await waitFor(
       "health to recover",
       async () => (await fetch(`${apiUrl}/health`)).status === 200,
-      { timeoutMs: 60_000, intervalMs: 250 },
+      { timeoutMs: 2 * EVENT_MS, intervalMs: 250 },
     );
     expect(healthy).toBe(true);
 
-    const childPids = ["indexer", "api", "worker"].flatMap((name) => pidsOf(first.output(), name));
-    const postgresPid = Number(
-      (await readFile(path.join(dataDir, "postgres/postmaster.pid"), "utf8")).split("\n")[0],
-    );
-    const anvilPid = Number(await readFile(path.join(dataDir, "chain/anvil.pid"), "utf8"));
+    const everything = await stackPids(first, dataDir);
     first.child.kill("SIGINT");
-    const code = await new Promise<number | null>((resolve) => first.child.once("exit", resolve));
-    expect(code).toBe(0);
-    for (const pid of [...childPids, postgresPid, anvilPid])
-      expect(isAlive(pid), `pid ${pid}`).toBe(false);
+    expect(await exitCode(first)).toBe(0);
+    for (const pid of everything) expect(isAlive(pid), `pid ${pid}`).toBe(false);
 
     service = startService(env);
     const second = service;
-    await waitForLine(second, /ready in/);
+    await waitForLine(second, /ready in/, READY_MS);
     expect(second.output()).toMatch(/resuming the local chain/);
     expect(second.output()).not.toMatch(/migrations applied/);
+    const all = await stackPids(second, dataDir);
     second.child.kill("SIGINT");
-    expect(await new Promise((resolve) => second.child.once("exit", resolve))).toBe(0);
-  }, 240_000);
+    expect(await exitCode(second)).toBe(0);
+    for (const pid of all) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+  }, 900_000);
 });

@@ -1,21 +1,31 @@
 import { type Context, Hono } from "hono";
+import { clearExpiredSessions } from "../app/dashboard/sessions.ts";
 import { claimAccount, isClaimLinkUsable } from "../app/merchants/claim.ts";
 import type { Db } from "../db/database.ts";
 import { CLAIM_TOKEN_PATTERN } from "../domain/apiKeys.ts";
 import type { Logger } from "../internal/logger.ts";
+import { type DashboardDeps, dashboardCookieSettings } from "./dashboard/routes/shared.tsx";
+import { endSession, setSessionCookie } from "./dashboard/session.ts";
 import { formPageHeaders as claimHeaders, isCrossSite } from "./formGuards.ts";
 import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx";
 
-export type ClaimDeps = { db: Db; payUrl: string; log: Pick<Logger, "info" | "warn"> };
+export type ClaimDeps = {
+  db: Db;
+  payUrl: string;
+  log: Pick<Logger, "info" | "warn">;
+} & Pick<DashboardDeps, "dashboard">;
 
 /**
  * `{PAY_URL}/claim/{token}`, the link of a claim email. GET shows a button and changes nothing
  * (mail scanners and link previews open links: they must neither use the link nor see a key);
- * the button's POST uses the token once, claims the merchant and shows a new write key, once.
- * An unknown, tampered, expired or used token: 410 with one page for all.
+ * the button's POST uses the token once, claims the merchant, signs this browser in to the
+ * dashboard (the link proved the address, as a sign-in link would: no second email) and shows a
+ * new write key, once. An unknown, tampered, expired or used token: 410 with one page for all,
+ * and no session.
  */
 export function claimRoutes(deps: ClaimDeps): Hono {
   const app = new Hono();
+  const cookies = dashboardCookieSettings(deps);
   const refused = (c: Context) => c.html(<ClaimRefusedPage />, 410);
 
   app.get("/claim/:token", async (c) => {
@@ -37,6 +47,10 @@ export function claimRoutes(deps: ClaimDeps): Hono {
     const requestId = (c.get("requestId" as never) as string | undefined) ?? null;
     const claimed = await claimAccount(deps.db, token, requestId);
     if (!claimed) return refused(c);
+    // Whatever session this browser carried (a planted one included) ends: a new token always.
+    await endSession(c, deps.db, cookies);
+    setSessionCookie(c, cookies, claimed.sessionToken);
+    await clearExpiredSessions(deps.db);
     deps.log.info("merchant claimed", { key_id: claimed.keyId });
     return c.html(<ClaimedPage apiKey={claimed.apiKey} email={claimed.email} />);
   });

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { formatUsdcForDisplay } from "../domain/money.ts";
 import type { RateDecision } from "../domain/rateLimiter.ts";
 import {
   type LookupTransfer,
@@ -119,7 +120,7 @@ function explainPayment(answer: TransactionLookup) {
           : "This transaction paid another payment link, not this one.",
     };
   }
-  const amount = mine.map((t) => `${t.amount} USDC`).join(" and ");
+  const amount = mine.map((t) => `${formatUsdcForDisplay(t.amount)} USDC`).join(" and ");
   if (answer.state === "counted")
     return {
       tone: "ok",

@@ -52,11 +52,14 @@ export function PaymentProgress(props: {
   due: bigint;
   /** What was asked for: anything received beyond it is an overpayment the payer is told of. */
   total: bigint;
+  /** What the merchant's confirmed refunds paid back (0 without any). */
+  refunded?: bigint;
   doneTitle: string;
   children?: Child;
 }) {
   const received = formatUsdcForDisplay(props.state.received);
   const excess = props.state.received > props.total ? props.state.received - props.total : 0n;
+  const refunded = props.refunded ?? 0n;
   return (
     <>
       <section class="card done" role="status">
@@ -74,8 +77,20 @@ export function PaymentProgress(props: {
             You paid <span data-field="excess">{formatUsdcForDisplay(excess)}</span> USDC more than
             the total of {formatUsdcForDisplay(props.total)} USDC.
           </strong>{" "}
-          The extra stays with the merchant, who can refund it to you: contact them about it.
+          {refunded >= excess && refunded > 0n
+            ? "It was refunded to you."
+            : refunded > 0n
+              ? "Part of it was refunded to you (below); the rest stays with the merchant, who can refund it: contact them about it."
+              : "The extra stays with the merchant, who can refund it to you: contact them about it."}
         </p>
+        {refunded > 0n ? (
+          <p class="small" data-refunded>
+            <strong>
+              Refunded to you: <span data-field="refunded">{formatUsdcForDisplay(refunded)}</span>{" "}
+              USDC.
+            </strong>
+          </p>
+        ) : null}
         {props.children}
       </section>
       <section class="card partialnote" role="status">

@@ -112,9 +112,10 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, false);
     const hosted = await hostedInvoice(deps.db, c.req.param("slug"));
     if (!hosted) return c.html(<NotFoundPage what="invoice" />, 404);
-    const { invoice, lines, state } = hosted;
+    const { invoice, lines, state, refunded } = hosted;
     // Void: no way to pay (no address, QR code or wallet button), no polling.
-    if (!state) return c.html(<VoidInvoicePage invoice={invoice} lines={lines} />);
+    if (!state)
+      return c.html(<VoidInvoicePage invoice={invoice} lines={lines} refunded={refunded} />);
     const check = await checkPaidTransaction(c, deps.paidCheck, invoice.slug);
     const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
     const qr = await payQr(invoice.deposit_address, due);
@@ -127,6 +128,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         invoice={invoice}
         lines={lines}
         state={state}
+        refunded={refunded}
         pdfUrl={pdfUrl}
         x402Url={x402}
         qrSvg={qr}
@@ -149,7 +151,7 @@ export function pageRoutes(deps: PageDeps): Hono {
     pageHeaders(c, true);
     const hosted = await hostedLink(deps.db, c.req.param("slug"));
     if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
-    const { link, state } = hosted;
+    const { link, state, refunded } = hosted;
     const check = await checkPaidTransaction(c, deps.paidCheck, link.slug);
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
@@ -162,6 +164,7 @@ export function pageRoutes(deps: PageDeps): Hono {
       <CheckoutPage
         link={link}
         state={state}
+        refunded={refunded}
         x402Url={x402}
         qrSvg={qr}
         pay={desktop ? { wallet: pay.wallet } : pay}

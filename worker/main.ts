@@ -8,11 +8,13 @@ import { clockFor } from "../db/clock.ts";
 import { createDb } from "../db/database.ts";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { advanceReconcileWatermark } from "../db/queries/reconcileCatchUp.ts";
+import { DeliverySlots } from "../domain/deliverySlots.ts";
 import { TASK } from "../domain/jobs.ts";
 import { parseKeyring } from "../domain/secretBox.ts";
 import { createMailer } from "../email/mailer.ts";
 import { parseEnv } from "../internal/env.ts";
 import { graphileLogger } from "../internal/graphileLogger.ts";
+import { localCaptureKey } from "../internal/localCaptureKey.ts";
 import { createLogger } from "../internal/logger.ts";
 import { type MetricsServer, startMetricsServer } from "../internal/metricsServer.ts";
 import { DEPOSIT_ACCOUNT, extendedPublicKey } from "../keys/hdWallet.ts";
@@ -55,9 +57,9 @@ const clock = clockFor(env.TEST_CLOCK, db);
 const relayer = relayerAccount({ privateKey: env.RELAYER_PRIVATE_KEY, localChain: env.localChain });
 const taskList = createTaskList({
   db,
-  // Without a key the capture endpoint accepts any bearer token.
+  // Without SendGrid, the local capture's key, which only this stack's processes can derive.
   mailer: createMailer({
-    apiKey: env.SENDGRID_API_KEY ?? "SG.local-capture",
+    apiKey: env.SENDGRID_API_KEY ?? localCaptureKey(env.WEBHOOK_SECRET_KEY),
     baseUrl: env.SENDGRID_API_URL,
   }),
   emailFrom: env.EMAIL_FROM,
@@ -90,6 +92,11 @@ const taskList = createTaskList({
     retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     keys: webhookKeys,
+    slots: new DeliverySlots({
+      perMerchant: env.WEBHOOK_SLOTS_PER_MERCHANT,
+      perEndpoint: env.WEBHOOK_SLOTS_PER_ENDPOINT,
+    }),
+    disableEndpointAfter: env.WEBHOOK_ENDPOINT_DISABLE_AFTER,
   },
   schedules: {
     clock,
@@ -108,6 +115,7 @@ const taskList = createTaskList({
       log: log.child("schedules"),
       pdf,
       clock,
+      emailBudget: { perHour: env.EMAILS_TO_OTHERS_PER_HOUR, perDay: env.EMAILS_TO_OTHERS_PER_DAY },
     },
   },
 });

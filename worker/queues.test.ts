@@ -40,6 +40,8 @@ describe("the worker's queues", () => {
         TASK.sweepDeposit,
         TASK.submitRefund,
         TASK.checkRefund,
+        TASK.submitPayout,
+        TASK.checkPayout,
       ].sort(),
     );
   });

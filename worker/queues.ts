@@ -15,7 +15,8 @@ export const QUEUES = {
   email: [TASK.sendEmail],
   webhooks: [TASK.deliverWebhook],
   /**
-   * Relayer transactions, each submit-then-check: sweeps and payers' gasless payments; and
+   * Relayer transactions, each submit-then-check: sweeps, payers' gasless payments, refunds
+   * and payouts; and
    * the refill of the managed-wallet pool (key derivation, where the seed is).
    */
   chain: [
@@ -25,6 +26,8 @@ export const QUEUES = {
     TASK.provisionManagedWallets,
     TASK.submitRefund,
     TASK.checkRefund,
+    TASK.submitPayout,
+    TASK.checkPayout,
   ],
   /** Invoice schedules (each issue renders a PDF) and reminders: never in a payment's way. */
   schedules: [TASK.issueDueSchedules, TASK.issueSchedule, TASK.sendDueReminders],

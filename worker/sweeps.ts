@@ -1,30 +1,10 @@
 import type { JobHelpers } from "graphile-worker";
-import type { Executor } from "../db/database.ts";
-import { queueSweepFailedEmail, type SweepRow, updateSweep } from "../db/queries/sweeps.ts";
 import { jobKey, TASK } from "../domain/jobs.ts";
 
 /**
- * What sweep_deposit (submits a sweep) and check_sweep (follows it) share: neither task imports
- * the other.
+ * What sweep_deposit (submits a sweep) and check_sweep (follows it) share in the worker: neither
+ * task imports the other. Their shared steps of a sweep's state are app/sweeps/execution.ts's.
  */
-
-/** How soon a submitted sweep's transaction is looked at (check_sweep), and again while pending. */
-export const SWEEP_CHECK_MS = 1_000;
-
-/** The relayed transaction of a sweep's nth submission (app.relayer_transactions.purpose). */
-export const sweepPurpose = (sweepId: string, submission: number) =>
-  `sweep:${sweepId}:${submission}`;
-
-/** Marks a sweep failed for good and queues its merchant's email, together. */
-export async function failForGood(db: Executor, row: SweepRow, reason: string): Promise<void> {
-  const run = async (trx: Executor) => {
-    if (await updateSweep(trx, row.id, { status: "failed", error: reason.slice(0, 2000) }))
-      await queueSweepFailedEmail(trx, row);
-  };
-  // On a bare connection (the sweep job's), open a transaction; in one already, use it.
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
-}
 
 /** A sweep of the address again: funds that arrived while the last one was in flight. */
 export async function queueNextRound(helpers: JobHelpers, address: string): Promise<void> {

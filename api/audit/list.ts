@@ -1,10 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { ownAuditLog } from "../../app/audit/auditLog.ts";
 import { AUDIT_ACTORS } from "../../domain/statuses.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { listRoute } from "../lists/listRoute.ts";
+import { jsonResponse, type Router } from "../openapi.ts";
 
 const auditEntryExample = {
   id: "42",
@@ -71,23 +72,19 @@ const QuerySchema = z.object({
     }),
 });
 
-const route = createRoute({
-  method: "get",
+// Paged by `before` (an entry id), not by a cursor: the contract it has always had.
+const route = listRoute({
   path: "/api/audit",
   tags: ["Account"],
   summary: "Your audit trail",
   description:
     "Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, time and request id.",
-  security: [{ bearerAuth: [] }],
-  request: { query: QuerySchema },
-  responses: {
-    200: jsonResponse(
-      "The entries",
-      z.object({ entries: z.array(EntrySchema), next_before: z.string().nullable() }),
-      { entries: [auditEntryExample], next_before: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: QuerySchema,
+  response: jsonResponse(
+    "The entries",
+    z.object({ entries: z.array(EntrySchema), next_before: z.string().nullable() }),
+    { entries: [auditEntryExample], next_before: null },
+  ),
 });
 
 export function registerAuditRoute(app: Router, deps: AppDeps): void {

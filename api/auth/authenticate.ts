@@ -4,9 +4,9 @@ import { authenticationRequired, insufficientScope, invalidApiKey } from "../../
 import { keyIdentity } from "../../app/keys/keyIdentity.ts";
 import type { Db } from "../../db/database.ts";
 import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
+import { requestHeader } from "../../internal/requestHeader.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
-import { requestHeader } from "../requestHeader.ts";
 import type { AuthSettings, Identity } from "./identity.ts";
 
 export type AuthenticateOptions = {

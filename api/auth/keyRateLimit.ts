@@ -23,7 +23,7 @@ export function keyRateLimit(perMinute: number, name: string): MiddlewareHandler
       errorResponse(
         c,
         new ApiError(
-          429,
+          "rate_limited",
           "rate_limited",
           `too many ${name} requests with this API key (${perMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
         ),

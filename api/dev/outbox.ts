@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
@@ -59,9 +59,20 @@ export function wantsHtml(accept: string | undefined): boolean {
 
 const notFound = { error: { code: "not_found", message: "no such message" } };
 
+/** Whether `header` is `Bearer <apiKey>`, compared in constant time. */
+const carriesKey = (header: string | undefined, apiKey: string): boolean => {
+  const given = Buffer.from(header ?? "");
+  const wanted = Buffer.from(`Bearer ${apiKey}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+};
+
+/**
+ * `access.apiKey`: the only key the capture takes (internal/localCaptureKey.ts, the key the
+ * stack's own worker is given); any other bearer token is SendGrid's 401.
+ */
 export function outboxRoutes(
   outboxDir: string,
-  access: { token?: string; trustLocal?: boolean } = {},
+  access: { token?: string; trustLocal?: boolean; apiKey: string },
 ): Hono {
   const app = new Hono();
   const file = (id: string) => path.join(outboxDir, `${id}.json`);
@@ -90,8 +101,15 @@ export function outboxRoutes(
         ),
     }),
     async (c) => {
-      if (!c.req.header("authorization")?.startsWith("Bearer ")) {
-        return c.json({ errors: [{ message: "missing API key" }] }, 401);
+      if (!carriesKey(c.req.header("authorization"), access.apiKey)) {
+        return c.json(
+          {
+            errors: [
+              { message: "The provided authorization grant is invalid, expired, or revoked" },
+            ],
+          },
+          401,
+        );
       }
       const parsed = SendGridMail.safeParse(await c.req.json().catch(() => null));
       if (!parsed.success)

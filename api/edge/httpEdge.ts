@@ -147,7 +147,7 @@ export function createBudget(options: {
 /** The 429 a per-client budget answers. */
 export const rateLimitedError = (name: string, perMinute: number, retryAfterSeconds: number) =>
   new ApiError(
-    429,
+    "rate_limited",
     "rate_limited",
     `too many ${name} requests from your address (${perMinute} a minute); retry after ${retryAfterSeconds} s`,
   );

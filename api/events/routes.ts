@@ -1,16 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { type EventDeliveryRow, eventDetail, eventLog } from "../../app/events/eventLog.ts";
-import { assertKnownParams, enumListParam, pageOf, pageParams } from "../../app/lists/listQuery.ts";
+import { type Event, EventSchema as LoggedEventSchema } from "../../app/events/paymentEvent.ts";
+import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
+import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
 
-const eventExample = {
+const eventExample: Event = {
   event_id: EXAMPLE_EVENT_ID,
   type: "invoice.paid",
   created_at: "2026-11-01T10:02:11.000Z",
@@ -22,21 +24,11 @@ const eventExample = {
   paid_at: "2026-11-01T10:02:09.000Z",
   total_amount: "150.00",
   amount_due: "0.00",
+  metadata: { order_id: "1042" },
 };
 
-const EventSchema = z
-  .looseObject({
-    event_id: z.uuid(),
-    type: z.string().openapi({
-      description: `One of ${EVENT_LOG_TYPES.map((t) => `\`${t}\``).join(", ")}.`,
-    }),
-    created_at: z.string(),
-  })
-  .openapi("Event", {
-    description:
-      'Exactly the JSON body every delivery of the event sent (the same `event_id`): its other fields are the type\'s payload (docs/api.md, "Webhooks").',
-    example: eventExample,
-  });
+// The one event shape (app/events/paymentEvent.ts), with an example of its commonest type.
+const EventSchema = LoggedEventSchema.openapi("Event", { example: eventExample });
 
 const DeliverySchema = z.object({
   delivery_id: z.uuid(),
@@ -75,23 +67,14 @@ const QuerySchema = z.object({
 });
 const QUERY_KEYS: readonly string[] = Object.keys(QuerySchema.shape);
 
-const listRoute = createRoute({
-  method: "get",
+const eventsRoute = listRoute({
   path: "/api/events",
   tags: ["Events"],
   summary: "List your events",
   description:
     "Every event of your invoices and payment links (and your test events), newest first, a page at a time (`next_cursor` until the last page), each exactly as it was delivered. Events are kept (at least 30 days are promised). A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
-  request: { query: QuerySchema },
-  responses: {
-    200: jsonResponse(
-      "A page of events",
-      z.object({ data: z.array(EventSchema), next_cursor: z.string().nullable() }),
-      { data: [eventExample], next_cursor: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: QuerySchema,
+  response: pageResponse("events", EventSchema, eventExample),
 });
 
 const getRoute = createRoute({
@@ -137,14 +120,15 @@ const presentDelivery = (row: EventDeliveryRow): z.infer<typeof DeliverySchema> 
 
 /** The API's event log routes: a key's adapters over app/events/eventLog.ts. */
 export function registerEventRoutes(app: Router, deps: AppDeps): void {
-  app.openapi(listRoute, async (c) => {
-    const identity = requireKey(c);
+  app.openapi(eventsRoute, async (c) => {
     const query = c.req.valid("query");
-    assertKnownParams(c.req.query(), QUERY_KEYS);
-    const page = pageOf("events", query);
+    const { actor, page } = listRequest(c, "events", query, QUERY_KEYS);
     const types = query.type ? [...new Set(query.type.split(","))] : null;
-    const result = await eventLog(deps, { ...actorOf(c), identity }, types, page);
-    return c.json({ data: result.rows, next_cursor: result.nextCursor }, 200);
+    const result = await eventLog(deps, actor, types, page);
+    return c.json(
+      pageBody(result, (event) => event),
+      200,
+    );
   });
 
   app.openapi(getRoute, async (c) => {

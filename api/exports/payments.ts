@@ -1,32 +1,21 @@
-import { createRoute, z } from "@hono/zod-openapi";
 import { ExportQuerySchema } from "../../app/exports/csvStream.ts";
 import { PAYMENTS_CSV_HEADER, paymentsCsv } from "../../app/exports/paymentsCsv.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { listRoute } from "../lists/listRoute.ts";
+import { csvResponse, type Router } from "../openapi.ts";
 
-const route = createRoute({
-  method: "get",
+const route = listRoute({
   path: "/api/exports/payments.csv",
   tags: ["Exports"],
   summary: "Export your payments as CSV",
   description:
     "One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. RFC 4180 like the invoices export, streamed. A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
-  request: { query: ExportQuerySchema },
-  responses: {
-    200: {
-      description: "The CSV file",
-      content: {
-        "text/csv": {
-          schema: z.string(),
-          example: `${PAYMENTS_CSV_HEADER.join(",")}\r\n2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,\r\n2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\r\n`,
-        },
-      },
-    },
-    ...errorResponses(400, 401),
-  },
+  query: ExportQuerySchema,
+  response: csvResponse(
+    `${PAYMENTS_CSV_HEADER.join(",")}\r\n2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,\r\n2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8\r\n`,
+  ),
 });
 
 export function registerExportPayments(app: Router, deps: AppDeps): void {

@@ -9,6 +9,7 @@ import {
 import type { Invoice, InvoiceStatusResponse } from "../../app/invoices/schema.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
+import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -63,25 +64,14 @@ function presentInvoice(
     paid_amount: formatUsdc(paid),
     amount_due: formatUsdc(due),
     underpayment_tolerance: formatUsdc(invoice.underpayment_tolerance),
-    // Every USDC transfer indexed to the deposit address; `counted` once it has the
-    // confirmations it needs (only counted ones are in paid_amount).
-    payments: transfers
-      .filter((t) => t.from.toLowerCase() !== invoice.deposit_address)
-      .map((t): Invoice["payments"][number] => ({
-        tx_hash: t.txHash,
-        log_index: Number(t.id.split("-")[1]),
-        from: getAddress(t.from),
-        amount: formatUsdc(t.value),
-        block_number: Number(t.blockNumber),
-        paid_at: t.paidAt.toISOString(),
-        counted: state.counted.includes(t.id),
-      })),
+    payments: presentDepositPayments(transfers, invoice.deposit_address, state.counted),
     // Settlement: each sweep of the deposit address to wallet_address.
     sweeps: sweeps.map(presentSweep),
     refunds: refunds.map(presentRefund),
     refunded_amount: formatUsdc(money.refunded),
     voided_at: invoice.voided_at?.toISOString() ?? null,
     schedule_id: invoice.schedule_id,
+    metadata: invoice.metadata,
   };
 }
 

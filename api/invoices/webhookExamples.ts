@@ -65,6 +65,7 @@ export const webhookEventExample = {
     paid_at: "2026-11-22T12:00:00.000Z",
     total_amount: "150.00",
     amount_due: "0.00",
+    metadata: { order_id: "1042" },
   }),
   deliveries: [deliveryExample],
 } as const;

@@ -1,10 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { SweepSchema, X402_URL_DESCRIPTION } from "../../app/invoices/schema.ts";
+import { DepositPaymentsSchema, SweepSchema } from "../../app/invoices/schema.ts";
 import { linkSnippets } from "../../app/links/createLink.ts";
 import { authorizedLinkFacts } from "../../app/links/linkDetail.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { RefundSchema } from "../../app/refunds/refundSchema.ts";
+import { X402_URL_DESCRIPTION } from "../../app/schemaFields.ts";
+import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
@@ -28,22 +30,7 @@ const LinkSchema = z
     merchant_portal: z.url().nullable(),
     webhook_url: z.string().nullable(),
     redirect_url: z.string().nullable(),
-    payments: z
-      .array(
-        z.object({
-          tx_hash: z.string(),
-          log_index: z.number(),
-          from: z.string().openapi({ description: "The payer's address." }),
-          amount: z.string(),
-          block_number: z.number(),
-          paid_at: z.string().openapi({ description: "The block's time." }),
-          counted: z.boolean().openapi({
-            description:
-              "Whether it has the confirmations it needs: only counted ones are in amount_received.",
-          }),
-        }),
-      )
-      .openapi({ description: "Every USDC transfer indexed to the deposit address." }),
+    payments: DepositPaymentsSchema,
     sweeps: z.array(SweepSchema),
     refunds: z.array(RefundSchema).openapi({
       description: "Every refund requested (POST /api/links/{slug}/refunds), oldest first.",
@@ -117,17 +104,7 @@ export function registerGetLink(app: Router, deps: AppDeps): void {
           link.wallet_type === "managed" ? `${deps.payUrl}/merchant/${link.slug}` : null,
         webhook_url: link.webhook_url,
         redirect_url: link.redirect_url,
-        payments: transfers
-          .filter((t) => t.from.toLowerCase() !== link.deposit_address)
-          .map((t) => ({
-            tx_hash: t.txHash,
-            log_index: Number(t.id.split("-")[1]),
-            from: getAddress(t.from),
-            amount: formatUsdc(t.value),
-            block_number: Number(t.blockNumber),
-            paid_at: t.paidAt.toISOString(),
-            counted: state.counted.includes(t.id),
-          })),
+        payments: presentDepositPayments(transfers, link.deposit_address, state.counted),
         sweeps: sweeps.map(presentSweep),
         refunds: refunds.map(presentRefund),
       },

@@ -1,15 +1,14 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import {
   amountParam,
-  assertKnownParams,
   assertRanges,
   baseUnits,
   dateParam,
   endOf,
   enumListParam,
+  metadataParam,
   momentParam,
-  pageOf,
   pageParams,
   searchParam,
   startOf,
@@ -20,6 +19,7 @@ import {
   type InvoiceListStatus,
   invoiceList,
 } from "../../app/lists/merchantLists.ts";
+import { storedMetadataSchema } from "../../app/schemaFields.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -29,10 +29,9 @@ import {
   REPORTED_INVOICE_STATUSES,
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import type { Router } from "../openapi.ts";
+import { listRequest, listRoute, pageBody, pageResponse } from "./listRoute.ts";
 
 /** The statuses the list filters on: every reported one. */
 const LIST_STATUSES = [...REPORTED_INVOICE_STATUSES] as InvoiceListStatus[];
@@ -61,6 +60,9 @@ const QuerySchema = z.object({
   q: searchParam(
     "A substring of the invoice number, the vendor's name or email, or a line item's description, in any case.",
   ),
+  metadata: metadataParam(
+    'Only invoices whose `metadata` has this value at this key, one parameter per key: `metadata[order_id]=1042` (several keys: all of them). The value matches a stored string, or the number, boolean or null it spells (`1042` finds `"1042"` and `1042`).',
+  ),
 });
 
 const invoiceSummaryExample = {
@@ -85,6 +87,7 @@ const invoiceSummaryExample = {
   invoice_url: "https://pay.remit.example/i/4fQm9TzXk2Lp",
   pdf_url: "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
   schedule_id: null,
+  metadata: { order_id: "1042" },
 };
 
 export const InvoiceSummarySchema = z
@@ -121,29 +124,23 @@ export const InvoiceSummarySchema = z
       .uuid()
       .nullable()
       .openapi({ description: "The invoice schedule that issued it; null for one made by hand." }),
+    metadata: storedMetadataSchema.openapi({
+      description: "The `metadata` it was created with; `{}` when none was given.",
+    }),
   })
   .openapi("InvoiceSummary", { example: invoiceSummaryExample });
 
 /** The parameters the list knows: an unknown one is a 400 (a typo must not widen the list). */
 const QUERY_KEYS: readonly string[] = Object.keys(QuerySchema.shape);
 
-const route = createRoute({
-  method: "get",
+const route = listRoute({
   path: "/api/invoices",
   tags: ["Invoices"],
   summary: "List your invoices",
   description:
     "Your invoices, newest first, a page at a time (`next_cursor` until the last page), filtered by status, creation and due dates, amount and a search. A `read` key is enough. Line items and payments: `GET /api/invoices/{id}`.",
-  security: [{ bearerAuth: [] }],
-  request: { query: QuerySchema },
-  responses: {
-    200: jsonResponse(
-      "A page of invoices",
-      z.object({ data: z.array(InvoiceSummarySchema), next_cursor: z.string().nullable() }),
-      { data: [invoiceSummaryExample], next_cursor: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: QuerySchema,
+  response: pageResponse("invoices", InvoiceSummarySchema, invoiceSummaryExample),
 });
 
 /** One row of the list as the API shows it. */
@@ -173,13 +170,19 @@ export function presentInvoiceSummary(
     created_at: row.created_at.toISOString(),
     ...invoiceUrls(deps, row.id, row.slug),
     schedule_id: row.schedule_id,
+    metadata: row.metadata,
   };
 }
 
 /** The list's filters from its validated query; a reversed range is a 400. */
-function filtersOf(query: z.infer<typeof QuerySchema>, today: string): InvoiceListFilters {
+function filtersOf(
+  query: z.infer<typeof QuerySchema>,
+  metadata: Record<string, string> | undefined,
+  today: string,
+): InvoiceListFilters {
   const filters: InvoiceListFilters = {
     today,
+    ...(metadata ? { metadata } : {}),
     ...(query.status ? { statuses: query.status.split(",") as InvoiceListStatus[] } : {}),
     ...(query.created_from ? { createdFrom: startOf(query.created_from) } : {}),
     ...(query.created_to ? { createdBefore: endOf(query.created_to) } : {}),
@@ -199,18 +202,13 @@ function filtersOf(query: z.infer<typeof QuerySchema>, today: string): InvoiceLi
 
 export function registerListInvoices(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const identity = requireKey(c);
     const query = c.req.valid("query");
-    assertKnownParams(c.req.query(), QUERY_KEYS);
-    const page = pageOf("invoices", query);
+    const { actor, page, metadata } = listRequest(c, "invoices", query, QUERY_KEYS);
     const today = utcToday();
-    const result = await invoiceList(
-      deps,
-      { ...actorOf(c), identity },
-      filtersOf(query, today),
-      page,
+    const result = await invoiceList(deps, actor, filtersOf(query, metadata, today), page);
+    return c.json(
+      pageBody(result, (row) => presentInvoiceSummary(deps, row, today)),
+      200,
     );
-    const data = result.rows.map((row) => presentInvoiceSummary(deps, row, today));
-    return c.json({ data, next_cursor: result.nextCursor }, 200);
   });
 }

@@ -1,25 +1,23 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import {
   amountParam,
-  assertKnownParams,
   assertRanges,
   baseUnits,
   endOf,
   enumListParam,
   momentParam,
-  pageOf,
   pageParams,
   searchParam,
   startOf,
 } from "../../app/lists/listQuery.ts";
 import { type LinkListRow, linkList } from "../../app/lists/merchantLists.ts";
+import { storedMetadataSchema } from "../../app/schemaFields.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import type { Router } from "../openapi.ts";
+import { listRequest, listRoute, pageBody, pageResponse } from "./listRoute.ts";
 
 const QuerySchema = z.object({
   ...pageParams,
@@ -71,7 +69,7 @@ export const linkSummaryShape = {
   wallet_type: z.enum(WALLET_TYPES),
   wallet_address: z.string(),
   deposit_address: z.string(),
-  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  metadata: storedMetadataSchema,
   payment_link: z.url(),
   created_at: z.string(),
 };
@@ -106,31 +104,20 @@ export function presentLinkSummary(
 /** The parameters the list knows: an unknown one is a 400 (a typo must not widen the list). */
 const QUERY_KEYS: readonly string[] = Object.keys(QuerySchema.shape);
 
-const route = createRoute({
-  method: "get",
+const route = listRoute({
   path: "/api/links",
   tags: ["Payment links"],
   summary: "List your payment links",
   description:
     "Your payment links, newest first, a page at a time (`next_cursor` until the last page), filtered by status, creation date, amount and a search. A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
-  request: { query: QuerySchema },
-  responses: {
-    200: jsonResponse(
-      "A page of payment links",
-      z.object({ data: z.array(LinkSummarySchema), next_cursor: z.string().nullable() }),
-      { data: [linkSummaryExample], next_cursor: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: QuerySchema,
+  response: pageResponse("payment links", LinkSummarySchema, linkSummaryExample),
 });
 
 export function registerListLinks(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const identity = requireKey(c);
     const query = c.req.valid("query");
-    assertKnownParams(c.req.query(), QUERY_KEYS);
-    const page = pageOf("links", query);
+    const { actor, page } = listRequest(c, "links", query, QUERY_KEYS);
     const filters = {
       ...(query.status ? { statuses: query.status.split(",") as LinkStatus[] } : {}),
       ...(query.created_from ? { createdFrom: startOf(query.created_from) } : {}),
@@ -143,12 +130,9 @@ export function registerListLinks(app: Router, deps: AppDeps): void {
       { from: filters.createdFrom, to: filters.createdBefore, path: "created_to" },
       { from: filters.amountMin, to: filters.amountMax, path: "amount_max" },
     ]);
-    const result = await linkList(deps, { ...actorOf(c), identity }, filters, page);
+    const result = await linkList(deps, actor, filters, page);
     return c.json(
-      {
-        data: result.rows.map((row) => presentLinkSummary(deps, row)),
-        next_cursor: result.nextCursor,
-      },
+      pageBody(result, (row) => presentLinkSummary(deps, row)),
       200,
     );
   });

@@ -1,13 +1,11 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import {
   amountParam,
-  assertKnownParams,
   assertRanges,
   baseUnits,
   endOf,
   momentParam,
-  pageOf,
   pageParams,
   rule,
   startOf,
@@ -19,11 +17,10 @@ import {
   paymentList,
 } from "../../app/lists/merchantLists.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import type { Router } from "../openapi.ts";
+import { listRequest, listRoute, pageBody, pageResponse } from "./listRoute.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidParam = (name: string, description: string) =>
@@ -117,23 +114,14 @@ const PaymentSchema = z
   })
   .openapi("Payment", { example: paymentExample });
 
-const route = createRoute({
-  method: "get",
+const route = listRoute({
   path: "/api/payments",
   tags: ["Payments"],
   summary: "List your payments",
   description:
     "Every counted USDC transfer to one of your invoices or payment links, newest block first, a page at a time (`next_cursor` until the last page), filtered by kind, invoice, link, payer, block time and amount. A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
-  request: { query: QuerySchema },
-  responses: {
-    200: jsonResponse(
-      "A page of payments",
-      z.object({ data: z.array(PaymentSchema), next_cursor: z.string().nullable() }),
-      { data: [paymentExample], next_cursor: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: QuerySchema,
+  response: pageResponse("payments", PaymentSchema, paymentExample),
 });
 
 function present(
@@ -189,15 +177,15 @@ function filtersOf(query: z.infer<typeof QuerySchema>): PaymentListFilters {
 
 export function registerListPayments(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
-    const identity = requireKey(c);
     const query = c.req.valid("query");
-    assertKnownParams(c.req.query(), QUERY_KEYS);
-    const page = pageOf("payments", query);
+    const { actor, page } = listRequest(c, "payments", query, QUERY_KEYS);
     const [result, head] = await Promise.all([
-      paymentList(deps, { ...actorOf(c), identity }, filtersOf(query), page),
+      paymentList(deps, actor, filtersOf(query), page),
       indexedHeadOf(deps),
     ]);
-    const data = result.rows.map((row) => present(deps, row, head));
-    return c.json({ data, next_cursor: result.nextCursor }, 200);
+    return c.json(
+      pageBody(result, (row) => present(deps, row, head)),
+      200,
+    );
   });
 }

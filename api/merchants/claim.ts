@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { emailAddress } from "../../app/invoices/schema.ts";
 import { requestClaimLink } from "../../app/merchants/claim.ts";
+import { emailAddress } from "../../app/schemaFields.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { clientOf, NO_PROXIES } from "../middleware/rateLimit.ts";
@@ -24,7 +24,7 @@ const route = createRoute({
   tags: ["Account"],
   summary: "Claim a merchant account by email (no authentication)",
   description:
-    "Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once. " +
+    "Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once, and signs that browser in to the dashboard. " +
     "Always 202, whether or not a link was sent: nobody learns which emails have accounts. With `MERCHANT_SIGNUP=closed` only existing accounts get a link (a new key). " +
     "At most 5 new links an hour per address and 3 per address and client IP; past either, the newest live link is emailed again instead (at most once every 5 minutes per address), so nobody can spend an owner's links. Rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).",
   middleware: [jsonBody],

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { usdcAmount } from "../../app/invoices/schema.ts";
 import {
   type MerchantSettings,
   ownSettings,
   updateSettings,
 } from "../../app/merchants/settings.ts";
+import { usdcAmount } from "../../app/schemaFields.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";

@@ -1,13 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { EXAMPLE_WALLET_ADDRESS } from "../../app/invoices/examples.ts";
-import { checksummedAddress } from "../../app/invoices/schema.ts";
 import {
   addOwnPayoutWallet,
   type PayoutWalletRow,
   payoutWalletsOf,
   removeOwnPayoutWallet,
 } from "../../app/merchants/manageWallets.ts";
+import { checksummedAddress } from "../../app/schemaFields.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";

@@ -41,7 +41,7 @@ async function readAtMost(request: Request, limit: number): Promise<ArrayBuffer 
 
 const tooLarge = () =>
   new ApiError(
-    413,
+    "too_large",
     "payload_too_large",
     `the request body must be at most ${MAX_BODY_BYTES} bytes`,
   );
@@ -55,7 +55,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw new ApiError(
-      415,
+      "unsupported_media_type",
       "unsupported_media_type",
       "the request body must be JSON (Content-Type: application/json)",
     );
@@ -79,15 +79,19 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
   } catch {
-    throw new ApiError(400, "invalid_json", "the request body is not valid UTF-8");
+    throw new ApiError("invalid", "invalid_json", "the request body is not valid UTF-8");
   }
   if (text.trim() === "")
-    throw new ApiError(400, "invalid_json", "the request body is empty; expected a JSON object");
+    throw new ApiError(
+      "invalid",
+      "invalid_json",
+      "the request body is empty; expected a JSON object",
+    );
   const deep = jsonNestingOffset(text, MAX_JSON_DEPTH);
   if (deep >= 0) {
     const { line, column } = lineAndColumn(text, deep);
     throw new ApiError(
-      400,
+      "invalid",
       "invalid_json",
       `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (at line ${line}, column ${column})`,
     );
@@ -97,7 +101,7 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     const { line, column } = lineAndColumn(text, offset);
     const near = JSON.stringify(text.slice(offset, offset + 20));
     throw new ApiError(
-      400,
+      "invalid",
       "invalid_json",
       `the request body is not valid JSON: unexpected input at line ${line}, column ${column} (near ${near})`,
     );

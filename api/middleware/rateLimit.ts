@@ -2,9 +2,9 @@ import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { clientAddress } from "../../domain/clientAddress.ts";
 import type { RateLimiter } from "../../domain/rateLimiter.ts";
+import { requestHeader } from "../../internal/requestHeader.ts";
 import { type Budget, createBudget, type ProxyTrust } from "../edge/httpEdge.ts";
 import { errorResponse } from "../errors.ts";
-import { requestHeader } from "../requestHeader.ts";
 
 export { NO_PROXIES, type ProxyTrust, type RateLimits } from "../edge/httpEdge.ts";
 

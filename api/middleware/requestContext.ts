@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { withLogContext } from "../../internal/logContext.ts";
+import { requestHeader } from "../../internal/requestHeader.ts";
 import type { AppEnv } from "../appEnv.ts";
 import type { HttpEdge } from "../edge/httpEdge.ts";
 import { methodLabel, routePattern } from "../metrics/routePattern.ts";
-import { requestHeader } from "../requestHeader.ts";
 
 /**
  * The first middleware, the Hono adapter of the HTTP edge (api/edge/httpEdge.ts): gives the

@@ -13,6 +13,7 @@ import {
   LinkSlugParamSchema,
 } from "../../app/refunds/schema.ts";
 import { actorOf } from "../auth/identity.ts";
+import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
@@ -23,7 +24,9 @@ const description =
   "Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. " +
   "Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link " +
   `(\`{PAY_URL}/refund/{token}\`, ${REFUND_CLAIM_TTL_DAYS} days) where the payer names the address, emailed to an invoice's vendor and returned once as \`claim_url\`. ` +
-  "Send `{}` for everything refundable through a claim link. " +
+  "Without `amount`, a refund returns only what is not the merchant's revenue and is still held on the deposit address (an overpayment's excess, a void invoice's payment, a link's remainder); when there is none it is a 409 `nothing_to_refund`, so sending the same request twice never refunds revenue. Refunding revenue (a settled payment, from the deposit or the managed wallet) takes an explicit `amount`. " +
+  "Send `{}` to return everything held through a claim link. " +
+  "Retry safely with an `Idempotency-Key` header: the same key and body answer the first refund again (its `claim_url` too) and move nothing; the same key with another body or invoice is a 409 `idempotency_key_reused`. Without a key, a request repeating a refund of the last 10 minutes (the same `amount` to the same destination) is a 409 `duplicate_refund` whose `refund_id` names the first: send it with a new key to mean a second refund. " +
   "Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). " +
   "Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
 
@@ -43,7 +46,7 @@ const invoiceRoute = createRoute({
   security: [{ bearerAuth: [] }],
   description,
   middleware: [jsonBody],
-  request: { params: InvoiceIdParamSchema, ...body },
+  request: { params: InvoiceIdParamSchema, headers: IdempotencyKeyHeadersSchema, ...body },
   responses,
 });
 
@@ -55,7 +58,7 @@ const linkRoute = createRoute({
   security: [{ bearerAuth: [] }],
   description,
   middleware: [jsonBody],
-  request: { params: LinkSlugParamSchema, ...body },
+  request: { params: LinkSlugParamSchema, headers: IdempotencyKeyHeadersSchema, ...body },
   responses,
 });
 
@@ -68,6 +71,7 @@ export function registerRefundRoutes(app: Router, deps: AppDeps): void {
         actorOf(c),
         c.req.valid("param").id,
         c.req.valid("json"),
+        c.req.valid("header")["idempotency-key"],
       );
       return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
     },
@@ -81,6 +85,7 @@ export function registerRefundRoutes(app: Router, deps: AppDeps): void {
         actorOf(c),
         c.req.valid("param").slug,
         c.req.valid("json"),
+        c.req.valid("header")["idempotency-key"],
       );
       return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
     },

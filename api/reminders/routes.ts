@@ -10,10 +10,11 @@ import {
 } from "../../app/reminders/manageReminders.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
-  MANUAL_REMINDERS_PER_HOUR,
   MAX_REMINDER_STEPS,
+  REMINDER_GAP_HOURS,
   REMINDER_STEP_MAX_DAYS,
   REMINDER_STEP_MIN_DAYS,
+  REMINDERS_PER_CUSTOMER_PER_DAY,
   type ReminderPolicy,
 } from "../../domain/reminders.ts";
 import type { AppEnv } from "../appEnv.ts";
@@ -143,7 +144,7 @@ const remindRoute = createRoute({
   path: "/api/invoices/{id}/remind",
   tags: ["Reminders"],
   summary: "Remind the vendor now",
-  description: `Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 \`nothing_due\`. At most ${MANUAL_REMINDERS_PER_HOUR} an hour per invoice (429 \`rate_limited\`, \`Retry-After\`). A \`write\` key is needed.`,
+  description: `Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 \`nothing_due\`. Every reminder, on request or automatic, keeps one cadence: none within ${REMINDER_GAP_HOURS} hours of the invoice's own email or of its previous reminder, and at most ${REMINDERS_PER_CUSTOMER_PER_DAY} a day per customer (the vendor email) whichever invoice it is about; otherwise a 429 \`rate_limited\` saying which, with \`Retry-After\` until one may go. A reminder on or after a policy step's day stands for that step. A \`write\` key is needed.`,
   security,
   request: { params: InvoiceIdParamSchema },
   responses: {

@@ -1,20 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { MerchantActor } from "../../app/actor.ts";
-import { csvHeaders } from "../../app/exports/csvStream.ts";
 import { assertKnownParams } from "../../app/lists/listQuery.ts";
 import {
   CSV_HEADER,
   ownReceivables,
   presentReport,
-  receivablesCsv,
+  receivablesCsvResponse,
 } from "../../app/reports/receivables.ts";
 import { AGING_BUCKETS } from "../../domain/receivables.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { csvResponse, errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
 const BucketsSchema = z
   .object(
@@ -107,15 +106,9 @@ const csvRoute = createRoute({
     }),
   },
   responses: {
-    200: {
-      description: "The CSV file",
-      content: {
-        "text/csv": {
-          schema: z.string(),
-          example: `${CSV_HEADER.join(",")}\r\nGlobex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\nTotal,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\n`,
-        },
-      },
-    },
+    200: csvResponse(
+      `${CSV_HEADER.join(",")}\r\nGlobex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\nTotal,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\n`,
+    ),
     ...errorResponses(400, 401),
   },
 });
@@ -134,10 +127,6 @@ export function registerReceivables(app: Router, deps: AppDeps): void {
   app.openapi(csvRoute, async (c) => {
     const actor = merchant(c);
     assertKnownParams(c.req.query(), ["bom"]);
-    const { today, report } = await ownReceivables(deps, actor);
-    return new Response(receivablesCsv(report, c.req.valid("query").bom !== "false"), {
-      status: 200,
-      headers: csvHeaders(`receivables_${today}.csv`),
-    });
+    return receivablesCsvResponse(deps, actor, c.req.valid("query").bom !== "false");
   });
 }

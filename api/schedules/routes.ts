@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { ZodError } from "zod";
 import type { MerchantActor } from "../../app/actor.ts";
 import { CreateInvoiceResponseSchema } from "../../app/invoices/schema.ts";
-import { assertKnownParams, enumListParam, pageOf, pageParams } from "../../app/lists/listQuery.ts";
+import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
 import {
   cancelSchedule,
   changeSchedule,
@@ -32,6 +32,7 @@ import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { fieldErrors, validationError } from "../errors.ts";
+import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -53,7 +54,7 @@ const createScheduleRoute = createRoute({
   tags,
   summary: "Create an invoice schedule",
   description:
-    "Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.",
+    "Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. A `start_date` in the past starts at the current period unless `backfill` is true (every past period, at most 12). Dates are in the years 1970 to 9000. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.",
   security,
   middleware: [jsonBody],
   request: body(CreateScheduleSchema),
@@ -63,23 +64,14 @@ const createScheduleRoute = createRoute({
   },
 });
 
-const listRoute = createRoute({
-  method: "get",
+const schedulesRoute = listRoute({
   path: "/api/invoice-schedules",
   tags,
   summary: "List your invoice schedules",
   description:
     "Newest first, a page at a time (`next_cursor` until the last page). A `read` key is enough.",
-  security,
-  request: { query: ListQuerySchema },
-  responses: {
-    200: jsonResponse(
-      "A page of schedules",
-      z.object({ data: z.array(ScheduleSchema), next_cursor: z.string().nullable() }),
-      { data: [scheduleExample], next_cursor: null },
-    ),
-    ...errorResponses(400, 401),
-  },
+  query: ListQuerySchema,
+  response: pageResponse("schedules", ScheduleSchema, scheduleExample),
 });
 
 const getRoute = createRoute({
@@ -143,12 +135,12 @@ const runRoute = createRoute({
   tags,
   summary: "Issue a schedule's next invoice now",
   description:
-    "Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`.",
+    "Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`, and a run that loses its period to another run at the same moment a 409 `schedule_busy`. Charged to the invoice-creation budget of `POST /api/invoices` (one budget per client address: 429 `rate_limited`).",
   security,
   request: { params: ScheduleIdParamSchema },
   responses: {
     201: jsonResponse("The invoice issued", CreateInvoiceResponseSchema),
-    ...errorResponses(400, 401, 403, 404, 409),
+    ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 });
 
@@ -185,14 +177,12 @@ export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
     withTemplateHook(createScheduleKnownKeys),
   );
 
-  app.openapi(listRoute, async (c) => {
-    const actor = merchant(c);
+  app.openapi(schedulesRoute, async (c) => {
     const query = c.req.valid("query");
-    assertKnownParams(c.req.query(), LIST_KEYS);
-    const page = pageOf("schedules", query);
+    const { actor, page } = listRequest(c, "schedules", query, LIST_KEYS);
     const statuses = query.status ? (query.status.split(",") as ScheduleStatus[]) : undefined;
     const result = await ownSchedules(deps, actor, { statuses }, page);
-    return c.json({ data: result.rows.map(presentSchedule), next_cursor: result.nextCursor }, 200);
+    return c.json(pageBody(result, presentSchedule), 200);
   });
 
   app.openapi(getRoute, async (c) =>

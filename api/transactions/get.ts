@@ -116,7 +116,7 @@ export function registerTransactionLookup(app: Router, service: TransactionLooku
       if (!decision.allowed) {
         c.header("Retry-After", String(decision.retryAfterSeconds));
         throw new ApiError(
-          429,
+          "rate_limited",
           "rate_limited",
           `too many transaction lookups from your address (${decision.limit} a minute); retry after ${decision.retryAfterSeconds} s`,
         );

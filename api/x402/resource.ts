@@ -29,11 +29,11 @@ import {
   x402Reason,
   x402Settlement,
 } from "../../domain/x402.ts";
+import { requestHeader } from "../../internal/requestHeader.ts";
 import type { AppEnv } from "../appEnv.ts";
 import type { AppDeps } from "../deps.ts";
 import { ApiError, ErrorResponseSchema, errorBody, notFound, RetryLaterError } from "../errors.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
-import { requestHeader } from "../requestHeader.ts";
 import {
   X402ParamsSchema,
   X402PaymentPayloadSchema,
@@ -147,9 +147,9 @@ class X402Refusal extends ApiError {
     readonly reason: string,
     code: string,
     message: string,
-    status: 400 | 402 = 402,
+    kind: "invalid" | "payment_required" = "payment_required",
   ) {
-    super(status, code, message);
+    super(kind, code, message);
   }
 }
 
@@ -163,7 +163,7 @@ function authorizationOf(value: string): { message: TransferAuthorization; signa
       "invalid_payload",
       "invalid_payload",
       "PAYMENT-SIGNATURE must be base64-encoded JSON",
-      400,
+      "invalid",
     );
   }
   const parsed = X402PaymentPayloadSchema.safeParse(decoded);
@@ -172,7 +172,7 @@ function authorizationOf(value: string): { message: TransferAuthorization; signa
       "invalid_payload",
       "invalid_payload",
       "PAYMENT-SIGNATURE is not an x402 exact EVM payload (payload.authorization and payload.signature)",
-      400,
+      "invalid",
     );
   const { x402Version, accepted, payload } = parsed.data;
   if (x402Version !== X402_VERSION)
@@ -237,7 +237,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
     );
     if (refusal instanceof RetryLaterError)
       c.header("Retry-After", String(refusal.retryAfterSeconds));
-    return c.json(errorBody(refusal, c.get("requestId")), refusal.status === 400 ? 400 : 402);
+    return c.json(errorBody(refusal, c.get("requestId")), refusal.kind === "invalid" ? 400 : 402);
   };
 
   app.openapi(route, async (c) => {
@@ -264,7 +264,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
         c,
         payable,
         new ApiError(
-          402,
+          "payment_required",
           "payment_required",
           `${formatUsdc(payable.due)} USDC is due on ${what}: pay it over x402 (PAYMENT-REQUIRED), or send it to ${payable.depositAddress} on Base`,
         ),
@@ -272,7 +272,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
     }
     if (!acceptor.available)
       throw new ApiError(
-        503,
+        "unavailable",
         "gasless_unavailable",
         `this service relays no payments: send the USDC to ${payable.depositAddress} on Base with a plain transfer`,
       );
@@ -289,7 +289,11 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
         return c.json(receiptOf(deps, (await findPayable(deps, slug)) ?? payable, null), 200);
       // A verdict on this payment (409, 422, the gas budget): x402's 402 with its reason. Rates,
       // an unreachable chain: their own status, as on every route.
-      if (error.status === 409 || error.status === 422 || error.code === "relayer_budget_exhausted")
+      if (
+        error.kind === "conflict" ||
+        error.kind === "unprocessable" ||
+        error.code === "relayer_budget_exhausted"
+      )
         return paymentRequired(
           c,
           payable,
@@ -330,7 +334,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
         payable,
         Object.assign(
           new ApiError(
-            402,
+            "payment_required",
             settled.status === "expired" ? "authorization_expired" : "settlement_failed",
             settled.error ?? "the authorization expired before the relayer could send it",
           ),

@@ -95,7 +95,8 @@ export const X402PaymentPayloadSchema = z.object({
   accepted: z.object({
     scheme: z.string(),
     network: z.string(),
-    asset: z.string(),
+    // An address, checked here: viem's getAddress throws on anything else (a 500, not a 400).
+    asset: address,
   }),
   payload: z.object({
     signature: z.string().regex(/^0x([0-9a-fA-F]{2}){65,2048}$/),

@@ -9,19 +9,15 @@ import type { Actor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { notFound } from "../refusal.ts";
+import type { Event } from "./paymentEvent.ts";
 
 export type { EventDeliveryRow };
 
 /**
- * An event as it was delivered: the stored JSON body, parsed, field for field (its `event_id`,
- * `type`, `created_at`, and the type's payload).
+ * An event as it was delivered: the stored JSON body, parsed, field for field. It was checked
+ * against the one event schema (app/events/paymentEvent.ts) when it was recorded.
  */
-export type DeliveredEvent = {
-  event_id: string;
-  type: string;
-  created_at: string;
-  [field: string]: unknown;
-};
+export type DeliveredEvent = Event;
 
 const parsed = (payload: string) => JSON.parse(payload) as DeliveredEvent;
 

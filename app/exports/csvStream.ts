@@ -136,16 +136,11 @@ export const csvHeaders = (name: string) => ({
 export async function exportFileNameOf(
   db: Executor,
   merchantId: string,
-  what: "invoices" | "payments",
+  what: "invoices" | "payments" | "receivables",
   query: { from?: string | undefined; to?: string | undefined },
+  today = utcToday(),
 ): Promise<string> {
   const owner = await exportOwnerNames(db, merchantId);
   const domain = owner.email.split("@")[1]?.replace(/\.[^.]+$/, "") ?? null;
-  return exportFileName(
-    [owner.name, owner.defaultName, domain],
-    what,
-    query.from,
-    query.to,
-    utcToday(),
-  );
+  return exportFileName([owner.name, owner.defaultName, domain], what, query.from, query.to, today);
 }

@@ -19,14 +19,19 @@ import {
 /** Invoices read per batch (each with its line items, 30 at most). */
 const BATCH = 500;
 
+/**
+ * The columns. Times are UTC, and their names say so (`_utc`); the customer is `vendor_*`, the
+ * specification's name for it (its invoice fields `vendor_name`, `vendor_email`), which the
+ * dashboard calls "Customer" (docs/api.md, "Exports for accountants").
+ */
 export const INVOICES_CSV_HEADER = [
   "invoice_number",
   "invoice_id",
   "status",
   "issue_date",
   "due_date",
-  "created_at",
-  "sent_at",
+  "created_at_utc",
+  "sent_at_utc",
   "vendor_name",
   "vendor_email",
   "line",
@@ -40,6 +45,7 @@ export const INVOICES_CSV_HEADER = [
   "refunded_amount",
   "currency",
   "deposit_address",
+  "metadata",
 ] as const;
 
 function cells(row: InvoiceExportRow, today: string): string[] {
@@ -64,6 +70,8 @@ function cells(row: InvoiceExportRow, today: string): string[] {
     formatUsdc(row.refunded),
     "USDC",
     getAddress(row.deposit_address),
+    // As JSON, on each line of the invoice; empty when it has none.
+    Object.keys(row.metadata).length ? JSON.stringify(row.metadata) : "",
   ];
 }
 

@@ -17,8 +17,9 @@ import {
 /** Payments read per batch. */
 const BATCH = 1000;
 
+/** The columns: times UTC, named so (`_utc`); `vendor_name` the dashboard's "Customer". */
 export const PAYMENTS_CSV_HEADER = [
-  "paid_at",
+  "paid_at_utc",
   "payment_id",
   "tx_hash",
   "log_index",

@@ -38,7 +38,7 @@ export async function changeInvoiceStatus(
   });
   if (!changed) {
     const current = (await findInvoice(deps.db, id))?.status ?? invoice.status;
-    throw new Refusal(409, change.code, change.refused(current));
+    throw new Refusal("conflict", change.code, change.refused(current));
   }
   return changed;
 }

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import type { Database, Db } from "../../db/database.ts";
 import { reserveDepositIndex } from "../../db/queries/depositAddresses.ts";
 import type { NewInvoiceRow } from "../../db/queries/invoices.ts";
-import { insertInvoice } from "../../db/queries/invoices.ts";
+import { findNewestInvoiceTime, insertInvoice } from "../../db/queries/invoices.ts";
 import {
   findLastInvoiceNumber,
   findMerchantByEmail,
@@ -28,6 +28,7 @@ import {
 } from "../authorize.ts";
 import { type Creation, createIdempotently } from "../createIdempotently.ts";
 import type { CoreDeps } from "../deps.ts";
+import { chargeEmailToOthers } from "../emailBudget.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
 import { Refusal, validationError } from "../refusal.ts";
@@ -106,12 +107,16 @@ export async function createInvoice(
   // Millisecond precision: the value stored is exactly the one printed into the PDF.
   const createdAt = new Date();
   const issueDate = input.issue_date ?? createdAt.toISOString().slice(0, 10);
-  /** The stored fields the PDF prints, given the two the database decides. */
-  const recordFor = (invoiceNumber: number, depositAddress: string): InvoiceRecordForPdf => ({
+  /** The stored fields the PDF prints, given the ones the database decides. */
+  const recordFor = (
+    invoiceNumber: number,
+    depositAddress: string,
+    at: Date = createdAt,
+  ): InvoiceRecordForPdf => ({
     invoice_number: formatInvoiceNumber(invoiceNumber),
     issue_date: issueDate,
     due_date: input.due_date,
-    created_at: createdAt,
+    created_at: at,
     merchant_name_snapshot: input.merchant_name,
     merchant_address_snapshot: input.merchant_address,
     merchant_email: merchantEmail,
@@ -125,7 +130,11 @@ export async function createInvoice(
   const render = (record: InvoiceRecordForPdf) =>
     deps.pdf.render(invoicePdfData(record, lines, urls.invoice_url)).catch((error) => {
       if (error instanceof PdfBusyError)
-        throw new Refusal(503, "busy", "the server is rendering too many PDFs; retry shortly");
+        throw new Refusal(
+          "unavailable",
+          "busy",
+          "the server is rendering too many PDFs; retry shortly",
+        );
       throw error;
     });
 
@@ -175,6 +184,8 @@ export async function createInvoice(
     await assertPayoutAllowed(trx, actor.identity, account, input);
     await assertNameAllowed(trx, account.id, input.merchant_name);
     const merchant = await takeNextInvoiceNumber(trx, merchantEmail);
+    // The vendor's email is one to another address: within the merchant's budget, or nothing.
+    if (sendNow) await chargeEmailToOthers(trx, deps.emailBudget, merchant.id, input.vendor_email);
     const { walletAddress, depositAddress } = await provisionAddresses(
       trx,
       deps,
@@ -183,7 +194,16 @@ export async function createInvoice(
       rendered.depositIndex,
     );
 
-    const record = recordFor(merchant.invoiceNumber, depositAddress);
+    // Numbers and creation times in the same order (issue 42: newest first, INV-0006 sat below
+    // INV-0005): a creation that started earlier but took its number later (another process:
+    // the worker's schedules, a second API) is timed just after the newest invoice instead. Read
+    // under the merchant's row lock that takeNextInvoiceNumber holds until commit.
+    const newest = await findNewestInvoiceTime(trx, merchant.id);
+    const at =
+      newest && newest.getTime() >= createdAt.getTime()
+        ? new Date(newest.getTime() + 1)
+        : createdAt;
+    const record = recordFor(merchant.invoiceNumber, depositAddress, at);
     const webhookSecret = input.webhook_url ? newWebhookSecret() : null;
     const invoice: NewInvoiceRow = {
       ...record,
@@ -195,13 +215,17 @@ export async function createInvoice(
       webhook_url: input.webhook_url ?? null,
       webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
       status: sendNow ? "sent" : "draft",
-      sent_at: sendNow ? createdAt : null,
+      sent_at: sendNow ? at : null,
+      metadata: JSON.stringify(input.metadata ?? {}),
       ...(scheduled
         ? { schedule_id: scheduled.scheduleId, schedule_period: scheduled.periodDate }
         : {}),
     };
     // The forecast missed (a creation ahead failed, or another process created): render again.
-    const pdf = merchant.invoiceNumber === rendered.number ? rendered.pdf : await render(record);
+    const pdf =
+      merchant.invoiceNumber === rendered.number && at === createdAt
+        ? rendered.pdf
+        : await render(record);
 
     await insertInvoice(trx, {
       invoice,
@@ -222,7 +246,7 @@ export async function createInvoice(
         x402_url: x402Url(deps, slug),
         deposit_address: depositAddress,
         total_amount: formatUsdc(total),
-        sent_at: sendNow ? createdAt.toISOString() : null,
+        sent_at: sendNow ? at.toISOString() : null,
         status: sendNow ? "sent" : "draft",
       },
       webhookSecret,

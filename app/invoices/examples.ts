@@ -100,4 +100,5 @@ export const invoiceExample = {
   refunded_amount: "0.00",
   voided_at: null,
   schedule_id: null,
+  metadata: { order_id: "1042" },
 } as const;

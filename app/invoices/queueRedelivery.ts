@@ -16,7 +16,7 @@ const HOUR_MS = 3_600_000;
 export class RedeliveryLimited extends Refusal {
   constructor(readonly retryAfterSeconds: number) {
     super(
-      429,
+      "rate_limited",
       "rate_limited",
       `at most ${REDELIVERIES_PER_INVOICE_PER_HOUR} redeliveries per invoice per hour; retry after ${retryAfterSeconds} s`,
     );
@@ -43,7 +43,7 @@ export async function queueRedelivery(
     const budget = await lockRedeliveryBudget(trx, invoiceId, eventId, new Date(now - HOUR_MS));
     if (budget.queuedDeliveryId)
       throw new Refusal(
-        409,
+        "conflict",
         "redelivery_queued",
         `redelivery ${budget.queuedDeliveryId} of this event is queued or being attempted; redeliver once it has been attempted`,
       );

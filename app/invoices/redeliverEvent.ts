@@ -21,7 +21,7 @@ export async function redeliverInvoiceEvent(
 ): Promise<DeliveryRow> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, invoiceId);
   if (!invoice.webhook_url)
-    throw new Refusal(409, "no_webhook_url", "this invoice has no webhook_url");
+    throw new Refusal("conflict", "no_webhook_url", "this invoice has no webhook_url");
   const event = await findInvoiceEventId(deps.db, invoice.id, eventId);
   if (!event) throw notFound("event");
   return queueRedelivery(deps, invoice.id, event, invoice.webhook_url, (trx) =>

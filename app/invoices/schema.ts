@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { getAddress, isAddress } from "viem";
-import { USDC_DECIMAL_PATTERN } from "../../domain/money.ts";
+import type { DepositPaymentView } from "../../domain/depositPaymentView.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
@@ -10,17 +9,27 @@ import {
 import type { SweepView } from "../../domain/sweepView.ts";
 import { RefundSchema } from "../refunds/refundSchema.ts";
 import {
+  calendarDate,
+  checksummedAddress,
+  emailAddress,
+  isCalendarDate,
+  metadataSchema,
+  nonEmptyText,
+  rule,
+  storedMetadataSchema,
+  usdcAmount,
+  walletRules,
+  walletType,
+  webhookUrl,
+  X402_URL_DESCRIPTION,
+} from "../schemaFields.ts";
+import {
   createInvoiceResponseExample,
   EXAMPLE_INVOICE_ID,
-  EXAMPLE_WALLET_ADDRESS,
   invoiceExample,
   invoiceStatusResponseExample,
   sweepExample,
 } from "./examples.ts";
-
-/** `x402_url`, on invoices and payment links alike. */
-export const X402_URL_DESCRIPTION =
-  'Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").';
 
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
@@ -28,129 +37,25 @@ export const X402_URL_DESCRIPTION =
  * (in `params`) that the 400 body reports per field.
  */
 
-const rule = (code: string, message: string) => ({ message, params: { code } });
-
-/** A real calendar date written as YYYY-MM-DD. */
-function isCalendarDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-const calendarDate = z
-  .string(rule("invalid_date", "must be a date written YYYY-MM-DD"))
-  // One message per problem, and neither aborting: zod would then skip the rules across fields.
-  .refine(
-    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value),
-    rule("invalid_date", "must be a date written YYYY-MM-DD"),
-  )
-  .refine(
-    (value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value),
-    rule("invalid_date", "is not a real calendar date"),
-  )
-  .openapi({ format: "date", example: "2026-12-31" });
-
-const email = z.email(rule("invalid_email", "must be a valid email address")).max(254);
-/** C0 control characters other than tab, line feed and carriage return, and DEL: Postgres
- * refuses NUL in text, and none of them belongs on an invoice. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, rule("required", "must not be empty"))
-    .max(max, rule("too_long", `must be at most ${max} characters`))
-    .refine(
-      (value) => !CONTROL_CHARACTERS.test(value),
-      rule("invalid_characters", "must not contain control characters"),
-    );
-
-/** A USDC amount as a quoted decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
-export const usdcAmount = z
-  .custom<string>(
-    (value) => typeof value === "string" && USDC_DECIMAL_PATTERN.test(value),
-    // z.custom aborts by default, which would make zod skip the rules across fields.
-    {
-      ...rule(
-        "invalid_decimal",
-        'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
-      ),
-      abort: false,
-    },
-  )
-  .openapi({
-    type: "string",
-    pattern: USDC_DECIMAL_PATTERN.source,
-    example: "100.00",
-    description: 'A USDC amount: a quoted decimal string with 1 to 6 decimals, such as `"100.00"`.',
-  });
-
-/** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
-const checksummed = z.string().superRefine((value, ctx) => {
-  if (!isAddress(value, { strict: false })) {
-    ctx.addIssue({
-      code: "custom",
-      ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address"),
-    });
-  } else if (value !== getAddress(value)) {
-    // viem's strict check lets an all-lowercase address through; a checksum is required here.
-    ctx.addIssue({
-      code: "custom",
-      ...rule("not_checksummed", `must be EIP-55 checksummed: ${getAddress(value)}`),
-    });
-  }
-});
-export const checksummedAddress = checksummed.openapi({
-  pattern: "^0x[0-9a-fA-F]{40}$",
-  example: EXAMPLE_WALLET_ADDRESS,
-  description:
-    'The merchant\'s own wallet, EIP-55 checksummed: required when `wallet_type` is `"byo"`, refused when `"managed"`.',
-});
-
-/** byo needs a wallet_address; managed must not have one. Shared by invoices and links. */
-export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  if (body.wallet_type === "byo" && body.wallet_address === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["wallet_address"],
-      ...rule("required", 'is required when wallet_type is "byo"'),
-    });
-  }
-  if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["wallet_address"],
-      ...rule(
-        "not_allowed",
-        'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
-      ),
-    });
-  }
-}
-
-export const walletType = z
-  .enum(WALLET_TYPES, rule("invalid_enum", 'must be "managed" or "byo"'))
-  .openapi({
-    description:
-      "Where the funds go once paid: `managed`, a wallet Remit manages for the merchant; `byo`, the merchant's own `wallet_address`.",
-  });
-export const webhookUrl = z
-  .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
-  .max(2000)
-  .openapi({
-    example: "https://acme.example/hooks/remit",
-    description:
-      "Receives the signed payment events; the signing secret is returned only in the 201, as `webhook_secret`. Must be https and public unless the server sets `ALLOW_PRIVATE_WEBHOOKS=true`.",
-  });
-export { email as emailAddress, rule, text as nonEmptyText };
+// The field primitives live in app/schemaFields.ts; named here too, where callers have long found them.
+export {
+  CONTROL_CHARACTERS,
+  calendarDate,
+  checksummedAddress,
+  emailAddress,
+  isCalendarDate,
+  nonEmptyText,
+  rule,
+  usdcAmount,
+  walletRules,
+  walletType,
+  webhookUrl,
+  X402_URL_DESCRIPTION,
+} from "../schemaFields.ts";
 
 export const LineItemSchema = z
   .strictObject({
-    description: text(500).openapi({ description: "What the line bills for." }),
+    description: nonEmptyText(500).openapi({ description: "What the line bills for." }),
     quantity: z
       .number(rule("invalid_number", "must be a positive number"))
       .positive(rule("not_positive", "must be greater than 0"))
@@ -169,17 +74,19 @@ export const LineItemSchema = z
 /** `POST /api/invoices` — spec §2.1, exactly; unknown fields are refused. */
 export const CreateInvoiceSchema = z
   .strictObject({
-    merchant_email: email.openapi({
+    merchant_email: emailAddress.openapi({
       description:
         "The merchant, who is paid: identifies them (case-insensitively), numbers their invoices and receives their payment notices.",
     }),
-    merchant_name: text(200).openapi({ description: "The merchant's name, on the invoice." }),
-    merchant_address: text(1000).openapi({
+    merchant_name: nonEmptyText(200).openapi({
+      description: "The merchant's name, on the invoice.",
+    }),
+    merchant_address: nonEmptyText(1000).openapi({
       description: "The merchant's postal address, on the invoice.",
     }),
-    vendor_email: email.openapi({ description: "Who pays: the invoice is emailed here." }),
-    vendor_name: text(200).openapi({ description: "The payer's name, on the invoice." }),
-    vendor_address: text(1000)
+    vendor_email: emailAddress.openapi({ description: "Who pays: the invoice is emailed here." }),
+    vendor_name: nonEmptyText(200).openapi({ description: "The payer's name, on the invoice." }),
+    vendor_address: nonEmptyText(1000)
       .openapi({ description: "The payer's postal address, on the invoice." })
       .optional(),
     line_items: z
@@ -197,10 +104,17 @@ export const CreateInvoiceSchema = z
       description:
         "A date written YYYY-MM-DD, not before `issue_date`; past it, an unpaid invoice reads `overdue`.",
     }),
-    notes: text(2000).openapi({ description: "Free text printed on the invoice." }).optional(),
+    notes: nonEmptyText(2000)
+      .openapi({ description: "Free text printed on the invoice." })
+      .optional(),
     wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
     webhook_url: webhookUrl.optional(),
+    metadata: metadataSchema.optional().openapi({
+      description:
+        "Up to 20 flat keys of your own (an order id, a customer id), as payment links take them: returned in the invoice's bodies and list (which filters on them: `?metadata[order_id]=1042`), its CSV export, its webhooks and the event log. Set at creation, never changed.",
+      example: { order_id: "1042" },
+    }),
     send_now: z
       .boolean(rule("invalid_boolean", "must be true or false"))
       .openapi({
@@ -327,6 +241,28 @@ export const SweepSchema = z
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<z.infer<typeof SweepSchema>, SweepView>;
 
+/**
+ * The `payments` of an invoice and of a payment link, as domain/depositPaymentView.ts presents
+ * them: every transfer indexed to the deposit address, counted or not.
+ */
+export const DepositPaymentsSchema = z
+  .array(
+    z.object({
+      tx_hash: z.string(),
+      log_index: z.number(),
+      from: z.string().openapi({ description: "The payer's address." }),
+      amount: z.string(),
+      block_number: z.number(),
+      paid_at: z.string().openapi({ description: "The block's time." }),
+      counted: z.boolean().openapi({
+        description:
+          "Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link).",
+      }),
+    }),
+  )
+  .openapi({ description: "Every USDC transfer indexed to the deposit address." });
+true satisfies Same<z.infer<typeof DepositPaymentsSchema>[number], DepositPaymentView>;
+
 export const InvoiceSchema = z
   .object({
     invoice_id: z.uuid(),
@@ -394,22 +330,7 @@ export const InvoiceSchema = z
       description:
         "The shortfall, in USDC, that still makes this invoice `paid`: its merchant's setting when it was created (0.00: exactly the total).",
     }),
-    payments: z
-      .array(
-        z.object({
-          tx_hash: z.string(),
-          log_index: z.number(),
-          from: z.string().openapi({ description: "The payer's address." }),
-          amount: z.string(),
-          block_number: z.number(),
-          paid_at: z.string().openapi({ description: "The block's time." }),
-          counted: z.boolean().openapi({
-            description:
-              "Whether the transfer has the confirmations it needs: only counted ones are in paid_amount.",
-          }),
-        }),
-      )
-      .openapi({ description: "Every USDC transfer indexed to the deposit address." }),
+    payments: DepositPaymentsSchema,
     sweeps: z
       .array(SweepSchema)
       .openapi({ description: "Settlement: each sweep of the deposit address to wallet_address." }),
@@ -426,6 +347,9 @@ export const InvoiceSchema = z
     schedule_id: z.uuid().nullable().openapi({
       description:
         "The invoice schedule that issued it (`/api/invoice-schedules`); null for an invoice made by hand.",
+    }),
+    metadata: storedMetadataSchema.openapi({
+      description: "The `metadata` it was created with; `{}` when none was given.",
     }),
   })
   .openapi("Invoice", { example: invoiceExample });

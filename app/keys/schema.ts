@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { API_KEY_SCOPES } from "../../domain/statuses.ts";
-import { nonEmptyText, rule } from "../invoices/schema.ts";
+import { nonEmptyText, rule } from "../schemaFields.ts";
 
 const EXAMPLE_KEY_ID = "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b";
 

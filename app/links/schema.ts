@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { LINK_STATUSES, REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
 import {
-  CONTROL_CHARACTERS,
   checksummedAddress,
   emailAddress,
+  metadataSchema,
   nonEmptyText,
   rule,
   usdcAmount,
@@ -11,35 +11,7 @@ import {
   walletType,
   webhookUrl,
   X402_URL_DESCRIPTION,
-} from "../invoices/schema.ts";
-
-/** A small flat object echoed back in status responses and webhooks (an order id, say). */
-const metadataValue = z
-  .custom<string | number | boolean | null>(
-    (value) =>
-      value === null ||
-      typeof value === "boolean" ||
-      (typeof value === "number" && Number.isFinite(value)) ||
-      (typeof value === "string" && value.length <= 500 && !CONTROL_CHARACTERS.test(value)),
-    {
-      ...rule(
-        "invalid_metadata_value",
-        "values are strings (at most 500 characters), numbers, booleans or null",
-      ),
-      abort: false,
-    },
-  )
-  // A custom schema tells the OpenAPI generator nothing: describe it (OpenAPI 3.1 type list).
-  .openapi({ type: ["string", "number", "boolean", "null"], maxLength: 500 });
-const metadata = z
-  .record(
-    z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, "keys are 1–40 letters, digits, _ . -"),
-    metadataValue,
-  )
-  .refine(
-    (value) => Object.keys(value).length <= 20,
-    rule("too_many", "must have at most 20 keys"),
-  );
+} from "../schemaFields.ts";
 
 /**
  * `POST /api/links` (the spec leaves the request to us): one payment of `amount` USDC for
@@ -61,7 +33,7 @@ export const CreateLinkSchema = z
     wallet_type: walletType,
     wallet_address: checksummedAddress.optional(),
     webhook_url: webhookUrl.optional(),
-    metadata: metadata.optional().openapi({
+    metadata: metadataSchema.optional().openapi({
       description: "Up to 20 flat keys echoed in status responses and webhooks (an order id, say).",
     }),
     redirect_url: z

@@ -1,8 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import type { ListPage } from "../../db/queries/listPage.ts";
 import { decodeListCursor, type ListKind } from "../../domain/listCursor.ts";
-import { CONTROL_CHARACTERS } from "../invoices/schema.ts";
+import {
+  METADATA_KEY_PATTERN,
+  METADATA_MAX_KEYS,
+  METADATA_MAX_STRING,
+} from "../../domain/metadata.ts";
 import { type FieldError, validationError } from "../refusal.ts";
+import { CONTROL_CHARACTERS } from "../schemaFields.ts";
 
 /** Rows per page when `limit` is not given, and the most one page may hold. */
 export const DEFAULT_LIST_LIMIT = 50;
@@ -171,6 +176,66 @@ export function assertRanges(
       });
   }
   if (fields.length) throw validationError(fields);
+}
+
+/** `metadata[order_id]=1042`: one parameter per key (OpenAPI's deepObject style). */
+const METADATA_PARAM = /^metadata\[(.*)\]$/;
+
+/**
+ * `metadata`, the filter on the integrator's own keys: `?metadata[order_id]=1042` keeps what
+ * has that key with that value (domain/metadata.ts metadataFilterValues: `1042` finds the string
+ * and the number), several keys all of them. Its parameters are read by metadataFilterOf.
+ */
+export const metadataParam = (description: string) =>
+  z
+    .record(z.string(), z.string())
+    .optional()
+    .openapi({
+      param: { name: "metadata", in: "query", style: "deepObject", explode: true },
+      description,
+      example: { order_id: "1042" },
+    });
+
+/**
+ * The `metadata[key]=value` parameters of a query, checked as `metadata` itself is (the same
+ * keys, values of at most 500 characters, at most 20 keys), and the other parameters; a bad
+ * one is a 400 naming it.
+ */
+export function metadataFilterOf(params: Record<string, string>): {
+  metadata: Record<string, string> | undefined;
+  rest: Record<string, string>;
+} {
+  const metadata: Record<string, string> = {};
+  const rest: Record<string, string> = {};
+  const fields: FieldError[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const key = METADATA_PARAM.exec(name)?.[1];
+    if (key === undefined) {
+      rest[name] = value;
+      continue;
+    }
+    if (!METADATA_KEY_PATTERN.test(key))
+      fields.push({
+        path: name,
+        code: "invalid_metadata_key",
+        message: "metadata keys are 1–40 letters, digits, _ . -",
+      });
+    else if (value.length > METADATA_MAX_STRING || CONTROL_CHARACTERS.test(value))
+      fields.push({
+        path: name,
+        code: "invalid_metadata_value",
+        message: `must be at most ${METADATA_MAX_STRING} characters, without control characters`,
+      });
+    else metadata[key] = value;
+  }
+  if (Object.keys(metadata).length > METADATA_MAX_KEYS)
+    fields.push({
+      path: "metadata",
+      code: "too_many",
+      message: `must have at most ${METADATA_MAX_KEYS} keys`,
+    });
+  if (fields.length) throw validationError(fields);
+  return { metadata: Object.keys(metadata).length ? metadata : undefined, rest };
 }
 
 /**

@@ -28,33 +28,35 @@ export type {
   PaymentListRow,
 };
 
+/** A list query of db/queries, of one merchant's rows. */
+type MerchantListQuery<Filters, Row> = (
+  db: CoreDeps["db"],
+  merchantId: string,
+  filters: Filters,
+  page: ListPage,
+) => Promise<ListResult<Row>>;
+
+/**
+ * The actor's own list of `list`: the list query scoped to the actor's merchant (a 401 for
+ * nobody in particular).
+ */
+export const ownList =
+  <Filters, Row>(list: MerchantListQuery<Filters, Row>) =>
+  (
+    deps: Pick<CoreDeps, "db">,
+    actor: Actor,
+    filters: Filters,
+    page: ListPage,
+  ): Promise<ListResult<Row>> =>
+    list(deps.db, ownMerchantId(actor.identity), filters, page);
+
 /**
  * The actor's own lists, one keyset stack for every surface (the API's lists and exports, the
  * dashboard's pages): newest first, a page at a time.
  */
-export const invoiceList = (
-  deps: Pick<CoreDeps, "db">,
-  actor: Actor,
-  filters: InvoiceListFilters,
-  page: ListPage,
-): Promise<ListResult<InvoiceListRow>> =>
-  listInvoices(deps.db, ownMerchantId(actor.identity), filters, page);
-
-export const linkList = (
-  deps: Pick<CoreDeps, "db">,
-  actor: Actor,
-  filters: LinkListFilters,
-  page: ListPage,
-): Promise<ListResult<LinkListRow>> =>
-  listLinks(deps.db, ownMerchantId(actor.identity), filters, page);
-
-export const paymentList = (
-  deps: Pick<CoreDeps, "db">,
-  actor: Actor,
-  filters: PaymentListFilters,
-  page: ListPage,
-): Promise<ListResult<PaymentListRow>> =>
-  listPayments(deps.db, ownMerchantId(actor.identity), filters, page);
+export const invoiceList = ownList(listInvoices);
+export const linkList = ownList(listLinks);
+export const paymentList = ownList(listPayments);
 
 /** The newest block the indexer has seen: how many confirmations a listed payment has. */
 export const indexedHeadOf = (deps: Pick<CoreDeps, "db" | "indexerSchema">) =>

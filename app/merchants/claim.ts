@@ -1,8 +1,13 @@
 import type { Db } from "../../db/database.ts";
 import { claimWithNewKey } from "../../db/queries/accounts.ts";
 import { isClaimTokenUsable, useClaimToken } from "../../db/queries/claimTokens.ts";
+import { insertDashboardSession } from "../../db/queries/dashboardSessions.ts";
 import { findMerchantByEmail } from "../../db/queries/merchants.ts";
 import { apiKeyRecord, hashSecretToken, newApiKey } from "../../domain/apiKeys.ts";
+import {
+  DASHBOARD_SESSION_ABSOLUTE_MINUTES,
+  newDashboardSessionToken,
+} from "../../domain/dashboardSession.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emailOneTimeLink } from "./oneTimeLink.ts";
 
@@ -31,25 +36,34 @@ export const isClaimLinkUsable = (db: Db, token: string): Promise<boolean> =>
   isClaimTokenUsable(db, hashSecretToken(token));
 
 /**
- * Uses a claim link's token once: its merchant is claimed and gets a new write key, answered
- * here only (it is stored hashed); null when the link does not work.
+ * Uses a claim link's token once: its merchant is claimed, gets a new write key, answered here
+ * only (it is stored hashed), and is signed in to the dashboard: a new session, as its token
+ * (for the cookie; stored hashed too). The link was emailed to the merchant's address, so using
+ * it proves the address as a sign-in link does: one email, not two. Null when the link does not
+ * work (unknown, used, expired), and then nothing is made.
  */
 export async function claimAccount(
   db: Db,
   token: string,
   requestId: string | null,
-): Promise<{ apiKey: string; email: string; keyId: string } | null> {
+): Promise<{ apiKey: string; email: string; keyId: string; sessionToken: string } | null> {
   const apiKey = newApiKey("write");
+  const sessionToken = newDashboardSessionToken();
   const claimed = await db.transaction().execute(async (trx) => {
     const email = await useClaimToken(trx, hashSecretToken(token));
     if (!email) return null;
-    const { keyId } = await claimWithNewKey(trx, {
+    const { merchantId, keyId } = await claimWithNewKey(trx, {
       email,
       actor: "claim",
       key: { ...apiKeyRecord(apiKey), name: `claimed ${new Date().toISOString().slice(0, 10)}` },
       requestId,
     });
+    await insertDashboardSession(trx, {
+      merchantId,
+      tokenHash: hashSecretToken(sessionToken),
+      absoluteMinutes: DASHBOARD_SESSION_ABSOLUTE_MINUTES,
+    });
     return { email, keyId };
   });
-  return claimed && { apiKey, ...claimed };
+  return claimed && { apiKey, sessionToken, ...claimed };
 }

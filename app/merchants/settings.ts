@@ -1,3 +1,4 @@
+import type { Executor } from "../../db/database.ts";
 import { type AuditDetails, recordAudit } from "../../db/queries/audit.ts";
 import {
   confirmNotificationEmail,
@@ -5,22 +6,29 @@ import {
   saveMerchantSettings,
   setPendingNotificationEmail,
 } from "../../db/queries/dashboard.ts";
+import { lockEmailBudget, recentNoticeVerifications } from "../../db/queries/emailBudget.ts";
 import { queueAccountEmail } from "../../db/queries/emails.ts";
 import {
   findMerchantSettings,
   type MerchantSettings,
   setUnderpaymentTolerance,
 } from "../../db/queries/merchantSettings.ts";
-import { findManagedWallet, findMerchantEmail } from "../../db/queries/merchants.ts";
+import {
+  findManagedWallet,
+  findMerchantEmail,
+  findRegisteredName,
+} from "../../db/queries/merchants.ts";
 import { listPayoutWallets } from "../../db/queries/payoutWallets.ts";
 import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
+import { NOTICE_VERIFICATIONS_PER_ADDRESS_PER_HOUR } from "../../domain/emailBudget.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
 import { MAX_UNDERPAYMENT_TOLERANCE } from "../../domain/underpaymentTolerance.ts";
 import { type Actor, auditActor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
-import { validationError } from "../refusal.ts";
+import { chargeEmailToOthers } from "../emailBudget.ts";
+import { RetryLaterError, validationError } from "../refusal.ts";
 
 export type { MerchantSettings };
 
@@ -44,7 +52,7 @@ export type SettingsChange = {
  * `underpayment_tolerance` above the cap.
  */
 export async function updateSettings(
-  deps: Pick<CoreDeps, "db" | "webhookKeys">,
+  deps: Pick<CoreDeps, "db" | "webhookKeys" | "emailBudget">,
   actor: Actor,
   change: SettingsChange,
 ): Promise<{ pendingNotificationEmail: string | null }> {
@@ -129,6 +137,7 @@ export async function updateSettings(
       requestId: actor.requestId,
       details: changes,
     });
+    if (pending && newToken) await chargeNoticeVerification(trx, deps, merchantId, pending);
     if (pending && newToken)
       await queueAccountEmail(trx, {
         kind: "notification_email_verification",
@@ -179,9 +188,21 @@ export async function confirmNotificationEmailLink(
   });
 }
 
+/**
+ * The merchant's settings as a new invoice starts from them: without a name of its own, the
+ * name registered for it (`remit merchants add --name "Acme Ltd"`), so that nobody types it
+ * again on the settings page or on every invoice (issue 42). Saved, it becomes its own.
+ */
+async function settingsWithRegisteredName(db: Executor, merchantId: string) {
+  const settings = await findDashboardSettings(db, merchantId);
+  if (settings.default_name !== null) return settings;
+  const registered = await findRegisteredName(db, merchantId);
+  return registered === null ? settings : { ...settings, default_name: registered };
+}
+
 /** The actor's defaults for a new invoice or link (its name and address), and its settings. */
 export const merchantDefaults = (deps: Pick<CoreDeps, "db">, actor: Actor) =>
-  findDashboardSettings(deps.db, ownMerchantId(actor.identity));
+  settingsWithRegisteredName(deps.db, ownMerchantId(actor.identity));
 
 /**
  * The actor's settings as its settings page shows them: the texts, the notification email (and
@@ -191,7 +212,7 @@ export const merchantDefaults = (deps: Pick<CoreDeps, "db">, actor: Actor) =>
 export async function merchantSettingsView(deps: Pick<CoreDeps, "db">, actor: Actor) {
   const merchantId = ownMerchantId(actor.identity);
   const [settings, wallets, managedWallet, tolerance] = await Promise.all([
-    findDashboardSettings(deps.db, merchantId),
+    settingsWithRegisteredName(deps.db, merchantId),
     listPayoutWallets(deps.db, merchantId),
     findManagedWallet(deps.db, merchantId),
     findMerchantSettings(deps.db, merchantId),
@@ -207,3 +228,29 @@ export async function merchantSettingsView(deps: Pick<CoreDeps, "db">, actor: Ac
 /** The actor's settings as the API shows them (the underpayment tolerance). */
 export const ownSettings = (deps: Pick<CoreDeps, "db">, actor: Actor) =>
   findMerchantSettings(deps.db, ownMerchantId(actor.identity));
+
+/**
+ * A verification link to a would-be notice address goes to somebody who never asked for it:
+ * capped per address like claim links (whoever asks: two accounts alternating cannot double
+ * it), and charged to the merchant's budget of email to others. Over either: a 429 and the
+ * settings change rolls back with it.
+ */
+async function chargeNoticeVerification(
+  trx: Executor,
+  deps: Pick<CoreDeps, "emailBudget">,
+  merchantId: string,
+  recipient: string,
+): Promise<void> {
+  // Requests for one address, from any account, count each other.
+  await lockEmailBudget(trx, `notice:${recipient.toLowerCase()}`);
+  if (
+    (await recentNoticeVerifications(trx, recipient)) >= NOTICE_VERIFICATIONS_PER_ADDRESS_PER_HOUR
+  )
+    throw new RetryLaterError(
+      "rate_limited",
+      "rate_limited",
+      `at most ${NOTICE_VERIFICATIONS_PER_ADDRESS_PER_HOUR} verification links an hour go to one address; nothing was changed or sent`,
+      3600,
+    );
+  await chargeEmailToOthers(trx, deps.emailBudget, merchantId, recipient);
+}

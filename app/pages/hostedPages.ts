@@ -8,6 +8,7 @@ import {
 } from "../../db/queries/invoices.ts";
 import { findLinkBySlug, type LinkRow } from "../../db/queries/links.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
+import { refundedAmountOf } from "../../db/queries/refunds.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 
 export type { InvoiceRow, LineItemRow, LinkRow };
@@ -17,30 +18,46 @@ export type { InvoiceRow, LineItemRow, LinkRow };
  * checkout and the merchant portal show, and nothing more (never the merchant's API ids).
  */
 
-/** The hosted invoice `slug`: a void one without its payment state (it offers no way to pay). */
+/**
+ * The hosted invoice `slug`: a void one without its payment state (it offers no way to pay);
+ * `refunded`, what its confirmed refunds paid back to the payer (0 without any).
+ */
 export async function hostedInvoice(
   db: Db,
   slug: string,
-): Promise<{ invoice: InvoiceRow; lines: LineItemRow[]; state: PaymentState | null } | undefined> {
+): Promise<
+  | { invoice: InvoiceRow; lines: LineItemRow[]; state: PaymentState | null; refunded: bigint }
+  | undefined
+> {
   const invoice = await findInvoiceBySlug(db, slug);
   if (!invoice) return undefined;
-  if (invoice.status === "void")
-    return { invoice, lines: await findLineItems(db, invoice.id), state: null };
-  const [lines, state] = await Promise.all([
+  if (invoice.status === "void") {
+    const [lines, refunded] = await Promise.all([
+      findLineItems(db, invoice.id),
+      refundedAmountOf(db, { invoiceId: invoice.id }),
+    ]);
+    return { invoice, lines, state: null, refunded };
+  }
+  const [lines, state, refunded] = await Promise.all([
     findLineItems(db, invoice.id),
     loadPaymentState(db, invoice.deposit_address),
+    refundedAmountOf(db, { invoiceId: invoice.id }),
   ]);
-  return { invoice, lines, state };
+  return { invoice, lines, state, refunded };
 }
 
-/** The payment link `slug` and what it has received, for its checkout. */
+/** The payment link `slug`, what it has received and what was refunded, for its checkout. */
 export async function hostedLink(
   db: Db,
   slug: string,
-): Promise<{ link: LinkRow; state: PaymentState } | undefined> {
+): Promise<{ link: LinkRow; state: PaymentState; refunded: bigint } | undefined> {
   const link = await findLinkBySlug(db, slug);
   if (!link) return undefined;
-  return { link, state: await loadPaymentState(db, link.deposit_address) };
+  const [state, refunded] = await Promise.all([
+    loadPaymentState(db, link.deposit_address),
+    refundedAmountOf(db, { linkId: link.id }),
+  ]);
+  return { link, state, refunded };
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Address, createPublicClient, getAddress, type Hex } from "viem";
 import { base } from "viem/chains";
 import { classifyChainError } from "../../chain/errors.ts";
 import { rpcTransport } from "../../chain/rpc.ts";
+import { lockInvoiceForPayment } from "../../db/queries/invoicePaymentLock.ts";
 import {
   findPayerAuthorization,
   insertPayerAuthorization,
@@ -92,7 +93,7 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
     async accept(payable, message, signature, now) {
       if (!relayer || !settings || !budget || budget.daily === 0n)
         throw new Refusal(
-          409,
+          "conflict",
           "gasless_unavailable",
           "this service does not relay payments; send the USDC with a plain transfer",
         );
@@ -106,7 +107,7 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
         const decision = perSlug.take(`${slug}:${message.from.toLowerCase()}`, now.getTime());
         if (decision.allowed) return;
         throw new RetryLaterError(
-          429,
+          "rate_limited",
           "rate_limited",
           `too many payment attempts for this invoice or link from ${message.from} (${settings.perSlugPerMinute} a minute); retry after ${decision.retryAfterSeconds} s`,
           decision.retryAfterSeconds,
@@ -125,7 +126,11 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
       } catch (error) {
         if (error instanceof Refusal) throw error;
         if (classifyChainError(error).kind === "unreachable")
-          throw new Refusal(503, "chain_unavailable", "the Base RPC did not answer; retry shortly");
+          throw new Refusal(
+            "unavailable",
+            "chain_unavailable",
+            "the Base RPC did not answer; retry shortly",
+          );
         throw error;
       }
 
@@ -133,12 +138,18 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
       try {
         row = await deps.db.transaction().execute(async (trx) => {
           await lockRelayerGasBudget(trx);
+          // Voided since it was verified: nothing is due, and nothing may be relayed to it.
+          if (
+            payable.kind === "invoice" &&
+            (await lockInvoiceForPayment(trx, payable.depositAddress)) === "void"
+          )
+            throw new Refusal("conflict", "nothing_due", "nothing is due: this invoice is void");
           const since = utcDayStart(now);
           const spent = await relayerSpend(trx, since, REFUND_GAS_RESERVE, payable.merchantId);
           const over = overRelayerBudget(spent, gasReserved, budget);
           if (over)
             throw new RetryLaterError(
-              429,
+              "rate_limited",
               "relayer_budget_exhausted",
               relayerBudgetMessage(over, "gasless payments", "send the USDC with a plain transfer"),
               secondsUntilNextUtcDay(now),
@@ -159,12 +170,16 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
         const constraint = uniqueViolation(error);
         if (constraint === "payer_authorizations_one_open")
           throw new Refusal(
-            409,
+            "conflict",
             "payment_in_progress",
             "a payment to this invoice or link is already on its way; wait for it to be counted",
           );
         if (constraint !== null)
-          throw new Refusal(409, "authorization_used", "this authorization was submitted before");
+          throw new Refusal(
+            "conflict",
+            "authorization_used",
+            "this authorization was submitted before",
+          );
         throw error;
       }
       deps.log.info("payer authorization accepted", {

@@ -127,9 +127,14 @@ export async function authorizationUnder(
   return row;
 }
 
-const refuse = (status: 409 | 422, code: string, message: string, field?: string) =>
+const refuse = (
+  kind: "conflict" | "unprocessable",
+  code: string,
+  message: string,
+  field?: string,
+) =>
   new Refusal(
-    status,
+    kind,
     code,
     message,
     field
@@ -177,13 +182,13 @@ export async function verifyAuthorization(
   signerProven: () => void = () => {},
 ): Promise<{ gasReserved: bigint }> {
   if (payable.due === 0n)
-    throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
+    throw refuse("conflict", "nothing_due", "nothing is due: this invoice or link is paid");
   const terms = refuseAuthorizationTerms(message, {
     depositAddress: payable.depositAddress,
     due: payable.due,
     nowSeconds,
   });
-  if (terms) throw refuse(422, terms.code, terms.message, terms.field);
+  if (terms) throw refuse("unprocessable", terms.code, terms.message, terms.field);
 
   // A smart-contract wallet signs by ERC-1271, which only USDC (in the simulation below) can
   // check; any other payer's signature must recover to them here.
@@ -192,7 +197,7 @@ export async function verifyAuthorization(
     const code = await deps.chain.getCode({ address: message.from });
     if (!code || code === "0x")
       throw refuse(
-        422,
+        "unprocessable",
         "invalid_signature",
         `the signature is not ${message.from}'s over these terms`,
         "signature",
@@ -201,10 +206,15 @@ export async function verifyAuthorization(
   if (recovered) signerProven();
 
   if (await isAuthorizationNonceStored(deps.db, message.from, message.nonce))
-    throw refuse(409, "authorization_used", "this authorization was submitted before", "nonce");
+    throw refuse(
+      "conflict",
+      "authorization_used",
+      "this authorization was submitted before",
+      "nonce",
+    );
   if (await findPaymentInProgress(deps.db, payable.depositAddress, MINED_NOT_COUNTED_SECONDS))
     throw refuse(
-      409,
+      "conflict",
       "payment_in_progress",
       "a payment to this invoice or link is already on its way; wait for it to be counted",
     );
@@ -213,10 +223,10 @@ export async function verifyAuthorization(
   // amount received now. Without this read the same invoice could be paid twice.
   const now = await findPayable({ db: deps.db }, payable.slug);
   if (!now || now.due === 0n)
-    throw refuse(409, "nothing_due", "nothing is due: this invoice or link is paid");
+    throw refuse("conflict", "nothing_due", "nothing is due: this invoice or link is paid");
   if (now.due !== payable.due)
     throw refuse(
-      422,
+      "unprocessable",
       "wrong_amount",
       `the authorization is for ${formatUsdc(message.value)} USDC; exactly ${formatUsdc(now.due)} USDC is due`,
       "value",
@@ -228,7 +238,8 @@ export async function verifyAuthorization(
     functionName: "authorizationState",
     args: [message.from, message.nonce],
   });
-  if (used) throw refuse(409, "authorization_used", "USDC has already used this nonce", "nonce");
+  if (used)
+    throw refuse("conflict", "authorization_used", "USDC has already used this nonce", "nonce");
   const balance = await deps.chain.readContract({
     address: USDC_ADDRESS,
     abi: usdcAbi,
@@ -237,7 +248,7 @@ export async function verifyAuthorization(
   });
   if (balance < message.value)
     throw refuse(
-      422,
+      "unprocessable",
       "insufficient_balance",
       `${message.from} holds ${formatUsdc(balance)} USDC on Base; this payment needs ${formatUsdc(message.value)}`,
       "from",
@@ -259,7 +270,7 @@ export async function verifyAuthorization(
     const failure = classifyChainError(error);
     if (failure.kind !== "reverted") throw error;
     throw refuse(
-      422,
+      "unprocessable",
       "simulation_failed",
       `USDC would refuse this transfer: ${failure.reason ?? failure.errorName ?? summarizeChainError(error)}`,
     );

@@ -1,67 +1,58 @@
 import { randomUUID } from "node:crypto";
-import { type Address, getAddress, zeroAddress } from "viem";
+import { type Address, getAddress } from "viem";
 import type { Executor } from "../../db/database.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
-import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
-import { indexedTransfersTo } from "../../db/queries/indexer.ts";
-import { lockInvoiceByDepositAddress } from "../../db/queries/invoices.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
-import { lockLinkByDepositAddress } from "../../db/queries/links.ts";
 import { findManagedWallet } from "../../db/queries/merchants.ts";
-import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import {
   findManagedWalletKey,
+  findRefund,
   insertRefund,
   loadRefundFacts,
   lockDepositSpending,
   queueRefundEmail,
-  type RefundOwner,
   type RefundRow,
 } from "../../db/queries/refunds.ts";
-import {
-  countUnfinishedRefunds,
-  lockMerchantRefunds,
-  lockRelayerGasBudget,
-  merchantRefundsSince,
-  relayerSpend,
-} from "../../db/queries/relayerGas.ts";
+import { countUnfinishedRefunds } from "../../db/queries/relayerGas.ts";
 import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
-import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { refundNonce } from "../../domain/refundNonce.ts";
-import { planRefund, type RefundPlan, refundableOf } from "../../domain/refundPlan.ts";
-import { secondsUntilNextUtcDay, utcDayStart } from "../../domain/relayedAuthorization.ts";
 import {
-  belowRefundMinimum,
-  MAX_UNFINISHED_REFUNDS,
-  overRelayerBudget,
-  REFUND_GAS_RESERVE,
-  relayerBudgetMessage,
-  secondsUntilWindowFrees,
-} from "../../domain/relayerBudget.ts";
-import { sealSecret } from "../../domain/secretBox.ts";
-import type { RefundSource, WalletType } from "../../domain/statuses.ts";
+  planRefund,
+  type RefundFacts,
+  type RefundPlan,
+  refundableOf,
+} from "../../domain/refundPlan.ts";
+import { belowRefundMinimum, MAX_UNFINISHED_REFUNDS } from "../../domain/relayerBudget.ts";
+import { openSecret, sealSecret } from "../../domain/secretBox.ts";
+import type { RefundSource } from "../../domain/statuses.ts";
+import { revenueOf, type SweepOwner } from "../../domain/sweepPolicy.ts";
 import { type Actor, auditActor } from "../actor.ts";
-import type { CoreDeps, RefundLimits } from "../deps.ts";
-import { Refusal, RetryLaterError, validationError } from "../refusal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { claimOrReplay, type IdempotentRequest, rememberAnswer } from "../idempotency.ts";
+import { Refusal, validationError } from "../refusal.ts";
+import { reserveTransferGas } from "../relayerGas.ts";
+import {
+  assertNotRepeated,
+  assertPayable,
+  assertRefundAllowed,
+  assertWalletHolds,
+  senderOf,
+} from "./refundGuards.ts";
+import { lockedSweepOwner, type RefundTarget } from "./refundTarget.ts";
 import type { CreateRefundInput } from "./schema.ts";
+
+export { DUPLICATE_REFUND_WINDOW_MINUTES } from "./refundGuards.ts";
+export type { RefundTarget } from "./refundTarget.ts";
+
+/** The operation refunds' Idempotency-Keys are stored under (app.idempotency_keys). */
+export const REFUND_OPERATION = "refund";
+
+export type StoredRefundAnswer = { refund_id: string; sealed_claim_url?: string };
 
 /** How long a refund claim link works: a payer may take days to answer an email. */
 export const REFUND_CLAIM_TTL_DAYS = 14;
-
-const HOUR_MS = 3_600_000;
-
-/** What is being refunded: an invoice or a payment link, as the refund sees it. */
-export type RefundTarget = {
-  owner: RefundOwner;
-  merchantId: string;
-  depositAddress: string;
-  walletType: WalletType;
-  /** An invoice's vendor, emailed the claim link; a link has none. */
-  vendorEmail: string | null;
-  label: string;
-};
 
 /** Why a plan was refused, in words a merchant can act on. */
 function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget): Refusal {
@@ -69,7 +60,7 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget)
   switch (plan.reason) {
     case "swept_to_own_wallet":
       return new Refusal(
-        409,
+        "conflict",
         "refund_swept_to_own_wallet",
         plan.available > 0n
           ? `Remit holds only ${available} USDC for ${target.label}; the rest was swept to your own wallet (wallet_type byo), which Remit cannot move: refund that from your own wallet`
@@ -77,128 +68,29 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, target: RefundTarget)
       );
     case "split_needed":
       return new Refusal(
-        409,
+        "conflict",
         "refund_split_needed",
         `one refund is one transfer from one address: at most ${available} USDC now; refund that, then the rest`,
       );
     case "exceeds_refundable":
       return new Refusal(
-        409,
+        "conflict",
         "refund_exceeds_refundable",
         `at most ${available} USDC can be refunded for ${target.label} (refunds already requested count)`,
       );
+    case "revenue_needs_amount":
+      return new Refusal(
+        "conflict",
+        "nothing_to_refund",
+        `nothing held for ${target.label} is the payer's to get back (no excess, or it is already refunded): a refund without an amount returns only that. To refund the merchant's revenue, give an explicit \`amount\` (at most ${available} USDC now)`,
+      );
     default:
       return new Refusal(
-        409,
+        "conflict",
         "nothing_to_refund",
         `nothing is refundable for ${target.label}: no payment is held, or everything held is already refunded or being refunded (see its refunds)`,
       );
   }
-}
-
-/** A destination Remit must not pay: nobody could spend it, or it is Remit's own. */
-async function assertPayable(deps: Pick<CoreDeps, "db">, to: Address): Promise<void> {
-  const lower = to.toLowerCase();
-  const refused =
-    lower === zeroAddress
-      ? "is the zero address"
-      : lower === USDC_ADDRESS.toLowerCase()
-        ? "is USDC's own contract"
-        : (await findDerivationIndex(deps.db, lower)) !== undefined
-          ? "is one of Remit's deposit addresses"
-          : null;
-  if (refused) throw validationError([{ path: "to", code: "not_allowed", message: refused }]);
-}
-
-/** The one address the counted payments came from, for `to_sender`. */
-async function senderOf(
-  deps: Pick<CoreDeps, "db" | "indexerSchema">,
-  depositAddress: string,
-): Promise<Address> {
-  const [state, transfers] = await Promise.all([
-    loadPaymentState(deps.db, depositAddress),
-    indexedTransfersTo(deps.db, deps.indexerSchema, depositAddress),
-  ]);
-  const senders = new Set(
-    transfers.filter((t) => state.counted.includes(t.id)).map((t) => t.from.toLowerCase()),
-  );
-  const [only] = senders;
-  if (senders.size !== 1 || !only)
-    throw new Refusal(
-      409,
-      "sender_ambiguous",
-      senders.size === 0
-        ? "no counted payment to take the sender from"
-        : `the payments came from ${senders.size} addresses: give the refund's \`to\``,
-    );
-  return getAddress(only);
-}
-
-/**
- * What makes a refund worth the relayer's gas, judged with the owner's row and the deposit
- * locked, so concurrent requests see each other: at most MAX_UNFINISHED_REFUNDS unfinished per
- * invoice or link (409 `too_many_unfinished_refunds`), at most `perMerchantPerHour` per merchant
- * and hour, whoever asks (429 `rate_limited`, under the merchant's lock).
- */
-async function assertRefundAllowed(
-  trx: Executor,
-  limits: RefundLimits | undefined,
-  target: RefundTarget,
-  now: Date,
-): Promise<void> {
-  if ((await countUnfinishedRefunds(trx, target.owner)) >= MAX_UNFINISHED_REFUNDS)
-    throw new Refusal(
-      409,
-      "too_many_unfinished_refunds",
-      `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
-    );
-  if (!limits?.perMerchantPerHour) return;
-  await lockMerchantRefunds(trx, target.merchantId);
-  const recent = await merchantRefundsSince(
-    trx,
-    target.merchantId,
-    new Date(now.getTime() - HOUR_MS),
-  );
-  if (recent.count >= limits.perMerchantPerHour) {
-    const wait = recent.oldest ? secondsUntilWindowFrees(recent.oldest, HOUR_MS, now) : 60;
-    throw new RetryLaterError(
-      429,
-      "rate_limited",
-      `at most ${limits.perMerchantPerHour} refunds per merchant per hour; retry after ${wait} s`,
-      wait,
-    );
-  }
-}
-
-/**
- * Reserves the refund's gas (REFUND_GAS_RESERVE) in the relayer's daily budgets, the service's
- * and the merchant's, under the budget's lock (taken last: never before a row or deposit lock):
- * 429 `relayer_budget_exhausted` with `Retry-After` (seconds to midnight UTC) when either is
- * spent. The refund row inserted in the same transaction is the reservation.
- */
-async function reserveRefundGas(
-  trx: Executor,
-  budget: CoreDeps["relayerBudget"],
-  merchantId: string,
-  now: Date,
-): Promise<void> {
-  if (!budget) return;
-  if (budget.daily === 0n)
-    throw new Refusal(
-      409,
-      "refunds_unavailable",
-      "this service's relayer pays for no refunds (RELAYER_DAILY_GAS_BUDGET=0): refund the payer from your own wallet",
-    );
-  await lockRelayerGasBudget(trx);
-  const spent = await relayerSpend(trx, utcDayStart(now), REFUND_GAS_RESERVE, merchantId);
-  const over = overRelayerBudget(spent, REFUND_GAS_RESERVE, budget);
-  if (over)
-    throw new RetryLaterError(
-      429,
-      "relayer_budget_exhausted",
-      relayerBudgetMessage(over, "refunds", "retry then, or refund the payer from your own wallet"),
-      secondsUntilNextUtcDay(now),
-    );
 }
 
 /** A request's amount and destination, checked before any lock: the API's 400s and 409s. */
@@ -222,9 +114,22 @@ async function checkedRequest(
   return { requested, minimum, to };
 }
 
+/**
+ * The facts a refund is planned from, the owner's revenue judged from its stored status and
+ * amount (read under its row lock when refunding), so "held" means the same as for the sweep.
+ */
+async function refundFacts(
+  db: Executor,
+  target: RefundTarget,
+  owner: SweepOwner,
+): Promise<RefundFacts> {
+  const facts = await loadRefundFacts(db, target.owner, target.depositAddress, target.walletType);
+  return { ...facts, revenue: revenueOf(owner, facts.received) };
+}
+
 /** The plan for these facts, or the refusal the API answers. */
 function acceptedPlan(
-  facts: Parameters<typeof refundableOf>[0],
+  facts: RefundFacts,
   requested: bigint | undefined,
   minimum: bigint,
   target: RefundTarget,
@@ -233,7 +138,7 @@ function acceptedPlan(
   if (!plan.ok) throw refusal(plan, target);
   if (requested === undefined && plan.amount < minimum)
     throw new Refusal(
-      409,
+      "conflict",
       "refund_below_minimum",
       `only ${formatUsdc(plan.amount)} USDC is refundable for ${target.label}, less than the smallest refund (${formatUsdc(minimum)} USDC): its gas would cost more than it returns; refund it from your own wallet`,
     );
@@ -267,17 +172,16 @@ export async function previewRefund(
   const { requested, minimum, to } = await checkedRequest(deps, target, input);
   if ((await countUnfinishedRefunds(deps.db, target.owner)) >= MAX_UNFINISHED_REFUNDS)
     throw new Refusal(
-      409,
+      "conflict",
       "too_many_unfinished_refunds",
       `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
     );
-  const facts = await loadRefundFacts(
-    deps.db,
-    target.owner,
-    target.depositAddress,
-    target.walletType,
+  const plan = acceptedPlan(
+    await refundFacts(deps.db, target, target.sweepOwner),
+    requested,
+    minimum,
+    target,
   );
-  const plan = acceptedPlan(facts, requested, minimum, target);
   let from = target.depositAddress;
   if (plan.source === "managed_wallet") {
     const wallet = await findManagedWallet(deps.db, target.merchantId);
@@ -312,31 +216,53 @@ export async function createRefund(
   target: RefundTarget,
   input: CreateRefundInput,
   actor: Actor,
+  idempotencyKey?: string,
 ): Promise<{ row: RefundRow; claimUrl?: string }> {
   const { requested, minimum, to } = await checkedRequest(deps, target, input);
   const token = to ? null : newClaimToken();
+  const claimUrl = token ? `${deps.payUrl}/refund/${token}` : undefined;
   const id = randomUUID();
+  const idempotency: IdempotentRequest | undefined = idempotencyKey
+    ? { key: idempotencyKey, request: { ...target.owner, ...input } }
+    : undefined;
 
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const answer = await deps.db.transaction().execute(async (trx) => {
+    // The key first, before any other lock: a replay answers the first refund, moves nothing.
+    const key = await claimOrReplay<StoredRefundAnswer>(
+      trx,
+      target.merchantId,
+      REFUND_OPERATION,
+      idempotency,
+    );
+    if ("replay" in key) {
+      const first = await findRefund(trx, key.replay.refund_id);
+      if (!first) throw new Error(`idempotent refund ${key.replay.refund_id} not found`);
+      const sealed = key.replay.sealed_claim_url;
+      return {
+        row: first,
+        claimUrl: sealed ? openSecret(sealed, deps.webhookKeys) : undefined,
+      };
+    }
     // Refunds of one owner serialise on its row; a refund and a sweep on the deposit's lock.
-    if (target.owner.invoiceId) await lockInvoiceByDepositAddress(trx, target.depositAddress);
-    else await lockLinkByDepositAddress(trx, target.depositAddress);
+    // The owner's status read under its lock: what is revenue and what is held depends on it.
+    const owner = await lockedSweepOwner(trx, target);
     await lockDepositSpending(trx, target.depositAddress);
     const now = new Date();
+    if (!key.claimed)
+      await assertNotRepeated(trx, target, requested, to, input.to_sender === true, now);
     await assertRefundAllowed(trx, deps.refundLimits, target, now);
-    const facts = await loadRefundFacts(
-      trx,
-      target.owner,
-      target.depositAddress,
-      target.walletType,
-    );
-    const plan = acceptedPlan(facts, requested, minimum, target);
-    await reserveRefundGas(trx, deps.relayerBudget, target.merchantId, now);
+    const plan = acceptedPlan(await refundFacts(trx, target, owner), requested, minimum, target);
+    await reserveTransferGas(trx, deps.relayerBudget, target.merchantId, {
+      what: "refunds",
+      unavailableCode: "refunds_unavailable",
+      instead: "refund the payer from your own wallet",
+    });
     let from = target.depositAddress;
     if (plan.source === "managed_wallet") {
       const wallet = await findManagedWalletKey(trx, target.merchantId);
       if (!wallet) throw refusal({ ok: false, reason: "nothing_held", available: 0n }, target);
       from = wallet.address.toLowerCase();
+      await assertWalletHolds(trx, from, plan.amount);
     }
     const claimExpiresAt = token ? new Date(Date.now() + REFUND_CLAIM_TTL_DAYS * 86_400_000) : null;
     const refund = await insertRefund(trx, {
@@ -378,7 +304,11 @@ export async function createRefund(
       target: id,
       requestId: actor.requestId,
     });
-    return refund;
+    await rememberAnswer(trx, key.claimed, {
+      refund_id: id,
+      ...(claimUrl ? { sealed_claim_url: sealSecret(claimUrl, deps.webhookKeys) } : {}),
+    } satisfies StoredRefundAnswer);
+    return { row: refund, claimUrl };
   });
-  return token ? { row, claimUrl: `${deps.payUrl}/refund/${token}` } : { row };
+  return answer.claimUrl ? answer : { row: answer.row };
 }

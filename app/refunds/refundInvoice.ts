@@ -1,12 +1,18 @@
 import type { InvoiceRow } from "../../db/queries/invoices.ts";
+import type { RefundRow } from "../../db/queries/refunds.ts";
+import { findRefund } from "../../db/queries/refunds.ts";
+import { openSecret } from "../../domain/secretBox.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedInvoice, authorizedLink } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { rememberedAnswer } from "../idempotency.ts";
 import {
   createRefund,
   previewRefund,
+  REFUND_OPERATION,
   type RefundPreview,
   type RefundTarget,
+  type StoredRefundAnswer,
 } from "./createRefund.ts";
 import type { CreateRefundInput } from "./schema.ts";
 
@@ -21,6 +27,7 @@ const invoiceRefundTarget = (invoice: InvoiceRow): RefundTarget => ({
   walletType: invoice.wallet_type,
   vendorEmail: invoice.vendor_email,
   label: `invoice ${invoice.invoice_number}`,
+  sweepOwner: { kind: "invoice", status: invoice.status, amount: invoice.total_amount },
 });
 
 /**
@@ -46,9 +53,16 @@ export async function refundInvoice(
   actor: Actor,
   id: string,
   input: CreateRefundInput,
+  idempotencyKey?: string,
 ): Promise<Awaited<ReturnType<typeof createRefund>>> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
-  const refund = await createRefund(deps, invoiceRefundTarget(invoice), input, actor);
+  const refund = await createRefund(
+    deps,
+    invoiceRefundTarget(invoice),
+    input,
+    actor,
+    idempotencyKey,
+  );
   deps.log.info("refund requested", { refund_id: refund.row.id, invoice_id: invoice.id });
   return refund;
 }
@@ -62,6 +76,7 @@ export async function refundLink(
   actor: Actor,
   slug: string,
   input: CreateRefundInput,
+  idempotencyKey?: string,
 ): Promise<Awaited<ReturnType<typeof createRefund>>> {
   const link = await authorizedLink(deps.db, actor.identity, slug);
   const { row, claimUrl } = await createRefund(
@@ -73,10 +88,36 @@ export async function refundLink(
       walletType: link.wallet_type,
       vendorEmail: null,
       label: `payment link ${link.slug}`,
+      sweepOwner: { kind: "link", status: link.status, amount: link.amount },
     },
     input,
     actor,
+    idempotencyKey,
   );
   deps.log.info("refund requested", { refund_id: row.id, link_slug: link.slug });
   return { row, claimUrl };
+}
+
+/**
+ * The refund of invoice `id` that the merchant's request under `key` made, with its claim URL
+ * (opened from its sealed copy): the page a dashboard refund redirects to, shown again on a
+ * reload without requesting anything. Undefined when the key made no refund of this invoice.
+ */
+export async function requestedInvoiceRefund(
+  deps: CoreDeps,
+  actor: Actor,
+  id: string,
+  key: string,
+): Promise<{ row: RefundRow; claimUrl: string | null } | undefined> {
+  const invoice = await authorizedInvoice(deps.db, actor.identity, id);
+  const stored = await rememberedAnswer<StoredRefundAnswer>(
+    deps.db,
+    invoice.merchant_id,
+    REFUND_OPERATION,
+    key,
+  );
+  const row = stored && (await findRefund(deps.db, stored.refund_id));
+  if (!stored || row?.invoice_id !== invoice.id) return undefined;
+  const sealed = stored.sealed_claim_url;
+  return { row, claimUrl: sealed ? openSecret(sealed, deps.webhookKeys) : null };
 }

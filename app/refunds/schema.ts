@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
 import { EXAMPLE_WALLET_ADDRESS } from "../invoices/examples.ts";
-import { rule, usdcAmount } from "../invoices/schema.ts";
+import { rule, usdcAmount } from "../schemaFields.ts";
 import { refundShape } from "./refundSchema.ts";
 
 export { type Refund, RefundSchema } from "./refundSchema.ts";

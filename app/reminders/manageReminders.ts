@@ -1,7 +1,16 @@
 import { systemClock } from "../../db/clock.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
-import { findReminderPolicy, saveReminderPolicy } from "../../db/queries/reminders.ts";
-import { MANUAL_REMINDERS_PER_HOUR, type ReminderPolicy } from "../../domain/reminders.ts";
+import {
+  findReminderPolicy,
+  resetReminderChecks,
+  saveReminderPolicy,
+} from "../../db/queries/reminders.ts";
+import {
+  REMINDER_GAP_HOURS,
+  REMINDERS_PER_CUSTOMER_PER_DAY,
+  type ReminderHold,
+  type ReminderPolicy,
+} from "../../domain/reminders.ts";
 import { auditActor, type MerchantActor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -17,7 +26,10 @@ export const ownReminderPolicy = (
 /** A change of the policy: fields left out are unchanged; `steps` replaces every step. */
 export type ReminderPolicyChange = Partial<ReminderPolicy>;
 
-/** Changes the actor's merchant's reminder policy, audited in the same transaction. */
+/**
+ * Changes the actor's merchant's reminder policy, audited in the same transaction; its open
+ * invoices are looked at again by the next sweep, under the new steps.
+ */
 export async function changeReminderPolicy(
   deps: Pick<CoreDeps, "db">,
   actor: MerchantActor,
@@ -32,6 +44,7 @@ export async function changeReminderPolicy(
       max_reminders: input.max_reminders ?? current.max_reminders,
     };
     await saveReminderPolicy(trx, merchantId, next);
+    await resetReminderChecks(trx, merchantId);
     await recordAudit(trx, {
       merchantId,
       ...auditActor(actor.identity),
@@ -43,27 +56,42 @@ export async function changeReminderPolicy(
   });
 }
 
+/** Why a reminder on request waits, in the words of its 429. */
+function holdMessage(hold: ReminderHold): string {
+  const until = hold.until.toISOString();
+  if (hold.reason === "invoice_just_sent")
+    return `the customer was emailed this invoice less than ${REMINDER_GAP_HOURS} hours ago: its first reminder may go at ${until}`;
+  if (hold.reason === "invoice_just_reminded")
+    return `this invoice was reminded less than ${REMINDER_GAP_HOURS} hours ago (by hand or automatically): the next reminder may go at ${until}`;
+  return `this customer was sent ${REMINDERS_PER_CUSTOMER_PER_DAY === 1 ? "a reminder" : `${REMINDERS_PER_CUSTOMER_PER_DAY} reminders`} in the last 24 hours (at most ${REMINDERS_PER_CUSTOMER_PER_DAY} a day per customer, by hand or automatic, whichever invoice): the next may go at ${until}`;
+}
+
 /**
  * Reminds the vendor of the actor's invoice `id` now: while something is due (409
- * `nothing_due`), at most MANUAL_REMINDERS_PER_HOUR an hour per invoice (429, retry later).
+ * `nothing_due`), and within the one cadence and cap of every reminder, by hand or automatic
+ * (domain/reminders.ts reminderHold: 429 `rate_limited` with Retry-After until it allows one).
  */
 export async function remindNow(
-  deps: Pick<CoreDeps, "db" | "log" | "clock">,
+  deps: Pick<CoreDeps, "db" | "log" | "clock" | "emailBudget">,
   actor: MerchantActor,
   id: string,
 ): Promise<{ reminderId: string; invoiceId: string; amountDue: bigint; sentAt: Date }> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
   const now = await (deps.clock ?? systemClock).now();
-  const sent = await remindInvoice(deps.db, invoice.id, null, now, MANUAL_REMINDERS_PER_HOUR);
-  if (typeof sent === "object" && "limited" in sent)
-    throw new RetryLaterError(
-      429,
-      "rate_limited",
-      `at most ${MANUAL_REMINDERS_PER_HOUR} reminders an hour per invoice`,
-      Math.max(1, Math.ceil((sent.freeAt.getTime() - Date.now()) / 1000)),
+  const sent = await remindInvoice(deps.db, invoice.id, now, deps.emailBudget);
+  if (sent === "nothing_due")
+    throw new Refusal(
+      "conflict",
+      "nothing_due",
+      "nothing is due on this invoice: no reminder is sent",
     );
-  if (typeof sent !== "object")
-    throw new Refusal(409, "nothing_due", "nothing is due on this invoice: no reminder is sent");
+  if ("held" in sent)
+    throw new RetryLaterError(
+      "rate_limited",
+      "rate_limited",
+      holdMessage(sent.held),
+      Math.max(1, Math.ceil((sent.held.until.getTime() - now.getTime()) / 1000)),
+    );
   await recordAudit(deps.db, {
     merchantId: invoice.merchant_id,
     ...auditActor(actor.identity),

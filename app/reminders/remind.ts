@@ -1,68 +1,96 @@
 import type { Transaction } from "kysely";
 import type { Clock } from "../../db/clock.ts";
 import type { Database, Db } from "../../db/database.ts";
-import { recordPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import {
-  findOpenInvoicesDueBetween,
+  findDueReminderChecks,
   findReminderPolicy,
   insertReminder,
+  lockCustomerReminders,
   lockRemindableInvoice,
   type RemindableInvoice,
-  recentManualReminders,
+  type ReminderCheckKey,
   recordedDueDateEvents,
-  sentReminderSteps,
+  reminderContext,
+  rewindReminderChecks,
+  setReminderCheck,
 } from "../../db/queries/reminders.ts";
+import type { EmailBudget } from "../../domain/emailBudget.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
+  automaticReminder,
   dueDateEvents,
-  dueReminderStep,
-  REMINDER_STEP_MAX_DAYS,
-  REMINDER_STEP_MIN_DAYS,
+  nextReminderCheck,
+  type ReminderContext,
+  type ReminderHold,
   type ReminderPolicy,
   remindableAmount,
+  reminderHold,
 } from "../../domain/reminders.ts";
-import { addDays } from "../../domain/schedule.ts";
+import { chargeEmailToOthers } from "../emailBudget.ts";
+import { recordEvent } from "../events/recordEvent.ts";
+import { RetryLaterError } from "../refusal.ts";
 
 export type ReminderSent = { reminderId: string; emailId: string; amountDue: bigint };
 
-/** On-request reminders past their hourly cap: the next one may go at `freeAt`. */
-export type ReminderLimited = { limited: true; freeAt: Date };
-
-const HOUR_MS = 3_600_000;
+/** A reminder the cadence or the cap holds back (domain/reminders.ts reminderHold). */
+export type ReminderHeld = { held: ReminderHold };
 
 /**
- * Sends a reminder for the invoice now (step null: on request), in one transaction under the
- * invoice's row lock, so a payment or a void committing meanwhile is seen: "nothing_due" when
- * nothing is (paid, excess, void, a draft), "already_sent" for a policy step sent before. With
- * `hourlyCap`, on-request reminders sent in the last hour (wall clock) are counted under the same
- * lock: concurrent requests cannot all pass a count taken before it.
+ * Records a reminder and queues its email, in the caller's transaction (the invoice's row lock
+ * and its customer's lock held): charged to the merchant's budget of email to others first.
+ */
+async function sendReminder(
+  trx: Transaction<Database>,
+  invoice: RemindableInvoice,
+  step: number | null,
+  amountDue: bigint,
+  now: Date,
+  emailBudget: EmailBudget | undefined,
+): Promise<ReminderSent | null> {
+  await chargeEmailToOthers(trx, emailBudget, invoice.merchant_id, invoice.vendor_email);
+  const sent = await insertReminder(trx, {
+    invoiceId: invoice.id,
+    merchantId: invoice.merchant_id,
+    step,
+    amountDue,
+    recipient: invoice.vendor_email,
+    sentAt: now,
+  });
+  return sent && { reminderId: sent.id, emailId: sent.emailId, amountDue };
+}
+
+/** The context with the reminder just sent counted. */
+const withSent = (context: ReminderContext, step: number | null, now: Date): ReminderContext => ({
+  ...context,
+  reminders: [...context.reminders, { step, sentAt: now }],
+  customerReminders: [...context.customerReminders, now],
+});
+
+/**
+ * A reminder of the invoice on request, now: in one transaction under the invoice's row lock
+ * (a payment or a void committing meanwhile is seen: "nothing_due" when nothing is) and its
+ * customer's lock, so the cadence and the cap (domain/reminders.ts reminderHold, the same rule
+ * as the policy's reminders) are counted where concurrent requests and the sweep cannot pass
+ * them.
  */
 export async function remindInvoice(
   db: Db,
   invoiceId: string,
-  step: number | null,
   now: Date,
-  hourlyCap?: number,
-): Promise<ReminderSent | ReminderLimited | "nothing_due" | "already_sent"> {
+  emailBudget?: EmailBudget,
+): Promise<ReminderSent | ReminderHeld | "nothing_due"> {
   return db.transaction().execute(async (trx) => {
     const invoice = await lockRemindableInvoice(trx, invoiceId);
     if (!invoice) return "nothing_due";
-    if (hourlyCap !== undefined) {
-      const wall = Date.now();
-      const recent = await recentManualReminders(trx, invoiceId, new Date(wall - HOUR_MS));
-      if (recent.count >= hourlyCap)
-        return { limited: true, freeAt: new Date((recent.oldest?.getTime() ?? wall) + HOUR_MS) };
-    }
     const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
     if (amountDue === 0n) return "nothing_due";
-    const sent = await insertReminder(trx, {
-      invoiceId,
-      step,
-      amountDue,
-      recipient: invoice.vendor_email,
-      sentAt: now,
-    });
-    return sent ? { reminderId: sent.id, emailId: sent.emailId, amountDue } : "already_sent";
+    await lockCustomerReminders(trx, invoice);
+    const held = reminderHold(await reminderContext(trx, invoice, now), now);
+    if (held) return { held };
+    const sent = await sendReminder(trx, invoice, null, amountDue, now, emailBudget);
+    // Reminders on request have no step: the (invoice, step) index never refuses one.
+    if (!sent) throw new Error(`reminder of invoice ${invoiceId} not recorded`);
+    return sent;
   });
 }
 
@@ -74,23 +102,25 @@ export async function remindInvoice(
  */
 async function recordDueDateEvent(
   trx: Transaction<Database>,
-  invoice: RemindableInvoice & { due_date: string },
+  invoice: RemindableInvoice,
   type: "invoice.will_be_due" | "invoice.overdue",
   now: Date,
 ): Promise<boolean> {
   if ((await recordedDueDateEvents(trx, invoice.id)).includes(type)) return false;
   const id = crypto.randomUUID();
   const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
-  await recordPaymentEvent(trx, {
-    id,
-    owner: { invoiceId: invoice.id },
-    type,
-    status: invoice.status,
-    paidAmount: invoice.received,
-    txHash: null,
-    paidAt: null,
-    createdAt: now,
-    payload: JSON.stringify({
+  await recordEvent(
+    trx,
+    {
+      owner: { invoiceId: invoice.id },
+      status: invoice.status,
+      paidAmount: invoice.received,
+      txHash: null,
+      paidAt: null,
+      merchantEmail: null,
+      webhookUrl: null,
+    },
+    {
       event_id: id,
       type,
       created_at: now.toISOString(),
@@ -101,28 +131,91 @@ async function recordDueDateEvent(
       total_amount: formatUsdc(invoice.total_amount),
       paid_amount: formatUsdc(invoice.received),
       amount_due: formatUsdc(amountDue),
-    }),
-    merchantEmail: null,
-    webhookUrl: null,
-  });
+      metadata: invoice.metadata,
+    },
+  );
   return true;
 }
 
 /** Invoices looked at per query of the sweep. */
 const SWEEP_PAGE = 500;
 
+type SweepOutcome = { reminded: boolean; events: number; deferred: boolean };
+
 /**
- * The reminder sweep (every minute, and whenever tests move the clock): for every open invoice
- * whose due date is within reach of a policy step, the due-date events it has reached and the
- * policy step due today, each once. Idempotent: running it twice, or in two workers, sends
- * nothing twice (the unique indexes, under the invoice's lock).
+ * One open invoice whose check has come: the due-date events it has reached (in a transaction
+ * of their own: a reminder deferred by the email budget does not take them back), the policy
+ * step due unless the cadence or the cap holds it (the same rule as a reminder on request),
+ * and when to look at it again (domain/reminders.ts nextReminderCheck).
+ */
+async function sweepInvoice(
+  db: Db,
+  candidate: RemindableInvoice,
+  policy: ReminderPolicy,
+  now: Date,
+  emailBudget: EmailBudget | undefined,
+): Promise<SweepOutcome> {
+  const today = now.toISOString().slice(0, 10);
+  const outcome: SweepOutcome = { reminded: false, events: 0, deferred: false };
+  const types = dueDateEvents(policy, candidate.due_date, today);
+  const recorded = types.length ? await recordedDueDateEvents(db, candidate.id) : [];
+  const missing = types.filter((type) => !recorded.includes(type));
+  if (missing.length)
+    await db.transaction().execute(async (trx) => {
+      const invoice = await lockRemindableInvoice(trx, candidate.id);
+      if (!invoice) return;
+      if (remindableAmount(invoice.status, invoice.total_amount, invoice.received) === 0n) return;
+      for (const type of missing)
+        if (await recordDueDateEvent(trx, invoice, type, now)) outcome.events += 1;
+    });
+  try {
+    await db.transaction().execute(async (trx) => {
+      const invoice = await lockRemindableInvoice(trx, candidate.id);
+      if (!invoice) return;
+      // Closed meanwhile (paid, void): nothing is due, and its check went with its status
+      // (migration 0038's trigger), so the update below changes nothing.
+      await lockCustomerReminders(trx, invoice);
+      let context = await reminderContext(trx, invoice, now);
+      const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
+      const due = amountDue > 0n ? automaticReminder(policy, invoice.due_date, now, context) : null;
+      if (due && !due.hold) {
+        const sent = await sendReminder(trx, invoice, due.step, amountDue, now, emailBudget);
+        outcome.reminded = sent !== null;
+        context = withSent(context, due.step, now);
+      }
+      const events = await recordedDueDateEvents(trx, invoice.id);
+      const next = nextReminderCheck(policy, invoice.due_date, now, context, events);
+      await setReminderCheck(trx, invoice.id, next, now);
+    });
+  } catch (error) {
+    // Over the merchant's budget of email to others: deferred, not sent; looked at again once
+    // the budget allows (each step is sent once, whenever that is).
+    if (!(error instanceof RetryLaterError) || error.code !== "email_budget_exhausted") throw error;
+    outcome.deferred = true;
+    await setReminderCheck(
+      db,
+      candidate.id,
+      new Date(now.getTime() + error.retryAfterSeconds * 1000),
+      now,
+    );
+  }
+  return outcome;
+}
+
+/**
+ * The reminder sweep (every minute, and whenever tests move the clock): every open invoice
+ * whose check has come (migration 0038's reminder_checks, set by nextReminderCheck), whatever
+ * its age, gets the due-date events it has reached and the policy step due, each once. Only
+ * those are read: an invoice with nothing to do until a later day is not looked at before it.
+ * Idempotent: running it twice, or in two workers, sends nothing twice (the unique indexes,
+ * under the invoice's lock).
  */
 export async function sweepReminders(
   db: Db,
   clock: Clock,
-): Promise<{ reminders: number; events: number }> {
+  emailBudget?: EmailBudget,
+): Promise<{ reminders: number; events: number; deferred: number }> {
   const now = await clock.now();
-  const today = now.toISOString().slice(0, 10);
   const policies = new Map<string, ReminderPolicy>();
   const policyOf = async (merchantId: string) => {
     let policy = policies.get(merchantId);
@@ -134,44 +227,26 @@ export async function sweepReminders(
   };
   let reminders = 0;
   let events = 0;
-  let after: string | undefined;
+  let deferred = 0;
+  await rewindReminderChecks(db, now);
+  let after: ReminderCheckKey | undefined;
   for (;;) {
-    // A due date a step (or the will_be_due warning) reaches today: within the steps' bounds.
-    const page = await findOpenInvoicesDueBetween(
-      db,
-      addDays(today, -REMINDER_STEP_MAX_DAYS),
-      addDays(today, -REMINDER_STEP_MIN_DAYS),
-      SWEEP_PAGE,
-      after,
-    );
+    const page = await findDueReminderChecks(db, now, SWEEP_PAGE, after);
     for (const candidate of page) {
-      const policy = await policyOf(candidate.merchant_id);
-      const types = dueDateEvents(policy, candidate.due_date, today);
-      if (types.length) {
-        const recorded = await recordedDueDateEvents(db, candidate.id);
-        const missing = types.filter((type) => !recorded.includes(type));
-        if (missing.length)
-          await db.transaction().execute(async (trx) => {
-            const invoice = await lockRemindableInvoice(trx, candidate.id);
-            if (!invoice) return;
-            if (remindableAmount(invoice.status, invoice.total_amount, invoice.received) === 0n)
-              return;
-            for (const type of missing)
-              if (await recordDueDateEvent(trx, invoice, type, now)) events += 1;
-          });
-      }
-      const step = dueReminderStep(
-        policy,
-        candidate.due_date,
-        today,
-        await sentReminderSteps(db, candidate.id),
+      const outcome = await sweepInvoice(
+        db,
+        candidate,
+        await policyOf(candidate.merchant_id),
+        now,
+        emailBudget,
       );
-      if (step === null) continue;
-      const sent = await remindInvoice(db, candidate.id, step, now);
-      if (typeof sent === "object" && "reminderId" in sent) reminders += 1;
+      if (outcome.reminded) reminders += 1;
+      if (outcome.deferred) deferred += 1;
+      events += outcome.events;
     }
-    if (page.length < SWEEP_PAGE) break;
-    after = page.at(-1)?.id;
+    const last = page.at(-1);
+    if (page.length < SWEEP_PAGE || !last) break;
+    after = { checkAt: last.check_at, invoiceId: last.id };
   }
-  return { reminders, events };
+  return { reminders, events, deferred };
 }

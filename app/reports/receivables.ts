@@ -11,6 +11,7 @@ import {
 import type { MerchantActor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { csvHeaders, exportFileNameOf } from "../exports/csvStream.ts";
 
 export type PresentedBuckets = Record<(typeof AGING_BUCKETS)[number], string>;
 
@@ -95,4 +96,25 @@ export function receivablesCsv(report: ReceivablesReport, bom: boolean): string 
     ),
     row("Total", "", report.invoiceCount, report.totals, report.total),
   ].join("");
+}
+
+/**
+ * The report's CSV download, GET /api/exports/receivables.csv's and the dashboard's alike: named
+ * after the merchant and the day it is counted on, as the other exports are
+ * (`acme-ltd_receivables_2026-11-30.csv`).
+ */
+export async function receivablesCsvResponse(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  actor: MerchantActor,
+  bom: boolean,
+): Promise<Response> {
+  const { today, report } = await ownReceivables(deps, actor);
+  const name = await exportFileNameOf(
+    deps.db,
+    ownMerchantId(actor.identity),
+    "receivables",
+    {},
+    today,
+  );
+  return new Response(receivablesCsv(report, bom), { status: 200, headers: csvHeaders(name) });
 }

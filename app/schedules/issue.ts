@@ -67,13 +67,21 @@ export async function issueNextPeriod(
   const period = row.next_period;
   const date = scheduledDate(calendar, period);
   if (date === null)
-    throw new Refusal(409, "schedule_completed", "this schedule has no period left to issue");
+    throw new Refusal(
+      "conflict",
+      "schedule_completed",
+      "this schedule has no period left to issue",
+    );
   const parsed = CreateInvoiceSchema.safeParse({
     ...row.template,
     ...invoiceDates(options.issueDate ?? date, row.days_until_due),
   });
   if (!parsed.success)
-    throw new Refusal(400, "validation_failed", "the schedule's template no longer validates");
+    throw new Refusal(
+      "invalid",
+      "validation_failed",
+      "the schedule's template no longer validates",
+    );
   try {
     const actor = options.actor ?? scheduleActor(row, null);
     return await createInvoice(deps, parsed.data, undefined, actor, {
@@ -93,7 +101,9 @@ export async function issueNextPeriod(
 
 /**
  * Run now: the next period issued today, whatever its date ("bill this customer today"); an
- * active or paused schedule only. A period another run took meanwhile is retried with the next.
+ * active or paused schedule only. A period another run (or the worker) is issuing at the same
+ * moment is a 409 `schedule_busy`: the caller sees the schedule moved and decides whether to run
+ * again, rather than this request silently issuing the period after.
  */
 export async function runScheduleNow(
   deps: CoreDeps,
@@ -101,23 +111,29 @@ export async function runScheduleNow(
   today: string,
   actor: Actor,
 ): Promise<CreateInvoiceResponse> {
-  let current = row;
-  for (let attempt = 0; ; attempt++) {
-    if (current.status === "cancelled")
-      throw new Refusal(409, "schedule_cancelled", "this schedule is cancelled");
-    if (current.status === "completed")
-      throw new Refusal(409, "schedule_completed", "this schedule has no period left to issue");
-    try {
-      return await issueNextPeriod(deps, current, {
-        issueDate: today,
-        allowed: ["active", "paused"],
-        actor,
-      });
-    } catch (error) {
-      if (!(error instanceof PeriodTakenError) || attempt >= 3) throw error;
-      const fresh = await findScheduleById(deps.db, row.id);
-      if (!fresh) throw error;
-      current = fresh;
-    }
+  if (row.status === "cancelled")
+    throw new Refusal("conflict", "schedule_cancelled", "this schedule is cancelled");
+  if (row.status === "completed")
+    throw new Refusal(
+      "conflict",
+      "schedule_completed",
+      "this schedule has no period left to issue",
+    );
+  try {
+    return await issueNextPeriod(deps, row, {
+      issueDate: today,
+      allowed: ["active", "paused"],
+      actor,
+    });
+  } catch (error) {
+    if (!(error instanceof PeriodTakenError)) throw error;
+    const fresh = await findScheduleById(deps.db, row.id);
+    if (fresh?.status === "cancelled")
+      throw new Refusal("conflict", "schedule_cancelled", "this schedule is cancelled");
+    throw new Refusal(
+      "conflict",
+      "schedule_busy",
+      "another run issued this schedule's next period at the same moment; get the schedule and run again if another invoice is wanted",
+    );
   }
 }

@@ -6,13 +6,16 @@ import {
   listSchedules,
   lockSchedule,
   type ScheduleChange,
-  type ScheduleListRow,
   type ScheduleRow,
   scheduleInvoiceIds,
   updateSchedule,
 } from "../../db/queries/invoiceSchedules.ts";
-import type { ListPage, ListResult } from "../../db/queries/listPage.ts";
-import { type ScheduleStatus, scheduledDate } from "../../domain/schedule.ts";
+import {
+  firstPeriod,
+  MAX_BACKFILL_PERIODS,
+  type ScheduleStatus,
+  scheduledDate,
+} from "../../domain/schedule.ts";
 import { auditActor, type MerchantActor } from "../actor.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
@@ -24,7 +27,8 @@ import {
 } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { CreateInvoiceResponse } from "../invoices/schema.ts";
-import { notFound, Refusal } from "../refusal.ts";
+import { ownList } from "../lists/merchantLists.ts";
+import { notFound, Refusal, validationError } from "../refusal.ts";
 import { calendarOf, runScheduleNow } from "./issue.ts";
 import {
   type CreateScheduleInput,
@@ -81,7 +85,7 @@ export async function assertTemplateAllowed(
     await assertNameAllowed(deps.db, merchantId, template.merchant_name);
   } catch (error) {
     if (!(error instanceof Refusal) || !error.fields) throw error;
-    throw new Refusal(error.status, error.code, error.message, error.fields.map(underInvoice));
+    throw new Refusal(error.kind, error.code, error.message, error.fields.map(underInvoice));
   }
 }
 
@@ -105,13 +109,7 @@ export async function ownSchedule(
 }
 
 /** A page of the actor's schedules, newest first. */
-export const ownSchedules = (
-  deps: Pick<CoreDeps, "db">,
-  actor: MerchantActor,
-  filter: { statuses?: ScheduleStatus[] },
-  page: ListPage,
-): Promise<ListResult<ScheduleListRow>> =>
-  listSchedules(deps.db, ownMerchantId(actor.identity), filter, page);
+export const ownSchedules = ownList(listSchedules);
 
 /** The invoices the actor's schedule `id` issued, newest period first (its dashboard page). */
 export async function ownScheduleInvoices(
@@ -125,10 +123,12 @@ export async function ownScheduleInvoices(
 
 /**
  * Creates a schedule for the actor's merchant from an input whose template is already validated
- * (app/schedules/schema.ts, templateOrThrow), audited in the same transaction.
+ * (app/schedules/schema.ts, templateOrThrow), audited in the same transaction. A start date in
+ * the past starts at the current period unless `backfill` asks for the past ones (at most
+ * MAX_BACKFILL_PERIODS): domain/schedule.ts, firstPeriod.
  */
 export async function createSchedule(
-  deps: Pick<CoreDeps, "db" | "log" | "allowPrivateWebhooks" | "relayerAddress">,
+  deps: Pick<CoreDeps, "db" | "log" | "allowPrivateWebhooks" | "relayerAddress" | "clock">,
   actor: MerchantActor,
   input: Omit<CreateScheduleInput, "invoice">,
   template: InvoiceTemplate,
@@ -143,6 +143,16 @@ export async function createSchedule(
     endDate: input.end_date ?? null,
     maxCount: input.count ?? null,
   };
+  const today = await (deps.clock ?? systemClock).today();
+  const first = firstPeriod(calendar, today, input.backfill === true);
+  if (first.tooMany)
+    throw validationError([
+      {
+        path: "backfill",
+        code: "too_many_periods",
+        message: `start_date ${calendar.startDate} has ${first.past} periods up to today; at most ${MAX_BACKFILL_PERIODS} are backfilled: start later, or leave out backfill to issue only the current period`,
+      },
+    ]);
   const row = await deps.db.transaction().execute(async (trx) => {
     const created = await insertSchedule(trx, {
       merchantId,
@@ -154,7 +164,8 @@ export async function createSchedule(
       endDate: calendar.endDate,
       maxCount: calendar.maxCount,
       daysUntilDue: input.days_until_due,
-      nextIssueDate: scheduledDate(calendar, 0),
+      nextPeriod: first.index,
+      nextIssueDate: scheduledDate(calendar, first.index),
     });
     await recordAudit(trx, audit(actor, "schedule.created", created.id));
     return created;
@@ -185,7 +196,11 @@ async function change(
 
 const refuse = (row: ScheduleRow, statuses: readonly ScheduleStatus[], verb: string) => {
   if (statuses.includes(row.status))
-    throw new Refusal(409, `schedule_${row.status}`, `a ${row.status} schedule cannot be ${verb}`);
+    throw new Refusal(
+      "conflict",
+      `schedule_${row.status}`,
+      `a ${row.status} schedule cannot be ${verb}`,
+    );
 };
 
 /**

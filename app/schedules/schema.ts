@@ -1,14 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
-import { SCHEDULE_FREQUENCIES, SCHEDULE_STATUSES } from "../../domain/schedule.ts";
+import {
+  FIRST_SCHEDULE_YEAR,
+  LAST_SCHEDULE_YEAR,
+  MAX_BACKFILL_PERIODS,
+  SCHEDULE_FREQUENCIES,
+  SCHEDULE_STATUSES,
+} from "../../domain/schedule.ts";
 import {
   type CreateInvoiceInput,
   CreateInvoiceSchema,
   createInvoiceKnownKeys,
-  rule,
 } from "../invoices/schema.ts";
 import { type FieldError, fieldErrors, validationError } from "../refusal.ts";
+import { rule } from "../schemaFields.ts";
 
 /**
  * The schemas of /api/invoice-schedules. The template (`invoice`) is validated by
@@ -90,6 +96,15 @@ const calendarDate = z
       new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value,
     rule("invalid_date", "must be a real date written YYYY-MM-DD"),
   )
+  .refine(
+    (value) => {
+      // A malformed date has its own error above: one message per field.
+      if (!/^\d{4}-/.test(value)) return true;
+      const year = Number(value.slice(0, 4));
+      return year >= FIRST_SCHEDULE_YEAR && year <= LAST_SCHEDULE_YEAR;
+    },
+    rule("out_of_range", `must be in the years ${FIRST_SCHEDULE_YEAR} to ${LAST_SCHEDULE_YEAR}`),
+  )
   .openapi({ format: "date" });
 
 const TEMPLATE_EXAMPLE = {
@@ -154,6 +169,12 @@ export const CreateScheduleSchema = z
       .optional()
       .openapi({ description: "At most this many invoices (run-now ones included)." }),
     days_until_due: daysUntilDue,
+    backfill: z
+      .boolean(rule("invalid_type", "must be true or false"))
+      .optional()
+      .openapi({
+        description: `A \`start_date\` in the past: false (the default) issues only the current period (the latest on or before today); true issues every past period, at most ${MAX_BACKFILL_PERIODS} (more is a 400 \`too_many_periods\`).`,
+      }),
   })
   .superRefine(
     (input, ctx) => {

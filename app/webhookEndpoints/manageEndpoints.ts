@@ -26,6 +26,7 @@ import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { EndpointTestEventSchema } from "../events/paymentEvent.ts";
 import { notFound, Refusal, RetryLaterError } from "../refusal.ts";
 
 export type { EndpointDeliveryRow, WebhookEndpointRow };
@@ -92,7 +93,7 @@ export async function createWebhookEndpoint(
   const row = await deps.db.transaction().execute(async (trx) => {
     if ((await lockEndpointCount(trx, actor.identity.merchantId)) >= MAX_WEBHOOK_ENDPOINTS)
       throw new Refusal(
-        409,
+        "conflict",
         "endpoint_limit_reached",
         `an account has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints: delete one first`,
       );
@@ -189,12 +190,12 @@ export async function sendTestEvent(
   const endpoint = await ownWebhookEndpoint(deps, actor, id);
   const eventId = crypto.randomUUID();
   const createdAt = new Date();
-  const payload = {
+  const payload = EndpointTestEventSchema.parse({
     event_id: eventId,
     type: TEST_EVENT_TYPE,
     created_at: createdAt.toISOString(),
     endpoint_id: endpoint.id,
-  };
+  });
   const deliveryId = await deps.db.transaction().execute(async (trx) => {
     const merchantId = actor.identity.merchantId;
     const recent = await lockRecentTestEvents(
@@ -205,7 +206,7 @@ export async function sendTestEvent(
     if (recent.count >= TEST_EVENTS_PER_HOUR) {
       const freeAt = (recent.oldest?.getTime() ?? createdAt.getTime()) + HOUR_MS;
       throw new RetryLaterError(
-        429,
+        "rate_limited",
         "rate_limited",
         `at most ${TEST_EVENTS_PER_HOUR} test events an hour`,
         Math.max(1, Math.ceil((freeAt - createdAt.getTime()) / 1000)),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { WEBHOOK_EVENT_FILTERS } from "../../domain/webhookEndpoints.ts";
-import { rule } from "../invoices/schema.ts";
+import { rule } from "../schemaFields.ts";
 
 export const EXAMPLE_ENDPOINT_ID = "8d2f6a1c-3b4e-4f5a-9c8d-7e6f5a4b3c2d";
 export const EXAMPLE_ENDPOINT_SECRET = "whsec_Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgcmVhbCBzZWNyZXQhIQ==";

@@ -1,9 +1,11 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { ListKey } from "../../domain/listCursor.ts";
+import type { Metadata } from "../../domain/metadata.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
-import { afterKey, confirmedRefundsOf, listMoment } from "./listPage.ts";
+import { INVOICE_ORDER, merchantInvoices } from "./invoiceLists.ts";
+import { keysetBatch, listMoment, pastKey } from "./listPage.ts";
 
 /** The moments an export covers: from (inclusive) to before (exclusive); either may be open. */
 export type ExportRange = { from?: Date; before?: Date };
@@ -31,6 +33,8 @@ export type InvoiceExportRow = {
   unit_price: bigint;
   line_total: bigint;
   list_at: string;
+  /** The integrator's own keys (migration 0038); `{}` when none. */
+  metadata: Metadata;
 };
 
 /**
@@ -47,33 +51,10 @@ export async function invoiceExportBatch(
 ): Promise<InvoiceExportRow[]> {
   return db
     .with("page", (qb) => {
-      let page = qb
-        .selectFrom("app.invoices as i")
-        .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
-        .select([
-          "i.id",
-          "i.invoice_number",
-          "i.status",
-          "i.issue_date",
-          "i.due_date",
-          "i.created_at",
-          "i.sent_at",
-          "i.vendor_name",
-          "i.vendor_email",
-          "i.merchant_name_snapshot",
-          "i.total_amount",
-          "i.deposit_address",
-        ])
-        .select((eb) => [
-          eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
-          confirmedRefundsOf("invoice_id", "i.id").as("refunded"),
-          listMoment("i.created_at").as("list_at"),
-        ])
-        .where("i.merchant_id", "=", merchantId);
+      let page = merchantInvoices(qb, merchantId).select("i.merchant_name_snapshot");
       if (range.from) page = page.where("i.created_at", ">=", range.from);
       if (range.before) page = page.where("i.created_at", "<", range.before);
-      if (after) page = page.where(afterKey("i.created_at", "i.id", after, "uuid"));
-      return page.orderBy("i.created_at").orderBy("i.id").limit(invoices);
+      return keysetBatch(page, INVOICE_ORDER, after, invoices);
     })
     .selectFrom("page")
     .innerJoin("app.invoice_line_items as li", "li.invoice_id", "page.id")
@@ -124,14 +105,11 @@ export async function paymentExportBatch(
   after: ListKey | null,
   limit: number,
 ): Promise<PaymentExportRow[]> {
-  const inRange = (moment: string, id: string) => {
+  const inRange = (moment: string, id: RawBuilder<unknown>) => {
     const parts = [];
     if (range.from) parts.push(sql`${sql.ref(moment)} >= ${range.from}`);
     if (range.before) parts.push(sql`${sql.ref(moment)} < ${range.before}`);
-    if (after)
-      parts.push(
-        sql`(${sql.ref(moment)}, ${sql.raw(id)}) > (${after.at}::timestamptz, ${after.id}::text)`,
-      );
+    if (after) parts.push(pastKey({ moment, id, idType: "text" }, after, "asc"));
     return parts.length ? sql`and ${sql.join(parts, sql` and `)}` : sql``;
   };
   const { rows } = await sql<Omit<PaymentExportRow, "list_at"> & { list_at: string }>`
@@ -143,7 +121,7 @@ export async function paymentExportBatch(
         from app.payments p
         left join app.invoices i on i.id = p.invoice_id
         left join app.payment_links l on l.id = p.link_id
-        where p.merchant_id = ${merchantId} ${inRange("p.block_time", "p.id")}
+        where p.merchant_id = ${merchantId} ${inRange("p.block_time", sql.ref("p.id"))}
         order by p.block_time, p.id limit ${limit})
       union all
       (select 'refund', r.id::text, r.tx_hash, null, null, r.amount, null,
@@ -153,7 +131,7 @@ export async function paymentExportBatch(
         left join app.invoices i on i.id = r.invoice_id
         left join app.payment_links l on l.id = r.link_id
         where r.merchant_id = ${merchantId} and r.status = ${COUNTED_REFUND_STATUS}
-          ${inRange("r.confirmed_at", "r.id::text")}
+          ${inRange("r.confirmed_at", sql`${sql.ref("r.id")}::text`)}
         order by r.confirmed_at, r.id::text limit ${limit})
     ) e
     order by e.at, e.id limit ${limit}`.execute(db);

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { Database } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 
 /** How long a key is remembered (Stripe's 24 hours): after that it may be used afresh. */
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
@@ -57,24 +57,45 @@ export async function claimIdempotencyKey(
   return existing.request_hash === requestHash ? JSON.parse(existing.response_body) : "conflict";
 }
 
-/** Stores the response a later replay of the same key gets. */
+/** Stores the response a later replay of the same key gets (and what it created, if a record). */
 export async function saveIdempotentResponse(
   trx: Transaction<Database>,
   scope: IdempotencyScope,
   status: number,
   body: unknown,
-  created: { invoiceId: string } | { linkId: string },
+  created?: { invoiceId: string } | { linkId: string },
 ): Promise<void> {
   await trx
     .updateTable("app.idempotency_keys")
     .set({
       response_status: status,
       response_body: JSON.stringify(body),
-      invoice_id: "invoiceId" in created ? created.invoiceId : null,
-      link_id: "linkId" in created ? created.linkId : null,
+      invoice_id: created && "invoiceId" in created ? created.invoiceId : null,
+      link_id: created && "linkId" in created ? created.linkId : null,
     })
     .where("merchant_id", "=", scope.merchantId)
     .where("operation", "=", scope.operation)
     .where("key", "=", scope.key)
     .execute();
+}
+
+/**
+ * The answer stored under a merchant's key, once its request committed (a key still being
+ * worked on, or unknown, or expired: undefined). Reads only: never claims the key.
+ */
+export async function findIdempotentAnswer(
+  db: Executor,
+  scope: IdempotencyScope,
+): Promise<unknown | undefined> {
+  const expired = sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_KEY_TTL_HOURS})`;
+  const row = await db
+    .selectFrom("app.idempotency_keys")
+    .select("response_body")
+    .where("merchant_id", "=", scope.merchantId)
+    .where("operation", "=", scope.operation)
+    .where("key", "=", scope.key)
+    .where("response_status", "<>", 0)
+    .where("created_at", ">=", expired)
+    .executeTakeFirst();
+  return row ? JSON.parse(row.response_body) : undefined;
 }

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
-import type { Executor } from "../database.ts";
+import type { Db, Executor } from "../database.ts";
 
 /**
  * Ponder's checkpoint is a fixed-width decimal string: block timestamp (10 digits), chain id
@@ -84,4 +84,55 @@ export async function installTransferTrigger(db: Executor, schema: string): Prom
     installed: boolean;
   }>`select app.install_transfer_trigger(${schema}) as installed`.execute(db);
   return rows[0]?.installed ?? false;
+}
+
+/** Ponder's progress on Base stored in `schema`'s _ponder_checkpoint; null before its first. */
+export async function indexerCheckpoints(
+  db: Executor,
+  schema: string,
+): Promise<{ latest: string; finalized: string } | null> {
+  const exists = await sql<{
+    ok: boolean;
+  }>`select to_regclass(${`${schema}._ponder_checkpoint`}) is not null as ok`.execute(db);
+  if (!exists.rows[0]?.ok) return null;
+  const { rows } = await sql<{ latest_checkpoint: string; finalized_checkpoint: string }>`
+    select latest_checkpoint, finalized_checkpoint
+    from ${sql.table(`${schema}._ponder_checkpoint`)} where chain_id = 8453`.execute(db);
+  const row = rows[0];
+  return row ? { latest: row.latest_checkpoint, finalized: row.finalized_checkpoint } : null;
+}
+
+/** The newest `limit` blocks holding an indexed transfer, with the hash they had, newest first. */
+export async function indexedTransferBlocks(
+  db: Executor,
+  schema: string,
+  limit: number,
+): Promise<Array<{ blockNumber: bigint; blockHash: string }>> {
+  const exists = await sql<{
+    ok: boolean;
+  }>`select to_regclass(${`${schema}.usdc_transfer`}) is not null as ok`.execute(db);
+  if (!exists.rows[0]?.ok) return [];
+  const { rows } = await sql<{ block_number: string; block_hash: string }>`
+    select distinct block_number::text, block_hash, block_number as n
+    from ${sql.table(`${schema}.usdc_transfer`)}
+    order by n desc limit ${limit}`.execute(db);
+  return rows.map((row) => ({ blockNumber: BigInt(row.block_number), blockHash: row.block_hash }));
+}
+
+/**
+ * Drops an index built from a chain that is no longer there, so the indexer builds it anew
+ * from the chain; with its reconcile watermark, so the catch-up looks at every transfer of the
+ * new index again rather than only those above the old one's newest block; and with the
+ * relayer's nonce counters. Only for the simulated chain (platform/indexCheck.ts).
+ */
+export async function dropIndex(db: Db, schema: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
+    await sql`delete from app.reconcile_watermarks where indexer_schema = ${schema}`.execute(trx);
+    // The chain forgot the relayer's transactions of those blocks as well: a counter above
+    // the chain's own count would sign every new one past a gap the chain never fills (each
+    // stuck pending). Without it the next nonce is the chain's count (takeRelayerNonce), and
+    // a forgotten transaction sent again by its check takes its place after the new ones.
+    await sql`delete from app.relayer_nonces`.execute(trx);
+  });
 }

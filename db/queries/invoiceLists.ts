@@ -1,4 +1,11 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type QueryCreator,
+  type SqlBool,
+  sql,
+} from "kysely";
+import { type Metadata, metadataFilterValues } from "../../domain/metadata.ts";
 import { OVERDUE_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import type {
   ReportedInvoiceStatus,
@@ -7,13 +14,12 @@ import type {
 } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import {
-  beforeKey,
-  confirmedRefundsOf,
   containsPattern,
+  keysetPage,
+  type ListOrder,
   type ListPage,
   type ListResult,
-  listMoment,
-  toPage,
+  paymentTotals,
 } from "./listPage.ts";
 
 /** What the invoice list filters on: a status as reported (`void` among them). */
@@ -35,6 +41,8 @@ export type InvoiceListFilters = {
   amountMax?: bigint;
   /** A substring of the invoice number, vendor name or email, or a line item's description. */
   q?: string;
+  /** Each key with this value (`metadata[order_id]=1042`: domain/metadata.ts metadataFilterValues). */
+  metadata?: Record<string, string>;
   /** Today's date in UTC (YYYY-MM-DD), which `overdue` is relative to. */
   today: string;
 };
@@ -66,6 +74,19 @@ export type InvoiceListRow = {
   list_at: string;
   /** The schedule that issued it (migration 0033); null for one made by hand. */
   schedule_id: string | null;
+  /** The integrator's own keys (migration 0038); `{}` when none. */
+  metadata: Metadata;
+};
+
+/**
+ * Newest first (the index invoices_merchant_created: merchant, created_at, id); the export
+ * walks it oldest first.
+ */
+export const INVOICE_ORDER: ListOrder = {
+  kind: "invoices",
+  moment: "i.created_at",
+  id: "i.id",
+  idType: "uuid",
 };
 
 type Eb = ExpressionBuilder<Database & { i: Database["app.invoices"] }, "i">;
@@ -84,6 +105,32 @@ function statusCondition(eb: Eb, status: InvoiceListStatus, today: string): Expr
 }
 
 /**
+ * The merchant's invoices with what each received and refunded: the columns the list and the
+ * export both show (each selects its own besides).
+ */
+export function merchantInvoices(db: QueryCreator<Database>, merchantId: string) {
+  return db
+    .selectFrom("app.invoices as i")
+    .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
+    .select([
+      "i.id",
+      "i.invoice_number",
+      "i.status",
+      "i.vendor_name",
+      "i.vendor_email",
+      "i.total_amount",
+      "i.issue_date",
+      "i.due_date",
+      "i.deposit_address",
+      "i.sent_at",
+      "i.created_at",
+      "i.metadata",
+    ])
+    .select(paymentTotals("invoice_id", "i.id", "s"))
+    .where("i.merchant_id", "=", merchantId);
+}
+
+/**
  * A page of the merchant's invoices, newest first (created_at, then id), filtered. Only this
  * merchant's rows are ever read: the merchant is the first column of every index walked.
  */
@@ -93,32 +140,12 @@ export async function listInvoices(
   filters: InvoiceListFilters,
   page: ListPage,
 ): Promise<ListResult<InvoiceListRow>> {
-  let query = db
-    .selectFrom("app.invoices as i")
-    .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
-    .select([
-      "i.id",
-      "i.invoice_number",
-      "i.slug",
-      "i.status",
-      "i.merchant_email",
-      "i.vendor_name",
-      "i.vendor_email",
-      "i.total_amount",
-      "i.issue_date",
-      "i.due_date",
-      "i.wallet_type",
-      "i.deposit_address",
-      "i.sent_at",
-      "i.created_at",
-      "i.schedule_id",
-    ])
-    .select((eb) => [
-      eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
-      confirmedRefundsOf("invoice_id", "i.id").as("refunded"),
-      listMoment("i.created_at").as("list_at"),
-    ])
-    .where("i.merchant_id", "=", merchantId);
+  let query = merchantInvoices(db, merchantId).select([
+    "i.slug",
+    "i.merchant_email",
+    "i.wallet_type",
+    "i.schedule_id",
+  ]);
   const { statuses, today } = filters;
   if (statuses?.length)
     query = query.where((eb) =>
@@ -143,11 +170,15 @@ export async function listInvoices(
         .where("f.document", "ilike", pattern),
     );
   }
-  if (page.after) query = query.where(beforeKey("i.created_at", "i.id", page.after, "uuid"));
-  const rows = await query
-    .orderBy("i.created_at", "desc")
-    .orderBy("i.id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("invoices", rows, page.limit, (row) => row.id);
+  // Containment, which the GIN index invoices_metadata (migration 0038) answers.
+  for (const [key, text] of Object.entries(filters.metadata ?? {}))
+    query = query.where((eb) =>
+      eb.or(
+        metadataFilterValues(text).map(
+          (value) =>
+            sql<boolean>`${eb.ref("i.metadata")} @> ${JSON.stringify({ [key]: value })}::jsonb`,
+        ),
+      ),
+    );
+  return keysetPage(query, INVOICE_ORDER, page);
 }

@@ -1,7 +1,7 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { ScheduleStatus } from "../../domain/schedule.ts";
 import type { Database, Executor } from "../database.ts";
-import { beforeKey, type ListPage, type ListResult, listMoment, toPage } from "./listPage.ts";
+import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
 
 export type ScheduleRow = Selectable<Database["app.invoice_schedules"]>;
 export type ScheduleListRow = ScheduleRow & { list_at: string };
@@ -18,6 +18,8 @@ export type NewSchedule = {
   endDate: string | null;
   maxCount: number | null;
   daysUntilDue: number;
+  /** The first period to issue: past ones skipped unless backfilled (domain/schedule.ts). */
+  nextPeriod: number;
   nextIssueDate: string | null;
 };
 
@@ -34,6 +36,7 @@ export async function insertSchedule(db: Executor, schedule: NewSchedule): Promi
       end_date: schedule.endDate,
       max_count: schedule.maxCount,
       days_until_due: schedule.daysUntilDue,
+      next_period: schedule.nextPeriod,
       next_issue_date: schedule.nextIssueDate,
       ...(schedule.nextIssueDate === null ? { status: "completed" as const } : {}),
     })
@@ -73,6 +76,14 @@ export async function findScheduleById(db: Executor, id: string): Promise<Schedu
   return db.selectFrom("app.invoice_schedules").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** Newest first: the index invoice_schedules_merchant (merchant, created_at, id). */
+const SCHEDULE_ORDER: ListOrder = {
+  kind: "schedules",
+  moment: "s.created_at",
+  id: "s.id",
+  idType: "uuid",
+};
+
 /** A page of the merchant's schedules, newest first. */
 export async function listSchedules(
   db: Executor,
@@ -83,16 +94,9 @@ export async function listSchedules(
   let query = db
     .selectFrom("app.invoice_schedules as s")
     .selectAll("s")
-    .select(listMoment("s.created_at").as("list_at"))
     .where("s.merchant_id", "=", merchantId);
   if (filters.statuses?.length) query = query.where("s.status", "in", filters.statuses);
-  if (page.after) query = query.where(beforeKey("s.created_at", "s.id", page.after, "uuid"));
-  const rows = await query
-    .orderBy("s.created_at", "desc")
-    .orderBy("s.id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("schedules", rows, page.limit, (row) => row.id);
+  return keysetPage(query, SCHEDULE_ORDER, page);
 }
 
 export type ScheduleChange = Partial<{

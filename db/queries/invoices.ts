@@ -56,6 +56,22 @@ async function queueVendorEmail(
 }
 
 /** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
+/**
+ * When the merchant's newest invoice was created (null before its first): read under the
+ * merchant's row lock by a creation, so that a later number is never an earlier time.
+ */
+export async function findNewestInvoiceTime(
+  db: Executor,
+  merchantId: string,
+): Promise<Date | null> {
+  const row = await db
+    .selectFrom("app.invoices")
+    .select((eb) => eb.fn.max("created_at").as("newest"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
+  return row?.newest ?? null;
+}
+
 export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
   return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();

@@ -2,13 +2,12 @@ import { sql } from "kysely";
 import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import {
-  beforeKey,
-  confirmedRefundsOf,
   containsPattern,
+  keysetPage,
+  type ListOrder,
   type ListPage,
   type ListResult,
-  listMoment,
-  toPage,
+  paymentTotals,
 } from "./listPage.ts";
 
 /** The payment-link list's filters; each one given narrows the list (they combine with AND). */
@@ -43,6 +42,9 @@ export type LinkListRow = {
   list_at: string;
 };
 
+/** Newest first: the index payment_links_merchant_created (merchant, created_at, id). */
+const LINK_ORDER: ListOrder = { kind: "links", moment: "l.created_at", id: "l.id", idType: "uuid" };
+
 /** A page of the merchant's payment links, newest first (created_at, then id), filtered. */
 export async function listLinks(
   db: Executor,
@@ -66,11 +68,7 @@ export async function listLinks(
       "l.metadata",
       "l.created_at",
     ])
-    .select((eb) => [
-      eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"),
-      confirmedRefundsOf("link_id", "l.id").as("refunded"),
-      listMoment("l.created_at").as("list_at"),
-    ])
+    .select(paymentTotals("link_id", "l.id", "s"))
     .where("l.merchant_id", "=", merchantId);
   if (filters.statuses?.length) query = query.where("l.status", "in", filters.statuses);
   if (filters.createdFrom) query = query.where("l.created_at", ">=", filters.createdFrom);
@@ -84,11 +82,5 @@ export async function listLinks(
       sql<boolean>`(${sql.ref("l.slug")} || ' ' || ${sql.ref("l.description")}) ilike ${pattern}`,
     );
   }
-  if (page.after) query = query.where(beforeKey("l.created_at", "l.id", page.after, "uuid"));
-  const rows = await query
-    .orderBy("l.created_at", "desc")
-    .orderBy("l.id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("links", rows, page.limit, (row) => row.id);
+  return keysetPage(query, LINK_ORDER, page);
 }

@@ -1,12 +1,32 @@
-import { type RawBuilder, sql } from "kysely";
+import { type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import { encodeListCursor, type ListKey, type ListKind } from "../../domain/listCursor.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
+
+/**
+ * The one keyset stack of every list (GET /api/invoices, /api/links, /api/payments, /api/events,
+ * /api/invoice-schedules, an endpoint's deliveries, the dashboard's pages) and of the exports'
+ * batches: a list module states its table, its filters and its row, and says by which columns it
+ * is ordered (a ListOrder); this module seeks past the cursor's row, orders, reads one row more
+ * than the page and makes the next cursor.
+ */
 
 /** How much of a list to read: `limit` rows after the row at `after` (none: from the newest). */
 export type ListPage = { limit: number; after?: ListKey | null };
 
 /** One page of a list: its rows, and the cursor of the next page (null: this is the last). */
 export type ListResult<Row> = { rows: Row[]; nextCursor: string | null };
+
+/**
+ * The order of a list: by a timestamptz column (the cursor's moment), then by the row's id,
+ * which makes the key unique. `kind` names the list its cursors belong to; `idType` is how the
+ * cursor's id is compared (a uuid, or text: a transfer's `<tx hash>-<log index>`).
+ */
+export type ListOrder = {
+  kind: ListKind;
+  moment: string;
+  id: string;
+  idType: "uuid" | "text";
+};
 
 /**
  * A timestamptz column as the list key's moment: ISO 8601 UTC with microseconds, exactly as
@@ -18,49 +38,67 @@ export function listMoment(column: string): RawBuilder<string> {
 }
 
 /**
- * `(moment, id) < after`, for a list ordered by both descending: the rows strictly after the
- * previous page's last one. A row comparison, which Postgres walks as one index range.
+ * The rows strictly past the row at `key` in a walk by (moment, id): `(moment, id) < key` newest
+ * first (a list's next page), `>` oldest first (an export's next batch). A row comparison, which
+ * Postgres walks as one index range. `id` may be an expression (`r.id::text`) where the walk
+ * orders by one.
  */
-export function beforeKey(
-  momentColumn: string,
-  idColumn: string,
-  after: ListKey,
-  idType: "uuid" | "text",
+export function pastKey(
+  order: Omit<ListOrder, "kind" | "id"> & { id: string | RawBuilder<unknown> },
+  key: ListKey,
+  direction: "desc" | "asc",
 ): RawBuilder<boolean> {
-  const id = idType === "uuid" ? sql`${after.id}::uuid` : sql`${after.id}::text`;
-  return sql<boolean>`(${sql.ref(momentColumn)}, ${sql.ref(idColumn)}) < (${after.at}::timestamptz, ${id})`;
-}
-
-/** `(moment, id) > after`: the same for a walk oldest first (the exports). */
-export function afterKey(
-  momentColumn: string,
-  idColumn: string,
-  after: ListKey,
-  idType: "uuid" | "text",
-): RawBuilder<boolean> {
-  const id = idType === "uuid" ? sql`${after.id}::uuid` : sql`${after.id}::text`;
-  return sql<boolean>`(${sql.ref(momentColumn)}, ${sql.ref(idColumn)}) > (${after.at}::timestamptz, ${id})`;
+  const id = typeof order.id === "string" ? sql.ref(order.id) : order.id;
+  const keyId = order.idType === "uuid" ? sql`${key.id}::uuid` : sql`${key.id}::text`;
+  const past = direction === "desc" ? sql`<` : sql`>`;
+  return sql<boolean>`(${sql.ref(order.moment)}, ${id}) ${past} (${key.at}::timestamptz, ${keyId})`;
 }
 
 /**
- * The page from `limit + 1` rows read: the extra row only says whether a next page exists, so a
- * list never ends on an empty page.
+ * A page of `query`, newest first by `order`: the rows after `page.after`, each with its key's
+ * moment (`list_at`), and the cursor of the next page. `limit + 1` rows are read: the extra row
+ * only says whether a next page exists, so a list never ends on an empty page.
  */
-export function toPage<Row extends { list_at: string }>(
-  kind: ListKind,
-  rows: Row[],
-  limit: number,
-  idOf: (row: Row) => string,
-): ListResult<Row> {
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+export async function keysetPage<DB, TB extends keyof DB, Row extends { id: string }>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  order: ListOrder,
+  page: ListPage,
+): Promise<ListResult<Row & { list_at: string }>> {
+  const seek = page.after ? query.where(pastKey(order, page.after, "desc")) : query;
+  const rows = await seek
+    .select(listMoment(order.moment).as("list_at"))
+    .$castTo<Row & { list_at: string }>()
+    .orderBy(sql.ref(order.moment), "desc")
+    .orderBy(sql.ref(order.id), "desc")
+    .limit(page.limit + 1)
+    .execute();
+  const rowsOfPage = rows.slice(0, page.limit);
+  const last = rowsOfPage.at(-1);
   return {
-    rows: page,
+    rows: rowsOfPage,
     nextCursor:
-      rows.length > limit && last
-        ? encodeListCursor(kind, { at: last.list_at, id: idOf(last) })
+      rows.length > page.limit && last
+        ? encodeListCursor(order.kind, { at: last.list_at, id: last.id })
         : null,
   };
+}
+
+/**
+ * The next `limit` rows of `query` oldest first by `order`, after the row at `after` (none: from
+ * the first), each with its key's moment (`list_at`): one batch of a streamed export, which
+ * continues after its last row.
+ */
+export function keysetBatch<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  order: ListOrder,
+  after: ListKey | null,
+  limit: number,
+) {
+  return (after ? query.where(pastKey(order, after, "asc")) : query)
+    .select(listMoment(order.moment).as("list_at"))
+    .orderBy(sql.ref(order.moment))
+    .orderBy(sql.ref(order.id))
+    .limit(limit);
 }
 
 /** `%term%` for ILIKE, its own `%`, `_` and `\` taken literally. */
@@ -78,4 +116,16 @@ export function confirmedRefundsOf(
   idColumn: string,
 ): RawBuilder<bigint> {
   return sql<bigint>`(select coalesce(sum(r.amount), 0) from app.refunds r where ${sql.ref(`r.${owner}`)} = ${sql.ref(idColumn)} and r.status = ${COUNTED_REFUND_STATUS})::bigint`;
+}
+
+/**
+ * An invoice's or link's money of a list row: `received`, what the reconcile job last counted
+ * (the payment_state row joined as `state`; 0 before any payment), and `refunded`, what its
+ * confirmed refunds paid back.
+ */
+export function paymentTotals(owner: "invoice_id" | "link_id", idColumn: string, state: string) {
+  return [
+    sql<bigint>`coalesce(${sql.ref(`${state}.received`)}, 0::bigint)`.as("received"),
+    confirmedRefundsOf(owner, idColumn).as("refunded"),
+  ] as const;
 }

@@ -178,6 +178,16 @@ export async function findNameOwner(db: Executor, nameKey: string): Promise<stri
   return row?.id;
 }
 
+/** The name registered for the merchant `id` (`remit merchants add --name`), or null. */
+export async function findRegisteredName(db: Executor, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("app.merchants")
+    .select("name")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}
+
 /** The email of the merchant `id`. */
 export async function findMerchantEmail(db: Executor, id: string): Promise<string> {
   const row = await db

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
-import { beforeKey, type ListPage, type ListResult, listMoment, toPage } from "./listPage.ts";
+import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
 
 /** The payment list's filters; each one given narrows the list (they combine with AND). */
 export type PaymentListFilters = {
@@ -37,13 +37,26 @@ export type PaymentListRow = {
   list_at: string;
 };
 
+/** Newest block first: the index payments_merchant_time (merchant, block_time, id). */
+const PAYMENT_ORDER: ListOrder = {
+  kind: "payments",
+  moment: "p.block_time",
+  id: "p.id",
+  idType: "text",
+};
+
 /**
- * A merchant's counted payments (app.payments) with what each paid (its invoice's number, its
- * link's slug and description) and its list key: what the API's payment list and the
- * dashboard's read.
+ * A page of the merchant's counted payments (app.payments), newest block first (block time,
+ * then transfer id), filtered, each with what it paid (its invoice's number, its link's slug
+ * and description): the API's payment list and the dashboard's.
  */
-export function merchantPayments(db: Executor, merchantId: string) {
-  return db
+export async function listPayments(
+  db: Executor,
+  merchantId: string,
+  filters: PaymentListFilters,
+  page: ListPage,
+): Promise<ListResult<PaymentListRow>> {
+  let query = db
     .selectFrom("app.payments as p")
     .leftJoin("app.invoices as i", "i.id", "p.invoice_id")
     .leftJoin("app.payment_links as l", "l.id", "p.link_id")
@@ -62,21 +75,7 @@ export function merchantPayments(db: Executor, merchantId: string) {
       "l.slug as link_slug",
       "l.description as link_description",
     ])
-    .select(listMoment("p.block_time").as("list_at"))
     .where("p.merchant_id", "=", merchantId);
-}
-
-/**
- * A page of the merchant's counted payments (app.payments), newest block first (block time,
- * then transfer id), filtered.
- */
-export async function listPayments(
-  db: Executor,
-  merchantId: string,
-  filters: PaymentListFilters,
-  page: ListPage,
-): Promise<ListResult<PaymentListRow>> {
-  let query = merchantPayments(db, merchantId);
   if (filters.kind === "invoice") query = query.where("p.invoice_id", "is not", null);
   if (filters.kind === "link") query = query.where("p.link_id", "is not", null);
   if (filters.invoiceId) query = query.where("p.invoice_id", "=", filters.invoiceId);
@@ -86,13 +85,7 @@ export async function listPayments(
   if (filters.paidBefore) query = query.where("p.block_time", "<", filters.paidBefore);
   if (filters.amountMin !== undefined) query = query.where("p.amount", ">=", filters.amountMin);
   if (filters.amountMax !== undefined) query = query.where("p.amount", "<=", filters.amountMax);
-  if (page.after) query = query.where(beforeKey("p.block_time", "p.id", page.after, "text"));
-  const rows = await query
-    .orderBy("p.block_time", "desc")
-    .orderBy("p.id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("payments", rows, page.limit, (row) => row.id);
+  return keysetPage(query, PAYMENT_ORDER, page);
 }
 
 /**

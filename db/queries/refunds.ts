@@ -32,7 +32,7 @@ export async function loadRefundFacts(
   owner: RefundOwner,
   depositAddress: string,
   walletType: WalletType,
-): Promise<RefundFacts> {
+): Promise<Omit<RefundFacts, "revenue">> {
   const [column, id] = ownerColumn(owner);
   const { rows } = await sql<{
     received: bigint;
@@ -69,6 +69,33 @@ export async function insertRefund(
   refund: Insertable<Database["app.refunds"]>,
 ): Promise<RefundRow> {
   return db.insertInto("app.refunds").values(refund).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * The latest refund of `owner` since `since`, not failed, of `amount` to the same destination
+ * (an address, the payment's sender, or a claim link): what a resubmitted request repeats.
+ */
+export async function findRecentSameRefund(
+  db: Executor,
+  owner: RefundOwner,
+  same: { amount: bigint; to: string | null; toSender: boolean; since: Date },
+): Promise<RefundRow | undefined> {
+  const [column, id] = ownerColumn(owner);
+  let query = db
+    .selectFrom("app.refunds")
+    .selectAll()
+    .where(column, "=", id)
+    .where("amount", "=", same.amount)
+    .where("status", "<>", "failed")
+    .where("created_at", ">=", same.since)
+    .where("to_sender", "=", same.toSender);
+  // A claim link's refund has no address until the payer names one.
+  query = same.toSender
+    ? query
+    : same.to
+      ? query.where((eb) => eb.fn("lower", ["to_address"]), "=", same.to)
+      : query.where("claim_token_hash", "is not", null);
+  return query.orderBy("created_at", "desc").limit(1).executeTakeFirst();
 }
 
 export async function findRefund(db: Executor, id: string): Promise<RefundRow | undefined> {

@@ -1,5 +1,10 @@
 import { sql, type Transaction } from "kysely";
-import { DEFAULT_REMINDER_POLICY, type ReminderPolicy } from "../../domain/reminders.ts";
+import type { Metadata } from "../../domain/metadata.ts";
+import {
+  DEFAULT_REMINDER_POLICY,
+  type ReminderContext,
+  type ReminderPolicy,
+} from "../../domain/reminders.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 
@@ -50,6 +55,10 @@ export type RemindableInvoice = {
   received: bigint;
   due_date: string;
   vendor_email: string;
+  /** When the invoice was emailed to the vendor; null: never (a draft). */
+  sent_at: Date | null;
+  /** Its integrator's keys, in its due-date events as in its payment events. */
+  metadata: Metadata;
 };
 
 const remindable = (db: Executor) =>
@@ -64,6 +73,8 @@ const remindable = (db: Executor) =>
       "i.total_amount",
       "i.due_date",
       "i.vendor_email",
+      "i.sent_at",
+      "i.metadata",
     ])
     .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"));
 
@@ -75,31 +86,118 @@ export async function lockRemindableInvoice(
   return remindable(trx).where("i.id", "=", id).forUpdate("i").executeTakeFirst();
 }
 
-/** Open invoices due between the two dates (inclusive), a page at a time by id. */
-export async function findOpenInvoicesDueBetween(
+/** Where the sweep's reading of its due rows stopped: the last row's moment and invoice. */
+export type ReminderCheckKey = { checkAt: Date; invoiceId: string };
+
+/**
+ * The open invoices whose reminder check has come by `now` (migration 0038's reminder_checks,
+ * on its index), a page at a time in the order of their moment, after `after`.
+ */
+export async function findDueReminderChecks(
   db: Executor,
-  from: string,
-  to: string,
+  now: Date,
   limit: number,
-  afterId?: string,
-): Promise<RemindableInvoice[]> {
+  after?: ReminderCheckKey,
+): Promise<(RemindableInvoice & { check_at: Date })[]> {
   let query = remindable(db)
-    .where("i.status", "in", ["sent", "partial"])
-    .where("i.due_date", ">=", from)
-    .where("i.due_date", "<=", to);
-  if (afterId) query = query.where("i.id", ">", afterId);
-  return query.orderBy("i.id").limit(limit).execute();
+    .innerJoin("app.reminder_checks as c", "c.invoice_id", "i.id")
+    .select(sql<Date>`c.check_at`.as("check_at"))
+    .where("c.check_at", "is not", null)
+    .where("c.check_at", "<=", now);
+  if (after)
+    query = query.where(
+      sql<boolean>`(c.check_at, c.invoice_id) > (${after.checkAt}::timestamptz, ${after.invoiceId}::uuid)`,
+    );
+  return query.orderBy("c.check_at").orderBy("c.invoice_id").limit(limit).execute();
 }
 
-/** The policy steps already sent for an invoice. */
-export async function sentReminderSteps(db: Executor, invoiceId: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom("app.invoice_reminders")
-    .select("step")
+/**
+ * When the sweep next looks at the invoice (null: not until the policy changes), as decided at
+ * `now`.
+ */
+export async function setReminderCheck(
+  db: Executor,
+  invoiceId: string,
+  at: Date | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("app.reminder_checks")
+    .set({ check_at: at, checked_at: now })
     .where("invoice_id", "=", invoiceId)
-    .where("step", "is not", null)
     .execute();
-  return rows.map((row) => row.step as number);
+}
+
+/**
+ * Checks decided at a moment after `now` (the clock went back: the test clock does, between
+ * tests) are due again: what they waited for was reckoned from a time that has not come.
+ */
+export async function rewindReminderChecks(db: Executor, now: Date): Promise<void> {
+  await db
+    .updateTable("app.reminder_checks")
+    .set({ check_at: new Date(0), checked_at: null })
+    .where("checked_at", ">", now)
+    .execute();
+}
+
+/** Every open invoice of the merchant looked at by the next sweep (its policy changed). */
+export async function resetReminderChecks(db: Executor, merchantId: string): Promise<void> {
+  await db
+    .updateTable("app.reminder_checks")
+    .set({ check_at: new Date(0) })
+    .where("invoice_id", "in", (eb) =>
+      eb
+        .selectFrom("app.invoices")
+        .select("id")
+        .where("merchant_id", "=", merchantId)
+        .where("status", "in", ["sent", "partial"]),
+    )
+    .execute();
+}
+
+/** The customer of a reminder: the vendor email, in any case. */
+const customerOf = (vendorEmail: string) => vendorEmail.toLowerCase();
+
+/**
+ * Serialises the reminders of one merchant's customer until the transaction ends (taken after
+ * the invoice's row lock): a count of its last day's reminders cannot be passed by a reminder
+ * of another of its invoices decided at the same moment.
+ */
+export async function lockCustomerReminders(
+  trx: Transaction<Database>,
+  invoice: Pick<RemindableInvoice, "merchant_id" | "vendor_email">,
+): Promise<void> {
+  const key = `remit:reminders:${invoice.merchant_id}:${customerOf(invoice.vendor_email)}`;
+  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+}
+
+/**
+ * What the cadence and the cap count for a reminder of `invoice` at `now`
+ * (domain/reminders.ts reminderHold): its email's time, its reminders, and the reminders to its
+ * customer since a day before `now`.
+ */
+export async function reminderContext(
+  db: Executor,
+  invoice: Pick<RemindableInvoice, "id" | "merchant_id" | "vendor_email" | "sent_at">,
+  now: Date,
+): Promise<ReminderContext> {
+  const reminders = await db
+    .selectFrom("app.invoice_reminders")
+    .select(["step", "sent_at"])
+    .where("invoice_id", "=", invoice.id)
+    .execute();
+  const customer = await db
+    .selectFrom("app.invoice_reminders")
+    .select("sent_at")
+    .where("merchant_id", "=", invoice.merchant_id)
+    .where("customer", "=", customerOf(invoice.vendor_email))
+    .where("sent_at", ">", new Date(now.getTime() - 86_400_000))
+    .execute();
+  return {
+    invoiceSentAt: invoice.sent_at,
+    reminders: reminders.map((r) => ({ step: r.step, sentAt: r.sent_at })),
+    customerReminders: customer.map((r) => r.sent_at),
+  };
 }
 
 /** The due-date event types already recorded for an invoice. */
@@ -121,6 +219,7 @@ export async function insertReminder(
   trx: Transaction<Database>,
   reminder: {
     invoiceId: string;
+    merchantId: string;
     step: number | null;
     amountDue: bigint;
     recipient: string;
@@ -131,6 +230,8 @@ export async function insertReminder(
     .insertInto("app.invoice_reminders")
     .values({
       invoice_id: reminder.invoiceId,
+      merchant_id: reminder.merchantId,
+      customer: customerOf(reminder.recipient),
       step: reminder.step,
       amount_due: reminder.amountDue,
       email_id: null,
@@ -166,22 +267,6 @@ export async function insertReminder(
     .where("id", "=", row.id)
     .execute();
   return { id: row.id, emailId: email.id };
-}
-
-/** Reminders sent on request for an invoice since `since`, and the oldest of them. */
-export async function recentManualReminders(
-  db: Executor,
-  invoiceId: string,
-  since: Date,
-): Promise<{ count: number; oldest: Date | null }> {
-  const row = await db
-    .selectFrom("app.invoice_reminders")
-    .select((eb) => [eb.fn.countAll<string>().as("count"), eb.fn.min("created_at").as("oldest")])
-    .where("invoice_id", "=", invoiceId)
-    .where("step", "is", null)
-    .where("created_at", ">=", since)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), oldest: (row.oldest as Date | null) ?? null };
 }
 
 /** Every reminder of an invoice, oldest first (the invoice's timeline). */

@@ -7,6 +7,8 @@ export type SweepFacts = {
   owner: SweepOwner;
   received: bigint;
   swept: bigint;
+  /** Of `swept`, what sweeps signed and not (or no longer) submitted are to move. */
+  signed: bigint;
   /** What refunds out of the address took or are taking (not `failed`). */
   refunding: bigint;
   lastChangeAt: Date | null;
@@ -29,6 +31,7 @@ export async function loadSweepFacts(
     amount: bigint | null;
     received: bigint;
     swept: bigint;
+    signed: bigint;
     refunding: bigint;
     updated_at: Date | null;
   }>`
@@ -40,6 +43,8 @@ export async function loadSweepFacts(
       s.updated_at,
       (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w
         where w.deposit_address = d.address and w.status <> 'failed') as swept,
+      (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w
+        where w.deposit_address = d.address and w.status = 'signed') as signed,
       (select coalesce(sum(r.amount), 0)::bigint from app.refunds r
         where r.from_address = d.address and r.status <> 'failed') as refunding
     from app.deposit_addresses d
@@ -53,6 +58,7 @@ export async function loadSweepFacts(
     owner: { kind: row.kind, status: row.status, amount: row.amount } as SweepOwner,
     received: row.received,
     swept: row.swept,
+    signed: row.signed,
     refunding: row.refunding,
     lastChangeAt: row.updated_at,
   };

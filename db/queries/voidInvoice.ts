@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import { VOIDABLE_INVOICE_STATUSES } from "../../domain/invoiceStatus.ts";
 import type { Database } from "../database.ts";
 import type { InvoiceRow } from "./invoices.ts";
 
@@ -17,7 +18,7 @@ export async function markVoid(
     .updateTable("app.invoices")
     .set({ status: "void", voided_at: new Date() })
     .where("id", "=", invoiceId)
-    .where("status", "in", ["draft", "sent"])
+    .where("status", "in", VOIDABLE_INVOICE_STATUSES)
     .returningAll()
     .executeTakeFirst();
   if (row?.sent_at)

@@ -19,6 +19,8 @@ export type DeliveryToAttempt = Pick<
   previous_secret_expires_at: Date | null;
   /** The endpoint was deleted: nothing more is sent to it. */
   endpoint_deleted: boolean;
+  /** The event's merchant (null: an unclaimed link's), whose share of the slots it takes. */
+  merchant_id: string | null;
 };
 
 /** The delivery with this id, joined to its event and to its endpoint's or owner's secret. */
@@ -52,6 +54,7 @@ export async function findDeliveryToAttempt(
       "w.previous_secret",
       "w.previous_secret_expires_at",
       sql<boolean>`w.deleted_at is not null`.as("endpoint_deleted"),
+      "e.merchant_id",
     ])
     .where("d.id", "=", deliveryId)
     .executeTakeFirst();

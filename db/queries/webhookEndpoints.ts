@@ -1,7 +1,7 @@
 import { type Selectable, sql } from "kysely";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
-import { beforeKey, type ListPage, type ListResult, listMoment, toPage } from "./listPage.ts";
+import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
 
 export type WebhookEndpointRow = Selectable<Database["app.webhook_endpoints"]>;
 
@@ -215,6 +215,9 @@ export async function lockRecentTestEvents(
 
 export type EventLogRow = { id: string; payload: string; list_at: string };
 
+/** Newest first: the index payment_events_merchant (merchant, created_at, id). */
+const EVENT_ORDER: ListOrder = { kind: "events", moment: "created_at", id: "id", idType: "uuid" };
+
 /** A page of the merchant's event log, newest first, only types of `types` when given. */
 export async function listEvents(
   db: Executor,
@@ -224,16 +227,10 @@ export async function listEvents(
 ): Promise<ListResult<EventLogRow>> {
   let query = db
     .selectFrom("app.payment_events")
-    .select(["id", "payload", listMoment("created_at").as("list_at")])
+    .select(["id", "payload"])
     .where("merchant_id", "=", merchantId);
   if (types) query = query.where("type", "in", types);
-  if (page.after) query = query.where(beforeKey("created_at", "id", page.after, "uuid"));
-  const rows = await query
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("events", rows, page.limit, (row) => row.id);
+  return keysetPage(query, EVENT_ORDER, page);
 }
 
 /** The merchant's event `id`; undefined for another merchant's or a malformed id. */
@@ -270,6 +267,20 @@ const lastAttempt = <C extends "status_code" | "attempted_at">(column: C) =>
     C extends "status_code" ? number | null : Date | null
   >`(select a.${sql.ref(column)} from app.webhook_attempts a where a.delivery_id = d.id order by a.attempt desc limit 1)`;
 
+/** A delivery `d` as EventDeliveryRow: its own columns and its last attempt's answer. */
+const DELIVERY_COLUMNS = [
+  "d.id",
+  "d.endpoint_id",
+  "d.url",
+  "d.status",
+  "d.attempts",
+  "d.next_attempt_at",
+  "d.delivered_at",
+  "d.created_at",
+  lastAttempt("status_code").as("last_status_code"),
+  lastAttempt("attempted_at").as("last_attempt_at"),
+] as const;
+
 /** Every delivery of an event (to endpoints and to its own webhook_url), with its last attempt's answer. */
 export async function findEventDeliveries(
   db: Executor,
@@ -277,18 +288,7 @@ export async function findEventDeliveries(
 ): Promise<EventDeliveryRow[]> {
   return db
     .selectFrom("app.webhook_deliveries as d")
-    .select([
-      "d.id",
-      "d.endpoint_id",
-      "d.url",
-      "d.status",
-      "d.attempts",
-      "d.next_attempt_at",
-      "d.delivered_at",
-      "d.created_at",
-      lastAttempt("status_code").as("last_status_code"),
-      lastAttempt("attempted_at").as("last_attempt_at"),
-    ])
+    .select(DELIVERY_COLUMNS)
     .where("d.event_id", "=", eventId)
     .orderBy("d.created_at")
     .orderBy("d.id")
@@ -299,6 +299,14 @@ export type EndpointDeliveryRow = EventDeliveryRow & {
   event_id: string;
   event_type: string;
   list_at: string;
+};
+
+/** Newest first. */
+const DELIVERY_ORDER: ListOrder = {
+  kind: "deliveries",
+  moment: "d.created_at",
+  id: "d.id",
+  idType: "uuid",
 };
 
 /**
@@ -312,31 +320,12 @@ export async function listEndpointDeliveries(
   page: ListPage,
 ): Promise<ListResult<EndpointDeliveryRow>> {
   if (!UUID_PATTERN.test(endpointId)) return { rows: [], nextCursor: null };
-  let query = db
+  const query = db
     .selectFrom("app.webhook_deliveries as d")
     .innerJoin("app.payment_events as e", "e.id", "d.event_id")
-    .select([
-      "d.id",
-      "d.event_id",
-      "e.type as event_type",
-      "d.endpoint_id",
-      "d.url",
-      "d.status",
-      "d.attempts",
-      "d.next_attempt_at",
-      "d.delivered_at",
-      "d.created_at",
-      listMoment("d.created_at").as("list_at"),
-      lastAttempt("status_code").as("last_status_code"),
-      lastAttempt("attempted_at").as("last_attempt_at"),
-    ])
+    .select(DELIVERY_COLUMNS)
+    .select(["d.event_id", "e.type as event_type"])
     .where("d.endpoint_id", "=", endpointId)
     .where("e.merchant_id", "=", merchantId);
-  if (page.after) query = query.where(beforeKey("d.created_at", "d.id", page.after, "uuid"));
-  const rows = await query
-    .orderBy("d.created_at", "desc")
-    .orderBy("d.id", "desc")
-    .limit(page.limit + 1)
-    .execute();
-  return toPage("deliveries", rows, page.limit, (row) => row.id);
+  return keysetPage(query, DELIVERY_ORDER, page);
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_BODY_BYTES } from "../../api/middleware/jsonBody.ts";
 import { waitFor } from "../../internal/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 /** A raw connection to the API that records what it receives and when it is closed. */
 async function connect(port: number) {
@@ -25,7 +26,7 @@ async function connect(port: number) {
     /** Milliseconds from connecting until the server closed the connection. */
     closedAfter: () =>
       waitFor("the server to close the connection", async () => closedAt && closedAt - openedAt, {
-        timeoutMs: 15_000,
+        timeoutMs: EVENT_MS,
       }),
     /** Writes `text` one byte every `ms` until the connection closes. */
     trickle: (text: string, ms: number) => {

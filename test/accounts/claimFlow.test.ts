@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { answer, bearer, claimedMerchant } from "./accounts.ts";
 
@@ -31,7 +32,7 @@ describe("claiming a merchant account by email (MERCHANT_SIGNUP=open)", () => {
         );
         return found.length >= count && found;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     const texts = emails.map((e) => e.text ?? "");
     const match = CLAIM_LINK.exec(texts.at(-1) ?? "");

@@ -159,8 +159,8 @@ describe("keys mode", () => {
     // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet,
     // change the merchant's settings, void an invoice, refund an invoice and a link; add, change,
     // delete, rotate and test a webhook endpoint; create, change, pause, resume, cancel and run a
-    // schedule, change the reminder policy, remind a vendor now.
-    expect(writes).toBe(25);
+    // schedule, change the reminder policy, remind a vendor now; pay out of the managed wallet.
+    expect(writes).toBe(26);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {

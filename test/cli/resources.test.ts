@@ -126,6 +126,30 @@ describe("the remit command over the API's lists, voids, refunds, exports, event
     expect(badAmount.code).toBe(64);
   });
 
+  test("payouts: the managed wallet's state, a payout to an address that is not a payout wallet refused", async () => {
+    // The merchant's managed invoices made its managed wallet; nothing was paid into it.
+    const list = await remit(["payouts", "list"]);
+    expect(list).toMatchObject({ code: 0, stderr: "" });
+    expect(list.stdout).toMatch(
+      /^managed wallet 0x[0-9a-fA-F]{40}: balance 0\.00 USDC, reserved 0\.00, available 0\.00\n$/,
+    );
+    expect(JSON.parse((await remit(["payouts", "list", "--json"])).stdout)).toMatchObject({
+      payouts: [],
+      managed_wallet: { balance: "0.00", reserved: "0.00", available: "0.00" },
+    });
+    const stranger = await remit([
+      "payouts",
+      "create",
+      "--amount",
+      "5",
+      "--to",
+      "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+    ]);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toContain("registered payout wallets");
+    expect(await stack.db.selectFrom("app.payouts").select("id").execute()).toEqual([]);
+  });
+
   test("links list and get; payments list with nothing paid", async () => {
     const list = await remit(["links", "list"]);
     expect(list.code).toBe(0);

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { waitFor } from "../../internal/process.ts";
 import { projectRoot } from "../../internal/projectRoot.ts";
 import { childEnv } from "../helpers/env.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 export const remitBin = path.join(projectRoot, "cli/remit.mjs");
 
@@ -52,7 +53,7 @@ export async function startTerminal(command: string, env: Record<string, string>
   return {
     screen,
     /** Waits until `pattern` is on screen (after `occurrence - 1` earlier matches). */
-    waitFor: (pattern: RegExp, timeoutMs = 15_000) =>
+    waitFor: (pattern: RegExp, timeoutMs = EVENT_MS) =>
       waitFor(`${pattern} on the terminal`, async () => pattern.test(await screen()), {
         timeoutMs,
         intervalMs: 50,

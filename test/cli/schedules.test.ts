@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -29,11 +30,31 @@ test("invoices remind: a line, or the API's JSON; nothing due is the API's 409, 
     headers: bearer(acme.key),
   });
   const { invoice_id: id } = (await created.json()) as { invoice_id: string };
-  const line = await remit(["invoices", "remind", id]);
-  expect(line.code).toBe(0);
-  expect(line.stdout).toMatch(/^reminder [0-9a-f-]{36} queued: 150\.125 USDC still due\n$/);
+  // Emailed to the vendor a day ago: a first reminder may go (never within a day of the invoice).
+  await sql`update app.invoices set sent_at = sent_at - interval '25 hours'
+    where id = ${id}::uuid`.execute(stack.db);
   const json = await remit(["invoices", "remind", id, "--json"]);
   expect(JSON.parse(json.stdout)).toMatchObject({ invoice_id: id, amount_due: "150.125" });
+  // The next one waits a day: the API's 429, exit 1.
+  const held = await remit(["invoices", "remind", id]);
+  expect(held.code).toBe(1);
+  expect(held.stderr).toContain("reminded less than 24 hours ago");
+  // A second invoice of the same customer, emailed long ago: a line, but not today (one a day).
+  const other = await stack.request("/api/invoices", {
+    method: "POST",
+    json: invoiceRequest({ merchant_email: acme.email }),
+    headers: bearer(acme.key),
+  });
+  const { invoice_id: otherId } = (await other.json()) as { invoice_id: string };
+  await sql`update app.invoices set sent_at = sent_at - interval '25 hours'
+    where id = ${otherId}::uuid`.execute(stack.db);
+  const capped = await remit(["invoices", "remind", otherId]);
+  expect(capped.stderr).toContain("at most 1 a day per customer");
+  await sql`update app.invoice_reminders set sent_at = sent_at - interval '25 hours'
+    where invoice_id = ${id}::uuid`.execute(stack.db);
+  const line = await remit(["invoices", "remind", otherId]);
+  expect(line.code).toBe(0);
+  expect(line.stdout).toMatch(/^reminder [0-9a-f-]{36} queued: 150\.125 USDC still due\n$/);
   await stack.request(`/api/invoices/${id}/void`, { method: "POST", headers: bearer(acme.key) });
   const refused = await remit(["invoices", "remind", id]);
   expect(refused.code).toBe(1);

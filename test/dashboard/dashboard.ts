@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { screenshot } from "../helpers/browser.ts";
 import type { TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 /** A sign-in link of the dashboard, as emailed. */
 export const SIGN_IN_LINK = /https?:\/\/[^\s"<]+\/dashboard\/sign-in\/([1-9A-HJ-NP-Za-km-z]{43})/;
@@ -22,7 +23,7 @@ export async function waitForSignInLink(
         .map((e) => e.text ?? "");
       return found.length >= count && found;
     },
-    { timeoutMs: 30_000, intervalMs: 100 },
+    { timeoutMs: EVENT_MS, intervalMs: 100 },
   );
   return SIGN_IN_LINK.exec(texts.at(-1) ?? "")?.[0] ?? "";
 }
@@ -104,6 +105,12 @@ export const postForm = (
 
 /** The widths the dashboard is looked at: a phone and a desktop. */
 export const WIDTHS = { phone: { width: 420, height: 900 }, desktop: { width: 1280, height: 900 } };
+
+/** A narrower phone (an iPhone 12–15's 390 px) and the desktop. */
+export const PHONE_390 = {
+  phone390: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 900 },
+};
 
 /**
  * The page at both widths: nothing overflows sideways at phone width, axe-core finds no

@@ -8,6 +8,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { checkPage, waitForSignInLink } from "./dashboard.ts";
@@ -131,7 +132,7 @@ describe("the merchant's dashboard in a browser", () => {
           await go(invoicePath);
           return page.locator("main h2 .badge").textContent();
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: EVENT_MS, interval: 500 },
       )
       .toBe("paid");
     await expect
@@ -140,7 +141,7 @@ describe("the merchant's dashboard in a browser", () => {
           await go(invoicePath);
           return page.locator("[data-response-code]").count();
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: EVENT_MS, interval: 500 },
       )
       .toBeGreaterThan(0);
     const timeline = (await page.textContent(".timeline")) ?? "";
@@ -203,7 +204,7 @@ describe("the merchant's dashboard in a browser", () => {
     await page.getByRole("button", { name: "Redeliver webhook" }).last().click();
     await page.waitForURL(/notice=redelivered/);
     expect(await page.textContent("main")).toContain("queued for redelivery");
-    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(before + 1);
+    await expect.poll(() => receiver.received.length, { timeout: EVENT_MS }).toBe(before + 1);
     const audit = await stack.db
       .selectFrom("app.audit_log")
       .select("actor")

@@ -6,6 +6,7 @@ import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts"
 import { launchBrowser } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { type ReceivedWebhook, startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { priced, until } from "../refunds/helpers.ts";
@@ -115,7 +116,7 @@ describe("webhook endpoints and events in the dashboard", () => {
           await go(endpointPath);
           return page.locator("tbody tr [data-response-code]").first().textContent();
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: EVENT_MS, interval: 500 },
       )
       .toBe("HTTP 200");
     const row = page.locator("tbody tr").first();
@@ -149,7 +150,7 @@ describe("webhook endpoints and events in the dashboard", () => {
           // The two payments' events come in the order the worker reconciles them.
           return (await page.locator("tbody tr code").allTextContents()).sort();
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: EVENT_MS, interval: 500 },
       )
       .toEqual(["invoice.paid", "invoice.partial", "webhook.test"]);
     const times = await page
@@ -179,7 +180,7 @@ describe("webhook endpoints and events in the dashboard", () => {
           await go(`/dashboard/events/${paidId}`);
           return page.locator("tbody tr [data-response-code]").textContent();
         },
-        { timeout: 30_000, interval: 500 },
+        { timeout: EVENT_MS, interval: 500 },
       )
       .toBe("HTTP 200");
     const delivery = page.locator("tbody tr");

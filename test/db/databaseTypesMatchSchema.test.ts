@@ -6,11 +6,11 @@ import { projectRoot } from "../../internal/projectRoot.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 /**
- * db/database.ts is written by hand, and kysely believes it: a column it lacks cannot be queried,
- * and one it declares wrongly (nullable as not, a bigint as a number) is a lie the compiler
- * passes on to every query. This compares it, table by table and column by column, with the
- * schema the migrations actually build (the template database every test clones), so a
- * migration and the interface cannot drift apart.
+ * db/database.ts's `Database` (the tables of db/tables/*.ts) is written by hand, and kysely
+ * believes it: a column it lacks cannot be queried, and one it declares wrongly (nullable as
+ * not, a bigint as a number) is a lie the compiler passes on to every query. This compares it,
+ * table by table and column by column, with the schema the migrations actually build (the
+ * template database every test clones), so a migration and the interface cannot drift apart.
  */
 
 const DATABASE_FILE = path.join(projectRoot, "db", "database.ts");
@@ -81,18 +81,29 @@ function declaredTables(): Tables {
   );
   if (!database) throw new Error("db/database.ts declares no `Database` interface");
 
+  // The interface gathers the tables of db/tables/*.ts by `extends`: its members are read through
+  // the checker, each from the file that declares it.
+  const symbol = checker.getSymbolAtLocation(database.name);
+  if (!symbol) throw new Error("cannot resolve the `Database` interface");
   const tables: Tables = new Map();
-  for (const table of database.members) {
-    if (!ts.isPropertySignature(table) || !table.type || !ts.isTypeLiteralNode(table.type)) {
-      throw new Error(`Database member ${table.name?.getText(source)} is not a table literal`);
+  for (const table of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
+    const declaration = table.declarations?.[0];
+    if (
+      !declaration ||
+      !ts.isPropertySignature(declaration) ||
+      !declaration.type ||
+      !ts.isTypeLiteralNode(declaration.type)
+    ) {
+      throw new Error(`Database member ${table.name} is not a table literal`);
     }
+    const file = declaration.getSourceFile();
     const columns = new Map<string, Column>();
-    for (const column of table.type.members) {
+    for (const column of declaration.type.members) {
       if (!ts.isPropertySignature(column) || !column.type) continue;
-      const name = column.name.getText(source).replace(/^["']|["']$/g, "");
+      const name = column.name.getText(file).replace(/^["']|["']$/g, "");
       columns.set(name, describeType(checker, selectTypeOf(checker, column.type)));
     }
-    tables.set(table.name.getText(source).replace(/^["']|["']$/g, ""), columns);
+    tables.set(table.name, columns);
   }
   return tables;
 }
@@ -160,13 +171,12 @@ function differences(declared: Tables, migrated: Tables): string[] {
   for (const [table, columns] of migrated) {
     const declaredColumns = declared.get(table);
     if (!declaredColumns) {
-      found.push(`${table}: table in the schema, missing from db/database.ts`);
+      found.push(`${table}: table in the schema, missing from db/tables/`);
       continue;
     }
     for (const [name, actual] of columns) {
       const stated = declaredColumns.get(name);
-      if (!stated)
-        found.push(`${table}.${name}: column missing from db/database.ts (${show(actual)})`);
+      if (!stated) found.push(`${table}.${name}: column missing from db/tables/ (${show(actual)})`);
       else if (stated.kind !== actual.kind || stated.nullable !== actual.nullable) {
         found.push(
           `${table}.${name}: declared ${show(stated)}, the schema reads as ${show(actual)}`,
@@ -250,9 +260,9 @@ describe("db/database.ts matches the migrated schema", () => {
     ]);
     expect(differences(stated, schema)).toEqual([
       "app.only_declared: declared, but no such table",
-      "app.only_in_schema: table in the schema, missing from db/database.ts",
+      "app.only_in_schema: table in the schema, missing from db/tables/",
       "app.t.b: declared number, the schema reads as bigint | null",
-      "app.t.c: column missing from db/database.ts (Date)",
+      "app.t.c: column missing from db/tables/ (Date)",
       "app.t.gone: declared, but no such column",
     ]);
   });

@@ -195,6 +195,25 @@ const API_DB_EXCEPTIONS: Record<string, string> = {
   "api/metrics/serviceMetrics.ts": "operational: /metrics",
 };
 
+/**
+ * The worker's tasks that still read or write db/queries themselves, each with why. A task is an
+ * adapter like a route: it parses its payload, builds its dependencies, calls one use case of
+ * app/ and maps its outcome to graphile-worker's retry or give-up. The list can only shrink: an
+ * entry that no longer imports db/queries fails the test until it is removed.
+ */
+const WORKER_TASK_DB_EXCEPTIONS: Record<string, string> = {
+  // Not moved yet (issue 43 moved reconcile_deposit, the sweeps and issue_schedule; these
+  // follow): each still runs its own sequence of queries, to become an app/ use case like the
+  // others.
+  "worker/tasks/check_payout.ts": "to move: app/payouts",
+  "worker/tasks/check_refund.ts": "to move: app/refunds (execution.ts holds its shared steps)",
+  "worker/tasks/deliver_webhook.ts": "to move: webhook delivery",
+  "worker/tasks/relay_authorization.ts": "to move: app/payments",
+  "worker/tasks/send_email.ts": "to move: email sending",
+  "worker/tasks/submit_payout.ts": "to move: app/payouts",
+  "worker/tasks/submit_refund.ts": "to move: app/refunds (execution.ts holds its shared steps)",
+};
+
 describe("the application layer (app/) between the adapters and db/", () => {
   const graph = importGraph();
   const importsOf = (folder: string, target: (to: string) => boolean) =>
@@ -232,6 +251,64 @@ describe("the application layer (app/) between the adapters and db/", () => {
   test("app/ never imports an adapter or the composition root", () => {
     const adapter = (to: string) => /^(api|web|server|cli|worker)\//.test(to);
     expect(importsOf("app", adapter)).toEqual([]);
+  });
+  test("worker/tasks/ never reach db/queries (but the listed exceptions): a task parses, calls app/, maps the outcome", () => {
+    const direct = (to: string) => to.startsWith("db/queries/");
+    const reaching = importsOf("worker/tasks", direct).filter(
+      (edge) => !Object.hasOwn(WORKER_TASK_DB_EXCEPTIONS, edge.split(" -> ")[0] ?? ""),
+    );
+    expect(reaching).toEqual([]);
+    // The scan sees the tasks that were moved calling app/.
+    expect(graph.get("worker/tasks/reconcile_deposit.ts")).toContain(
+      "app/payments/reconcileDeposit.ts",
+    );
+  });
+
+  test("every exception of WORKER_TASK_DB_EXCEPTIONS still reads db/queries (remove the ones that no longer do)", () => {
+    const stale = Object.keys(WORKER_TASK_DB_EXCEPTIONS).filter(
+      (file) => !(graph.get(file) ?? []).some((to) => to.startsWith("db/queries/")),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  test("the worker never imports api/: it calls app/ as the routes do", () => {
+    expect(importsOf("worker", (to) => to.startsWith("api/"))).toEqual([]);
+  });
+
+  test("app/ imports nothing of Hono: a refusal has a kind, the HTTP status is api/errors.ts's", () => {
+    // @hono/zod-openapi is zod with OpenAPI metadata (the schemas' documentation), no transport.
+    const hono = /(?:from|import)\s*\(?\s*["']hono(?:\/[^"']*)?["']/;
+    const importing = [...graph.keys()].filter(
+      (file) =>
+        file.startsWith("app/") && hono.test(readFileSync(path.join(projectRoot, file), "utf8")),
+    );
+    expect(importing).toEqual([]);
+  });
+});
+
+describe("every webhook and event-log payload is built from the one event schema", () => {
+  const graph = importGraph();
+  const calling = (name: string) =>
+    [...graph.keys()].filter(
+      (file) =>
+        !file.startsWith("db/queries/") &&
+        readFileSync(path.join(projectRoot, file), "utf8").includes(`${name}(`),
+    );
+
+  test("an event is recorded only through app/events/recordEvent.ts, which checks it against the schema", () => {
+    expect(calling("recordPaymentEvent")).toEqual(["app/events/recordEvent.ts"]);
+    expect(graph.get("app/events/recordEvent.ts")).toContain("app/events/paymentEvent.ts");
+    expect(calling("recordEvent").length).toBeGreaterThan(2);
+  });
+
+  test("an endpoint's test event is parsed by the schema's test variant", () => {
+    const callers = calling("insertTestEvent");
+    expect(callers.length).toBeGreaterThan(0);
+    for (const file of callers) expect(graph.get(file)).toContain("app/events/paymentEvent.ts");
+  });
+
+  test("the event log's OpenAPI schema is that schema", () => {
+    expect(graph.get("api/events/routes.ts")).toContain("app/events/paymentEvent.ts");
   });
 });
 

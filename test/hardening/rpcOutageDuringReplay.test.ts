@@ -8,6 +8,7 @@ import { startTcpProxy } from "../../faults/tcpProxy.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -135,7 +136,7 @@ describe("an indexer replay while the worker's RPC is down", () => {
         const job = await reconcileJob();
         return !job || job.last_error !== null;
       },
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
     expect(await recorded(id)).toEqual({ events: ["invoice.paid"], emails: 1, webhooks: 1 });
     expect(await status(id)).toMatchObject({ status: "paid", paid_amount: "150.00" });
@@ -148,7 +149,7 @@ describe("an indexer replay while the worker's RPC is down", () => {
         const job = await reconcileJob();
         return job && job.attempts >= 2 && !job.locked && job.last_error !== null && job;
       },
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
     expect(failing.last_error).toMatch(/HTTP request failed/);
     expect(await recorded(id)).toEqual({ events: ["invoice.paid"], emails: 1, webhooks: 1 });
@@ -159,7 +160,7 @@ describe("an indexer replay while the worker's RPC is down", () => {
     await waitFor(
       "a reconcile that reached the chain",
       async () => (await reconcileJob())?.last_error === null,
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
     expect(await recorded(id)).toEqual({ events: ["invoice.paid"], emails: 1, webhooks: 1 });
 
@@ -170,7 +171,7 @@ describe("an indexer replay while the worker's RPC is down", () => {
       ),
     );
     await waitFor("the reconcile queue to drain", async () => !(await reconcileJob()), {
-      timeoutMs: 30_000,
+      timeoutMs: EVENT_MS,
     });
     expect(await status(id)).toMatchObject({
       status: "paid",

@@ -28,6 +28,8 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // A long page's full screenshot took over 30 s (Playwright's default) on a slow, loaded
+  // machine: a bound for that machine, not a figure (pages' speed is not measured here).
+  await page.screenshot({ path: file, fullPage: true, timeout: 120_000 });
   return file;
 }

@@ -93,7 +93,9 @@ export async function startIndexer(
         if (indexer.process.exitCode !== null) throw new Error("the indexer exited");
         return (await fetch(`http://127.0.0.1:${port}/ready`)).ok;
       },
-      { timeoutMs: 120_000, intervalMs: 100 },
+      // Ponder loads ~2,500 modules before it answers: seconds on a quiet machine, over two
+      // minutes once with a test run and three other jobs on two cores. An upper bound.
+      { timeoutMs: 300_000, intervalMs: 100 },
     );
   } catch (error) {
     await indexer.stop();
@@ -135,9 +137,6 @@ async function provideManagedWallets(databaseUrl: string, mnemonic: string, keep
 export async function startApi(
   settings: Settings & { keepManagedWallets?: boolean },
 ): Promise<TestProcess & { url: string; port: number; opsUrl: string; opsPort: number }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const opsPort = await freePort();
   const { keepManagedWallets = true, ...rest } = settings;
   const resolved = childSettings(rest);
   const stopWallets = await provideManagedWallets(
@@ -145,33 +144,56 @@ export async function startApi(
     resolved.mnemonic,
     keepManagedWallets,
   );
-  const spec = apiSpec(resolved);
-  const started = startProcess({
-    ...spec,
-    env: {
-      ...spec.env,
-      PORT: String(port),
-      OPS_PORT: String(opsPort),
-      BASE_URL: url,
-      PAY_URL: url,
-    },
-  });
-  const api = {
-    ...started,
-    stop: async () => {
+  // A free port is free only until someone listens on it: another test file's process (its own
+  // API, Ponder, a capture server) may take it between freePort() and our listen. Our API then
+  // exits with EADDRINUSE while the other server answers: CI once saw a 404 to
+  // POST /api/invoices from such a neighbour. So the API counts as up only while our child runs
+  // and /health answers with Remit's own report, and a lost port is tried again with new ones.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const opsPort = await freePort();
+    const spec = apiSpec(resolved);
+    const started = startProcess({
+      ...spec,
+      env: {
+        ...spec.env,
+        PORT: String(port),
+        OPS_PORT: String(opsPort),
+        BASE_URL: url,
+        PAY_URL: url,
+      },
+    });
+    const exited = () => started.process.exitCode !== null || started.process.signalCode !== null;
+    const answers = async () => {
+      const response = await fetch(`${url}/health`).catch(() => null);
+      if (exited()) return true;
+      if (!response || (response.status !== 200 && response.status !== 503)) return false;
+      const report = (await response.json().catch(() => null)) as { status?: unknown } | null;
+      return typeof report?.status === "string" && !exited();
+    };
+    try {
+      await waitFor("the API to answer", answers, { timeoutMs: 120_000 });
+    } catch (error) {
       await started.stop();
       await stopWallets();
-    },
-  };
-  try {
-    await waitFor("the API to answer", async () => (await fetch(`${url}/health`)).status > 0, {
-      timeoutMs: 30_000,
-    });
-  } catch (error) {
-    await api.stop();
-    throw new Error(`${(error as Error).message}\n--- api output ---\n${api.output()}`);
+      throw new Error(`${(error as Error).message}\n--- api output ---\n${started.output()}`);
+    }
+    if (!exited()) {
+      const api = {
+        ...started,
+        stop: async () => {
+          await started.stop();
+          await stopWallets();
+        },
+      };
+      return { ...api, url, port, opsUrl: `http://127.0.0.1:${opsPort}`, opsPort };
+    }
+    if (attempt >= 3 || !/EADDRINUSE/.test(started.output())) {
+      await stopWallets();
+      throw new Error(`the API exited before it answered\n--- api output ---\n${started.output()}`);
+    }
   }
-  return { ...api, url, port, opsUrl: `http://127.0.0.1:${opsPort}`, opsPort };
 }
 
 /** Starts the worker; resolves once it has announced itself in app.heartbeats. */

@@ -17,7 +17,11 @@ export type SendGridStandIn = {
 export function startSendGridStandIn(outboxDir: string): Promise<SendGridStandIn> {
   return new Promise((resolve) => {
     const server = serve(
-      { fetch: outboxRoutes(outboxDir).fetch, port: 0, hostname: "127.0.0.1" },
+      {
+        fetch: outboxRoutes(outboxDir, { apiKey: STAND_IN_KEY }).fetch,
+        port: 0,
+        hostname: "127.0.0.1",
+      },
       (info: AddressInfo) =>
         resolve({
           apiUrl: `http://127.0.0.1:${info.port}/dev/sendgrid`,
@@ -31,9 +35,12 @@ export function startSendGridStandIn(outboxDir: string): Promise<SendGridStandIn
   });
 }
 
+/** The one key the stand-in takes, as the local capture takes only its stack's. */
+const STAND_IN_KEY = "SG.stand-in";
+
 /** The email settings mainnet mode requires, aimed at `apiUrl` (a stand-in, never SendGrid). */
 export const sendGridSettings = (apiUrl: string): NodeJS.ProcessEnv => ({
-  SENDGRID_API_KEY: "SG.stand-in",
+  SENDGRID_API_KEY: STAND_IN_KEY,
   SENDGRID_API_URL: apiUrl,
   EMAIL_FROM: "Remit Tests <billing@remit.test>",
 });

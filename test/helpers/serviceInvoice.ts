@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { expect } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
+import { EVENT_MS } from "./waits.ts";
 import type { ReceivedWebhook } from "./webhookReceiver.ts";
 
 type Json = Record<string, unknown>;
@@ -58,7 +59,7 @@ export async function expectPaidWebhook(
     "the invoice.paid webhook",
     async () =>
       received.find((h) => (JSON.parse(h.body) as Json).invoice_id === invoice.invoice_id),
-    { timeoutMs: 30_000 },
+    { timeoutMs: EVENT_MS },
   );
   expect(JSON.parse(hook.body)).toMatchObject({
     type: "invoice.paid",

@@ -112,7 +112,7 @@ export async function startStack(
     outbox,
     waitForEmail: (predicate) =>
       waitFor("the email in the outbox", async () => (await outbox()).find(predicate), {
-        timeoutMs: 30_000,
+        timeoutMs: 90_000,
         intervalMs: 100,
       }),
     stop: async () => {

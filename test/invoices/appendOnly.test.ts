@@ -30,6 +30,7 @@ describe("invoices are append-only in the database", () => {
     ["deposit_address", "'0x0000000000000000000000000000000000000001'"],
     ["vendor_email", "'x@example.com'"],
     ["due_date", "'2000-01-01'"],
+    ["metadata", `'{"order_id": "changed"}'`],
   ])("UPDATE of %s is refused", async (column, value) => {
     await refused(
       sql`update app.invoices set ${sql.raw(column)} = ${sql.raw(value)} where id = ${id}`,

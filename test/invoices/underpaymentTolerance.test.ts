@@ -5,6 +5,7 @@ import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "./fixtures.ts";
 
 type Created = { invoice_id: string; slug: string; deposit_address: Address };
@@ -68,7 +69,7 @@ describe("underpayment tolerance", () => {
         const status = await statusOf(invoice);
         return status.paid_amount ? status : undefined;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
   };
 
@@ -107,7 +108,7 @@ describe("underpayment tolerance", () => {
     await waitFor(
       "the tolerated payment swept",
       async () => (await chain.usdcBalance(details.wallet_address)) === 9_600_000n,
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
     // The page asks for nothing more.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { linkRequest } from "./fixtures.ts";
 
@@ -130,7 +131,7 @@ describe("payment links", () => {
           const { body } = await status(slug);
           return body.status === expected && body;
         },
-        { timeoutMs: 20_000, intervalMs: 50 },
+        { timeoutMs: EVENT_MS, intervalMs: 50 },
       );
 
     const exact = await pay("25.00", 25_000_000n);

@@ -7,6 +7,7 @@ import { seedMerchantVolume } from "../../bench/listsSeed.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, type Merchant, readKeyOf } from "../accounts/accounts.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 /** Invoices seeded: about 20 MB of CSV, several times what loopback's socket buffers hold. */
 const INVOICES = 60_000;
@@ -40,7 +41,7 @@ async function settled(url: string, before: number, what: string): Promise<numbe
       last = written;
       return steady >= 5 && written;
     },
-    { timeoutMs: 30_000, intervalMs: 200 },
+    { timeoutMs: EVENT_MS, intervalMs: 200 },
   );
 }
 

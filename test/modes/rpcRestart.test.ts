@@ -21,6 +21,7 @@ import {
   waitForInvoiceStatus,
 } from "../helpers/serviceInvoice.ts";
 import { mainnetSettings, startUpstreamBase } from "../helpers/upstreamBase.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 
 let dir: string;
@@ -80,7 +81,7 @@ test("mainnet mode: the RPC is killed and restarted; the indexer recovers and de
   await waitFor(
     "the indexer to retry through 5 s of outage",
     async () => retries() >= 3 && Date.now() - outageFrom >= 5_000,
-    { timeoutMs: 60_000, intervalMs: 200 },
+    { timeoutMs: EVENT_MS, intervalMs: 200 },
   );
 
   upstream = await startUpstreamBase(rpc);
@@ -89,7 +90,7 @@ test("mainnet mode: the RPC is killed and restarted; the indexer recovers and de
   expect(status).toMatchObject({ paid_amount: "150.00", tx_hash: paid.transactionHash });
   await expectPaidWebhook(receiver.received, invoice, paid.transactionHash);
   await waitFor("health to recover", async () => (await fetch(`${apiUrl}/health`)).ok, {
-    timeoutMs: 30_000,
+    timeoutMs: EVENT_MS,
   });
   // It recovered by itself: no process of the service crashed or was restarted.
   for (const component of ["indexer", "api", "worker"])

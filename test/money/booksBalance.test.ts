@@ -314,4 +314,57 @@ describe("the books balance", () => {
     expect(onDeposits + inWallet).toBe(list.received + list.linkReceived - refundedOut);
     expect(inWallet).toBe(2_000_000n + 2_000_000n + 1_000_000n);
   });
+
+  test("payouts: the managed wallet's books are its balance on chain; a payout and a refund out of it add up", async () => {
+    const managed = { wallet_type: "managed", merchant_email: merchant.email };
+    const [first, second] = await Promise.all([
+      api.create({ ...priced("5.00"), ...managed }),
+      api.create({ ...priced("3.00"), ...managed }),
+    ]);
+    await chain.payUsdc(devAccount(8), first.deposit_address, 5_000_000n);
+    await chain.payUsdc(devAccount(9), second.deposit_address, 3_000_000n);
+    const managedWallet = (await api.swept(first.invoice_id)).wallet_address;
+    await api.swept(second.invoice_id);
+    const books = async () =>
+      (await (await get("/api/merchant/payouts")).json()) as {
+        managed_wallet: { balance: string; reserved: string; available: string };
+        payouts: { payout_id: string; status: string }[];
+      };
+    expect((await books()).managed_wallet).toMatchObject({ balance: "8.00", available: "8.00" });
+    expect(await chain.usdcBalance(managedWallet)).toBe(8_000_000n);
+
+    // A refund of revenue out of the managed wallet, and a payout to the payout wallet.
+    const refundTo = freshAddress();
+    const refund = (
+      await answer(await api.refund(first.invoice_id, { amount: "1.50", to: refundTo }))
+    ).body as RefundBody;
+    const before = await chain.usdcBalance(wallet);
+    const payout = await answer(
+      await stack.request("/api/merchant/payouts", {
+        method: "POST",
+        json: { amount: "6.00", to: wallet },
+        headers: bearer(merchant.key),
+      }),
+    );
+    expect(payout.status).toBe(201);
+    // Everything else is reserved or gone: nothing more may leave.
+    expect((await books()).managed_wallet.available).toBe("0.50");
+    await api.refundIs(first.invoice_id, refund.refund_id, "confirmed");
+    await until("the payout confirmed", async () =>
+      (await books()).payouts.some((p) => p.status === "confirmed"),
+    );
+    expect((await books()).managed_wallet).toMatchObject({
+      balance: "0.50",
+      reserved: "0.00",
+      available: "0.50",
+    });
+    // On chain, exactly: the books' balance is the wallet's; what left is what was asked.
+    expect(await chain.usdcBalance(managedWallet)).toBe(500_000n);
+    expect(await chain.usdcBalance(refundTo)).toBe(1_500_000n);
+    expect((await chain.usdcBalance(wallet)) - before).toBe(6_000_000n);
+    // The invoices' lists count the refund as refunded; a payout is the merchant's own money
+    // moving, not a refund: the invoice's figures are unchanged by it.
+    expect((await api.get(first.invoice_id)).refunded_amount).toBe("1.50");
+    expect((await api.get(second.invoice_id)).refunded_amount).toBe("0.00");
+  }, 300_000);
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Line = Record<string, unknown>;
@@ -118,7 +119,7 @@ describe("structured logs", () => {
       "the job to complete",
       async () =>
         linesOf(running).some((line) => String(line.msg).startsWith(`Completed task ${job.id} `)),
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
 
     const lines = linesOf(running);

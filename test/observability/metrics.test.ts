@@ -7,6 +7,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { metricTypes, parseMetrics, type Sample, sampleValue } from "../helpers/prometheus.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -31,7 +32,7 @@ const scrapeUntil = (what: string, url: string, check: (samples: Sample[]) => bo
       const result = await scrape(url);
       return check(result.samples) && result;
     },
-    { timeoutMs: 30_000, intervalMs: 200 },
+    { timeoutMs: EVENT_MS, intervalMs: 200 },
   );
 
 describe("/metrics after a paid invoice", () => {

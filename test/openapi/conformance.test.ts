@@ -6,7 +6,6 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { REDELIVERIES_PER_INVOICE_PER_HOUR } from "../../app/invoices/queueRedelivery.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
-import { MANUAL_REMINDERS_PER_HOUR } from "../../domain/reminders.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, readKeyOf, registerWallet } from "../accounts/accounts.ts";
@@ -15,6 +14,7 @@ import { type OpenApiDocument, openApiChecker } from "../helpers/openApi.ts";
 import { signedAuthorization } from "../helpers/payerAuthorization.ts";
 import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
@@ -221,7 +221,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
           body
         );
       },
-      { timeoutMs: 45_000, intervalMs: 200 },
+      { timeoutMs: EVENT_MS, intervalMs: 200 },
     );
     expect([paid.status, paid.paid_amount, paid.amount_due]).toEqual(["paid", "10.00", "0.00"]);
     const status = await call("get", "/api/invoices/{id}/status", id);
@@ -295,6 +295,9 @@ describe("every response of the JSON API matches the published /openapi.json", (
     await spend("get", "/api/payments/status/{slug}", slug, { client: "203.0.113.51" });
     // Invalid bodies spend the budget as well as valid ones, and create nothing.
     await spend("post", "/api/invoices", {}, { json: INVALID });
+    // Run-now issues an invoice: the same budget, before the key is even looked at.
+    const run = "/api/invoice-schedules/{id}/run";
+    expect((await call("post", run, { id: "any" }, { client })).status).toBe(429);
     await spend("post", "/api/links", {}, { json: INVALID });
   });
 
@@ -514,7 +517,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
     await waitFor(
       "the queued authorization submitted",
       async () => (await call("get", get, id)).body.tx_hash,
-      { timeoutMs: 30_000, intervalMs: 200 },
+      { timeoutMs: EVENT_MS, intervalMs: 200 },
     );
     expect((await call("get", get, { ...slugOf(open), id: UNKNOWN_ID })).status).toBe(404);
     // An id is no key to another link's payments.
@@ -628,7 +631,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
             .where("deposit_address", "=", address.toLowerCase())
             .where("status", "=", "confirmed")
             .executeTakeFirst()) !== undefined,
-        { timeoutMs: 45_000, intervalMs: 200 },
+        { timeoutMs: EVENT_MS, intervalMs: 200 },
       );
     await swept(invoice.deposit_address);
     await swept(link.deposit_address);
@@ -697,6 +700,84 @@ describe("every response of the JSON API matches the published /openapi.json", (
         expect.objectContaining({ code: "nothing_to_refund" }),
       ]);
     }
+  });
+
+  test("payouts: a managed wallet's money paid out (201), its list (200); every refusal", async () => {
+    const merchant = await claimedMerchant(stack.db);
+    const keyed = { headers: bearer(merchant.key) };
+    const reader = await readKeyOf(stack, merchant);
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const path = "/api/merchant/payouts";
+    const payout = { amount: "0.40", to: wallet };
+    // No managed wallet yet: 409; its list says so (null).
+    expect((await call("get", path, {}, keyed)).body.managed_wallet).toBeNull();
+    await registerWallet(stack, merchant, wallet);
+    expect((await call("post", path, {}, { json: payout, ...keyed })).status).toBe(409);
+    // This file's creation budget is 3 a minute per client, shared with the other tests: the
+    // invoice is created once the window has room.
+    const invoice = await waitFor(
+      "the managed invoice created",
+      async () => {
+        const made = await call(
+          "post",
+          "/api/invoices",
+          {},
+          {
+            json: invoiceRequest({
+              merchant_email: merchant.email,
+              line_items: [{ description: "Work", quantity: 1, unit_price: "1.00" }],
+              wallet_type: "managed",
+            }),
+            ...keyed,
+          },
+        );
+        return made.status === 201 && made;
+      },
+      { timeoutMs: 120_000, intervalMs: 1_000 },
+    );
+    await chain.payUsdc(devAccount(9), invoice.body.deposit_address as Address, 1_000_000n);
+    await waitFor(
+      "the total swept into the managed wallet",
+      async () =>
+        ((await call("get", path, {}, keyed)).body.managed_wallet as Json | null)?.balance ===
+        "1.00",
+      { timeoutMs: EVENT_MS, intervalMs: 200 },
+    );
+    expect((await call("get", path)).status).toBe(401);
+    expect((await call("get", path, {}, { headers: bearer(reader) })).status).toBe(200);
+    expect((await call("post", path, {}, { json: payout })).status).toBe(401);
+    expect((await call("post", path, {}, { json: payout, headers: bearer(reader) })).status).toBe(
+      403,
+    );
+    expect((await call("post", path, {}, { json: INVALID, ...keyed })).status).toBe(400);
+    const unregistered = { amount: "0.40", to: privateKeyToAccount(generatePrivateKey()).address };
+    expect((await call("post", path, {}, { json: unregistered, ...keyed })).status).toBe(400);
+    const json = { "content-type": "application/json", ...bearer(merchant.key) };
+    expect((await call("post", path, {}, { body: TOO_LARGE, headers: json })).status).toBe(413);
+    const text = { "content-type": "text/plain", ...bearer(merchant.key) };
+    expect((await call("post", path, {}, { body: "hello", headers: text })).status).toBe(415);
+    const tooMuch = await call("post", path, {}, { json: { ...payout, amount: "1.01" }, ...keyed });
+    expect([tooMuch.status, tooMuch.body.error]).toEqual([
+      409,
+      expect.objectContaining({ code: "payout_exceeds_available" }),
+    ]);
+    const created = await call("post", path, {}, { json: payout, ...keyed });
+    expect([created.status, created.body.status, created.body.amount]).toEqual([
+      201,
+      "requested",
+      "0.40",
+    ]);
+    // The merchant's second payout within the hour: 429 (REFUNDS_PER_MERCHANT_PER_HOUR=1).
+    const again = await call("post", path, {}, { json: payout, ...keyed });
+    expect([again.status, again.body.error]).toEqual([
+      429,
+      expect.objectContaining({ code: "rate_limited" }),
+    ]);
+    const listed = await call("get", path, {}, keyed);
+    expect((listed.body.payouts as Json[]).map((p) => p.payout_id)).toEqual([
+      created.body.payout_id,
+    ]);
+    expect(listed.body.managed_wallet).toMatchObject({ reserved: expect.any(String) });
   });
 
   test("lists, a link's details and the exports: 200, 400, 401, 404", async () => {
@@ -967,7 +1048,7 @@ describe("every response of the JSON API matches the published /openapi.json", (
     const changed = await call("patch", policy, {}, { ...fewer, ...as(merchant.key) });
     expect([changed.status, changed.body.max_reminders]).toEqual([200, 2]);
 
-    // Reminding a vendor on request: a draft owes nothing yet (409); an hourly limit (429).
+    // Reminding a vendor on request: a draft owes nothing yet (409); one reminder a day (429).
     const remind = "/api/invoices/{id}/remind";
     const invoiceOf = async (overrides: Record<string, unknown>) => {
       const body = invoiceRequest({ merchant_email: merchant.email, ...overrides });
@@ -982,8 +1063,10 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((await call("post", remind, sent, as(reader))).status).toBe(403);
     expect((await call("post", remind, unknown, as(merchant.key))).status).toBe(404);
     expect((await call("post", remind, draft, as(merchant.key))).status).toBe(409);
-    for (let i = 0; i < MANUAL_REMINDERS_PER_HOUR; i++)
-      expect((await call("post", remind, sent, as(merchant.key))).status).toBe(202);
+    // Emailed to the vendor a day ago: a first reminder may go (not within a day of the invoice).
+    await sql`update app.invoices set sent_at = sent_at - interval '25 hours'
+      where id = ${sent.id}::uuid`.execute(stack.db);
+    expect((await call("post", remind, sent, as(merchant.key))).status).toBe(202);
     expect((await call("post", remind, sent, as(merchant.key))).status).toBe(429);
 
     // Aged receivables: the sent invoice and the one the schedule ran are owed; the draft is not.

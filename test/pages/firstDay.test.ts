@@ -5,6 +5,7 @@ import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -48,7 +49,7 @@ describe("a merchant's first day: what the pages tell payers and the developer",
       .poll(
         async () =>
           ((await (await stack.request(`/api/payments/status/${slug}`)).json()) as Json).status,
-        { timeout: 30_000, interval: 100 },
+        { timeout: EVENT_MS, interval: 100 },
       )
       .toBe(expected);
   const open = async (size: Size, url: string): Promise<Page> => {
@@ -143,7 +144,7 @@ describe("a merchant's first day: what the pages tell payers and the developer",
         await page.locator("button[data-remit-button]").click();
         const frame = page.frameLocator("iframe[title='Pay with USDC']");
         await expect
-          .poll(() => frame.locator("h1").textContent(), { timeout: 15_000 })
+          .poll(() => frame.locator("h1").textContent(), { timeout: EVENT_MS })
           .toBe("Widget order");
         // The phone's button opens a wallet app; a desktop has none to open.
         expect(await frame.locator("a.deeplink").isVisible(), size).toBe(size === "phone");
@@ -206,7 +207,7 @@ describe("a merchant's first day: what the pages tell payers and the developer",
           sent = (await stack.outbox()).filter((m) => m.to.includes("outbox-vendor@example.com"));
           return sent.length;
         },
-        { timeout: 30_000, interval: 200 },
+        { timeout: EVENT_MS, interval: 200 },
       )
       .toBe(1);
     const [email] = sent;
@@ -245,7 +246,7 @@ describe("a merchant's first day: what the pages tell payers and the developer",
               .frameLocator(`article#m-${email.id} iframe`)
               .locator("body")
               .textContent({ timeout: 5_000 }),
-          { timeout: 15_000 },
+          { timeout: EVENT_MS },
         )
         .toContain(invoice.invoice_number as string);
       expect(await article.locator("pre").textContent()).toBe(email.text);

@@ -5,6 +5,7 @@ import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -61,7 +62,7 @@ describe("hosted pages in a real browser", () => {
         async () =>
           ((await (await stack.request(`/api/payments/status/${slug}`)).json()) as Json).status,
         {
-          timeout: 20_000,
+          timeout: EVENT_MS,
           interval: 50,
         },
       )
@@ -179,7 +180,7 @@ describe("hosted pages in a real browser", () => {
       // The click creates the frame, which only then loads: more than expect.poll's default 1 s
       // on a loaded machine.
       await expect
-        .poll(() => frame.locator("h1").textContent(), { timeout: 15_000 })
+        .poll(() => frame.locator("h1").textContent(), { timeout: EVENT_MS })
         .toBe("Widget order");
       await screenshot(page, "widget-open");
       await chain.payUsdc(devAccount(3), link.deposit_address, 3_000_000n);

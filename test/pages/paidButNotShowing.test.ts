@@ -6,6 +6,7 @@ import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { deployOtherToken, sendTokenTransfer } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 const WIDTHS = { phone: { width: 420, height: 900 }, desktop: { width: 1280, height: 900 } };
@@ -149,7 +150,7 @@ describe('"Paid but not showing?" on the hosted pages', () => {
     await chain.client.mine({ blocks: 2 });
     await expect
       .poll(async () => check(invoice.url, paid.transactionHash, { js: false }), {
-        timeout: 30_000,
+        timeout: EVENT_MS,
         interval: 500,
       })
       .toContain("Counted");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 /** The widths people look at: a phone, the recommended checkout iframe, a desktop. */
@@ -71,7 +72,7 @@ describe("every hosted page at phone, iframe and desktop size", () => {
             }
           ).status,
         {
-          timeout: 20_000,
+          timeout: EVENT_MS,
           interval: 50,
         },
       )

@@ -26,7 +26,12 @@ const SIZES = Object.keys(VIEWPORTS) as Size[];
  * Once a payment is submitted the page polls every second; then indexing, the reconcile job
  * and a loaded machine: seconds, not milliseconds.
  */
-const COUNTED_MS = 30_000;
+const COUNTED_MS = 90_000;
+/**
+ * A step the page takes on its own (a relayed submission, a refusal said): a second or two on a
+ * quiet machine, over 20 s with a test run and two other jobs on two cores. An upper bound.
+ */
+const EVENT_MS = 60_000;
 
 describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing) in real Chromium", () => {
   const chain = useChainForFile();
@@ -148,7 +153,9 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
       await screenshot(page, `wallet-gasless-${size}-3-signing`);
       signing.release();
 
-      await page.waitForSelector("[data-wallet-status][data-step=submitted]", { timeout: 20_000 });
+      await page.waitForSelector("[data-wallet-status][data-step=submitted]", {
+        timeout: EVENT_MS,
+      });
       expect(await statusText(page)).toMatch(
         /^Submitted: transaction 0x.+Waiting for it to be counted…$/,
       );
@@ -195,7 +202,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
         await page.goto(site.url);
         await page.locator("button[data-remit-button]").click();
         const frame = page.frameLocator("iframe[title='Pay with USDC']");
-        await frame.locator("[data-wallet-pay]").waitFor({ timeout: 15_000 });
+        await frame.locator("[data-wallet-pay]").waitFor({ timeout: EVENT_MS });
         await frame.locator("[data-wallet-plain] input").check();
         await screenshot(page, `wallet-widget-${size}-1-ready`);
         if (size === "phone") {
@@ -214,7 +221,7 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
         sending.release();
         await frame
           .locator("[data-wallet-status][data-step=submitted]")
-          .waitFor({ timeout: 20_000 });
+          .waitFor({ timeout: EVENT_MS });
         const txHash = await frame.locator("[data-tx]").getAttribute("title");
         await screenshot(page, `wallet-widget-${size}-3-submitted`);
         releaseStatus();
@@ -284,7 +291,9 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
         const payerNonce = await chain.client.getTransactionCount({ address: scenario.account });
         await page.goto(link.payment_link);
         await payButton(page).click();
-        await page.waitForSelector("[data-wallet-status][data-step=refused]", { timeout: 15_000 });
+        await page.waitForSelector("[data-wallet-status][data-step=refused]", {
+          timeout: EVENT_MS,
+        });
         expect(await statusText(page), name).toMatch(message);
         await screenshot(page, `wallet-refused-${name}-${size}`);
         // The button is offered again, and nothing left the payer or reached the chain.
@@ -343,11 +352,11 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
     await page.goto(link.payment_link);
     await payButton(page).click();
     await expect
-      .poll(() => statusText(page), { timeout: 15_000 })
+      .poll(() => statusText(page), { timeout: EVENT_MS })
       .toBe("Your signed payment is queued; sending it…");
     await screenshot(page, "wallet-gasless-phone-queued");
     replacement = stack.startWorker();
-    await page.waitForSelector("[data-wallet-status][data-step=submitted]", { timeout: 30_000 });
+    await page.waitForSelector("[data-wallet-status][data-step=submitted]", { timeout: EVENT_MS });
     releaseStatus();
     await page.waitForSelector("#payment[data-state=confirmed]", { timeout: COUNTED_MS });
     const [row] = await storedAuthorizations(link.deposit_address);

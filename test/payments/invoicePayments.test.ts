@@ -6,6 +6,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { deployOtherToken } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -62,7 +63,7 @@ describe("payments to an invoice's deposit address", () => {
         const body = await status(id);
         return body.status === expected && body;
       },
-      { timeoutMs: 20_000, intervalMs: 50 },
+      { timeoutMs: EVENT_MS, intervalMs: 50 },
     );
   const hooksFor = (id: string) =>
     receiver.received.filter((hook) => (JSON.parse(hook.body) as Json).invoice_id === id);

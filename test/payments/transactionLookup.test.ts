@@ -6,6 +6,7 @@ import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { deployOtherToken, sendTokenTransfer } from "../helpers/otherToken.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Lookup = {
@@ -170,7 +171,7 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
 
     await chain.client.mine({ blocks: 2 });
     await expect
-      .poll(async () => (await lookup(transactionHash)).state, { timeout: 30_000, interval: 200 })
+      .poll(async () => (await lookup(transactionHash)).state, { timeout: EVENT_MS, interval: 200 })
       .toBe("counted");
     const counted = await lookup(transactionHash);
     // 3 or more: the sweep that follows the payment mines blocks of its own.
@@ -205,7 +206,7 @@ describe("GET /api/transactions/{tx_hash}: what Remit sees of a Base transaction
     );
     await chain.client.mine({ blocks: 2 });
     await expect
-      .poll(async () => (await lookup(transactionHash)).state, { timeout: 30_000, interval: 200 })
+      .poll(async () => (await lookup(transactionHash)).state, { timeout: EVENT_MS, interval: 200 })
       .toBe("counted");
     const answer = await lookup(transactionHash);
     expect(answer.transfers).toEqual([

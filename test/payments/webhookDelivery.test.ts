@@ -7,6 +7,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startIndexer } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { type Reply, startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -77,7 +78,7 @@ describe("webhook delivery", () => {
   test("a receiver that fails 3 times then succeeds gets the event, with 4 attempts recorded", async () => {
     const hooks = await receiver([500, 503, 502]);
     const invoice = await payInvoice(hooks.url);
-    await waitFor("4 requests", async () => hooks.received.length >= 4, { timeoutMs: 20_000 });
+    await waitFor("4 requests", async () => hooks.received.length >= 4, { timeoutMs: EVENT_MS });
     const delivery = await waitFor("the delivery to complete", async () => {
       const d = (await webhooks(invoice.invoice_id)).events[0]?.deliveries[0];
       return d?.status === "delivered" && d;
@@ -135,7 +136,7 @@ describe("webhook delivery", () => {
     const hooks = await receiver(["hang"]);
     await payInvoice(hooks.url);
     await waitFor("the delivery to be in flight", async () => hooks.received.length === 1, {
-      timeoutMs: 20_000,
+      timeoutMs: EVENT_MS,
     });
     // With no grace at all, a lock that no live worker's heartbeat lists counts as dead: the
     // delivery's lock must be listed, or the periodic check would release it mid-delivery.
@@ -153,7 +154,7 @@ describe("webhook delivery", () => {
     const hooks = await receiver(["hang"]);
     const invoice = await payInvoice(hooks.url);
     await waitFor("the delivery to be in flight", async () => hooks.received.length === 1, {
-      timeoutMs: 20_000,
+      timeoutMs: EVENT_MS,
     });
     stack.worker?.process.kill("SIGKILL");
     await new Promise((resolve) => stack.worker?.process.once("exit", resolve));
@@ -163,7 +164,7 @@ describe("webhook delivery", () => {
     // The new worker's start-up, then its release of the dead worker's lock, which may wait for
     // its periodic crash check (every 15 s, worker/startup.ts).
     await waitFor("the redelivery after the crash", async () => hooks.received.length >= 2, {
-      timeoutMs: 45_000,
+      timeoutMs: EVENT_MS,
     });
     expect(hooks.received[1]?.headers["webhook-id"]).toBe(hooks.received[0]?.headers["webhook-id"]);
     const delivery = await waitFor("delivered", async () => {
@@ -189,7 +190,7 @@ describe("webhook delivery", () => {
     const witness = await receiver();
     await payInvoice(witness.url);
     await waitFor("the witness webhook", async () => witness.received.length === 1, {
-      timeoutMs: 30_000,
+      timeoutMs: EVENT_MS,
     });
     // Let anything the replay might have queued run.
     await waitFor(
@@ -200,7 +201,7 @@ describe("webhook delivery", () => {
         }>`select count(*)::text as n from graphile_worker._private_jobs`.execute(stack.db);
         return rows[0]?.n === "0";
       },
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
 
     expect(hooks.received).toHaveLength(1);

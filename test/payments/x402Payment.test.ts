@@ -15,6 +15,7 @@ import {
   waitForInvoiceStatus,
 } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
@@ -229,7 +230,7 @@ describe("paying over x402 with @x402/fetch", () => {
       async () =>
         ((await (await stack.request(`/api/payments/status/${created.slug}`)).json()) as Json)
           .status === "confirmed",
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     const hook = await waitFor(
       "the link.confirmed webhook",
@@ -239,7 +240,7 @@ describe("paying over x402 with @x402/fetch", () => {
           .find(
             (body) => body.type === "link.confirmed" && body.tx_hash === settlement.transaction,
           ),
-      { timeoutMs: 30_000 },
+      { timeoutMs: EVENT_MS },
     );
     expect(hook).toMatchObject({ amount_usdc: "25.00" });
     expect(await chain.client.getBalance({ address: payer.address })).toBe(0n);

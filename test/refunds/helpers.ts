@@ -32,9 +32,9 @@ export const priced = (price: string) => ({
   line_items: [{ description: "Work", quantity: 1, unit_price: price }],
 });
 
-/** Polls for up to 45 s (a loaded machine, an indexer and a worker in the loop). */
+/** Polls for up to 120 s (a machine 3× slower and loaded, an indexer and a worker in the loop). */
 export const until = <T>(what: string, probe: () => Promise<T | false | undefined | null>) =>
-  waitFor(what, probe as () => Promise<T>, { timeoutMs: 45_000, intervalMs: 150 });
+  waitFor(what, probe as () => Promise<T>, { timeoutMs: 120_000, intervalMs: 150 });
 
 /** The invoice API of one stack, for refund tests. */
 export function invoiceApi(stack: TestStack, headers: Record<string, string> = {}) {
@@ -57,8 +57,13 @@ export function invoiceApi(stack: TestStack, headers: Record<string, string> = {
     (await (await stack.request(`/api/invoices/${id}`, { headers })).json()) as InvoiceBody;
   const status = async (id: string) =>
     (await (await stack.request(`/api/invoices/${id}/status`)).json()) as Json;
-  const refund = (id: string, body: Json) =>
-    stack.request(`/api/invoices/${id}/refunds`, { method: "POST", json: body, headers });
+  /** A refund request; with `idempotencyKey`, a new intent of its own (or a retry of one). */
+  const refund = (id: string, body: Json, idempotencyKey?: string) =>
+    stack.request(`/api/invoices/${id}/refunds`, {
+      method: "POST",
+      json: body,
+      headers: idempotencyKey ? { ...headers, "idempotency-key": idempotencyKey } : headers,
+    });
   /** The invoice once its refund `refundId` is in `state`. */
   const refundIs = (id: string, refundId: string, state: string) =>
     until(`refund ${refundId} ${state}`, async () => {

@@ -4,6 +4,7 @@ import { answer, codeOf } from "../accounts/accounts.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { freshAddress, invoiceApi, type Json, priced, type RefundBody, until } from "./helpers.ts";
 
@@ -169,7 +170,7 @@ describe("a void invoice", () => {
       await Promise.all([page.waitForLoadState("load"), page.click("button[type=submit]")]);
       await page
         .locator("[role=alert]")
-        .waitFor({ timeout: 20_000 })
+        .waitFor({ timeout: EVENT_MS })
         .catch(async (error: unknown) => {
           throw new Error(`${String(error)}\n${(await page.content()).slice(0, 3000)}`);
         });
@@ -177,7 +178,7 @@ describe("a void invoice", () => {
       await page.fill("#address", refundTo);
       await page.check("#confirm");
       await page.click("button[type=submit]");
-      await page.getByText("Your refund is on its way").waitFor({ timeout: 20_000 });
+      await page.getByText("Your refund is on its way").waitFor({ timeout: EVENT_MS });
       await screenshot(page, "refund-claimed-420");
     } finally {
       await page.close();

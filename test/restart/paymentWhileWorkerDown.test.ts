@@ -8,6 +8,11 @@ import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 const USDC = (amount: number) => BigInt(Math.round(amount * 1_000_000));
+/**
+ * A worker's start, an indexed payment, a catch-up: seconds on a quiet machine; this is an
+ * upper bound for one three times slower than a busy CI runner.
+ */
+const UP_TO_MS = 90_000;
 
 describe("payments made while the worker was down", () => {
   const chain = useChainForFile();
@@ -48,8 +53,10 @@ describe("payments made while the worker was down", () => {
   test("are found by the restarted worker: queued by the trigger, or by the catch-up when no job was queued", async () => {
     worker = stack.startWorker();
     // The worker is running once it has installed its trigger and run its catch-up.
-    await waitFor("the first worker's catch-up", async () =>
-      /start-up catch-up/.test(worker?.output() ?? ""),
+    await waitFor(
+      "the first worker's catch-up",
+      async () => /start-up catch-up/.test(worker?.output() ?? ""),
+      { timeoutMs: UP_TO_MS },
     );
     const queuedByTrigger = await createInvoice();
     const unqueued = await createInvoice();
@@ -60,6 +67,7 @@ describe("payments made while the worker was down", () => {
     await waitFor(
       "the first payment indexed",
       async () => (await indexed(queuedByTrigger.deposit_address)) === 1,
+      { timeoutMs: UP_TO_MS },
     );
     // As for a new indexer schema that no worker has put its trigger on yet: the second
     // payment is indexed with no reconcile job queued for it.
@@ -70,6 +78,7 @@ describe("payments made while the worker was down", () => {
     await waitFor(
       "the second payment indexed",
       async () => (await indexed(unqueued.deposit_address)) === 1,
+      { timeoutMs: UP_TO_MS },
     );
     const queued = await sql<{
       key: string;
@@ -87,7 +96,7 @@ describe("payments made while the worker was down", () => {
       await waitFor(
         "the payment acknowledged after the restart",
         async () => (await status(invoice.invoice_id)) === "paid",
-        { timeoutMs: 30_000, intervalMs: 100 },
+        { timeoutMs: UP_TO_MS, intervalMs: 100 },
       );
-  }, 120_000);
+  }, 300_000);
 });

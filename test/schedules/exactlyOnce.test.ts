@@ -4,6 +4,7 @@ import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts";
 import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { setClock, settled, tick } from "./testClock.ts";
 
@@ -95,7 +96,7 @@ test("two workers at once, then one killed mid-run: every period issued exactly 
   await waitFor(
     "some of the week's invoices",
     async () => (await issued(merchant)).length > SCHEDULES * 3,
-    { timeoutMs: 60_000, intervalMs: 20 },
+    { timeoutMs: EVENT_MS, intervalMs: 20 },
   );
   worker.process.kill("SIGKILL");
   // A fresh worker; the next tick queues what the dead one held again.

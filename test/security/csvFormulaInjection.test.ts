@@ -105,11 +105,11 @@ describe("CSV exports: formula-looking cells are inert, and the numbers add up",
       BigInt(db[0]?.total ?? 0),
     );
     expect(rows.every((r) => /^\d+\.\d{2,6}$/.test(r.line_total as string))).toBe(true);
-    expect(rows.every((r) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(r.created_at as string))).toBe(
-      true,
-    );
+    expect(
+      rows.every((r) => /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(r.created_at_utc as string)),
+    ).toBe(true);
     // Oldest first, an invoice's lines together and in order.
-    const created = rows.map((r) => r.created_at as string);
+    const created = rows.map((r) => r.created_at_utc as string);
     expect([...created].sort()).toEqual(created);
   });
 
@@ -143,7 +143,7 @@ describe("CSV exports: formula-looking cells are inert, and the numbers add up",
     ) as Json[];
     expect(one.length).toBeGreaterThan(0);
     // Times as spreadsheets read them: UTC, to the second.
-    expect(one.every((r) => r.paid_at === first.slice(0, 19).replace("T", " "))).toBe(true);
+    expect(one.every((r) => r.paid_at_utc === first.slice(0, 19).replace("T", " "))).toBe(true);
     const bad = await stack.request("/api/exports/payments.csv?from=yesterday", {
       headers: bearer(reader),
     });

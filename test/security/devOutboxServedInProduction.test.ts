@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_CAPTURED_MESSAGE_BYTES } from "../../api/dev/outbox.ts";
 import { requireProductionEmail } from "../../email/productionEmail.ts";
 import { freePort } from "../../internal/freePort.ts";
+import { localCaptureKey } from "../../internal/localCaptureKey.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { chainUrl } from "../helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 import { postOversized } from "../helpers/oversizedPost.ts";
-import { startApi, type TestProcess } from "../helpers/processes.ts";
+import { startApi, TEST_WEBHOOK_SECRET_KEY, type TestProcess } from "../helpers/processes.ts";
 import { exitCode, startService } from "../helpers/service.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 
@@ -49,11 +50,13 @@ const statusOf = (url: string, path: string, headers: Record<string, string>, bo
     );
     request.on("error", reject).end(body);
   });
+/** The capture's key on a stack of the test helpers (their API and worker share the secret). */
+const captureAuthorization = `Bearer ${localCaptureKey(TEST_WEBHOOK_SECRET_KEY)}`;
 const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   statusOf(
     url,
     "/dev/sendgrid/v3/mail/send",
-    { "content-type": "application/json", authorization: "Bearer anything", ...headers },
+    { "content-type": "application/json", authorization: captureAuthorization, ...headers },
     JSON.stringify(body),
   );
 
@@ -149,7 +152,7 @@ describe("the capture on a local chain", () => {
 
   test("takes no message larger than SendGrid would", async () => {
     const url = `${stack.api.url}/dev/sendgrid/v3/mail/send`;
-    const headers = { "content-type": "application/json", authorization: "Bearer anything" };
+    const headers = { "content-type": "application/json", authorization: captureAuthorization };
     const limit = MAX_CAPTURED_MESSAGE_BYTES;
     // Announced too large: refused before the body is read; streamed: refused past the cap.
     expect(await postOversized(url, headers, { limit, declare: true })).toBe(413);

@@ -6,6 +6,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 /**
@@ -57,7 +58,7 @@ describe("dust sent to deposit addresses costs the relayer no gas", () => {
         }>`select count(*)::int as n from graphile_worker.jobs`.execute(stack.db);
         return rows[0]?.n === 0;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
   const relayerTransactions = () => chain.client.getTransactionCount({ address: relayer.address });
 
@@ -66,7 +67,7 @@ describe("dust sent to deposit addresses costs the relayer no gas", () => {
     // policy looks again, and 0.000001 is below SWEEP_MIN_AMOUNT.
     const dusted = await create(newWallet());
     await chain.payUsdc(devAccount(1), dusted.deposit_address, 1n);
-    await waitForInvoiceStatus(stack.api.url, dusted.invoice_id, "partial", 20_000);
+    await waitForInvoiceStatus(stack.api.url, dusted.invoice_id, "partial", EVENT_MS);
     await noJobsLeft();
 
     // A paid invoice, swept; then dust arrives after the sweep.
@@ -105,18 +106,18 @@ describe("dust sent to deposit addresses costs the relayer no gas", () => {
     const wallet = newWallet();
     const invoice = await create(wallet);
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 1_000_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 20_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", EVENT_MS);
     await waitFor(
       "the quiet partial payment swept",
       async () => (await chain.usdcBalance(wallet)) === 1_000_000n,
       {
-        timeoutMs: 30_000,
+        timeoutMs: EVENT_MS,
         intervalMs: 100,
       },
     );
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 2_000_000n);
     await waitFor("the rest swept", async () => (await chain.usdcBalance(wallet)) === 3_000_000n, {
-      timeoutMs: 30_000,
+      timeoutMs: EVENT_MS,
       intervalMs: 100,
     });
     const rows = await stack.db

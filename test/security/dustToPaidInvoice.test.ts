@@ -4,6 +4,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -81,7 +82,7 @@ describe("dust sent to an invoice's deposit address", () => {
   test("a paid invoice stays paid, and nobody is told, until the extra is worth a cent", async () => {
     const invoice = await create();
     await chain.payUsdc(devAccount(1), invoice.deposit_address, 150_000_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", 20_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", EVENT_MS);
 
     // The attack: one unit, then a few more, from a stranger.
     for (let i = 1; i <= 4; i++) await chain.payUsdc(devAccount(2), invoice.deposit_address, 1n);
@@ -103,7 +104,7 @@ describe("dust sent to an invoice's deposit address", () => {
     // A real extra payment is excess, as spec §3.1 says, and told once.
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 1_000_000n);
     expect(
-      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "excess", 20_000),
+      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "excess", EVENT_MS),
     ).toMatchObject({
       paid_amount: "151.000004",
     });
@@ -126,7 +127,7 @@ describe("dust sent to an invoice's deposit address", () => {
   test("dust to an unpaid invoice is told once (its status changed), and further dust is coalesced", async () => {
     const invoice = await create();
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 1n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 20_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", EVENT_MS);
     for (let i = 0; i < 3; i++) await chain.payUsdc(devAccount(3), invoice.deposit_address, 1n);
     await counted(invoice.invoice_id, "0.000004");
     expect(await notices(invoice.invoice_id)).toEqual({

@@ -11,6 +11,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChain } from "../helpers/chain.ts";
 import { signedAuthorization } from "../helpers/payerAuthorization.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
 /**
@@ -47,7 +48,7 @@ describe("a payment counted while a gasless authorization is verified is not pai
     await waitFor(
       "the payment counted",
       async () => (await findPayable({ db: stack.db }, link.slug))?.due === 0n,
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
 
     // A second payer's authorization, verified against the due as read before the count.
@@ -63,8 +64,8 @@ describe("a payment counted while a gasless authorization is verified is not pai
       BigInt(Math.floor(Date.now() / 1000)),
     ).then(
       () => "accepted",
-      (error: unknown) => (error instanceof Refusal ? `${error.status} ${error.code}` : error),
+      (error: unknown) => (error instanceof Refusal ? `${error.kind} ${error.code}` : error),
     );
-    expect(await verdict).toBe("409 nothing_due");
+    expect(await verdict).toBe("conflict nothing_due");
   });
 });

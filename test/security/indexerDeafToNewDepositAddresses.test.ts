@@ -8,6 +8,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 /**
@@ -45,7 +46,7 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
             and datname = current_database() and pid <> ${not}`.execute(stack.db);
         return rows[0]?.pid;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
   const createInvoice = async () => {
     const response = await stack.request("/api/invoices", {
@@ -63,7 +64,7 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
     await sql`select pg_terminate_backend(${before})`.execute(stack.db);
     const invoice = await createInvoice();
     await chain.payUsdc(devAccount(1), invoice.deposit_address, 25_000_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", 30_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", EVENT_MS);
     expect(await listener(before)).not.toBe(before);
   });
 
@@ -78,7 +79,7 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
       await waitFor(
         "the indexer past the payment",
         async () => ((await indexedHead(stack.db, schema)) ?? -1n) >= paid.blockNumber,
-        { timeoutMs: 30_000, intervalMs: 100 },
+        { timeoutMs: EVENT_MS, intervalMs: 100 },
       );
       expect(await indexedTransfersTo(stack.db, schema, invoice.deposit_address)).toEqual([]);
 
@@ -88,7 +89,12 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
       // handler it runs looks up what the indexer missed.
       const stranger = privateKeyToAccount(generatePrivateKey()).address;
       await chain.payUsdc(devAccount(2), stranger, 1n);
-      const status = await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", 30_000);
+      const status = await waitForInvoiceStatus(
+        stack.api.url,
+        invoice.invoice_id,
+        "paid",
+        EVENT_MS,
+      );
       expect(status).toMatchObject({ paid_amount: "25.00", tx_hash: paid.transactionHash });
       const [stored] = await indexedTransfersTo(stack.db, schema, invoice.deposit_address);
       const block = await chain.client.getBlock({ blockNumber: paid.blockNumber });

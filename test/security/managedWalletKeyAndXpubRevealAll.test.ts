@@ -19,6 +19,7 @@ import {
 import { MANAGED_WALLET_POOL_SIZE } from "../../worker/managedWalletPool.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 /**
@@ -157,7 +158,7 @@ describe("managed wallets with an API that cannot derive them", () => {
     await waitFor(
       "the sweep to the managed wallet",
       async () => (await chain.usdcBalance(account.address)) === 40_000_000n,
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     const status = (await (
       await stack.request(`/api/invoices/${invoice.invoice_id}/status`)
@@ -174,7 +175,7 @@ describe("managed wallets with an API that cannot derive them", () => {
           .executeTakeFirstOrThrow();
         return Number(count) === MANAGED_WALLET_POOL_SIZE;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
   });
 

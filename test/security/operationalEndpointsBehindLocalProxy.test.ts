@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseEnv } from "../../internal/env.ts";
 import { stopProcess, waitFor } from "../../internal/process.ts";
 import { privatePorts, type Service, startService, waitForLine } from "../helpers/service.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 /**
  * The attack: "local" was decided from what a request looks like (a loopback peer, no
@@ -188,7 +189,7 @@ describe("operational endpoints behind a reverse proxy on this host, as nginx sh
         const { messages } = JSON.parse(answer.body) as { messages: { to: string[] }[] };
         return messages.some((message) => message.to.includes(email));
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     // Still not for another site's page in a browser here (DNS rebinding).
     expect((await call(`${opsUrl}/metrics`, { headers: { host: "evil.example" } })).status).toBe(

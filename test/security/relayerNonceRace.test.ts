@@ -11,6 +11,7 @@ import { waitFor } from "../../internal/process.ts";
 import { type Chain, createChain, devAccount } from "../helpers/chain.ts";
 import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Created = { invoice_id: string; deposit_address: Address };
@@ -146,7 +147,7 @@ describe("attack: many payments at once make sweeps race for the relayer's nonce
   test("twenty sweeps at once through two workers sharing the relayer: twenty distinct nonces, all mined, each once", async () => {
     second = stack.startWorker({ RELAYER_PRIVATE_KEY: relayerKey, WORKER_CHAIN_CONCURRENCY: "8" });
     await waitFor("the second worker to run", async () => /running/.test(second?.output() ?? ""), {
-      timeoutMs: 30_000,
+      timeoutMs: EVENT_MS,
     });
     await expectSweptOnceEach(await payMany(20));
     const outputs = [stack.worker?.output() ?? "", second.output()];

@@ -5,6 +5,7 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -34,7 +35,7 @@ describe("a payment re-mined at another log index", () => {
   const status = async (id: string) =>
     (await (await stack.request(`/api/invoices/${id}/status`)).json()) as Json;
   const waitForStatus = (id: string, expected: string) =>
-    waitForInvoiceStatus(stack.api.url, id, expected, 20_000);
+    waitForInvoiceStatus(stack.api.url, id, expected, EVENT_MS);
   const payments = async (id: string) =>
     ((await (await stack.request(`/api/invoices/${id}`)).json()) as { payments: Payment[] })
       .payments;
@@ -83,7 +84,7 @@ describe("a payment re-mined at another log index", () => {
         const list = await payments(invoice.invoice_id);
         return list.length === 1 && list[0]?.log_index === 1 && list[0].counted;
       },
-      { timeoutMs: 20_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     expect(await status(invoice.invoice_id)).toMatchObject({
       status: "partial",

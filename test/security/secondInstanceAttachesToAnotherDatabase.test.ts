@@ -117,7 +117,10 @@ describe("an embedded Postgres started on a port another Postgres holds", () => 
     });
     await expect(started).rejects.toThrow(ForeignPostgresError);
     await expect(started).rejects.toThrow(/set EMBEDDED_PG_PORT to a free port/);
-    expect(await serverState(otherUrl)).toEqual(before);
+    // The shared server's databases come and go with the other test files running beside this
+    // one (the cause of a flaky comparison under load), so what is compared is what our start
+    // could have changed: the same postmaster still answers, neither stopped nor restarted.
+    expect((await serverState(otherUrl)).since).toBe(before.since);
   });
 
   test("a restart after an unexpected exit does not adopt the server that took its port meanwhile", async () => {

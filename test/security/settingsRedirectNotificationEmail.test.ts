@@ -6,6 +6,7 @@ import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts"
 import { csrfOf, postForm, signInByFetch } from "../dashboard/dashboard.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 const VERIFY_LINK =
@@ -63,7 +64,7 @@ describe("redirecting payment notices through the dashboard's settings", () => {
         (await stack.outbox()).find(
           (e) => e.subject.includes(number) && e.subject.includes("is paid in full"),
         ),
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
     );
     return notice.to;
   };

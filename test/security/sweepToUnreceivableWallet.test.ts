@@ -8,6 +8,7 @@ import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
@@ -150,7 +151,7 @@ describe("attack: a payout wallet that can never receive a sweep", () => {
     await setBlacklisted(wallet, false);
     await chain.payUsdc(devAccount(5), invoice.deposit_address, 2_000_000n);
     await waitFor("the total swept", async () => (await chain.usdcBalance(wallet)) === 5_000_000n, {
-      timeoutMs: 30_000,
+      timeoutMs: EVENT_MS,
       intervalMs: 100,
     });
     const sweeps = await waitFor("the second sweep confirmed", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 /**
@@ -116,7 +117,7 @@ describe("the transaction lookup reveals nothing about merchants", () => {
           const text = await lookup(hash);
           return JSON.parse(text).state === "counted" ? text : undefined;
         },
-        { timeoutMs: 30_000, intervalMs: 200 },
+        { timeoutMs: EVENT_MS, intervalMs: 200 },
       );
       expect(leaks(body)).toEqual([]);
       // A guessed slug learns nothing either.

@@ -9,13 +9,14 @@ import { freePort } from "../../internal/freePort.ts";
 import { waitFor } from "../../internal/process.ts";
 import { type Chain, createChain, devAccount } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
 type Created = { invoice_id: string; deposit_address: Address };
 
 /** The whole-delivery deadline of this test's worker (the default is 15 s). */
-const DEADLINE_MS = 4_000;
+const DEADLINE_MS = 8_000;
 const TRICKLERS = 10;
 const MEASURED_PAYMENTS = 20;
 
@@ -91,7 +92,7 @@ describe("attack: webhook receivers that trickle their answer try to hold the wo
     const events = await Promise.all(
       attacked.map((invoice) =>
         waitFor("the attacked invoice's event", () => eventOf(invoice.invoice_id), {
-          timeoutMs: 30_000,
+          timeoutMs: EVENT_MS,
           intervalMs: 100,
         }),
       ),
@@ -125,7 +126,7 @@ describe("attack: webhook receivers that trickle their answer try to hold the wo
         await chain.payUsdc(devAccount(2), invoice.deposit_address, 1_000_000n);
         const receipt = performance.now();
         await waitFor("paid", async () => (await status(invoice.invoice_id)) === "paid", {
-          timeoutMs: 60_000,
+          timeoutMs: EVENT_MS,
           intervalMs: 20,
         });
         latencies.push(performance.now() - receipt);
@@ -136,7 +137,11 @@ describe("attack: webhook receivers that trickle their answer try to hold the wo
     }
 
     const figures = summarize(latencies);
-    expect(figures.p95, `receipt → paid: ${JSON.stringify(figures)}`).toBeLessThan(1_000);
+    // A held worker makes a payment wait for a trickler's deadline; one not held detects it in
+    // about a second on a quiet machine. Half the deadline tells the two apart on a machine
+    // three times slower and loaded too (the figure itself is measured in bench/, the
+    // webhookFairness row).
+    expect(figures.p95, `receipt → paid: ${JSON.stringify(figures)}`).toBeLessThan(DEADLINE_MS / 2);
     // The attack ran: every event redelivered, and the limits refused the rest.
     expect(answers.accepted).toBeGreaterThanOrEqual(TRICKLERS);
     expect(answers.queued).toBeGreaterThan(0);

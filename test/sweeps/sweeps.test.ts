@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { usdcAbi } from "../../abis/usdc.ts";
 import { usdcOwner } from "../../chain/deployUsdc.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { sweepNonce } from "../../domain/sweepNonce.ts";
 import { waitFor } from "../../internal/process.ts";
 import { runCli } from "../cli/run.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { waitForInvoiceStatus } from "../helpers/serviceInvoice.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
@@ -61,7 +63,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       wallet_address: Address;
     };
   const until = (what: string, probe: () => Promise<unknown>) =>
-    waitFor(what, probe as never, { timeoutMs: 30_000, intervalMs: 100 });
+    waitFor(what, probe as never, { timeoutMs: EVENT_MS, intervalMs: 100 });
   const oneItem = (price: string) => ({
     line_items: [{ description: "Work", quantity: 1, unit_price: price }],
   });
@@ -157,7 +159,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       ...oneItem("30.00"),
     });
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 12_000_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 30_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", EVENT_MS);
     // The partial payment's reconcile has run and queued no sweep: nothing moved.
     await workerIdle();
     expect(await chain.usdcBalance(wallet)).toBe(0n);
@@ -177,7 +179,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     });
     const payer = devAccount(8);
     await chain.payUsdc(payer, invoice.deposit_address, 1_000_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", 30_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "partial", EVENT_MS);
     // As a wallet does it: estimate the top-up against the deposit's balance as it is now
     // (1.00, so a non-zero balance slot) and send it with exactly that gas. Had a sweep
     // emptied the address in between, the transfer would need more gas and revert.
@@ -200,7 +202,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     expect(receipt.status).toBe("success");
     expect(receipt.gasUsed).toBeLessThanOrEqual(gas);
     expect(
-      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", 30_000),
+      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid", EVENT_MS),
     ).toMatchObject({
       paid_amount: "3.00",
       tx_hash: hash,
@@ -220,7 +222,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       ...oneItem("5.00"),
     });
     await chain.payUsdc(devAccount(2), invoice.deposit_address, 5_500_000n);
-    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "excess", 30_000);
+    await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "excess", EVENT_MS);
     await until("the total swept", async () => (await chain.usdcBalance(wallet)) === 5_000_000n);
     await workerIdle();
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(500_000n);
@@ -451,6 +453,74 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
       await manual.stop();
     }
   }, 120_000);
+
+  test("a sweep signed for money the address no longer holds (a payment the chain forgot) is not retried for ever nor reported failing; the next payment has it moved", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const invoice = await create({
+      wallet_type: "byo",
+      wallet_address: wallet,
+      ...oneItem("7.00"),
+    });
+    const address = invoice.deposit_address.toLowerCase();
+    const failingSweeps = async () =>
+      (
+        (await (await stack.request("/health")).json()) as {
+          components: { relayer?: { failing_sweeps: number } };
+        }
+      ).components.relayer?.failing_sweeps;
+    const failingBefore = await failingSweeps();
+    // What a sweep signed for a payment of 7 USDC that the chain then forgot leaves behind
+    // (USDC refuses it: "transfer amount exceeds balance").
+    await stack.db
+      .insertInto("app.sweeps")
+      .values({
+        deposit_address: address,
+        sequence: 1,
+        nonce: sweepNonce(invoice.deposit_address, 1),
+        destination: wallet,
+        amount: 7_000_000n,
+        error: "its relayer nonce was used by another transaction; submitting again",
+      })
+      .execute();
+    await stack.db.executeQuery({
+      sql: "select graphile_worker.add_job('sweep_deposit', json_build_object('address', $1::text))",
+      parameters: [address],
+      query: { kind: "RawNode" } as never,
+    } as never);
+    // Done in one run: a job that threw would wait in the queue for its retry.
+    await until(
+      "the sweep job done",
+      async () =>
+        (
+          await stack.db
+            .selectFrom("graphile_worker.jobs" as never)
+            .selectAll()
+            .execute()
+        ).length === 0,
+    );
+    const sweepRows = () =>
+      stack.db
+        .selectFrom("app.sweeps")
+        .select(["sequence", "status", "amount", "error"])
+        .where("deposit_address", "=", address)
+        .execute();
+    // Left signed, its nonce the address's next: nobody to blame, nobody to tell.
+    expect(await sweepRows()).toEqual([
+      { sequence: 1, status: "signed", amount: 7_000_000n, error: null },
+    ]);
+    // Not among /health's failing sweeps (the blacklisted destination's above is).
+    expect(await failingSweeps()).toBe(failingBefore);
+
+    await chain.payUsdc(devAccount(4), invoice.deposit_address, 7_000_000n);
+    await until("swept", async () => (await chain.usdcBalance(wallet)) === 7_000_000n);
+    // Confirmed by its check a moment after its transaction is mined.
+    await until("the sweep confirmed", async () =>
+      (await sweepRows()).every((row) => row.status === "confirmed"),
+    );
+    expect(await sweepRows()).toEqual([
+      { sequence: 1, status: "confirmed", amount: 7_000_000n, error: null },
+    ]);
+  });
 
   test("nothing the service prints or answers contains the seed or a private key", async () => {
     // The whole seed, any four of its words in a row, and the relayer's key with or without 0x.

@@ -24,17 +24,22 @@
  */
 import type { Address, Hex } from "viem";
 import { transferWithAuthorizationTypes } from "../../abis/usdc.ts";
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
+import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { USDC_EIP712_DOMAIN } from "../../domain/usdcAuthorization.ts";
 import { balanceOfCall, transferCall } from "./usdcCalls.ts";
-
-/** What an EIP-1193 provider offers: one method. */
-type Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
-/** EIP-6963's description of a wallet. */
-type WalletInfo = { name?: string; icon?: string; rdns?: string };
-type Wallet = { info: WalletInfo; provider: Provider };
-type Request = (method: string, params?: unknown[]) => Promise<unknown>;
-type Outcome = { tx_hash: string; method: "transfer" | "gasless" };
+import { switchToBase } from "./walletChain.ts";
+import {
+  errorMessage,
+  type Outcome,
+  type Provider,
+  Refusal,
+  type Request,
+  refusals,
+  rejected,
+  unsupported,
+  type Wallet,
+  type WalletInfo,
+} from "./walletProtocol.ts";
 
 declare global {
   interface Window {
@@ -42,10 +47,6 @@ declare global {
   }
 }
 
-/** A refusal said to the payer as it is (every other error is the wallet's, quoted). */
-class Refusal extends Error {}
-
-const CHAIN_HEX = `0x${BASE_CHAIN_ID.toString(16)}`;
 const USDC_UNIT = 1_000_000n;
 
 /** How long a signed authorization stays valid, and how long a queued one is followed. */
@@ -54,38 +55,6 @@ const FOLLOW_MS = 120_000;
 const FOLLOW_EVERY_MS = 1000;
 /** How long EIP-6963 wallets have to announce themselves before `window.ethereum` is used. */
 const ANNOUNCE_MS = 250;
-
-const refusals: Record<string, string> = {
-  authorization_expired:
-    "The signed authorization expired before it reached us. Pay again to sign a new one.",
-  wrong_amount: "The amount due changed while you were signing. Reload the page and pay again.",
-  payment_in_progress:
-    "A payment for this is already on its way. Wait a moment for it to be counted.",
-  nothing_due: "Nothing is due any more: this has been paid.",
-  authorization_used: "This signed payment was already used. Pay again to sign a new one.",
-  relayer_budget_exhausted:
-    'Gasless payments are paused for today. Tick "regular transfer" to send it yourself (your wallet pays a little ETH for gas).',
-  gasless_unavailable:
-    'Gasless payments are not available here. Tick "regular transfer" to send it yourself (your wallet pays a little ETH for gas).',
-  rate_limited: "Too many attempts. Wait a minute and pay again.",
-};
-
-function errorCode(error: unknown): unknown {
-  return typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-}
-function errorMessage(error: unknown): string {
-  return typeof error === "object" && error !== null && "message" in error
-    ? String(error.message)
-    : "";
-}
-function rejected(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 4001 || code === "ACTION_REJECTED";
-}
-function unsupported(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 4200 || code === -32601 || code === -32602;
-}
 
 /** A decimal USDC amount as the page prints it ("1,250.50") in base units. */
 function units(decimal: string): bigint {
@@ -221,7 +190,7 @@ function start(): void {
       });
       const account = Array.isArray(accounts) ? (accounts[0] as Address | undefined) : undefined;
       if (!account) throw new Refusal(`No account was shared by ${name}.`);
-      await onBase(request, name);
+      await switchToBase(say, request, name);
       say("Checking your USDC balance…");
       const data = balanceOfCall(account);
       const result = await request("eth_call", [{ to: USDC_ADDRESS, data }, "latest"]);
@@ -244,41 +213,6 @@ function start(): void {
       else refuse(`${name} reported an error: ${errorMessage(error) || String(error)}.`);
       setBusy(false);
     }
-  }
-
-  async function onBase(request: Request, name: string): Promise<void> {
-    const id = await request("eth_chainId");
-    if (Number.parseInt(String(id), 16) === BASE_CHAIN_ID) return;
-    say(`Asking ${name} to switch to Base…`);
-    try {
-      await request("wallet_switchEthereumChain", [{ chainId: CHAIN_HEX }]).catch(
-        async (error: unknown) => {
-          if (errorCode(error) !== 4902) throw error;
-          say(`Adding Base to ${name}…`);
-          await request("wallet_addEthereumChain", [
-            {
-              chainId: CHAIN_HEX,
-              chainName: "Base",
-              nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-              rpcUrls: ["https://mainnet.base.org"],
-              blockExplorerUrls: ["https://basescan.org"],
-            },
-          ]);
-          await request("wallet_switchEthereumChain", [{ chainId: CHAIN_HEX }]);
-        },
-      );
-    } catch (error) {
-      if (rejected(error))
-        throw new Refusal(
-          `You declined switching to Base. This payment is USDC on Base only: switch ${name} to Base and try again.`,
-        );
-      throw error;
-    }
-    const now = Number.parseInt(String(await request("eth_chainId")), 16);
-    if (now !== BASE_CHAIN_ID)
-      throw new Refusal(
-        `${name} is on another network (chain ${now}). Switch it to Base (chain ${BASE_CHAIN_ID}) and try again.`,
-      );
   }
 
   async function transfer(

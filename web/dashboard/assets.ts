@@ -58,13 +58,14 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 .filters{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:flex-end}.filters .field{margin:0;min-width:160px;flex:1}
 .error{color:var(--bad);font-size:14px;margin:4px 0 0}
 [aria-invalid=true]{border-color:var(--bad)!important}
-.alert{border-radius:8px;padding:10px 14px;margin:0 0 16px}
+.alert{border-radius:8px;padding:10px 14px;margin:0 0 16px;overflow-wrap:anywhere}
 .alert.ok{background:#dcf5e7;color:#0b4d28}.alert.bad{background:#fde8e8;color:#7a1212}
 .lines td{padding:6px 4px}.lines input{min-width:0}
 .lines .desc{width:50%}.lines .qty{width:14%}.lines .price{width:20%}
 .totals{font-size:18px;font-weight:700;text-align:right;margin:8px 0}
 .timeline{list-style:none;margin:0;padding:0}
-.timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative}
+.timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative;overflow-wrap:anywhere}
+.timeline .hash{white-space:normal}.timeline .hash code,.timeline .hash a{word-break:break-all}
 .timeline li li{border:0;padding:2px 0}
 .timeline ul{margin:4px 0 0;padding-left:18px}.timeline ul.attempts{list-style:disc}
 .timeline li li time{display:inline}
@@ -91,6 +92,7 @@ table.responsive tfoot tr{display:flex;justify-content:space-between;align-items
 button.copy{font-size:13px;padding:0 8px;margin-left:6px;vertical-align:baseline}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0 0 12px}dl.facts dt{font-weight:600;color:var(--muted)}dl.facts dd{margin:0;min-width:0}
 dl.facts dd .hash{white-space:normal}dl.facts dd code{word-break:break-all}
+.card.wallet .hash{white-space:normal}.card.wallet code,.card li>code{word-break:break-all}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .badge[data-status=enabled]{background:#dcf5e7;color:var(--ok)}.badge[data-status=disabled]{background:#e4e7eb;color:#3e4c59}
 fieldset.checks{border:0;padding:0;margin:0 0 12px;min-width:0}fieldset.checks legend{font-size:14px;font-weight:600;padding:0;margin-bottom:2px}

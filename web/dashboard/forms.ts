@@ -1,5 +1,5 @@
 import { formatUsdc, parseTypedUsdc } from "../../domain/money.ts";
-import type { FormState } from "./pages/forms.tsx";
+import type { FormState } from "./pages/formFields.tsx";
 
 /** A submitted form's text fields (files, which no dashboard form has, are dropped). */
 export type FormFields = Record<string, string>;

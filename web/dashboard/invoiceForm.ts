@@ -9,7 +9,7 @@ import {
   typedAmountErrors,
   typedLinePrices,
 } from "./forms.ts";
-import type { FormState } from "./pages/forms.tsx";
+import type { FormState } from "./pages/formFields.tsx";
 
 /**
  * The invoice form's fields and round trips, shared by the new invoice's page and the new

@@ -1,6 +1,12 @@
 import type { ZodType } from "zod";
 import { RedeliveryLimited } from "../../app/invoices/queueRedelivery.ts";
-import { type FieldError, fieldErrors, Refusal, RetryLaterError } from "../../app/refusal.ts";
+import {
+  type FieldError,
+  fieldErrors,
+  Refusal,
+  type RefusalKind,
+  RetryLaterError,
+} from "../../app/refusal.ts";
 
 /**
  * The application's refusal (app/refusal.ts) as the dashboard shows it: the status its page
@@ -8,11 +14,30 @@ import { type FieldError, fieldErrors, Refusal, RetryLaterError } from "../../ap
  */
 export type FormRefusal = {
   ok: false;
-  status: 400 | 403 | 404 | 409 | 429;
+  status: (typeof PAGE_STATUS_OF)[RefusalKind];
   message: string;
   fields: Record<string, string>;
   retryAfterSeconds?: number;
 };
+
+/**
+ * The status a dashboard page answers a refusal with, the form shown again: the API's status for
+ * the same kind (api/errors.ts), so a page and a route refuse alike.
+ */
+const PAGE_STATUS_OF = {
+  invalid: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<RefusalKind, number>;
 
 export type Outcome<T> = ({ ok: true } & T) | FormRefusal;
 
@@ -24,7 +49,7 @@ export function formRefusal(error: unknown): FormRefusal {
   if (!(error instanceof Refusal)) throw error;
   return {
     ok: false,
-    status: error.status as FormRefusal["status"],
+    status: PAGE_STATUS_OF[error.kind],
     message: error.message,
     fields: byPath(error.fields),
     ...(error instanceof RedeliveryLimited || error instanceof RetryLaterError

@@ -11,6 +11,8 @@ import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 export function CheckoutPage(props: {
   link: LinkRow;
   state: PaymentState;
+  /** What the merchant's confirmed refunds paid back to the payer (0 or absent: none). */
+  refunded?: bigint;
   qrSvg: string | null;
   /**
    * The wallet button and the `ethereum:` link (absent: only the QR code and copy fields; no
@@ -50,6 +52,7 @@ export function CheckoutPage(props: {
           state={state}
           due={due}
           total={link.amount}
+          refunded={props.refunded}
           doneTitle="Payment confirmed. Thank you!"
         >
           {link.redirect_url ? (

@@ -7,9 +7,9 @@ export function ClaimPage() {
       <section class="card">
         <h1>Claim your merchant account</h1>
         <p>
-          Pressing the button verifies this email address as yours and creates an API key for it.
-          From then on, invoices and payment links in this email's name can only be made with one of
-          its keys.
+          Pressing the button verifies this email address as yours, creates an API key for it and
+          signs you in to your dashboard. From then on, invoices and payment links in this email's
+          name can only be made with one of its keys.
         </p>
         <p class="muted small">
           The key is shown once, on the next page. Have somewhere safe to keep it.
@@ -45,10 +45,13 @@ export function ClaimedPage(props: { apiKey: string; email: string }) {
           <code>POST /api/merchant/wallets</code>.
         </p>
         <p>
-          <a class="button" href="/dashboard/sign-in">
-            Sign in to your dashboard
-          </a>{" "}
-          with this email: invoices, links, payments and refunds without the API.
+          You are signed in to your dashboard in this browser: invoices, links, payments and refunds
+          without the API.
+        </p>
+        <p>
+          <a class="button" href="/dashboard">
+            Go to your dashboard
+          </a>
         </p>
       </section>
     </Layout>

@@ -14,6 +14,8 @@ export function InvoicePage(props: {
   invoice: InvoiceRow;
   lines: LineItemRow[];
   state: PaymentState;
+  /** What the merchant's confirmed refunds paid back to the payer (0 or absent: none). */
+  refunded?: bigint;
   pdfUrl: string;
   qrSvg: string | null;
   /** The wallet button and the `ethereum:` link (absent: only the QR code and copy fields). */
@@ -85,6 +87,7 @@ export function InvoicePage(props: {
           state={state}
           due={due}
           total={invoice.total_amount}
+          refunded={props.refunded}
           doneTitle="Payment received. Thank you!"
         />
 

@@ -8,7 +8,12 @@ import { Layout } from "../layout.tsx";
  * address), and no status polling: a void invoice offers no way to pay (a payment that still
  * arrives is held for refund).
  */
-export function VoidInvoicePage(props: { invoice: InvoiceRow; lines: LineItemRow[] }) {
+export function VoidInvoicePage(props: {
+  invoice: InvoiceRow;
+  lines: LineItemRow[];
+  /** What the merchant's confirmed refunds paid back (0 or absent: none). */
+  refunded?: bigint;
+}) {
   const { invoice } = props;
   return (
     <Layout
@@ -31,10 +36,20 @@ export function VoidInvoicePage(props: { invoice: InvoiceRow; lines: LineItemRow
             {invoice.voided_at ? ` on ${invoice.voided_at.toISOString().slice(0, 10)}` : ""}.
             Nothing is due: <strong>do not pay it</strong>.
           </p>
-          <p class="warning">
-            Already sent a payment? It is held, not lost: contact {invoice.merchant_name_snapshot},
-            who can refund it to an address you name.
-          </p>
+          {(props.refunded ?? 0n) > 0n ? (
+            <p class="small" data-refunded>
+              <strong>
+                Refunded to you:{" "}
+                <span data-field="refunded">{formatUsdcForDisplay(props.refunded ?? 0n)}</span>{" "}
+                USDC.
+              </strong>
+            </p>
+          ) : (
+            <p class="warning">
+              Already sent a payment? It is held, not lost: contact {invoice.merchant_name_snapshot}
+              , who can refund it to an address you name.
+            </p>
+          )}
         </section>
         <section class="card" aria-label="Items">
           <table>

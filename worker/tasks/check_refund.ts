@@ -2,10 +2,13 @@ import type { Task } from "graphile-worker";
 import type { Transaction } from "kysely";
 import { getAddress, type Hash, type Hex } from "viem";
 import { z } from "zod";
+import type { PaymentEvent } from "../../app/events/paymentEvent.ts";
+import { recordEvent } from "../../app/events/recordEvent.ts";
+import { failRefund, REFUND_CHECK_MS, refundPurpose } from "../../app/refunds/execution.ts";
 import type { Database } from "../../db/database.ts";
 import { indexedTransfersFrom } from "../../db/queries/indexer.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
-import { loadPaymentState, recordPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import {
   findLinkById,
   findRefund,
@@ -18,7 +21,6 @@ import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { failRefund, REFUND_CHECK_MS, refundPurpose } from "../refunds.ts";
 import { checkRelayed } from "../relayer/check.ts";
 import { authorizationUsed } from "../relayer/moveByAuthorization.ts";
 import { parsePayload } from "./payload.ts";
@@ -163,27 +165,28 @@ async function confirmRefund(
     const invoice = await findInvoice(trx, row.invoice_id);
     if (!invoice) return true;
     const state = await loadPaymentState(trx, invoice.deposit_address);
-    const payload = {
+    const payload: PaymentEvent = {
       type: "invoice.refunded",
       ...common,
       invoice_id: invoice.id,
       invoice_number: invoice.invoice_number,
       status: invoice.status,
       paid_amount: formatUsdc(state.received),
+      metadata: invoice.metadata,
     };
-    await recordPaymentEvent(trx, {
-      id,
-      owner: { invoiceId: invoice.id },
-      type: "invoice.refunded",
-      status: invoice.status,
-      paidAmount: state.received,
-      txHash: row.tx_hash,
-      paidAt: null,
-      createdAt,
-      payload: JSON.stringify(payload),
-      merchantEmail: null,
-      webhookUrl: invoice.webhook_url,
-    });
+    await recordEvent(
+      trx,
+      {
+        owner: { invoiceId: invoice.id },
+        status: invoice.status,
+        paidAmount: state.received,
+        txHash: row.tx_hash,
+        paidAt: null,
+        merchantEmail: null,
+        webhookUrl: invoice.webhook_url,
+      },
+      payload,
+    );
     for (const recipient of [invoice.merchant_email, invoice.vendor_email])
       await queueRefundEmail(trx, {
         kind: "refund_confirmed",
@@ -197,7 +200,7 @@ async function confirmRefund(
   const link = row.link_id ? await findLinkById(trx, row.link_id) : undefined;
   if (!link) return true;
   const state = await loadPaymentState(trx, link.deposit_address);
-  const payload = {
+  const payload: PaymentEvent = {
     type: "link.refunded",
     ...common,
     slug: link.slug,
@@ -205,19 +208,19 @@ async function confirmRefund(
     amount_usdc: formatUsdc(state.received),
     metadata: link.metadata,
   };
-  await recordPaymentEvent(trx, {
-    id,
-    owner: { linkId: link.id },
-    type: "link.refunded",
-    status: link.status,
-    paidAmount: state.received,
-    txHash: row.tx_hash,
-    paidAt: null,
-    createdAt,
-    payload: JSON.stringify(payload),
-    merchantEmail: null,
-    webhookUrl: link.webhook_url,
-  });
+  await recordEvent(
+    trx,
+    {
+      owner: { linkId: link.id },
+      status: link.status,
+      paidAmount: state.received,
+      txHash: row.tx_hash,
+      paidAt: null,
+      merchantEmail: null,
+      webhookUrl: link.webhook_url,
+    },
+    payload,
+  );
   await queueRefundEmail(trx, {
     kind: "refund_confirmed",
     recipient: link.merchant_email,

@@ -1,7 +1,12 @@
-import type { Task } from "graphile-worker";
+import type { JobHelpers, Task } from "graphile-worker";
 import { z } from "zod";
+import {
+  consecutiveEndpointFailures,
+  disableFailingEndpoint,
+} from "../../db/queries/endpointHealth.ts";
 import { insertWebhookAttempt } from "../../db/queries/webhookAttempts.ts";
 import {
+  type DeliveryToAttempt,
   findDeliveryToAttempt,
   updateWebhookDelivery,
 } from "../../db/queries/webhookDeliveries.ts";
@@ -15,6 +20,12 @@ import type { WorkerDeps } from "../deps.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ delivery_id: z.uuid() });
+
+/** Failed attempts in a row after which an endpoint gets one delivery at a time. */
+const SLOW_AFTER_FAILURES = 3;
+
+/** The least an attempt whose merchant's share is taken waits before it tries again. */
+const SLOT_WAIT_MS = 1000;
 
 /**
  * One attempt to deliver a webhook event. The body was fixed when the event was recorded, so
@@ -43,6 +54,46 @@ export function deliverWebhook(deps: WorkerDeps): Task {
       return;
     }
 
+    // This merchant's share of the queue's slots: when it is taken (its receivers slow, or
+    // hanging), the attempt waits its turn outside the queue, so its slot serves another
+    // merchant meanwhile. The share is looked at first, in memory: a waiting attempt costs the
+    // queue one lookup, not the endpoint's history too.
+    const slots = deps.webhooks.slots;
+    const merchantKey = delivery.merchant_id ?? delivery.url;
+    const endpointKey = delivery.endpoint_id ?? delivery.url;
+    const wait = async () => {
+      await helpers.addJob(
+        TASK.deliverWebhook,
+        { delivery_id: delivery.id },
+        {
+          jobKey: `${jobKey.webhookAttempt(delivery.id, delivery.attempts + 1)}:wait`,
+          // Spread over a deadline: a share frees when a held attempt ends, which for a hanging
+          // receiver is its deadline; polling faster only costs everybody queue turns.
+          runAt: new Date(Date.now() + SLOT_WAIT_MS + Math.random() * deps.webhooks.timeoutMs),
+        },
+      );
+    };
+    if (slots && slots.inFlight(merchantKey) >= slots.perMerchant) return wait();
+    // An endpoint failing attempt after attempt (a receiver that hangs) is slowed to one
+    // delivery at a time, then disabled below.
+    const failing =
+      slots !== undefined &&
+      delivery.endpoint_id !== null &&
+      (await consecutiveEndpointFailures(deps.db, delivery.endpoint_id, SLOW_AFTER_FAILURES)) >=
+        SLOW_AFTER_FAILURES;
+    const slot = slots?.tryTake(merchantKey, endpointKey, failing ? 1 : undefined);
+    if (slot === null) return wait();
+    try {
+      await attemptDelivery({ ...delivery, webhook_secret: delivery.webhook_secret }, helpers);
+    } finally {
+      slot?.release();
+    }
+  };
+
+  async function attemptDelivery(
+    delivery: DeliveryToAttempt & { webhook_secret: string },
+    helpers: JobHelpers,
+  ): Promise<void> {
     const attempt = delivery.attempts + 1;
     const body = delivery.payload;
     // Stored sealed; a key that cannot open it throws, and the job is retried once fixed.
@@ -97,6 +148,20 @@ export function deliverWebhook(deps: WorkerDeps): Task {
         next_attempt_at: nextAttemptAt,
       });
     });
+    const disableAfter = deps.webhooks.disableEndpointAfter;
+    if (!delivered && delivery.endpoint_id && disableAfter) {
+      const endpointId = delivery.endpoint_id;
+      const failures = await consecutiveEndpointFailures(deps.db, endpointId, disableAfter);
+      if (failures >= disableAfter) {
+        const disabled = await deps.db
+          .transaction()
+          .execute((trx) => disableFailingEndpoint(trx, endpointId, failures));
+        if (disabled)
+          helpers.logger.warn(
+            `webhook endpoint ${endpointId} disabled after ${failures} failed attempts in a row; its merchant is emailed`,
+          );
+      }
+    }
     if (nextAttemptAt) {
       // A key of its own per attempt: this job still holds the delivery's key while it runs.
       await helpers.addJob(
@@ -108,5 +173,5 @@ export function deliverWebhook(deps: WorkerDeps): Task {
     helpers.logger.info(
       `webhook ${delivery.event_id} attempt ${attempt} → ${statusCode ?? error}${nextAttemptAt ? `; retry at ${nextAttemptAt.toISOString()}` : ""}`,
     );
-  };
+  }
 }

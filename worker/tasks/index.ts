@@ -1,6 +1,7 @@
 import type { TaskList } from "graphile-worker";
 import { TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { checkPayout } from "./check_payout.ts";
 import { checkRefund } from "./check_refund.ts";
 import { checkSweep } from "./check_sweep.ts";
 import { deliverWebhook } from "./deliver_webhook.ts";
@@ -11,6 +12,7 @@ import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
 import { sendDueReminders } from "./send_due_reminders.ts";
 import { sendEmail } from "./send_email.ts";
+import { submitPayout } from "./submit_payout.ts";
 import { submitRefund } from "./submit_refund.ts";
 import { sweepDeposit } from "./sweep_deposit.ts";
 
@@ -27,6 +29,8 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.provisionManagedWallets]: provisionManagedWallets(deps),
     [TASK.submitRefund]: submitRefund(deps),
     [TASK.checkRefund]: checkRefund(deps),
+    [TASK.submitPayout]: submitPayout(deps),
+    [TASK.checkPayout]: checkPayout(deps),
     [TASK.issueDueSchedules]: issueDueSchedules(deps),
     [TASK.issueSchedule]: issueSchedule(deps),
     [TASK.sendDueReminders]: sendDueReminders(deps),

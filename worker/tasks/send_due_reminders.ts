@@ -6,8 +6,14 @@ import type { WorkerDeps } from "../deps.ts";
 export function sendDueReminders(deps: WorkerDeps): Task {
   return async (_payload, helpers) => {
     if (!deps.schedules) return;
-    const { reminders, events } = await sweepReminders(deps.db, deps.schedules.clock);
-    if (reminders || events)
-      helpers.logger.info(`reminders: ${reminders} sent, ${events} due-date events recorded`);
+    const { reminders, events, deferred } = await sweepReminders(
+      deps.db,
+      deps.schedules.clock,
+      deps.schedules.app.emailBudget,
+    );
+    if (reminders || events || deferred)
+      helpers.logger.info(
+        `reminders: ${reminders} sent, ${deferred} deferred (email budget), ${events} due-date events recorded`,
+      );
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "../../db/queries/emails.ts";
 import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
 import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import { findPayout } from "../../db/queries/payouts.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
@@ -22,9 +23,11 @@ import {
   payoutWalletAddedEmail,
   settingsChangedEmail,
   signInLinkEmail,
+  webhookEndpointDisabledEmail,
 } from "../../email/accountEmails.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
+import { payoutEmail } from "../../email/payoutEmails.ts";
 import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import { vendorReminderEmail } from "../../email/vendorReminderEmail.ts";
@@ -45,10 +48,13 @@ async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail
     email.kind === "dashboard_sign_in_link" ||
     email.kind === "payout_wallet_added" ||
     email.kind === "notification_email_verification" ||
-    email.kind === "settings_changed"
+    email.kind === "settings_changed" ||
+    email.kind === "webhook_endpoint_disabled"
   )
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
+  if (email.kind === "payout_requested" || email.kind === "payout_failed")
+    return composePayoutEmail(deps, email, email.kind);
   if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
   if (email.kind === "vendor_reminder") return composeReminderEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
@@ -138,6 +144,13 @@ async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     });
     return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
   }
+  if (email.kind === "webhook_endpoint_disabled") {
+    const content = webhookEndpointDisabledEmail({
+      url: email.details?.url ?? "",
+      failures: Number(email.details?.failures ?? "0"),
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
   const keyId = email.details?.key_id;
   // No key: it was done in the dashboard, signed in through an email link.
   const key = keyId ? await findApiKeyLabel(deps.db, keyId) : undefined;
@@ -175,6 +188,26 @@ async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<O
     explorerUrl: deps.explorerUrl,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
     invoiceId: invoice.id,
+  });
+  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+}
+
+/** A payout out of the managed wallet, to the account's own address. */
+async function composePayoutEmail(
+  deps: WorkerDeps,
+  email: EmailRow,
+  kind: "payout_requested" | "payout_failed",
+): Promise<OutgoingEmail> {
+  const payout = email.payout_id ? await findPayout(deps.db, email.payout_id) : undefined;
+  if (!payout) throw new Error(`email ${email.id}: its payout is missing`);
+  const content = payoutEmail({
+    kind,
+    amount: payout.amount,
+    to: getAddress(payout.to_address),
+    from: getAddress(payout.from_address),
+    requestedAt: payout.created_at,
+    automatic: payout.trigger === "automatic",
+    reason: payout.error,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }

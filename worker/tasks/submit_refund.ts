@@ -1,6 +1,12 @@
 import type { JobHelpers, Task } from "graphile-worker";
 import { getAddress, type Hex, type LocalAccount } from "viem";
 import { z } from "zod";
+import {
+  failRefund,
+  queueRefundCheck,
+  REFUND_CHECK_MS,
+  refundPurpose,
+} from "../../app/refunds/execution.ts";
 import type { Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { queueSweep } from "../../db/queries/jobs.ts";
@@ -16,7 +22,6 @@ import { jobKey, TASK } from "../../domain/jobs.ts";
 import { signedTransferVerdict } from "../../domain/usdcRefusal.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount, managedWalletAccount } from "../../keys/hdWallet.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { failRefund, queueRefundCheck, REFUND_CHECK_MS, refundPurpose } from "../refunds.ts";
 import { describeMoveFailure, moveByAuthorization } from "../relayer/moveByAuthorization.ts";
 import { parsePayload } from "./payload.ts";
 

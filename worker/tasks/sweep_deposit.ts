@@ -1,213 +1,43 @@
-import type { JobHelpers, Task } from "graphile-worker";
-import { type Address, getAddress, type Hex } from "viem";
+import type { Task } from "graphile-worker";
 import { z } from "zod";
-import { usdcAbi } from "../../abis/usdc.ts";
-import type { Executor } from "../../db/database.ts";
-import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
-import { queueJob } from "../../db/queries/jobs.ts";
-import { merchantOfDepositAddress } from "../../db/queries/relayerGas.ts";
-import {
-  findLastSweep,
-  findSweepDestination,
-  insertSweep,
-  type SweepRow,
-  tryLockSweeps,
-  unlockSweeps,
-  updateSweep,
-  updateSweepAmount,
-} from "../../db/queries/sweeps.ts";
-import { USDC_ADDRESS } from "../../domain/constants.ts";
-import { jobKey, TASK } from "../../domain/jobs.ts";
-import { sweepNonce } from "../../domain/sweepNonce.ts";
-import { signedTransferVerdict } from "../../domain/usdcRefusal.ts";
-import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
+import { sweepDeposit as sweep } from "../../app/sweeps/sweepDeposit.ts";
 import type { WorkerDeps } from "../deps.ts";
 import {
   authorizationUsed,
   describeMoveFailure,
   moveByAuthorization,
 } from "../relayer/moveByAuthorization.ts";
-import { amountToSweep } from "../sweepDecision.ts";
-import { failForGood, queueNextRound, SWEEP_CHECK_MS, sweepPurpose } from "../sweeps.ts";
+import { queueNextRound } from "../sweeps.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 
-type Sweeping = NonNullable<WorkerDeps["sweep"]>;
-
 /**
- * Moves a deposit address's settled USDC to the merchant's wallet (the byo address or
- * the managed wallet): the deposit key signs an EIP-3009 transferWithAuthorization whose
- * nonce is derived from the address and the sweep's sequence number, and the relayer submits
- * it and pays the gas. A retried, duplicated or concurrent job signs the same authorization,
- * which USDC executes once; a session advisory lock keeps two runs from even trying at once.
- *
- * Submit, then check: this job moves it by the relayer's one procedure
- * (worker/relayer/moveByAuthorization.ts: sign, simulate, submit through the one nonce
- * sequence) and queues check_sweep, in one transaction with the sweep marked submitted; it
- * never waits for a block. check_sweep confirms it, or hands it
- * back here to be submitted again.
- *
- * A transfer USDC refuses for good (a blacklisted party, the zero address) is marked failed,
- * the invoice's merchant is told by email, and it is not retried; a later payment to the
- * address (or `remit deposits sweep`) tries again with everything the address holds. Any other
- * failure (no ETH for gas, an RPC error) is retried with graphile-worker's backoff.
+ * Sweeps a deposit address (app/sweeps/sweepDeposit.ts) with the relayer's one procedure
+ * (worker/relayer/moveByAuthorization.ts); nothing without a relayer. A transfer USDC refuses for
+ * good is marked failed there and not retried; any other failure (no ETH for gas, an RPC error)
+ * throws, and graphile-worker retries the job with its backoff.
  */
 export function sweepDeposit(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed || !deps.sweep) return;
     const sweeping = deps.sweep;
-    const { address } = parsed;
-    await deps.db.connection().execute(async (connection) => {
-      // Another run is sweeping this address right now; its check queues the next round.
-      if (!(await tryLockSweeps(connection, address))) return;
-      try {
-        const row = await nextSweep(connection, sweeping, deps.sweepPolicy, address);
-        if (row) await submitSweep(connection, sweeping, deps.sweepPolicy, row, helpers);
-      } finally {
-        await unlockSweeps(connection, address);
-      }
-    });
+    await sweep(
+      {
+        db: deps.db,
+        policy: deps.sweepPolicy,
+        relay: {
+          mnemonic: sweeping.mnemonic,
+          chain: sweeping.chain,
+          move: (move) => moveByAuthorization(sweeping, move),
+          authorizationUsed: (from, nonce) => authorizationUsed(sweeping, from, nonce),
+          describeFailure: describeMoveFailure,
+        },
+        queueNextRound: (address) => queueNextRound(helpers, address),
+        log: helpers.logger,
+      },
+      parsed.address,
+    );
   };
-}
-
-/**
- * The sweep to submit now: the last one, when it is signed but not submitted (a failed or
- * handed-back submission), or a new one for what the sweep policy says is settled
- * (domain/sweepPolicy.ts: never a partial payment the payer may still be completing, nor held
- * excess or dust); none while one is submitted (its check carries it on) or when nothing is due.
- */
-async function nextSweep(
-  db: Executor,
-  sweeping: Sweeping,
-  policy: WorkerDeps["sweepPolicy"],
-  address: string,
-): Promise<SweepRow | null> {
-  const destination = await findSweepDestination(db, address);
-  if (!destination) return null;
-  const deposit = getAddress(address);
-  const last = await findLastSweep(db, address);
-  if (last?.status === "submitted") return null;
-  if (
-    last &&
-    last.status !== "confirmed" &&
-    (await authorizationUsed(sweeping, deposit, last.nonce as Hex))
-  ) {
-    // Executed after all (an earlier submission of the same authorization was mined).
-    await updateSweep(db, last.id, { status: "confirmed", error: null });
-  } else if (last?.status === "signed") return last;
-  const balance = await balanceOf(sweeping, deposit);
-  const amount = await amountToSweep(db, address, policy, balance);
-  if (amount === 0n) return null;
-  const sequence = (last?.sequence ?? 0) + 1;
-  return insertSweep(db, {
-    deposit_address: address,
-    sequence,
-    nonce: sweepNonce(deposit, sequence),
-    destination,
-    amount,
-  });
-}
-
-/**
- * Moves the sweep by the relayer's procedure (sign, simulate, submit) with the sweep marked
- * submitted and its check queued atomically; USDC's refusal (domain/usdcRefusal.ts) decides
- * the rest. A failure is recorded on the sweep before the job retries.
- */
-async function submitSweep(
-  db: Executor,
-  sweeping: Sweeping,
-  policy: WorkerDeps["sweepPolicy"],
-  initial: SweepRow,
-  helpers: JobHelpers,
-): Promise<void> {
-  let row = initial;
-  const deposit = getAddress(row.deposit_address);
-  const index = await findDerivationIndex(db, row.deposit_address);
-  if (index === undefined) return;
-  const signer = deriveAccount(sweeping.mnemonic, DEPOSIT_ACCOUNT, index);
-  try {
-    // Counted in the merchant's and the service's daily gas budgets, never refused by them:
-    // a sweep moves the merchant's own money, already paid for by a real transfer of at
-    // least SWEEP_MIN_AMOUNT (docs/operations.md, "The relayer's gas budget").
-    const merchantId = await merchantOfDepositAddress(db, row.deposit_address);
-    // Twice at most: once more when the address holds another amount than the sweep's.
-    for (let round = 0; round < 2; round++) {
-      const sweep = row;
-      const moved = await moveByAuthorization(sweeping, {
-        authorization: {
-          signer,
-          from: deposit,
-          to: getAddress(sweep.destination),
-          value: sweep.amount,
-          nonce: sweep.nonce as Hex,
-        },
-        purpose: sweepPurpose(sweep.id, sweep.attempts + 1),
-        merchantId,
-        record: async (trx, relayed) => {
-          await updateSweep(
-            trx,
-            sweep.id,
-            {
-              status: "submitted",
-              tx_hash: relayed.hashes[0] ?? null,
-              relayer_nonce: relayed.nonce,
-              attempt: true,
-              error: null,
-            },
-            "signed",
-          );
-          await queueJob(
-            trx,
-            TASK.checkSweep,
-            { sweep_id: sweep.id },
-            { jobKey: jobKey.sweepCheck(sweep.id), runAt: new Date(Date.now() + SWEEP_CHECK_MS) },
-          );
-        },
-      });
-      if (moved.submitted) {
-        helpers.logger.info(
-          `submitted sweep ${sweep.sequence} of ${sweep.amount} USDC units from ${deposit} to ${sweep.destination}`,
-        );
-        return;
-      }
-      const verdict = signedTransferVerdict(moved.refusal);
-      if (verdict === "permanent") {
-        await failForGood(db, sweep, `USDC refuses the transfer: ${moved.reason}`);
-        helpers.logger.error(
-          `sweep ${sweep.sequence} of ${deposit} to ${sweep.destination} failed for good: USDC refuses it`,
-        );
-        return;
-      }
-      if (verdict === "done") {
-        await updateSweep(db, sweep.id, { status: "confirmed", error: null });
-        await queueNextRound(helpers, sweep.deposit_address);
-        return;
-      }
-      if (verdict === "stale") {
-        // The address holds another amount (a payment reorged out): the same nonce, so
-        // still one transfer at most, signed anew for what the policy now says is settled.
-        const balance = await balanceOf(sweeping, deposit);
-        const amount = await amountToSweep(db, sweep.deposit_address, policy, balance);
-        if (amount > 0n && amount !== sweep.amount) {
-          row = await updateSweepAmount(db, sweep.id, amount);
-          continue;
-        }
-      }
-      throw moved.revert ?? new Error(moved.reason);
-    }
-  } catch (error) {
-    await updateSweep(db, row.id, { error: describeMoveFailure(error) });
-    throw error;
-  }
-}
-
-function balanceOf(sweeping: Sweeping, deposit: Address): Promise<bigint> {
-  return sweeping.chain.readContract({
-    address: USDC_ADDRESS,
-    abi: usdcAbi,
-    functionName: "balanceOf",
-    args: [deposit],
-  });
 }

@@ -27,6 +27,10 @@ type Call = {
   /** Send an Idempotency-Key (the creation routes that honour one). */
   idempotent?: boolean;
   options?: RequestOptions | undefined;
+  /** Headers of this route's own (x402's `PAYMENT-SIGNATURE`). */
+  headers?: Record<string, string> | undefined;
+  /** Error statuses that are an answer of this route, returned rather than thrown (x402's 402). */
+  answers?: readonly number[] | undefined;
 };
 
 /** Statuses worth retrying: throttled, or a fault of the server or of what is in front of it. */
@@ -93,7 +97,7 @@ export class Transport {
   /** The successful answer itself (a PDF, a CSV), its body unread. */
   async send(call: Call): Promise<Response> {
     const url = this.url(call.path, call.query);
-    const headers: Record<string, string> = { accept: "application/json, */*" };
+    const headers: Record<string, string> = { accept: "application/json, */*", ...call.headers };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (call.body !== undefined) headers["content-type"] = "application/json";
     // One key for every attempt: a retry after a lost answer replays the first creation.
@@ -125,7 +129,7 @@ export class Transport {
           cause,
         });
       }
-      if (response.ok) return response;
+      if (response.ok || call.answers?.includes(response.status)) return response;
 
       const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
       const mayRetry =
@@ -150,6 +154,12 @@ export class Transport {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined || value === null) continue;
+      if (typeof value === "object" && !Array.isArray(value)) {
+        // An object parameter (`metadata`) in OpenAPI's deepObject style: `metadata[order_id]=1042`.
+        for (const [key, inner] of Object.entries(value))
+          if (inner !== undefined && inner !== null) search.set(`${name}[${key}]`, String(inner));
+        continue;
+      }
       search.set(name, Array.isArray(value) ? value.join(",") : String(value));
     }
     const qs = search.toString();

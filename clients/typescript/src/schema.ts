@@ -38,6 +38,10 @@ export interface paths {
                     amount_max?: string;
                     /** @description A substring of the invoice number, the vendor's name or email, or a line item's description, in any case. */
                     q?: string;
+                    /** @description Only invoices whose `metadata` has this value at this key, one parameter per key: `metadata[order_id]=1042` (several keys: all of them). The value matches a stored string, or the number, boolean or null it spells (`1042` finds `"1042"` and `1042`). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                 };
                 header?: never;
                 path?: never;
@@ -75,7 +79,10 @@ export interface paths {
                          *           "created_at": "2026-10-01T09:30:00.000Z",
                          *           "invoice_url": "https://pay.remit.example/i/4fQm9TzXk2Lp",
                          *           "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
-                         *           "schedule_id": null
+                         *           "schedule_id": null,
+                         *           "metadata": {
+                         *             "order_id": "1042"
+                         *           }
                          *         }
                          *       ],
                          *       "next_cursor": null
@@ -998,7 +1005,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a merchant account by email (no authentication)
-         * @description Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once. Always 202, whether or not a link was sent: nobody learns which emails have accounts. With `MERCHANT_SIGNUP=closed` only existing accounts get a link (a new key). At most 5 new links an hour per address and 3 per address and client IP; past either, the newest live link is emailed again instead (at most once every 5 minutes per address), so nobody can spend an owner's links. Rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).
+         * @description Emails a one-time link (`{PAY_URL}/claim/{token}`, 30 minutes) to the address; opening it and pressing its button creates an API key, shown once, and signs that browser in to the dashboard. Always 202, whether or not a link was sent: nobody learns which emails have accounts. With `MERCHANT_SIGNUP=closed` only existing accounts get a link (a new key). At most 5 new links an hour per address and 3 per address and client IP; past either, the newest live link is emailed again instead (at most once every 5 minutes per address), so nobody can spend an owner's links. Rate-limited per client IP (`RATE_LIMIT_CLAIMS_PER_MIN`).
          */
         post: {
             parameters: {
@@ -1499,6 +1506,158 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/merchant/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payouts and your managed wallet's balance
+         * @description The last 100 payouts, newest first, and your managed wallet: its `balance` by Remit's books, what of it is `reserved` for refunds and payouts on their way, and what is `available` to pay out.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The payouts and the wallet */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "payouts": [],
+                         *       "managed_wallet": {
+                         *         "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+                         *         "balance": "250.00",
+                         *         "reserved": "20.00",
+                         *         "available": "230.00"
+                         *       }
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Payouts"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Pay out of your managed wallet
+         * @description Moves USDC out of your managed wallet (where `managed` invoices and links are swept) to one of your registered payout wallets, never any other address (400 `not_a_payout_wallet`): one EIP-3009 `transferWithAuthorization` signed by the managed wallet's key with a nonce derived from the payout's id, relayed by the service (its gas counts in the relayer's daily budgets): a retry can never pay twice. At most `available` (`GET /api/merchant/payouts`): the wallet's balance by Remit's books less what refunds and payouts on their way reserve (409 `payout_exceeds_available`). Audited; your account is emailed at once. At most `REFUNDS_PER_MERCHANT_PER_HOUR` payouts per merchant and hour, counted apart from refunds (429 `rate_limited`), and the relayer's daily gas budgets hold (429 `relayer_budget_exhausted`). Retry safely with an `Idempotency-Key` header: the same key and body answer the first payout again. The payout moves `requested → submitted → confirmed`, or `failed` (nothing left the wallet; you are emailed).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreatePayoutRequest"];
+                };
+            };
+            responses: {
+                /** @description The payout requested */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Payout"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2060,7 +2219,7 @@ export interface paths {
         put?: never;
         /**
          * Void an unpaid invoice
-         * @description Cancels an invoice nothing was paid on (`draft`, `sent` or `overdue`): its stored status becomes `void` (an addition to spec §3.1), the hosted page says so and offers no way to pay, and a vendor who was emailed the invoice is emailed that it is void. Any other status is a 409 `invoice_not_voidable`. A payment that still reaches the deposit address changes no status: it is recorded as an unexpected payment (`invoice.unexpected_payment` to the webhook_url, an email to you) and held for refund (`POST /api/invoices/{id}/refunds`).
+         * @description Cancels an invoice nothing was paid on (`draft`, `sent` or `overdue`): its stored status becomes `void` (an addition to spec §3.1), the hosted page says so and offers no way to pay, and a vendor who was emailed the invoice is emailed that it is void. Any other status is a 409 `invoice_not_voidable`; a relayed payment (gasless or x402) accepted and not yet counted is a 409 `payment_in_progress` (void once it has settled or failed). A payment that still reaches the deposit address changes no status: it is recorded as an unexpected payment (`invoice.unexpected_payment` to the webhook_url, an email to you) and held for refund (`POST /api/invoices/{id}/refunds`).
          */
         post: {
             parameters: {
@@ -2138,12 +2297,15 @@ export interface paths {
         put?: never;
         /**
          * Refund an invoice's payment
-         * @description Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. Refundable: held excess, an unswept (partial) payment, a void invoice's payment, and for `managed` what was swept into the managed wallet; less refunds already requested. Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link (`{PAY_URL}/refund/{token}`, 14 days) where the payer names the address, emailed to an invoice's vendor and returned once as `claim_url`. Send `{}` for everything refundable through a claim link. Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.
+         * @description Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. Refundable: held excess, an unswept (partial) payment, a void invoice's payment, and for `managed` what was swept into the managed wallet; less refunds already requested. Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link (`{PAY_URL}/refund/{token}`, 14 days) where the payer names the address, emailed to an invoice's vendor and returned once as `claim_url`. Without `amount`, a refund returns only what is not the merchant's revenue and is still held on the deposit address (an overpayment's excess, a void invoice's payment, a link's remainder); when there is none it is a 409 `nothing_to_refund`, so sending the same request twice never refunds revenue. Refunding revenue (a settled payment, from the deposit or the managed wallet) takes an explicit `amount`. Send `{}` to return everything held through a claim link. Retry safely with an `Idempotency-Key` header: the same key and body answer the first refund again (its `claim_url` too) and move nothing; the same key with another body or invoice is a 409 `idempotency_key_reused`. Without a key, a request repeating a refund of the last 10 minutes (the same `amount` to the same destination) is a 409 `duplicate_refund` whose `refund_id` names the first: send it with a new key to mean a second refund. Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description The invoice's `invoice_id`; anything that is not one is a 404. */
                     id: string;
@@ -2256,12 +2418,15 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment link's payment
-         * @description Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. Refundable: held excess, an unswept (partial) payment, a void invoice's payment, and for `managed` what was swept into the managed wallet; less refunds already requested. Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link (`{PAY_URL}/refund/{token}`, 14 days) where the payer names the address, emailed to an invoice's vendor and returned once as `claim_url`. Send `{}` for everything refundable through a claim link. Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.
+         * @description Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. Refundable: held excess, an unswept (partial) payment, a void invoice's payment, and for `managed` what was swept into the managed wallet; less refunds already requested. Money swept to your own (`byo`) wallet is refused (409 `refund_swept_to_own_wallet`): refund it from that wallet. Destination: `to`, or `to_sender: true` (the payment's own sender: never the default, exchanges pay from shared hot wallets), or neither: a one-time claim link (`{PAY_URL}/refund/{token}`, 14 days) where the payer names the address, emailed to an invoice's vendor and returned once as `claim_url`. Without `amount`, a refund returns only what is not the merchant's revenue and is still held on the deposit address (an overpayment's excess, a void invoice's payment, a link's remainder); when there is none it is a 409 `nothing_to_refund`, so sending the same request twice never refunds revenue. Refunding revenue (a settled payment, from the deposit or the managed wallet) takes an explicit `amount`. Send `{}` to return everything held through a claim link. Retry safely with an `Idempotency-Key` header: the same key and body answer the first refund again (its `claim_url` too) and move nothing; the same key with another body or invoice is a 409 `idempotency_key_reused`. Without a key, a request repeating a refund of the last 10 minutes (the same `amount` to the same destination) is a 409 `duplicate_refund` whose `refund_id` names the first: send it with a new key to mean a second refund. Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters. */
+                    "idempotency-key"?: string;
+                };
                 path: {
                     /** @description The payment link's slug. */
                     slug: string;
@@ -2899,7 +3064,10 @@ export interface paths {
                          *           "paid_amount": "150.00",
                          *           "paid_at": "2026-11-01T10:02:09.000Z",
                          *           "total_amount": "150.00",
-                         *           "amount_due": "0.00"
+                         *           "amount_due": "0.00",
+                         *           "metadata": {
+                         *             "order_id": "1042"
+                         *           }
                          *         }
                          *       ],
                          *       "next_cursor": null
@@ -2981,7 +3149,10 @@ export interface paths {
                          *         "paid_amount": "150.00",
                          *         "paid_at": "2026-11-01T10:02:09.000Z",
                          *         "total_amount": "150.00",
-                         *         "amount_due": "0.00"
+                         *         "amount_due": "0.00",
+                         *         "metadata": {
+                         *           "order_id": "1042"
+                         *         }
                          *       },
                          *       "deliveries": [
                          *         {
@@ -3251,7 +3422,7 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at,sent_at,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address
+                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at_utc,sent_at_utc,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address,metadata
                          *     INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01 09:30:00,2026-10-01 09:30:00,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,150.125,150.125,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
                          */
                         "text/csv": string;
@@ -3319,7 +3490,7 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example paid_at,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to
+                         * @example paid_at_utc,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to
                          *     2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,
                          *     2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8
                          */
@@ -3453,7 +3624,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice schedule
-         * @description Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.
+         * @description Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. A `start_date` in the past starts at the current period unless `backfill` is true (every past period, at most 12). Dates are in the years 1970 to 9000. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.
          */
         post: {
             parameters: {
@@ -3916,7 +4087,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a schedule's next invoice now
-         * @description Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`.
+         * @description Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`, and a run that loses its period to another run at the same moment a 409 `schedule_busy`. Charged to the invoice-creation budget of `POST /api/invoices` (one budget per client address: 429 `rate_limited`).
          */
         post: {
             parameters: {
@@ -3977,6 +4148,15 @@ export interface paths {
                 };
                 /** @description Conflict with the resource's state or with an earlier request. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4123,7 +4303,7 @@ export interface paths {
         put?: never;
         /**
          * Remind the vendor now
-         * @description Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 `nothing_due`. At most 3 an hour per invoice (429 `rate_limited`, `Retry-After`). A `write` key is needed.
+         * @description Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 `nothing_due`. Every reminder, on request or automatic, keeps one cadence: none within 24 hours of the invoice's own email or of its previous reminder, and at most 1 a day per customer (the vendor email) whichever invoice it is about; otherwise a 429 `rate_limited` saying which, with `Retry-After` until one may go. A reminder on or after a policy step's day stands for that step. A `write` key is needed.
          */
         post: {
             parameters: {
@@ -4557,6 +4737,15 @@ export interface components {
              * @example https://acme.example/hooks/remit
              */
             webhook_url?: string;
+            /**
+             * @description Up to 20 flat keys of your own (an order id, a customer id), as payment links take them: returned in the invoice's bodies and list (which filters on them: `?metadata[order_id]=1042`), its CSV export, its webhooks and the event log. Set at creation, never changed.
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
             /** @description Whether to email the vendor now (the default); `false` keeps a `draft`, sent later with `POST /api/invoices/{id}/send`. */
             send_now?: boolean;
         };
@@ -4645,7 +4834,10 @@ export interface components {
          *       "refunds": [],
          *       "refunded_amount": "0.00",
          *       "voided_at": null,
-         *       "schedule_id": null
+         *       "schedule_id": null,
+         *       "metadata": {
+         *         "order_id": "1042"
+         *       }
          *     }
          */
         Invoice: {
@@ -4728,7 +4920,7 @@ export interface components {
                 block_number: number;
                 /** @description The block's time. */
                 paid_at: string;
-                /** @description Whether the transfer has the confirmations it needs: only counted ones are in paid_amount. */
+                /** @description Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link). */
                 counted: boolean;
             }[];
             /** @description Settlement: each sweep of the deposit address to wallet_address. */
@@ -4744,6 +4936,10 @@ export interface components {
              * @description The invoice schedule that issued it (`/api/invoice-schedules`); null for an invoice made by hand.
              */
             schedule_id: string | null;
+            /** @description The `metadata` it was created with; `{}` when none was given. */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
         };
         /**
          * @example {
@@ -4830,7 +5026,7 @@ export interface components {
          *       "paid_amount": "150.00",
          *       "tx_hash": "0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248",
          *       "created_at": "2026-11-22T12:00:01.000Z",
-         *       "payload": "{\"event_id\":\"0b7c9e52-3f0a-4d8e-b1a4-6c2d5e8f9a10\",\"type\":\"invoice.paid\",\"created_at\":\"2026-11-22T12:00:01.000Z\",\"invoice_id\":\"4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11\",\"invoice_number\":\"INV-0001\",\"status\":\"paid\",\"tx_hash\":\"0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248\",\"paid_amount\":\"150.00\",\"paid_at\":\"2026-11-22T12:00:00.000Z\",\"total_amount\":\"150.00\",\"amount_due\":\"0.00\"}",
+         *       "payload": "{\"event_id\":\"0b7c9e52-3f0a-4d8e-b1a4-6c2d5e8f9a10\",\"type\":\"invoice.paid\",\"created_at\":\"2026-11-22T12:00:01.000Z\",\"invoice_id\":\"4f1c2c7e-7d0c-4a1e-9a55-0c6f5c0a3b11\",\"invoice_number\":\"INV-0001\",\"status\":\"paid\",\"tx_hash\":\"0x5194ead3df889a15f3d33e47bcc128114dbb9dcd1147f2de8a8ffba6a815f248\",\"paid_amount\":\"150.00\",\"paid_at\":\"2026-11-22T12:00:00.000Z\",\"total_amount\":\"150.00\",\"amount_due\":\"0.00\",\"metadata\":{\"order_id\":\"1042\"}}",
          *       "deliveries": [
          *         {
          *           "delivery_id": "2a6f0c1d-9e8b-4c7a-b5d4-3e2f1a0b9c8d",
@@ -5091,6 +5287,71 @@ export interface components {
              */
             address: string;
         };
+        /**
+         * @example {
+         *       "payout_id": "0b7c1f5e-2d4a-4e8b-9c1d-3f6a7b8c9d0e",
+         *       "status": "confirmed",
+         *       "amount": "100.00",
+         *       "from": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+         *       "to": "0x9f1A0469CBce2fEb53C705746446981548845b3B",
+         *       "trigger": "request",
+         *       "tx_hash": "0xabababababababababababababababababababababababababababababababab",
+         *       "error": null,
+         *       "created_at": "2026-12-01T10:00:00.000Z",
+         *       "confirmed_at": "2026-12-01T10:00:04.000Z"
+         *     }
+         */
+        Payout: {
+            payout_id: string;
+            /**
+             * @description `requested → submitted → confirmed`, or `failed` (nothing left the wallet).
+             * @enum {string}
+             */
+            status: "requested" | "submitted" | "confirmed" | "failed";
+            amount: string;
+            /** @description Your managed wallet. */
+            from: string;
+            /** @description The payout wallet it goes to. */
+            to: string;
+            /** @enum {string} */
+            trigger: "request" | "automatic";
+            tx_hash: string | null;
+            error: string | null;
+            created_at: string;
+            confirmed_at: string | null;
+        };
+        /**
+         * @example {
+         *       "amount": "100.00",
+         *       "to": "0x9f1A0469CBce2fEb53C705746446981548845b3B"
+         *     }
+         */
+        CreatePayoutRequest: {
+            /**
+             * @description How much to take out of your managed wallet, in USDC: at most `available`.
+             * @example 100.00
+             */
+            amount: string;
+            /**
+             * @description One of your registered payout wallets (`POST /api/merchant/wallets`), EIP-55 checksummed. Never any other address.
+             * @example 0x9f1A0469CBce2fEb53C705746446981548845b3B
+             */
+            to: string;
+        };
+        Payouts: {
+            payouts: components["schemas"]["Payout"][];
+            managed_wallet: components["schemas"]["ManagedWallet"];
+        };
+        /** @description Null until the account's first `managed` invoice or link. */
+        ManagedWallet: {
+            address: string;
+            /** @description What the wallet holds by Remit's books: confirmed sweeps in, less confirmed refunds and payouts out. */
+            balance: string;
+            /** @description What refunds and payouts on their way will take: never paid out twice. */
+            reserved: string;
+            /** @description What a payout may take now. */
+            available: string;
+        } | null;
         /**
          * @example {
          *       "underpayment_tolerance": "0.50"
@@ -5471,7 +5732,7 @@ export interface components {
             delivery_id: string;
         };
         /**
-         * @description Exactly the JSON body every delivery of the event sent (the same `event_id`): its other fields are the type's payload (docs/api.md, "Webhooks").
+         * @description Exactly the JSON body every delivery of the event sent (the same `event_id`), told apart by `type` (docs/api.md, "Webhooks").
          * @example {
          *       "event_id": "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d",
          *       "type": "invoice.paid",
@@ -5483,17 +5744,256 @@ export interface components {
          *       "paid_amount": "150.00",
          *       "paid_at": "2026-11-01T10:02:09.000Z",
          *       "total_amount": "150.00",
-         *       "amount_due": "0.00"
+         *       "amount_due": "0.00",
+         *       "metadata": {
+         *         "order_id": "1042"
+         *       }
          *     }
          */
-        Event: {
-            /** Format: uuid */
+        Event: components["schemas"]["InvoicePaymentEvent"] | components["schemas"]["InvoiceDueEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["LinkPaymentEvent"] | components["schemas"]["LinkRefundedEvent"] | components["schemas"]["EndpointTestEvent"];
+        InvoicePaymentEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
             event_id: string;
-            /** @description One of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`. */
-            type: string;
+            /** @example 2026-11-01T10:02:09.000Z */
             created_at: string;
-        } & {
-            [key: string]: unknown;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment";
+            /** Format: uuid */
+            invoice_id: string;
+            /** @example INV-0042 */
+            invoice_number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "paid" | "partial" | "excess" | "void";
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description The latest counted transaction; on a reversal, the one that disappeared. */
+            tx_hash: string | null;
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            paid_amount: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            paid_at: string | null;
+            /**
+             * @description The invoice's total, decimal USDC.
+             * @example 150.00
+             */
+            total_amount: string;
+            /**
+             * @description What is still due (0.00 once paid or void), decimal USDC.
+             * @example 150.00
+             */
+            amount_due: string;
+        };
+        InvoiceDueEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.will_be_due" | "invoice.overdue";
+            /** Format: uuid */
+            invoice_id: string;
+            /** @example INV-0042 */
+            invoice_number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "paid" | "partial" | "excess" | "void";
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @example 2026-11-30 */
+            due_date: string;
+            /**
+             * @description The invoice's total, decimal USDC.
+             * @example 150.00
+             */
+            total_amount: string;
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            paid_amount: string;
+            /**
+             * @description What is still due, decimal USDC.
+             * @example 150.00
+             */
+            amount_due: string;
+        };
+        InvoiceRefundedEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.refunded";
+            /** Format: uuid */
+            refund_id: string;
+            /**
+             * @description This refund, decimal USDC.
+             * @example 150.00
+             */
+            amount: string;
+            /** @description The payer's address it was sent to. */
+            to: string | null;
+            tx_hash: string | null;
+            /**
+             * @description Every confirmed refund of the invoice or link, decimal USDC.
+             * @example 150.00
+             */
+            refunded_amount: string;
+            /** Format: uuid */
+            invoice_id: string;
+            /** @example INV-0042 */
+            invoice_number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "paid" | "partial" | "excess" | "void";
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            paid_amount: string;
+        };
+        LinkPaymentEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed";
+            slug: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "partial" | "excess";
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            amount_usdc: string;
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
+            tx_hash: string | null;
+            /** @example 2026-11-01T10:02:09.000Z */
+            confirmed_at: string | null;
+            /**
+             * @description The link's amount, decimal USDC.
+             * @example 150.00
+             */
+            amount: string;
+            /**
+             * @description What is still due, decimal USDC.
+             * @example 150.00
+             */
+            amount_due: string;
+        };
+        LinkRefundedEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "link.refunded";
+            /** Format: uuid */
+            refund_id: string;
+            /**
+             * @description This refund, decimal USDC.
+             * @example 150.00
+             */
+            amount: string;
+            /** @description The payer's address it was sent to. */
+            to: string | null;
+            tx_hash: string | null;
+            /**
+             * @description Every confirmed refund of the invoice or link, decimal USDC.
+             * @example 150.00
+             */
+            refunded_amount: string;
+            slug: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "partial" | "excess";
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            amount_usdc: string;
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        EndpointTestEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /** Format: uuid */
+            endpoint_id: string;
         };
         /**
          * @example {
@@ -5517,7 +6017,10 @@ export interface components {
          *       "created_at": "2026-10-01T09:30:00.000Z",
          *       "invoice_url": "https://pay.remit.example/i/4fQm9TzXk2Lp",
          *       "pdf_url": "https://api.remit.example/api/invoices/7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d/pdf",
-         *       "schedule_id": null
+         *       "schedule_id": null,
+         *       "metadata": {
+         *         "order_id": "1042"
+         *       }
          *     }
          */
         InvoiceSummary: {
@@ -5559,6 +6062,10 @@ export interface components {
              * @description The invoice schedule that issued it; null for one made by hand.
              */
             schedule_id: string | null;
+            /** @description The `metadata` it was created with; `{}` when none was given. */
+            metadata: {
+                [key: string]: string | number | boolean | null;
+            };
         };
         /**
          * @example {
@@ -5685,7 +6192,7 @@ export interface components {
                 block_number: number;
                 /** @description The block's time. */
                 paid_at: string;
-                /** @description Whether it has the confirmations it needs: only counted ones are in amount_received. */
+                /** @description Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link). */
                 counted: boolean;
             }[];
             sweeps: components["schemas"]["Sweep"][];
@@ -5864,6 +6371,8 @@ export interface components {
              * @example 30
              */
             days_until_due: number;
+            /** @description A `start_date` in the past: false (the default) issues only the current period (the latest on or before today); true issues every past period, at most 12 (more is a 400 `too_many_periods`). */
+            backfill?: boolean;
         };
         /**
          * @example {

@@ -69,6 +69,7 @@ export type PaymentLink = Schemas["PaymentLink"];
 export type LinkSummary = Schemas["LinkSummary"];
 export type Payment = Schemas["Payment"];
 export type CreateRefundRequest = Schemas["CreateRefundRequest"];
+export type CreatePayoutRequest = Schemas["CreatePayoutRequest"];
 export type CreateRefundResponse = Schemas["CreateRefundResponse"];
 export type Event = Schemas["Event"];
 export type EventDetail = SuccessBody<"/api/events/{id}", "get">;
@@ -79,3 +80,45 @@ export type UpdateWebhookEndpoint = Schemas["UpdateWebhookEndpoint"];
 export type WebhookTestEvent = Schemas["WebhookTestEvent"];
 export type ApiErrorBody = Schemas["Error"];
 export type FieldError = NonNullable<ApiErrorBody["error"]["fields"]>[number];
+export type ApiKey = Schemas["ApiKey"];
+export type CreateApiKey = Schemas["CreateApiKey"];
+export type CreatedApiKey = Schemas["CreatedApiKey"];
+export type PayoutWallet = Schemas["PayoutWallet"];
+export type AddPayoutWallet = Schemas["AddPayoutWallet"];
+export type Payout = Schemas["Payout"];
+export type MerchantSettings = Schemas["MerchantSettings"];
+export type UpdateMerchantSettings = Schemas["UpdateMerchantSettings"];
+export type AuditEntry = Schemas["AuditEntry"];
+export type PaymentStatusResponse = Schemas["PaymentStatusResponse"];
+export type PayerAuthorization = Schemas["PayerAuthorization"];
+export type CreateAuthorizationRequest = Schemas["CreateAuthorizationRequest"];
+export type X402Receipt = Schemas["X402Receipt"];
+export type InvoiceSchedule = Schemas["InvoiceSchedule"];
+export type CreateInvoiceScheduleRequest = Schemas["CreateInvoiceScheduleRequest"];
+export type UpdateInvoiceScheduleRequest = Schemas["UpdateInvoiceScheduleRequest"];
+export type ReminderPolicy = Schemas["ReminderPolicy"];
+export type UpdateReminderPolicyRequest = Schemas["UpdateReminderPolicyRequest"];
+export type Reminder = Schemas["Reminder"];
+export type ReceivablesReport = Schemas["ReceivablesReport"];
+export type TransactionLookup = Schemas["TransactionLookup"];
+
+/**
+ * What `x402.pay` answers: a 402 asking for a payment (`paymentRequired`, base64 JSON
+ * `PaymentRequired`; after a refused payment, the error's code), or a receipt (200: paid,
+ * settled, void or processing; 202: sent, not yet in a block).
+ */
+export type X402Answer =
+  | {
+      status: 402;
+      error: ApiErrorBody["error"];
+      paymentRequired: string | null;
+      paymentResponse: string | null;
+      receipt?: never;
+    }
+  | {
+      status: 200 | 202;
+      receipt: X402Receipt;
+      paymentRequired: string | null;
+      paymentResponse: string | null;
+      error?: never;
+    };

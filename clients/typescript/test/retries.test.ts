@@ -95,17 +95,34 @@ describe("retries", () => {
     expect(seen[1]?.headers["idempotency-key"]).not.toBe(seen[2]?.headers["idempotency-key"]);
   });
 
-  test("a POST without an Idempotency-Key (a refund) is not repeated after a 5xx, only after a 429", async () => {
+  test("a refund and a payout carry an Idempotency-Key, kept across retries: a 5xx never pays twice", async () => {
     const refund = { to: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", amount: "1.00" };
+    const { url, seen } = await answering(unavailable, "drop");
+    const remit = new Remit({ baseUrl: url });
+    expect(await remit.invoices.refund("a1b2", refund)).toEqual({ ok: true });
+    expect(seen).toHaveLength(3);
+    const keys = seen.map((r) => r.headers["idempotency-key"]);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+
+    const given = await answering();
+    await new Remit({ baseUrl: given.url }).payouts.create(
+      { amount: "5.00", to: refund.to },
+      { idempotencyKey: "withdraw-7" },
+    );
+    expect(given.seen[0]?.headers["idempotency-key"]).toBe("withdraw-7");
+  });
+
+  test("a POST without an Idempotency-Key (a test event) is not repeated after a 5xx, only after a 429", async () => {
     const failing = await answering(unavailable);
-    const error = await caught(new Remit({ baseUrl: failing.url }).invoices.refund("a1b2", refund));
+    const error = await caught(new Remit({ baseUrl: failing.url }).webhookEndpoints.test("e1"));
     expect(error.status).toBe(503);
     expect(failing.seen).toHaveLength(1);
     expect(failing.seen[0]?.headers["idempotency-key"]).toBeUndefined();
     await failing.stop();
 
     const limited = await answering(throttled("0"));
-    await new Remit({ baseUrl: limited.url }).invoices.refund("a1b2", refund);
+    await new Remit({ baseUrl: limited.url }).webhookEndpoints.test("e1");
     expect(limited.seen).toHaveLength(2);
   });
 

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, test } from "vitest";
+import { describe, expect, expectTypeOf, test } from "vitest";
+import type { Event as RecordedEvent } from "../../../app/events/paymentEvent.ts";
 import { signatureHeaders } from "../../../domain/webhookSignature.ts";
-import { verifyWebhook, WebhookVerificationError } from "../src/index.ts";
+import { type Event, verifyWebhook, WebhookVerificationError } from "../src/index.ts";
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 const now = () => Math.floor(Date.now() / 1000);
@@ -31,6 +32,60 @@ const refusal = (run: () => unknown): string => {
   }
   throw new Error("verified, but should have been refused");
 };
+
+describe("verifyWebhook: the event, typed", () => {
+  test("returns the one event schema's type: its `type` narrows to that event's fields", () => {
+    const secret = newSecret();
+    // Built as the service builds it (app/events/paymentEvent.ts types every recorded event).
+    const sent: RecordedEvent = {
+      event_id: randomUUID(),
+      type: "invoice.paid",
+      created_at: new Date().toISOString(),
+      invoice_id: randomUUID(),
+      invoice_number: "INV-0042",
+      status: "paid",
+      tx_hash: `0x${"ab".repeat(32)}`,
+      paid_amount: "150.00",
+      paid_at: new Date().toISOString(),
+      total_amount: "150.00",
+      amount_due: "0.00",
+    };
+    // What the service records is what the client's type says it receives.
+    const received: Event = sent;
+    const body = JSON.stringify(received);
+    const event = verifyWebhook(body, delivered(body, [secret]), secret);
+    expectTypeOf(event).toEqualTypeOf<Event>();
+    expect(event).toEqual(sent);
+    if (event.type !== "invoice.paid") throw new Error(`not invoice.paid: ${event.type}`);
+    expectTypeOf(event.invoice_number).toEqualTypeOf<string>();
+    expectTypeOf(event.tx_hash).toEqualTypeOf<string | null>();
+    expect(event.invoice_number).toBe("INV-0042");
+  });
+
+  test("a link's event has its slug and metadata", () => {
+    const secret = newSecret();
+    const body = JSON.stringify({
+      event_id: randomUUID(),
+      type: "link.confirmed",
+      created_at: new Date().toISOString(),
+      slug: "pay-acme",
+      status: "confirmed",
+      tx_hash: null,
+      amount_usdc: "10.00",
+      confirmed_at: null,
+      amount: "10.00",
+      amount_due: "0.00",
+      metadata: { order_id: "1042" },
+    });
+    const event = verifyWebhook(body, delivered(body, [secret]), secret);
+    if (event.type === "link.confirmed") {
+      expectTypeOf(event.metadata).toEqualTypeOf<{
+        [key: string]: string | number | boolean | null;
+      }>();
+      expect(event.metadata.order_id).toBe("1042");
+    } else throw new Error("not link.confirmed");
+  });
+});
 
 describe("verifyWebhook: Standard Webhooks (the default)", () => {
   test("verifies the service's own delivery and returns its event", () => {

@@ -1,13 +1,12 @@
 import type { LinkRow, RefundRow } from "../../../app/links/linkDetail.ts";
-import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
-import { Field, type FormState, WalletTypeField } from "./forms.tsx";
-import { RefundItem } from "./invoice.tsx";
-import { checksummed, Hash, type Session, TxLink } from "./lists.tsx";
-
-const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
+import { Field, type FormState, WalletTypeField } from "./formFields.tsx";
+import { checksummed, Hash, TxLink } from "./hashes.tsx";
+import type { Session } from "./pageSession.ts";
+import { RefundItem } from "./refundItem.tsx";
+import { usdc } from "./usdc.ts";
 
 /** A snippet to copy, in a code box with its copy button. */
 function Snippet(props: { id: string; label: string; text: string }) {

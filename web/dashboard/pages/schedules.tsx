@@ -1,8 +1,11 @@
+import type { Child } from "hono/jsx";
 import type { PresentedReport } from "../../../app/reports/receivables.ts";
 import type { Schedule } from "../../../app/schedules/schema.ts";
+import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import type { ReminderPolicy } from "../../../domain/reminders.ts";
 import { Alert, Badge, Csrf, DashboardLayout } from "../layout.tsx";
-import type { Session } from "./lists.tsx";
+import { DataTable } from "./dataTable.tsx";
+import type { Session } from "./pageSession.ts";
 
 /** The aging buckets' column titles, in the report's order. */
 const BUCKETS = [
@@ -12,6 +15,31 @@ const BUCKETS = [
   ["61_90", "61–90 days"],
   ["over_90", "Over 90 days"],
 ] as const;
+
+/**
+ * One row of the aging table, a customer's or the totals': its invoices, what each bucket owes
+ * and the total (`data-vendor` and `data-bucket` are what the tests read).
+ */
+const AgingRow = (props: {
+  id: string;
+  customer: Child;
+  figures: Pick<PresentedReport, "invoice_count" | "total"> & {
+    buckets: PresentedReport["totals"];
+  };
+}) => (
+  <tr data-vendor={props.id}>
+    <td data-label="Customer">{props.customer}</td>
+    <td data-label="Invoices">{props.figures.invoice_count}</td>
+    {BUCKETS.map(([bucket, title]) => (
+      <td data-label={title} class="num" data-bucket={bucket}>
+        {formatUsdcForDisplay(props.figures.buckets[bucket])}
+      </td>
+    ))}
+    <td data-label="Total" class="num" data-bucket="total">
+      <strong>{formatUsdcForDisplay(props.figures.total)}</strong>
+    </td>
+  </tr>
+);
 
 /** The aged receivables: what open invoices still owe, by vendor and bucket, with the totals. */
 export function ReceivablesPage(props: { session: Session; report: PresentedReport }) {
@@ -23,7 +51,8 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
         <p>
           What your open invoices still owe (after partial payments), by customer and by days past
           the due date, as of <strong data-figure="as-of">{report.as_of}</strong> (UTC).{" "}
-          <a href="/dashboard/exports/receivables.csv">Download as CSV</a>.
+          <a href="/dashboard/exports/receivables.csv">Download as CSV</a> (the customer in{" "}
+          <code>vendor_name</code> and <code>vendor_email</code>, the API's names).
         </p>
         {report.vendors.length === 0 ? (
           <p class="muted">Nothing is owed to you.</p>
@@ -47,38 +76,24 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
               </thead>
               <tbody>
                 {report.vendors.map((vendor) => (
-                  <tr data-vendor={vendor.vendor_email}>
-                    <td data-label="Customer">
-                      {vendor.vendor_name}
-                      <br />
-                      <span class="small muted">{vendor.vendor_email}</span>
-                    </td>
-                    <td data-label="Invoices">{vendor.invoice_count}</td>
-                    {BUCKETS.map(([bucket, title]) => (
-                      <td data-label={title} class="num" data-bucket={bucket}>
-                        {vendor.buckets[bucket]}
-                      </td>
-                    ))}
-                    <td data-label="Total" class="num" data-bucket="total">
-                      <strong>{vendor.total}</strong>
-                    </td>
-                  </tr>
+                  <AgingRow
+                    id={vendor.vendor_email}
+                    customer={
+                      <>
+                        {vendor.vendor_name}
+                        <br />
+                        <span class="small muted">{vendor.vendor_email}</span>
+                      </>
+                    }
+                    figures={vendor}
+                  />
                 ))}
                 {/* The totals as a last row of the body: a phone stacks it as the others. */}
-                <tr data-vendor="total">
-                  <td data-label="Customer">
-                    <strong>Total</strong>
-                  </td>
-                  <td data-label="Invoices">{report.invoice_count}</td>
-                  {BUCKETS.map(([bucket, title]) => (
-                    <td data-label={title} class="num" data-bucket={bucket}>
-                      {report.totals[bucket]}
-                    </td>
-                  ))}
-                  <td data-label="Total" class="num" data-bucket="total">
-                    <strong>{report.total}</strong>
-                  </td>
-                </tr>
+                <AgingRow
+                  id="total"
+                  customer={<strong>Total</strong>}
+                  figures={{ ...report, buckets: report.totals }}
+                />
               </tbody>
             </table>
           </div>
@@ -121,41 +136,26 @@ export function SchedulesPage(props: {
           <a href="/dashboard/schedules/new">New schedule</a> (or{" "}
           <code>POST /api/invoice-schedules</code>, see the <a href="/docs">API reference</a>).
         </p>
-        {props.schedules.length === 0 ? (
-          <p class="muted">You have no schedules yet.</p>
-        ) : (
-          <div class="tablewrap">
-            <table class="responsive">
-              <caption>Your schedules</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">How often</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Next invoice</th>
-                  <th scope="col">Issued</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.schedules.map((s) => (
-                  <tr data-schedule={s.schedule_id}>
-                    <td data-label="Customer">
-                      <a href={`/dashboard/schedules/${s.schedule_id}`}>
-                        {String(s.invoice.vendor_name ?? s.invoice.vendor_email)}
-                      </a>
-                    </td>
-                    <td data-label="How often">{every(s)}</td>
-                    <td data-label="Status">
-                      <Badge status={s.status} />
-                    </td>
-                    <td data-label="Next invoice">{s.next_issue_date ?? "—"}</td>
-                    <td data-label="Issued">{s.issued_count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={props.schedules}
+          empty="You have no schedules yet."
+          caption="Your schedules"
+          rowAttributes={(s) => ({ "data-schedule": s.schedule_id })}
+          columns={[
+            {
+              label: "Customer",
+              cell: (s) => (
+                <a href={`/dashboard/schedules/${s.schedule_id}`}>
+                  {String(s.invoice.vendor_name ?? s.invoice.vendor_email)}
+                </a>
+              ),
+            },
+            { label: "How often", cell: (s) => every(s) },
+            { label: "Status", cell: (s) => <Badge status={s.status} /> },
+            { label: "Next invoice", cell: (s) => s.next_issue_date ?? "—" },
+            { label: "Issued", cell: (s) => s.issued_count },
+          ]}
+        />
         {props.older && (
           <nav class="pager" aria-label="Pages">
             <a href={`/dashboard/schedules?cursor=${encodeURIComponent(props.older)}`}>Next →</a>

@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import { PlainLayout } from "../layout.tsx";
 
 /** The email form. Nothing on it or after it tells whether the address has an account. */
@@ -47,125 +48,113 @@ export function SignInPage(props: { notice?: "signed_out" | "expired"; signupOpe
   );
 }
 
+/** A page of one card outside the dashboard's pages: an answer, a button, a refusal. */
+const CardPage = (props: { title: string; children: Child }) => (
+  <PlainLayout title={props.title}>
+    <section class="card">{props.children}</section>
+  </PlainLayout>
+);
+
 /** The one answer to every sign-in request. */
 export function SignInSentPage() {
   return (
-    <PlainLayout title="Check your email">
-      <section class="card">
-        <p role="status">
-          If this email has a Remit merchant account, a sign-in link valid for 30 minutes is on its
-          way to it.
-        </p>
-        <p class="muted small">
-          Nothing arrived? Check spam, or <a href="/dashboard/sign-in">ask again</a>.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="Check your email">
+      <p role="status">
+        If this email has a Remit merchant account, a sign-in link valid for 30 minutes is on its
+        way to it.
+      </p>
+      <p class="muted small">
+        Nothing arrived? Check spam, or <a href="/dashboard/sign-in">ask again</a>.
+      </p>
+    </CardPage>
   );
 }
 
 /** The one answer to every claim request from the sign-in page. */
 export function ClaimSentPage() {
   return (
-    <PlainLayout title="Check your email">
-      <section class="card">
-        <p role="status">
-          If this email may claim a Remit merchant account, a claim link valid for 30 minutes is on
-          its way to it. Open it and press its button: your API key is shown, with a link back to
-          sign in here.
-        </p>
-        <p class="muted small">
-          Already claimed? <a href="/dashboard/sign-in">Sign in</a> with the same email.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="Check your email">
+      <p role="status">
+        If this email may claim a Remit merchant account, a claim link valid for 30 minutes is on
+        its way to it. Open it and press its button: your API key is shown, with a link back to sign
+        in here.
+      </p>
+      <p class="muted small">
+        Already claimed? <a href="/dashboard/sign-in">Sign in</a> with the same email.
+      </p>
+    </CardPage>
   );
 }
 
 /** The link's page: a button; nothing happens until it is pressed (mail scanners open links). */
 export function SignInConfirmPage() {
   return (
-    <PlainLayout title="Sign in to your dashboard">
-      <section class="card">
-        <p>Press the button to sign in in this browser.</p>
-        <form method="post">
-          <button type="submit" class="primary">
-            Sign in
-          </button>
-        </form>
-      </section>
-    </PlainLayout>
+    <CardPage title="Sign in to your dashboard">
+      <p>Press the button to sign in in this browser.</p>
+      <form method="post">
+        <button type="submit" class="primary">
+          Sign in
+        </button>
+      </form>
+    </CardPage>
   );
 }
 
 /** An unknown, expired or used link: one answer for all three. */
 export function SignInRefusedPage() {
   return (
-    <PlainLayout title="This link no longer works">
-      <section class="card">
-        <p>
-          Sign-in links work once, for 30 minutes.{" "}
-          <a href="/dashboard/sign-in">Ask for a new one</a>.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="This link no longer works">
+      <p>
+        Sign-in links work once, for 30 minutes. <a href="/dashboard/sign-in">Ask for a new one</a>.
+      </p>
+    </CardPage>
   );
 }
 
 /** A form post refused: from another site, or without this session's token. */
 export function ForbiddenPage() {
   return (
-    <PlainLayout title="Request refused">
-      <section class="card">
-        <p>
-          This form was not sent from your dashboard (or your session changed since the page was
-          opened), so nothing was done. <a href="/dashboard">Back to the dashboard</a>.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="Request refused">
+      <p>
+        This form was not sent from your dashboard (or your session changed since the page was
+        opened), so nothing was done. <a href="/dashboard">Back to the dashboard</a>.
+      </p>
+    </CardPage>
   );
 }
 
 /** A new notification email's link: a button; nothing changes until it is pressed. */
 export function NotificationEmailConfirmPage() {
   return (
-    <PlainLayout title="Confirm this address">
-      <section class="card">
-        <p>
-          Press the button to receive a Remit merchant account's payment notices at this address.
-        </p>
-        <form method="post">
-          <button type="submit" class="primary">
-            Confirm this address
-          </button>
-        </form>
-      </section>
-    </PlainLayout>
+    <CardPage title="Confirm this address">
+      <p>Press the button to receive a Remit merchant account's payment notices at this address.</p>
+      <form method="post">
+        <button type="submit" class="primary">
+          Confirm this address
+        </button>
+      </form>
+    </CardPage>
   );
 }
 
 export function NotificationEmailConfirmedPage(props: { address: string }) {
   return (
-    <PlainLayout title="Address confirmed">
-      <section class="card">
-        <p role="status">
-          Payment notices now go to <strong>{props.address}</strong>.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="Address confirmed">
+      <p role="status">
+        Payment notices now go to <strong>{props.address}</strong>.
+      </p>
+    </CardPage>
   );
 }
 
 /** An unknown, expired, used or replaced link: one answer for all. */
 export function NotificationEmailRefusedPage() {
   return (
-    <PlainLayout title="This link no longer works">
-      <section class="card">
-        <p>
-          A notification email's link works once, for 24 hours, and only until the address is
-          changed again. Change it again in your dashboard's settings for a new one.
-        </p>
-      </section>
-    </PlainLayout>
+    <CardPage title="This link no longer works">
+      <p>
+        A notification email's link works once, for 24 hours, and only until the address is changed
+        again. Change it again in your dashboard's settings for a new one.
+      </p>
+    </CardPage>
   );
 }

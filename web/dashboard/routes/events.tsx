@@ -1,13 +1,14 @@
 import { eventDetail, eventLog } from "../../../app/events/eventLog.ts";
 import { EVENT_LOG_TYPES } from "../../../domain/webhookEndpoints.ts";
-import { EventPage, EventsPage } from "../pages/webhooks.tsx";
-import { dashboardPageOf, pagerLinks } from "../paging.ts";
+import { EventPage } from "../pages/eventPage.tsx";
+import { EventsPage } from "../pages/eventsPage.tsx";
 import { attempt } from "../refusals.ts";
 import {
   actorOf,
   type DashboardDeps,
+  filterOf,
   notFound,
-  PAGE_SIZE,
+  readList,
   type SignedInApp,
   session,
 } from "./shared.tsx";
@@ -18,18 +19,12 @@ import {
  */
 export function registerEvents(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/events", async (c) => {
-    const { page, at } = dashboardPageOf(c, "events", PAGE_SIZE);
-    const asked = c.req.query("type") ?? "";
-    // An unknown type (typed by hand) filters nothing, as the other lists' filters.
-    const type = (EVENT_LOG_TYPES as readonly string[]).includes(asked) ? asked : "";
-    const result = await eventLog(deps, actorOf(c), type ? [type] : null, page);
+    const type = filterOf(c, "type", EVENT_LOG_TYPES);
+    const list = await readList(c, "events", (actor, page) =>
+      eventLog(deps, actor, type ? [type] : null, page),
+    );
     return c.html(
-      <EventsPage
-        session={session(c)}
-        events={result.rows}
-        type={type}
-        pager={pagerLinks(at, result.nextCursor)}
-      />,
+      <EventsPage session={list.session} events={list.rows} type={type} pager={list.pager} />,
     );
   });
 

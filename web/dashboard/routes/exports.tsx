@@ -1,7 +1,7 @@
-import { csvHeaders, ExportQuerySchema } from "../../../app/exports/csvStream.ts";
+import { ExportQuerySchema } from "../../../app/exports/csvStream.ts";
 import { invoicesCsv } from "../../../app/exports/invoicesCsv.ts";
 import { paymentsCsv } from "../../../app/exports/paymentsCsv.ts";
-import { ownReceivables, receivablesCsv } from "../../../app/reports/receivables.ts";
+import { receivablesCsvResponse } from "../../../app/reports/receivables.ts";
 import { PlainLayout } from "../layout.tsx";
 import { attempt, validated } from "../refusals.ts";
 import { actorOf, type DashboardDeps, notFound, type SignedInApp } from "./shared.tsx";
@@ -12,11 +12,7 @@ export function registerExports(app: SignedInApp, deps: DashboardDeps): void {
     const file = c.req.param("file");
     if (file === "receivables.csv") {
       // The aged receivables report's CSV, byte for byte GET /api/exports/receivables.csv's.
-      const { today, report } = await ownReceivables(deps, actorOf(c));
-      return new Response(receivablesCsv(report, c.req.query("bom") !== "false"), {
-        status: 200,
-        headers: csvHeaders(`receivables_${today}.csv`),
-      });
+      return receivablesCsvResponse(deps, actorOf(c), c.req.query("bom") !== "false");
     }
     const what = file === "invoices.csv" ? "invoices" : file === "payments.csv" ? "payments" : null;
     if (!what) return notFound(c, "export");

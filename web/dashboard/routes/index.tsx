@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { formPageHeaders, isCrossSite } from "../../formGuards.ts";
 import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "../assets.ts";
@@ -9,6 +9,7 @@ import { registerEvents } from "./events.tsx";
 import { registerExports } from "./exports.tsx";
 import { registerInvoice } from "./invoice.tsx";
 import { registerInvoices } from "./invoices.tsx";
+import { ISSUING_FORMS } from "./issuingLimit.tsx";
 import { registerKeys } from "./keys.tsx";
 import { registerLinks } from "./links.tsx";
 import { registerNotificationEmail } from "./notificationEmail.tsx";
@@ -35,7 +36,13 @@ const MAX_FORM_BYTES = 64 * 1024;
  * validation, same audit log, actor `dashboard`). The API itself never accepts the cookie: /api
  * stays key-only, out of CSRF's reach.
  */
-export function dashboardRoutes(deps: DashboardDeps, guards: SignInGuards): Hono<DashboardEnv> {
+export function dashboardRoutes(
+  deps: DashboardDeps,
+  guards: SignInGuards & {
+    /** Charged by the forms that issue invoices or move money (./issuingLimit.tsx); none: unlimited. */
+    issuing?: MiddlewareHandler<DashboardEnv> | null;
+  },
+): Hono<DashboardEnv> {
   const app = new Hono<DashboardEnv>();
   const cookies = dashboardCookieSettings(deps);
   const asset = (body: string, type: string) => (c: Context) => {
@@ -86,6 +93,8 @@ export function dashboardRoutes(deps: DashboardDeps, guards: SignInGuards): Hono
     rememberForm(c, form);
     await next();
   });
+  const issuing = guards.issuing;
+  if (issuing) for (const path of ISSUING_FORMS) signedIn.post(path, issuing);
   registerSignOut(signedIn, deps);
   registerOverview(signedIn, deps);
   registerInvoices(signedIn, deps);

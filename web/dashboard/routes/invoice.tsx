@@ -6,18 +6,17 @@ import {
   createRefundKnownKeys,
   previewInvoiceRefund,
   refundInvoice,
+  requestedInvoiceRefund,
 } from "../../../app/refunds/refundInvoice.ts";
 import { CreateRefundSchema } from "../../../app/refunds/schema.ts";
-import { reportedStatus } from "../../../domain/invoiceStatus.ts";
+import { isVoidable, reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdc } from "../../../domain/money.ts";
+import { actionKeyOf, newActionKey } from "../actionKey.ts";
 import { formToBody, typedAmount } from "../forms.ts";
-import {
-  InvoiceDetailPage,
-  RefundConfirmPage,
-  VOIDABLE_STATUSES,
-  VoidConfirmPage,
-} from "../pages/invoice.tsx";
-import { attempt, validated } from "../refusals.ts";
+import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
+import { RefundConfirmPage } from "../pages/refundConfirmPage.tsx";
+import { VoidConfirmPage } from "../pages/voidConfirmPage.tsx";
+import { attempt, type FormRefusal, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import {
   actorOf,
@@ -32,6 +31,13 @@ import {
 export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
   const invoiceDetail = (c: Context<DashboardEnv>, id: string) =>
     merchantInvoiceDetail(deps, actorOf(c), id);
+
+  /** The invoice's page again, with why its action was refused. */
+  const refusedOn = (c: Context<DashboardEnv>, detail: InvoiceDetail, refusal: FormRefusal) =>
+    c.html(
+      <InvoiceDetailPage session={session(c)} detail={detail} problem={refusal.message} />,
+      refusal.status,
+    );
 
   /** What refundInvoice would do now, without doing it (the API's own plan and refusals). */
   const previewRefund = async (c: Context<DashboardEnv>, id: string, body: unknown) => {
@@ -50,14 +56,26 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     return plan.ok ? { amount: plan.amount } : { refused: plan.message };
   };
 
+  // The refund a confirmed form requested, from its action key: what the page after the
+  // redirect shows, again on every reload, without requesting anything.
+  const refundedOf = async (c: Context<DashboardEnv>, id: string) => {
+    const key = actionKeyOf(c.req.query("refund_action"));
+    const requested = key && (await requestedInvoiceRefund(deps, actorOf(c), id, key));
+    return requested
+      ? { amount: formatUsdc(requested.row.amount), claimUrl: requested.claimUrl }
+      : undefined;
+  };
+
   app.get("/invoices/:id", async (c) => {
-    const detail = await invoiceDetail(c, c.req.param("id"));
+    const id = c.req.param("id");
+    const detail = await invoiceDetail(c, id);
     if (!detail) return notFound(c, "invoice");
     return c.html(
       <InvoiceDetailPage
         session={session(c)}
         detail={detail}
         notice={c.req.query("notice")}
+        refunded={await refundedOf(c, id)}
         refundDefault={await refundDefaultOf(c, detail)}
       />,
     );
@@ -73,10 +91,7 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     });
     if (!done.ok) {
       if (done.retryAfterSeconds) c.header("Retry-After", String(done.retryAfterSeconds));
-      return c.html(
-        <InvoiceDetailPage session={session(c)} detail={detail} problem={done.message} />,
-        done.status,
-      );
+      return refusedOn(c, detail, done);
     }
     return c.redirect(`/dashboard/invoices/${id}?notice=redelivered`, 303);
   });
@@ -88,7 +103,7 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     // Money-adjacent actions take two steps: the form asks, a second screen confirms.
     if (formOf(c).confirm !== "1") {
       const status = reportedStatus(detail.invoice.status, detail.invoice.due_date, detail.today);
-      if (!VOIDABLE_STATUSES.has(status))
+      if (!isVoidable(status))
         return c.html(
           <InvoiceDetailPage
             session={session(c)}
@@ -103,11 +118,7 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
       await voidInvoice(deps, actorOf(c), id);
       return {};
     });
-    if (!done.ok)
-      return c.html(
-        <InvoiceDetailPage session={session(c)} detail={detail} problem={done.message} />,
-        done.status,
-      );
+    if (!done.ok) return refusedOn(c, detail, done);
     return c.redirect(`/dashboard/invoices/${id}?notice=voided`, 303);
   });
 
@@ -141,26 +152,27 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     if (form.confirm !== "1") {
       const plan = await previewRefund(c, id, body);
       if (!plan.ok) return refused(plan.fields, plan.message, plan.status);
+      // The confirmation carries a one-time action key: a double click, a reload or a back
+      // button resubmits the same key, answered by the first refund (app/idempotency.ts).
       return c.html(
-        <RefundConfirmPage session={session(c)} invoice={detail.invoice} refund={plan} />,
+        <RefundConfirmPage
+          session={session(c)}
+          invoice={detail.invoice}
+          refund={plan}
+          actionKey={newActionKey()}
+        />,
       );
     }
     const input = validated(CreateRefundSchema, body, createRefundKnownKeys);
+    // A confirmation without a key (a form from before keys): one of its own, and the API's
+    // duplicate window still refuses a repeat.
+    const key = actionKeyOf(form.idempotency_key) ?? newActionKey();
     const done = input.ok
-      ? await attempt(async () => {
-          const { row, claimUrl } = await refundInvoice(deps, actorOf(c), id, input.data);
-          return { amount: formatUsdc(row.amount), claimUrl: claimUrl ?? null };
-        })
+      ? await attempt(() => refundInvoice(deps, actorOf(c), id, input.data, key))
       : input;
     if (!done.ok) return refused(done.fields, done.message, done.status);
-    // No redirect: a claim link is in this answer only (it is stored hashed).
-    return c.html(
-      <InvoiceDetailPage
-        session={session(c)}
-        detail={(await invoiceDetail(c, id)) ?? detail}
-        refunded={{ amount: done.amount, claimUrl: done.claimUrl }}
-      />,
-      201,
-    );
+    // POST → 303 → GET: the page after it shows the refund (and its claim link, opened from
+    // its sealed copy under the key), and reloading it requests nothing.
+    return c.redirect(`/dashboard/invoices/${id}?refund_action=${encodeURIComponent(key)}`, 303);
   });
 }

@@ -12,15 +12,15 @@ import {
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
-import { NewInvoicePage } from "../pages/forms.tsx";
-import { InvoicesPage } from "../pages/lists.tsx";
-import { dashboardPageOf, pagerLinks } from "../paging.ts";
+import { InvoicesPage } from "../pages/invoicesPage.tsx";
+import { NewInvoicePage } from "../pages/newInvoicePage.tsx";
 import { attempt, validated } from "../refusals.ts";
 import {
   actorOf,
   type DashboardDeps,
+  filterOf,
   formOf,
-  PAGE_SIZE,
+  readList,
   type SignedInApp,
   session,
 } from "./shared.tsx";
@@ -28,27 +28,26 @@ import {
 /** `/dashboard/invoices`: the list, filtered and searched; and a new invoice's form. */
 export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/invoices", async (c) => {
-    const { page, at } = dashboardPageOf(c, "invoices", PAGE_SIZE);
-    const asked = c.req.query("status") ?? "";
-    // An unknown status (typed by hand) filters nothing, as before.
-    const status = (REPORTED_INVOICE_STATUSES as readonly string[]).includes(asked) ? asked : "";
+    const status = filterOf(c, "status", REPORTED_INVOICE_STATUSES);
     const q = (c.req.query("q") ?? "").slice(0, 200);
     const today = utcToday();
-    const result = await invoiceList(
-      deps,
-      actorOf(c),
-      {
-        today,
-        ...(status ? { statuses: [status as InvoiceListStatus] } : {}),
-        ...(q.trim() ? { q: q.trim() } : {}),
-      },
-      page,
+    const list = await readList(c, "invoices", (actor, page) =>
+      invoiceList(
+        deps,
+        actor,
+        {
+          today,
+          ...(status ? { statuses: [status as InvoiceListStatus] } : {}),
+          ...(q.trim() ? { q: q.trim() } : {}),
+        },
+        page,
+      ),
     );
     return c.html(
       <InvoicesPage
-        session={session(c)}
-        invoices={result.rows}
-        pager={pagerLinks(at, result.nextCursor)}
+        session={list.session}
+        invoices={list.rows}
+        pager={list.pager}
         filter={{ status, q }}
         today={today}
       />,

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createApiKey, ownApiKeys, revokeOwnApiKey } from "../../../app/keys/manageKeys.ts";
 import { CreateApiKeySchema, createApiKeyKnownKeys } from "../../../app/keys/schema.ts";
 import { type FormFields, formToBody } from "../forms.ts";
-import { KeysPage } from "../pages/forms.tsx";
+import { KeysPage } from "../pages/keysPage.tsx";
 import { validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import {

@@ -4,17 +4,16 @@ import { CreateLinkSchema, createLinkKnownKeys } from "../../../app/links/schema
 import { linkList } from "../../../app/lists/merchantLists.ts";
 import { merchantDefaults } from "../../../app/merchants/settings.ts";
 import { formToBody, idempotencyKeyOf, typedAmount, typedAmountErrors } from "../forms.ts";
-import type { FormState } from "../pages/forms.tsx";
+import type { FormState } from "../pages/formFields.tsx";
 import { LinkDetailPage, NewLinkPage } from "../pages/links.tsx";
-import { LinksPage } from "../pages/lists.tsx";
-import { dashboardPageOf, pagerLinks } from "../paging.ts";
+import { LinksPage } from "../pages/linksPage.tsx";
 import { attempt, validated } from "../refusals.ts";
 import {
   actorOf,
   type DashboardDeps,
   formOf,
   notFound,
-  PAGE_SIZE,
+  readList,
   type SignedInApp,
   session,
 } from "./shared.tsx";
@@ -32,15 +31,8 @@ const LINK_TEXT = [
 /** `/dashboard/links`: the list, a new link's form, and one link's page. */
 export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/links", async (c) => {
-    const { page, at } = dashboardPageOf(c, "links", PAGE_SIZE);
-    const result = await linkList(deps, actorOf(c), {}, page);
-    return c.html(
-      <LinksPage
-        session={session(c)}
-        links={result.rows}
-        pager={pagerLinks(at, result.nextCursor)}
-      />,
-    );
+    const list = await readList(c, "links", (actor, page) => linkList(deps, actor, {}, page));
+    return c.html(<LinksPage session={list.session} links={list.rows} pager={list.pager} />);
   });
   app.get("/links/new", async (c) => {
     const settings = await merchantDefaults(deps, actorOf(c));

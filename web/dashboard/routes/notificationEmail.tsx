@@ -8,7 +8,7 @@ import {
   NotificationEmailRefusedPage,
 } from "../pages/signIn.tsx";
 import type { DashboardEnv } from "../session.ts";
-import type { DashboardDeps } from "./shared.tsx";
+import { type DashboardDeps, emailedLinkPage } from "./shared.tsx";
 
 /**
  * A new notification email's link, outside a session (it is followed from that mailbox). The
@@ -16,12 +16,14 @@ import type { DashboardDeps } from "./shared.tsx";
  */
 export function registerNotificationEmail(app: Hono<DashboardEnv>, deps: DashboardDeps): void {
   const refused = (c: Context) => c.html(<NotificationEmailRefusedPage />, 410);
-  app.get("/dashboard/notification-email/:token", async (c) => {
-    const token = c.req.param("token");
-    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    if (!(await isNotificationEmailLinkUsable(deps.db, token))) return refused(c);
-    return c.html(<NotificationEmailConfirmPage />);
-  });
+  app.get(
+    "/dashboard/notification-email/:token",
+    emailedLinkPage(
+      (token) => isNotificationEmailLinkUsable(deps.db, token),
+      NotificationEmailConfirmPage,
+      refused,
+    ),
+  );
   app.post("/dashboard/notification-email/:token", async (c) => {
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);

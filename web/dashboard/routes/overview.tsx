@@ -1,6 +1,6 @@
 import { merchantOverview } from "../../../app/dashboard/overview.ts";
 import { utcToday } from "../../../domain/invoiceStatus.ts";
-import { OverviewPage } from "../pages/lists.tsx";
+import { OverviewPage } from "../pages/overviewPage.tsx";
 import { actorOf, type DashboardDeps, type SignedInApp, session } from "./shared.tsx";
 
 /** `/dashboard`: this month's money and the newest payments. */

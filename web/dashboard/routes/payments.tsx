@@ -1,18 +1,16 @@
 import { paymentList } from "../../../app/lists/merchantLists.ts";
-import { PaymentsPage } from "../pages/lists.tsx";
-import { dashboardPageOf, pagerLinks } from "../paging.ts";
-import { actorOf, type DashboardDeps, PAGE_SIZE, type SignedInApp, session } from "./shared.tsx";
+import { PaymentsPage } from "../pages/paymentsPage.tsx";
+import { type DashboardDeps, readList, type SignedInApp } from "./shared.tsx";
 
 /** `/dashboard/payments`: every payment in, newest first. */
 export function registerPayments(app: SignedInApp, deps: DashboardDeps): void {
   app.get("/payments", async (c) => {
-    const { page, at } = dashboardPageOf(c, "payments", PAGE_SIZE);
-    const result = await paymentList(deps, actorOf(c), {}, page);
+    const list = await readList(c, "payments", (actor, page) => paymentList(deps, actor, {}, page));
     return c.html(
       <PaymentsPage
-        session={session(c)}
-        payments={result.rows}
-        pager={pagerLinks(at, result.nextCursor)}
+        session={list.session}
+        payments={list.rows}
+        pager={list.pager}
         explorerUrl={deps.explorerUrl}
       />,
     );

@@ -31,7 +31,7 @@ import {
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
-import { type ScheduleEditing, ScheduleFormPage } from "../pages/forms.tsx";
+import { type ScheduleEditing, ScheduleFormPage } from "../pages/scheduleFormPage.tsx";
 import { every, SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
 import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";

@@ -1,16 +1,26 @@
 import type { Context } from "hono";
 import { getAddress } from "viem";
 import type { ZodType } from "zod";
+import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../../../app/merchants/manageWallets.ts";
+import { merchantSettingsView, updateSettings } from "../../../app/merchants/settings.ts";
+import {
+  createPayout,
+  managedWalletOf,
+  payoutsOf,
+  requestedPayout,
+} from "../../../app/payouts/createPayout.ts";
+import { CreatePayoutSchema, createPayoutKnownKeys } from "../../../app/payouts/schema.ts";
 import {
   checksummedAddress,
   emailAddress,
   nonEmptyText,
   usdcAmount,
-} from "../../../app/invoices/schema.ts";
-import { addOwnPayoutWallet, removeOwnPayoutWallet } from "../../../app/merchants/manageWallets.ts";
-import { merchantSettingsView, updateSettings } from "../../../app/merchants/settings.ts";
+} from "../../../app/schemaFields.ts";
+import { formatUsdc } from "../../../domain/money.ts";
+import { actionKeyOf, newActionKey } from "../actionKey.ts";
 import { type FormFields, formToBody, typedAmount } from "../forms.ts";
-import { SettingsPage } from "../pages/forms.tsx";
+import { ManagedWalletCard, PayoutConfirmPage } from "../pages/payouts.tsx";
+import { SettingsPage } from "../pages/settingsPage.tsx";
 import { attempt, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import {
@@ -50,10 +60,19 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
       errors?: Record<string, string>;
       walletValues?: FormFields;
       walletErrors?: Record<string, string>;
+      payoutValues?: FormFields;
+      payoutErrors?: Record<string, string>;
     },
-    status: 200 | 400 = 200,
+    status: 200 | 400 | 409 | 429 = 200,
   ) => {
-    const view = await merchantSettingsView(deps, actorOf(c));
+    const actor = actorOf(c);
+    const payoutKey = actionKeyOf(c.req.query("payout_action"));
+    const [view, wallet, payouts, requested] = await Promise.all([
+      merchantSettingsView(deps, actor),
+      managedWalletOf(deps, actor),
+      payoutsOf(deps, actor),
+      payoutKey ? requestedPayout(deps, actor, payoutKey) : undefined,
+    ]);
     const { settings } = view;
     const values = extra.values ?? {
       default_name: settings.default_name ?? "",
@@ -70,6 +89,23 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
         managedWallet={view.managedWallet && getAddress(view.managedWallet)}
         walletState={{ values: extra.walletValues ?? {}, errors: extra.walletErrors ?? {} }}
         notice={extra.notice}
+        payoutRequested={
+          requested && {
+            amount: formatUsdc(requested.amount),
+            to: getAddress(requested.to_address),
+          }
+        }
+        managedWalletCard={
+          wallet && (
+            <ManagedWalletCard
+              session={session(c)}
+              wallet={wallet}
+              payoutWallets={view.wallets.map((w) => getAddress(w.address))}
+              payouts={payouts.slice(0, 5)}
+              state={{ values: extra.payoutValues ?? {}, errors: extra.payoutErrors ?? {} }}
+            />
+          )
+        }
         notificationEmail={{
           current: settings.notification_email,
           pending: settings.pending_notification_email,
@@ -109,6 +145,10 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
               ...(tolerance ? { underpayment_tolerance: tolerance } : {}),
             }),
           );
+    // Too many verification links (to that address, or to others from this account): said at
+    // the field, as the 429 it is.
+    if (!saved.ok && saved.status === 429)
+      return settingsPage(c, { values: form, errors: { notification_email: saved.message } }, 429);
     if (!saved.ok) return settingsPage(c, { values: form, errors: saved.fields ?? {} }, 400);
     return c.redirect(
       `/dashboard/settings?notice=${saved.pendingNotificationEmail ? "saved_pending" : "saved"}`,
@@ -129,6 +169,44 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
         400,
       );
     return c.redirect("/dashboard/settings?notice=wallet_added", 303);
+  });
+  // Withdraw: the form asks, a second screen confirms with a one-time action key, and the
+  // confirmation answers POST → 303 → GET: a reload, a back button or a double click pays once.
+  app.post("/settings/payouts", async (c) => {
+    const form = formOf(c);
+    const body = formToBody(form, ["amount", "to"]);
+    const refused = (errors: Record<string, string>, status: 400 | 409 | 429) =>
+      settingsPage(c, { payoutValues: form, payoutErrors: errors }, status);
+    if (typeof body.amount === "string") {
+      const amount = typedAmount(body.amount);
+      if (!amount.ok) return refused({ amount: amount.message }, 400);
+      body.amount = amount.value;
+    }
+    const input = validated(CreatePayoutSchema, body, createPayoutKnownKeys);
+    if (!input.ok) return refused(input.fields, 400);
+    if (form.confirm !== "1") {
+      const wallet = await managedWalletOf(deps, actorOf(c));
+      if (!wallet) return notFound(c, "managed wallet");
+      return c.html(
+        <PayoutConfirmPage
+          session={session(c)}
+          amount={input.data.amount}
+          from={wallet.address}
+          to={input.data.to}
+          actionKey={newActionKey()}
+        />,
+      );
+    }
+    const key = actionKeyOf(form.idempotency_key) ?? newActionKey();
+    const done = await attempt(() =>
+      createPayout(deps, actorOf(c), input.data, { idempotencyKey: key }),
+    );
+    if (!done.ok)
+      return refused(
+        Object.keys(done.fields).length > 0 ? done.fields : { amount: done.message },
+        done.status === 429 ? 429 : done.status === 409 ? 409 : 400,
+      );
+    return c.redirect(`/dashboard/settings?payout_action=${encodeURIComponent(key)}`, 303);
   });
   app.post("/settings/wallets/remove", async (c) => {
     const removed = await removeOwnPayoutWallet(deps, actorOf(c), formOf(c).address ?? "");

@@ -1,9 +1,13 @@
 import type { Context, Hono } from "hono";
 import type { MerchantActor } from "../../../app/actor.ts";
 import type { CoreDeps } from "../../../app/deps.ts";
+import type { ListPage } from "../../../app/lists/merchantLists.ts";
+import { CLAIM_TOKEN_PATTERN } from "../../../domain/apiKeys.ts";
+import type { ListKind } from "../../../domain/listCursor.ts";
 import type { FormFields } from "../forms.ts";
 import { PlainLayout } from "../layout.tsx";
-import { ForbiddenPage } from "../pages/signIn.tsx";
+import { ForbiddenPage, type SignInConfirmPage } from "../pages/signIn.tsx";
+import { dashboardPageOf, pagerLinks } from "../paging.ts";
 import type { CookieSettings, DashboardEnv, SignedIn } from "../session.ts";
 
 /** Rows per page of the dashboard's lists. */
@@ -24,6 +28,23 @@ export const dashboardCookieSettings = (
 ): CookieSettings => ({
   secure: deps.dashboard?.secureCookies ?? deps.payUrl.startsWith("https:"),
 });
+
+/**
+ * An emailed link's GET: it only asks, with a button (mail scanners open links); a token of
+ * another form, or one no longer usable, gets the refusal.
+ */
+export const emailedLinkPage =
+  (
+    isUsable: (token: string) => Promise<boolean>,
+    Confirm: typeof SignInConfirmPage,
+    refused: (c: Context) => Response | Promise<Response>,
+  ) =>
+  async (c: Context) => {
+    const token = c.req.param("token") ?? "";
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
+    if (!(await isUsable(token))) return refused(c);
+    return c.html(<Confirm />);
+  };
 
 export const forbidden = (c: Context) => c.html(<ForbiddenPage />, 403);
 
@@ -53,3 +74,29 @@ export const notFound = (c: Context<DashboardEnv>, what: string) =>
     </PlainLayout>,
     404,
   );
+
+/**
+ * A list filter's value from the query: one of `allowed`, or "" for none. An unknown value (typed
+ * by hand) filters nothing, as an empty one.
+ */
+export const filterOf = (c: Context, name: string, allowed: readonly string[]): string => {
+  const asked = c.req.query(name) ?? "";
+  return allowed.includes(asked) ? asked : "";
+};
+
+/**
+ * A signed-in list page's data: the page its query asks for (`after`, `newer`) read by `read` as
+ * the signed-in merchant, the pager's links from the list's next cursor, and the layout's session.
+ */
+export async function readList<Row>(
+  c: Context<DashboardEnv>,
+  kind: ListKind,
+  read: (
+    actor: MerchantActor,
+    page: ListPage,
+  ) => Promise<{ rows: Row[]; nextCursor: string | null }>,
+) {
+  const { page, at } = dashboardPageOf(c, kind, PAGE_SIZE);
+  const result = await read(actorOf(c), page);
+  return { session: session(c), rows: result.rows, pager: pagerLinks(at, result.nextCursor) };
+}

@@ -5,8 +5,8 @@ import {
   requestSignInLink,
   signInWithLink,
 } from "../../../app/dashboard/sessions.ts";
-import { emailAddress } from "../../../app/invoices/schema.ts";
 import { requestClaimLink } from "../../../app/merchants/claim.ts";
+import { emailAddress } from "../../../app/schemaFields.ts";
 import { CLAIM_TOKEN_PATTERN } from "../../../domain/apiKeys.ts";
 import { textFields } from "../forms.ts";
 import {
@@ -17,7 +17,7 @@ import {
   SignInSentPage,
 } from "../pages/signIn.tsx";
 import { type DashboardEnv, endSession, setSessionCookie } from "../session.ts";
-import { type DashboardDeps, dashboardCookieSettings } from "./shared.tsx";
+import { type DashboardDeps, dashboardCookieSettings, emailedLinkPage } from "./shared.tsx";
 
 /** What the composition root gives the sign-in forms: the client's IP and its rate limit. */
 export type SignInGuards = {
@@ -45,32 +45,32 @@ export function registerSignIn(
     ),
   );
   if (guards.signInRateLimit) app.post("/dashboard/sign-in", guards.signInRateLimit);
-  app.post("/dashboard/sign-in", async (c) => {
-    const form = textFields(await c.req.parseBody());
-    const email = form.email?.trim() ?? "";
-    if (isEmailAddress(email))
-      await requestSignInLink(deps, email.toLowerCase(), guards.clientOf(c));
-    // One answer whatever happened: nobody learns which emails have accounts.
-    return c.html(<SignInSentPage />);
-  });
+  /**
+   * A form that asks for a link by email: a well-formed address only is sent one, and the
+   * answer is the same page whatever happened, so nobody learns which emails have accounts.
+   */
+  const linkRequest =
+    (
+      request: (deps: DashboardDeps, email: string, client: string) => Promise<void>,
+      Answer: typeof SignInSentPage,
+    ) =>
+    async (c: Context) => {
+      const form = textFields(await c.req.parseBody());
+      const email = form.email?.trim() ?? "";
+      if (isEmailAddress(email)) await request(deps, email.toLowerCase(), guards.clientOf(c));
+      return c.html(<Answer />);
+    };
+  app.post("/dashboard/sign-in", linkRequest(requestSignInLink, SignInSentPage));
   // The sign-in page's "no account yet?" form: POST /api/merchants/claim's own logic, and as
   // there one answer whatever happened (an account or none, a link sent or withheld).
   if (guards.signInRateLimit) app.post("/dashboard/claim", guards.signInRateLimit);
-  app.post("/dashboard/claim", async (c) => {
-    const form = textFields(await c.req.parseBody());
-    const email = form.email?.trim() ?? "";
-    if (isEmailAddress(email))
-      await requestClaimLink(deps, email.toLowerCase(), guards.clientOf(c));
-    return c.html(<ClaimSentPage />);
-  });
+  app.post("/dashboard/claim", linkRequest(requestClaimLink, ClaimSentPage));
 
   const refused = (c: Context) => c.html(<SignInRefusedPage />, 410);
-  app.get("/dashboard/sign-in/:token", async (c) => {
-    const token = c.req.param("token");
-    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    if (!(await isSignInLinkUsable(deps.db, token))) return refused(c);
-    return c.html(<SignInConfirmPage />);
-  });
+  app.get(
+    "/dashboard/sign-in/:token",
+    emailedLinkPage((token) => isSignInLinkUsable(deps.db, token), SignInConfirmPage, refused),
+  );
   app.post("/dashboard/sign-in/:token", async (c) => {
     const token = c.req.param("token");
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);

@@ -16,13 +16,12 @@ import {
   updateKnownKeys,
 } from "../../../app/webhookEndpoints/schema.ts";
 import { WEBHOOK_EVENT_FILTERS } from "../../../domain/webhookEndpoints.ts";
+import { webhookUrlRule } from "../../../domain/webhookUrlPolicy.ts";
 import { type FormFields, formToBody } from "../forms.ts";
-import {
-  eventField,
-  WebhookEndpointPage,
-  WebhookSecretPage,
-  WebhooksPage,
-} from "../pages/webhooks.tsx";
+import { eventField } from "../pages/eventFilters.tsx";
+import { WebhookEndpointPage } from "../pages/webhookEndpointPage.tsx";
+import { WebhookSecretPage } from "../pages/webhookSecretPage.tsx";
+import { WebhooksPage } from "../pages/webhooksPage.tsx";
 import { dashboardPageOf, pagerLinks } from "../paging.ts";
 import { attempt, type FormRefusal, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
@@ -65,6 +64,7 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
         endpoints={await ownWebhookEndpoints(deps, actorOf(c))}
         notice={c.req.query("notice")}
         state={{ values: state.values ?? {}, errors: state.errors ?? {}, problem: state.problem }}
+        urlRule={webhookUrlRule(deps.allowPrivateWebhooks)}
       />,
       status,
     );
@@ -97,6 +97,23 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
     );
   };
 
+  /** An endpoint's secret, new or rotated: shown in this answer only, never stored to show again. */
+  const secretPage = (
+    c: Context<DashboardEnv>,
+    made: { row: WebhookEndpointRow; secret: string },
+    rotated: boolean,
+    status: 200 | 201 = 200,
+  ) =>
+    c.html(
+      <WebhookSecretPage
+        session={session(c)}
+        endpoint={made.row}
+        secret={made.secret}
+        rotated={rotated}
+      />,
+      status,
+    );
+
   app.get("/webhooks", (c) => listPage(c));
   app.post("/webhooks", async (c) => {
     const form = formOf(c);
@@ -113,15 +130,7 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
       );
     }
     // The secret is in this answer only (no redirect: it is never stored to show again).
-    return c.html(
-      <WebhookSecretPage
-        session={session(c)}
-        endpoint={created.row}
-        secret={created.secret}
-        rotated={false}
-      />,
-      201,
-    );
+    return secretPage(c, created, false, 201);
   });
 
   app.get("/webhooks/:id", (c) => endpointPage(c));
@@ -170,14 +179,7 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
   app.post("/webhooks/:id/rotate-secret", async (c) => {
     const rotated = await attempt(() => rotateSecret(deps, actorOf(c), c.req.param("id")));
     if (!rotated.ok) return notFound(c, "webhook endpoint");
-    return c.html(
-      <WebhookSecretPage
-        session={session(c)}
-        endpoint={rotated.row}
-        secret={rotated.secret}
-        rotated={true}
-      />,
-    );
+    return secretPage(c, rotated, true);
   });
   app.post("/webhooks/:id/delete", async (c) => {
     const deleted = await attempt(async () => ({

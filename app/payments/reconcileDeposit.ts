@@ -1,0 +1,331 @@
+import { getAddress, type Hash } from "viem";
+import { isTransactionMined, type TransactionLookup } from "../../chain/transactionMined.ts";
+import type { Db, Executor } from "../../db/database.ts";
+import { indexedHead, indexedTransfersTo } from "../../db/queries/indexer.ts";
+import { lockInvoiceByDepositAddress, setInvoiceStatus } from "../../db/queries/invoices.ts";
+import { queueSweep } from "../../db/queries/jobs.ts";
+import { lockLinkByDepositAddress, setLinkStatus } from "../../db/queries/links.ts";
+import {
+  clearTransfersMissing,
+  loadPaymentState,
+  loadReconcileMemory,
+  markTransfersMissing,
+  type PaymentOwner,
+  savePaymentState,
+} from "../../db/queries/paymentEvents.ts";
+import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
+import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
+import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
+import {
+  findLostTransfers,
+  LOST_TRANSFER_WAIT_MS,
+  lostWaitIsOver,
+} from "../../domain/lostTransfers.ts";
+import { formatUsdc } from "../../domain/money.ts";
+import { amountDue, invoiceAmountDue } from "../../domain/moneyRules.ts";
+import {
+  amountForStatus,
+  confirmedTransfers,
+  derivePaymentState,
+  invoiceStatusFor,
+  type LinkStatus,
+  linkStatusFor,
+  orderedPayments,
+  type PaymentEventType,
+  type PaymentState,
+  paymentEventType,
+} from "../../domain/paymentState.ts";
+import type { SweepSettings } from "../../domain/sweepPolicy.ts";
+import type {
+  InvoicePaymentEvent,
+  LinkPaymentEvent,
+  PaymentEvent,
+} from "../events/paymentEvent.ts";
+import { recordEvent } from "../events/recordEvent.ts";
+import type { JobLog } from "../jobLog.ts";
+import { decideSweepOf } from "../sweeps/sweepDecision.ts";
+
+/** What a reconcile needs from the worker's process. */
+export type ReconcileDeps = {
+  db: Db;
+  /** Ponder's schema for this build: the transfers and the indexed head are read there. */
+  indexerSchema: string;
+  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
+  chain: TransactionLookup;
+  confirmations: number;
+  /** EXCESS_DUST_THRESHOLD in base units: dust held after an exact payment, notices coalesced. */
+  dustThreshold: bigint;
+  /**
+   * The sweep policy when counted payments are swept automatically (a relayer and SWEEP=on);
+   * none: nothing is queued for a sweep here.
+   */
+  autoSweep?: SweepSettings;
+};
+
+type EventContext = {
+  id: string;
+  type: PaymentEventType;
+  createdAt: Date;
+  status: string;
+  state: PaymentState;
+  txHash: string | null;
+};
+
+/**
+ * What a deposit address belongs to, seen the same way whether it is an invoice's or a
+ * payment link's: its amount, its current status, how a received amount maps to a status,
+ * and what its webhook body looks like.
+ */
+type Owner = {
+  kind: "invoice" | "link";
+  owner: PaymentOwner;
+  merchantId: string;
+  label: string;
+  amount: bigint;
+  status: OwnerStatus;
+  /** The status for an amount (amountForStatus's: dust after an exact payment left out). */
+  statusFor: (received: bigint) => OwnerStatus;
+  merchantEmail: string | null;
+  webhookUrl: string | null;
+  payload: (event: EventContext) => PaymentEvent;
+  saveStatus: (trx: Executor, status: OwnerStatus) => Promise<void>;
+};
+
+type OwnerStatus = StoredInvoiceStatus | LinkStatus;
+
+async function findOwner(trx: Executor, address: string): Promise<Owner | null> {
+  const invoice = await lockInvoiceByDepositAddress(trx, address);
+  if (invoice) {
+    // Void wins: a payment that still arrives changes no status (an unexpected payment, held).
+    const statusFor = (received: bigint) =>
+      invoice.status === "void"
+        ? "void"
+        : invoiceStatusFor(
+            invoice.total_amount,
+            received,
+            invoice.sent_at !== null,
+            // The merchant's tolerance as it was when the invoice was issued (migration 0021).
+            invoice.underpayment_tolerance,
+          );
+    return {
+      kind: "invoice",
+      owner: { invoiceId: invoice.id },
+      merchantId: invoice.merchant_id,
+      label: `invoice ${invoice.invoice_number}`,
+      amount: invoice.total_amount,
+      status: invoice.status,
+      statusFor,
+      merchantEmail: invoice.merchant_email,
+      webhookUrl: invoice.webhook_url,
+      // Spec §6.1's fields, plus the event's id and type, the invoice's totals and metadata.
+      payload: (e) => ({
+        event_id: e.id,
+        type: e.type as InvoicePaymentEvent["type"],
+        created_at: e.createdAt.toISOString(),
+        invoice_id: invoice.id,
+        invoice_number: invoice.invoice_number,
+        status: e.status as StoredInvoiceStatus,
+        tx_hash: e.txHash,
+        paid_amount: formatUsdc(e.state.received),
+        paid_at: e.state.latestPaidAt?.toISOString() ?? null,
+        total_amount: formatUsdc(invoice.total_amount),
+        // The API's amount_due: nothing once `paid` (a tolerated shortfall included) or `void`.
+        amount_due: formatUsdc(
+          invoiceAmountDue(e.status as StoredInvoiceStatus, invoice.total_amount, e.state.received),
+        ),
+        metadata: invoice.metadata,
+      }),
+      saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
+    };
+  }
+  const link = await lockLinkByDepositAddress(trx, address);
+  if (link) {
+    const statusFor = (received: bigint) => linkStatusFor(link.amount, received);
+    return {
+      kind: "link",
+      owner: { linkId: link.id },
+      merchantId: link.merchant_id,
+      label: `link ${link.slug}`,
+      amount: link.amount,
+      status: link.status,
+      statusFor,
+      merchantEmail: null,
+      webhookUrl: link.webhook_url,
+      // The payment-link status fields (spec §2.5), plus the event's id and type and the metadata.
+      payload: (e) => ({
+        event_id: e.id,
+        type: e.type as LinkPaymentEvent["type"],
+        created_at: e.createdAt.toISOString(),
+        slug: link.slug,
+        status: e.status as LinkStatus,
+        tx_hash: e.txHash,
+        amount_usdc: formatUsdc(e.state.received),
+        confirmed_at: e.state.latestPaidAt?.toISOString() ?? null,
+        amount: formatUsdc(link.amount),
+        amount_due: formatUsdc(amountDue(link.amount, e.state.received)),
+        metadata: link.metadata,
+      }),
+      saveStatus: (t, status) => setLinkStatus(t, link.id, status as LinkStatus),
+    };
+  }
+  return null;
+}
+
+/**
+ * Recomputes what a deposit address has received from every transfer currently indexed to it
+ * (payments are derived, never counted by hand) and records only the difference: the owner's
+ * status, and an event — with the merchant's email and the webhook — when the change is worth
+ * telling (dust is coalesced: paymentEventType's NoticeRule). Replays, restarts and reorgs
+ * therefore neither double-count nor lose a payment, and running it twice does nothing the
+ * second time. The owner's row is locked, so concurrent runs for one address serialise. Then
+ * it asks the sweep policy whether, or when, to sweep the address. `recheck`: a transfer waits
+ * for its confirmations or for the indexer, and the caller looks again soon.
+ */
+export async function reconcileDeposit(
+  deps: ReconcileDeps,
+  address: string,
+  log: JobLog,
+): Promise<{ recheck: boolean }> {
+  const recheck = await deps.db.transaction().execute(async (trx) => {
+    const owner = await findOwner(trx, address);
+    if (!owner) return false;
+    const [head, transfers, previous, memory] = await Promise.all([
+      indexedHead(trx, deps.indexerSchema),
+      indexedTransfersTo(trx, deps.indexerSchema, address),
+      loadPaymentState(trx, address),
+      loadReconcileMemory(trx, address),
+    ]);
+    const confirmed = confirmedTransfers(transfers, head, deps.confirmations);
+    const next = derivePaymentState(address, confirmed);
+    // Transfers still waiting for their confirmations: look again soon.
+    const waiting = transfers.length > confirmed.length;
+    if (next.received === previous.received && next.counted.join() === previous.counted.join()) {
+      // What went missing is back as it was: the next loss starts a wait of its own.
+      if (memory.lostSince) await clearTransfersMissing(trx, address);
+      return waiting;
+    }
+    // A counted transfer missing from the index is either re-mined (the same transaction at
+    // another log index or in another block: counted where it is now), reorged out, or being
+    // replayed by the indexer (after a restart it deletes and re-inserts its last blocks). For
+    // a missing one the chain decides: while its transaction is still mined, nothing is
+    // reversed and we look again soon — for LOST_TRANSFER_WAIT_MS at most, after which the
+    // index is believed, so later payments are never held up for long. A chain that cannot be
+    // asked throws: the job fails, nothing is recorded, and graphile-worker retries it.
+    const lost = findLostTransfers(previous.counted, transfers, next.counted);
+    if (
+      lost.unconfirmed.length ||
+      (lost.missing.length && (await anyStillMined(deps, lost.missing)))
+    ) {
+      const now = new Date();
+      const since = await markTransfersMissing(trx, address, now);
+      if (!lostWaitIsOver(since, now)) return true;
+      log.warn(
+        `${owner.label} (${getAddress(address)}): transfers ${[...lost.missing, ...lost.unconfirmed].join(", ")} are mined but not back in the index after ${LOST_TRANSFER_WAIT_MS / 1000} s; counting what the index holds`,
+      );
+    }
+    const payments = orderedPayments(address, confirmed).map((t) => t.value);
+    const status = owner.statusFor(amountForStatus(owner.amount, payments, deps.dustThreshold));
+    const type = voidInvoiceEvent(
+      owner.status,
+      paymentEventType(previous, next, status, owner.kind, {
+        previousStatus: owner.status,
+        notifiedReceived: memory.notifiedReceived,
+        dustThreshold: deps.dustThreshold,
+      }),
+    );
+    await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+    // The counted transfers as rows of their own, for GET /api/payments and the exports.
+    await saveCountedPayments(
+      trx,
+      { merchantId: owner.merchantId, ...owner.owner },
+      address,
+      orderedPayments(address, confirmed),
+    );
+    if (status !== owner.status) await owner.saveStatus(trx, status);
+    // Sweep now what is settled, or look again when a partial payment has been quiet long
+    // enough (the sweep job asks the policy again, with the balance, before moving anything).
+    // Decided and queued under the owner's lock, so the run that saw the latest payments
+    // is the one whose sweep stands.
+    if (deps.autoSweep) {
+      const decision = await decideSweepOf(trx, address, deps.autoSweep);
+      if (decision.sweep) await queueSweep(trx, address);
+      else if (decision.retryAt) await queueSweep(trx, address, decision.retryAt);
+    }
+    if (!type) {
+      log.info(
+        next.received === previous.received
+          ? `${owner.label} (${getAddress(address)}): the same payments, re-mined (${lost.remined.join(", ")}), counted where they are now`
+          : `${owner.label} (${getAddress(address)}): received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}, ${status}; dust, told with the next event`,
+      );
+      return waiting;
+    }
+    const id = crypto.randomUUID();
+    // One moment for the event: in its payload, its row and its delivery log alike.
+    const createdAt = new Date();
+    // A reversal names the transaction that disappeared; a payment the latest counted one.
+    const removed = [...lost.missing, ...lost.unconfirmed, ...lost.remined][0]?.split("-")[0];
+    const txHash = type.endsWith("payment_reversed")
+      ? (removed ?? previous.latestTxHash)
+      : next.latestTxHash;
+    const body = owner.payload({ id, type, createdAt, status, state: next, txHash });
+    await recordEvent(
+      trx,
+      {
+        owner: owner.owner,
+        status,
+        paidAmount: next.received,
+        txHash,
+        paidAt: next.latestPaidAt,
+        merchantEmail: owner.merchantEmail,
+        webhookUrl: owner.webhookUrl,
+      },
+      body,
+    );
+    log.info(
+      `${owner.label} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}`,
+    );
+    return waiting;
+  });
+  return { recheck };
+}
+
+/**
+ * The event of a change on a void invoice: more received is an `invoice.unexpected_payment`
+ * (the status stays `void`, the money is held for refund: the sweep policy never sweeps a void
+ * invoice); a reversal is told as one. Any other owner's event is left as it is.
+ */
+function voidInvoiceEvent(
+  status: OwnerStatus,
+  type: PaymentEventType | null,
+): PaymentEventType | null {
+  if (status !== "void" || type === null || type === "invoice.payment_reversed") return type;
+  return "invoice.unexpected_payment";
+}
+
+/**
+ * Whether any of these transfers' transactions is still in the canonical chain; false only on
+ * the node's word for each (isTransactionMined throws when it cannot be asked).
+ */
+async function anyStillMined(deps: ReconcileDeps, transferIds: string[]): Promise<boolean> {
+  for (const id of transferIds) {
+    const hash = id.split("-")[0] as Hash;
+    if (await isTransactionMined(deps.chain, hash)) return true;
+  }
+  return false;
+}
+
+/**
+ * The start-up catch-up (the `reconcile_all` job, its name kept): queues at catch-up priority
+ * a reconcile of each address whose transfers were indexed since the last catch-up or whose
+ * stored payment state disagrees with the index (queueReconcileCatchUp), not one per address
+ * of the whole history.
+ */
+export async function catchUpReconciles(
+  deps: Pick<ReconcileDeps, "db" | "indexerSchema">,
+  log: JobLog,
+): Promise<void> {
+  const caughtUp = await queueReconcileCatchUp(deps.db, deps.indexerSchema);
+  log.info(
+    `start-up catch-up: ${caughtUp.queued} deposit addresses to reconcile (transfers above block ${caughtUp.from ?? "none"} up to ${caughtUp.to ?? "none"}, or state unlike the index)`,
+  );
+}

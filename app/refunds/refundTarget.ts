@@ -1,0 +1,31 @@
+import type { Executor } from "../../db/database.ts";
+import { lockInvoiceByDepositAddress } from "../../db/queries/invoices.ts";
+import { lockLinkByDepositAddress } from "../../db/queries/links.ts";
+import type { RefundOwner } from "../../db/queries/refunds.ts";
+import type { WalletType } from "../../domain/statuses.ts";
+import type { SweepOwner } from "../../domain/sweepPolicy.ts";
+
+/** What is being refunded: an invoice or a payment link, as the refund sees it. */
+export type RefundTarget = {
+  owner: RefundOwner;
+  merchantId: string;
+  depositAddress: string;
+  walletType: WalletType;
+  /** An invoice's vendor, emailed the claim link; a link has none. */
+  vendorEmail: string | null;
+  label: string;
+  /** Its status and amount as last read (a refund reads them again under the row's lock). */
+  sweepOwner: SweepOwner;
+};
+
+/** The refund's owner locked (refunds of one owner serialise on its row), as the sweep policy sees it. */
+export async function lockedSweepOwner(trx: Executor, target: RefundTarget): Promise<SweepOwner> {
+  if (target.owner.invoiceId) {
+    const invoice = await lockInvoiceByDepositAddress(trx, target.depositAddress);
+    return invoice
+      ? { kind: "invoice", status: invoice.status, amount: invoice.total_amount }
+      : target.sweepOwner;
+  }
+  const link = await lockLinkByDepositAddress(trx, target.depositAddress);
+  return link ? { kind: "link", status: link.status, amount: link.amount } : target.sweepOwner;
+}

@@ -1,0 +1,180 @@
+import { z } from "@hono/zod-openapi";
+import { getAddress, isAddress } from "viem";
+import {
+  METADATA_KEY_PATTERN,
+  METADATA_MAX_KEYS,
+  METADATA_MAX_STRING,
+  type MetadataValue,
+} from "../domain/metadata.ts";
+import { USDC_DECIMAL_PATTERN } from "../domain/money.ts";
+import { WALLET_TYPES } from "../domain/statuses.ts";
+import { EXAMPLE_WALLET_ADDRESS } from "./invoices/examples.ts";
+
+/**
+ * The field primitives every public schema is built of (invoices, links, refunds, payouts,
+ * schedules): each rule carries a stable `code` (in `params`) that a 400 body reports per field.
+ * Nothing here knows any one resource, so any schema module may import it and none imports back.
+ */
+
+/** `x402_url`, on invoices and payment links alike. */
+export const X402_URL_DESCRIPTION =
+  'Its x402 resource: software (an accounts-payable system, an agent) GETs it to be told in x402 version 2 what is due and pays there, gaslessly (docs/api.md, "Paying an invoice from software").';
+
+export const rule = (code: string, message: string) => ({ message, params: { code } });
+
+/** A real calendar date written as YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export const calendarDate = z
+  .string(rule("invalid_date", "must be a date written YYYY-MM-DD"))
+  // One message per problem, and neither aborting: zod would then skip the rules across fields.
+  .refine(
+    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value),
+    rule("invalid_date", "must be a date written YYYY-MM-DD"),
+  )
+  .refine(
+    (value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || isCalendarDate(value),
+    rule("invalid_date", "is not a real calendar date"),
+  )
+  .openapi({ format: "date", example: "2026-12-31" });
+
+export const emailAddress = z
+  .email(rule("invalid_email", "must be a valid email address"))
+  .max(254);
+/** C0 control characters other than tab, line feed and carriage return, and DEL: Postgres
+ * refuses NUL in text, and none of them belongs on an invoice. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export const nonEmptyText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, rule("required", "must not be empty"))
+    .max(max, rule("too_long", `must be at most ${max} characters`))
+    .refine(
+      (value) => !CONTROL_CHARACTERS.test(value),
+      rule("invalid_characters", "must not contain control characters"),
+    );
+
+/** A USDC amount as a quoted decimal string with 1–6 decimals: "100.00", "0.5", "1.123456". */
+export const usdcAmount = z
+  .custom<string>(
+    (value) => typeof value === "string" && USDC_DECIMAL_PATTERN.test(value),
+    // z.custom aborts by default, which would make zod skip the rules across fields.
+    {
+      ...rule(
+        "invalid_decimal",
+        'must be a quoted decimal string with 1 to 6 decimals, such as "100.00"',
+      ),
+      abort: false,
+    },
+  )
+  .openapi({
+    type: "string",
+    pattern: USDC_DECIMAL_PATTERN.source,
+    example: "100.00",
+    description: 'A USDC amount: a quoted decimal string with 1 to 6 decimals, such as `"100.00"`.',
+  });
+
+/** An EIP-55 checksummed address; a valid but unchecksummed one is refused with the fix. */
+const checksummed = z.string().superRefine((value, ctx) => {
+  if (!isAddress(value, { strict: false })) {
+    ctx.addIssue({
+      code: "custom",
+      ...rule("invalid_address", "must be a 0x-prefixed 40-hex-digit EVM address"),
+    });
+  } else if (value !== getAddress(value)) {
+    // viem's strict check lets an all-lowercase address through; a checksum is required here.
+    ctx.addIssue({
+      code: "custom",
+      ...rule("not_checksummed", `must be EIP-55 checksummed: ${getAddress(value)}`),
+    });
+  }
+});
+export const checksummedAddress = checksummed.openapi({
+  pattern: "^0x[0-9a-fA-F]{40}$",
+  example: EXAMPLE_WALLET_ADDRESS,
+  description:
+    'The merchant\'s own wallet, EIP-55 checksummed: required when `wallet_type` is `"byo"`, refused when `"managed"`.',
+});
+
+/** byo needs a wallet_address; managed must not have one. Shared by invoices and links. */
+export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (body.wallet_type === "byo" && body.wallet_address === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["wallet_address"],
+      ...rule("required", 'is required when wallet_type is "byo"'),
+    });
+  }
+  if (body.wallet_type === "managed" && body.wallet_address !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["wallet_address"],
+      ...rule(
+        "not_allowed",
+        'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
+      ),
+    });
+  }
+}
+
+export const walletType = z
+  .enum(WALLET_TYPES, rule("invalid_enum", 'must be "managed" or "byo"'))
+  .openapi({
+    description:
+      "Where the funds go once paid: `managed`, a wallet Remit manages for the merchant; `byo`, the merchant's own `wallet_address`.",
+  });
+export const webhookUrl = z
+  .url({ protocol: /^https?$/, ...rule("invalid_url", "must be an http(s) URL") })
+  .max(2000)
+  .openapi({
+    example: "https://acme.example/hooks/remit",
+    description:
+      "Receives the signed payment events; the signing secret is returned only in the 201, as `webhook_secret`. Must be https and public unless the server sets `ALLOW_PRIVATE_WEBHOOKS=true`.",
+  });
+
+/**
+ * `metadata` (domain/metadata.ts), on payment links and invoices alike: a small flat object
+ * echoed back in the API's bodies and the webhooks (an order id, say).
+ */
+const metadataValue = z
+  .custom<MetadataValue>(
+    (value) =>
+      value === null ||
+      typeof value === "boolean" ||
+      (typeof value === "number" && Number.isFinite(value)) ||
+      (typeof value === "string" &&
+        value.length <= METADATA_MAX_STRING &&
+        !CONTROL_CHARACTERS.test(value)),
+    {
+      ...rule(
+        "invalid_metadata_value",
+        `values are strings (at most ${METADATA_MAX_STRING} characters), numbers, booleans or null`,
+      ),
+      abort: false,
+    },
+  )
+  // A custom schema tells the OpenAPI generator nothing: describe it (OpenAPI 3.1 type list).
+  .openapi({ type: ["string", "number", "boolean", "null"], maxLength: METADATA_MAX_STRING });
+export const metadataSchema = z
+  .record(
+    z.string().regex(METADATA_KEY_PATTERN, "keys are 1–40 letters, digits, _ . -"),
+    metadataValue,
+  )
+  .refine(
+    (value) => Object.keys(value).length <= METADATA_MAX_KEYS,
+    rule("too_many", `must have at most ${METADATA_MAX_KEYS} keys`),
+  );
+/** `metadata` as the API answers it: what was stored, `{}` when none was given. */
+export const storedMetadataSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.null()]),
+);

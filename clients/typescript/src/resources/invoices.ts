@@ -1,0 +1,65 @@
+// Invoices: create, read, list, send, void, refund, remind; their PDFs and webhooks.
+import type { RequestOptions } from "../http.js";
+import type { Operations } from "../operations.js";
+import type { CreateInvoiceRequest, CreateRefundRequest, ListFilters } from "../types.js";
+
+/** `remit.invoices`. */
+export function invoices(api: Operations) {
+  return {
+    /** `POST /api/invoices` under an Idempotency-Key (generated unless given): safe to retry. */
+    create: (body: CreateInvoiceRequest, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices", { body, idempotent: true, options }),
+    get: (id: string, options?: RequestOptions) =>
+      api.operation("get", "/api/invoices/{id}", { params: { id }, options }),
+    /** Every invoice matching `filters`, newest first, page after page. */
+    list: (filters: ListFilters<"/api/invoices"> = {}, options?: RequestOptions) =>
+      api.list("/api/invoices", filters, options),
+    /** `GET /api/invoices/{id}/status` (no key needed). */
+    status: (id: string, options?: RequestOptions) =>
+      api.operation("get", "/api/invoices/{id}/status", { params: { id }, options }),
+    /** Emails a draft to the vendor; a 409 `invoice_not_draft` otherwise. */
+    send: (id: string, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices/{id}/send", { params: { id }, options }),
+    /** Voids an unpaid invoice; a 409 `invoice_not_voidable` otherwise. */
+    void: (id: string, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices/{id}/void", { params: { id }, options }),
+    /** The stored PDF's bytes. */
+    pdf: async (id: string, options?: RequestOptions) =>
+      new Uint8Array(
+        await (await api.raw("/api/invoices/{id}/pdf", { params: { id }, options })).arrayBuffer(),
+      ),
+    /**
+     * Refunds money Remit still holds for the invoice, under an Idempotency-Key (generated
+     * unless given): a retry answers the first refund, never pays twice. Without `amount`,
+     * only what is held (an excess, a void invoice's payment): revenue needs an explicit amount.
+     */
+    refund: (id: string, body: CreateRefundRequest, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices/{id}/refunds", {
+        params: { id },
+        body,
+        idempotent: true,
+        options,
+      }),
+    /** The invoice's events, with their deliveries and attempts. */
+    webhooks: (id: string, options?: RequestOptions) =>
+      api.operation("get", "/api/invoices/{id}/webhooks", { params: { id }, options }),
+    /** Queues a new delivery of one of the invoice's events (same body, same event id). */
+    redeliver: (id: string, eventId: string, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices/{id}/webhooks/{event_id}/redeliver", {
+        params: { id, event_id: eventId },
+        options,
+      }),
+    /** Emails the vendor a reminder now; a 409 `nothing_due` when nothing is due. */
+    remind: (id: string, options?: RequestOptions) =>
+      api.operation("post", "/api/invoices/{id}/remind", { params: { id }, options }),
+    /** The PDF's bytes by the invoice's `slug`, as its page links it (no key needed). */
+    pdfBySlug: async (slug: string, options?: RequestOptions) =>
+      new Uint8Array(
+        await (
+          await api.raw("/api/invoices/by-slug/{slug}/pdf", { params: { slug }, options })
+        ).arrayBuffer(),
+      ),
+  };
+}
+
+export type Invoices = ReturnType<typeof invoices>;

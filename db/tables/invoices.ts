@@ -1,0 +1,61 @@
+import type { ColumnType, Generated } from "kysely";
+import type { Metadata } from "../../domain/metadata.ts";
+import type { StoredInvoiceStatus, WalletType } from "../../domain/statuses.ts";
+
+/** Invoices, their line items, PDFs and search documents: tables of schema `app` as kysely sees them (db/database.ts). Amounts are USDC base units. */
+export interface InvoiceTables {
+  "app.invoices": {
+    id: Generated<string>;
+    merchant_id: string;
+    invoice_number: string;
+    slug: string;
+    merchant_email: string;
+    merchant_name_snapshot: string;
+    merchant_address_snapshot: string;
+    vendor_email: string;
+    vendor_name: string;
+    vendor_address: string | null;
+    // `date` columns travel as YYYY-MM-DD strings (see the type parser in db/database.ts).
+    issue_date: string;
+    due_date: string;
+    notes: string | null;
+    wallet_type: WalletType;
+    wallet_address: string;
+    deposit_address: string;
+    total_amount: bigint;
+    webhook_url: string | null;
+    webhook_secret: string | null;
+    status: StoredInvoiceStatus;
+    sent_at: Date | null;
+    created_at: ColumnType<Date, Date | undefined, never>;
+    /** When the invoice was voided (migration 0023); null unless `void`. */
+    voided_at: Generated<Date | null>;
+    /** The merchant's underpayment tolerance when the invoice was created (set by a trigger). */
+    underpayment_tolerance: ColumnType<bigint, never, never>;
+    /** The schedule that issued it, and for which period (its date), migration 0033. */
+    schedule_id: Generated<string | null>;
+    schedule_period: Generated<string | null>;
+    /** The integrator's own keys (migration 0038), as links have them; `{}` when none. */
+    metadata: ColumnType<Metadata, string | undefined, never>;
+  };
+  "app.invoice_line_items": {
+    invoice_id: string;
+    position: number;
+    description: string;
+    // numeric arrives as a string: the quantity exactly as it was sent.
+    quantity: ColumnType<string, string, never>;
+    unit_price: bigint;
+    line_total: bigint;
+  };
+  /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
+  "app.invoice_search": {
+    invoice_id: string;
+    merchant_id: string;
+    document: string;
+  };
+  "app.invoice_pdfs": {
+    invoice_id: string;
+    pdf: Buffer;
+    sha256: string;
+  };
+}

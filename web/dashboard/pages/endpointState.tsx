@@ -1,0 +1,5 @@
+import { Badge } from "../layout.tsx";
+
+export const State = (props: { enabled: boolean }) => (
+  <Badge status={props.enabled ? "enabled" : "disabled"} />
+);

@@ -1,0 +1,62 @@
+import type { DeliveredEvent } from "../../../app/events/eventLog.ts";
+import { EVENT_LOG_TYPES } from "../../../domain/webhookEndpoints.ts";
+import { DashboardLayout, Time } from "../layout.tsx";
+import { DataTable } from "./dataTable.tsx";
+import { at, EventSubject } from "./deliveredEvent.tsx";
+import { Pager, type PagerLinks } from "./pager.tsx";
+import type { Session } from "./pageSession.ts";
+
+export function EventsPage(props: {
+  session: Session;
+  events: DeliveredEvent[];
+  type: string;
+  pager: PagerLinks;
+}) {
+  return (
+    <DashboardLayout title="Events" section="/dashboard/events" {...props.session}>
+      <section class="card">
+        <form method="get" action="/dashboard/events" class="filters">
+          <div class="field">
+            <label for="type">Type</label>
+            <select id="type" name="type">
+              <option value="">Any</option>
+              {EVENT_LOG_TYPES.map((type) => (
+                <option value={type} selected={type === props.type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="actions">
+            <button type="submit">Filter</button>
+          </div>
+        </form>
+      </section>
+      <section class="card">
+        <DataTable
+          rows={props.events}
+          empty="No events match."
+          caption="Your events, newest first, each as it was delivered"
+          rowAttributes={(event) => ({ "data-event": event.event_id })}
+          columns={[
+            { label: "When", cell: (event) => <Time at={at(event.created_at)} /> },
+            {
+              label: "Type",
+              cell: (event) => (
+                <a href={`/dashboard/events/${event.event_id}`}>
+                  <code>{event.type}</code>
+                </a>
+              ),
+            },
+            { label: "About", cell: (event) => <EventSubject event={event} /> },
+          ]}
+        />
+        <Pager
+          base="/dashboard/events"
+          query={props.type ? { type: props.type } : {}}
+          links={props.pager}
+        />
+      </section>
+    </DashboardLayout>
+  );
+}

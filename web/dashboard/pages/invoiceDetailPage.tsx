@@ -1,0 +1,153 @@
+import type { InvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
+import { isVoidable, reportedStatus } from "../../../domain/invoiceStatus.ts";
+import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
+import { DataTable } from "./dataTable.tsx";
+import { Field } from "./formFields.tsx";
+import { checksummed, Hash } from "./hashes.tsx";
+import { happenings } from "./invoiceTimeline.tsx";
+import type { Session } from "./pageSession.ts";
+import { usdc } from "./usdc.ts";
+
+const NOTICES: Record<string, { tone: "ok" | "bad"; text: string }> = {
+  redelivered: { tone: "ok", text: "The webhook is queued for redelivery." },
+  created: { tone: "ok", text: "The invoice is created." },
+  voided: { tone: "ok", text: "The invoice is void." },
+};
+
+export function InvoiceDetailPage(props: {
+  session: Session;
+  detail: InvoiceDetail;
+  notice?: string;
+  problem?: string;
+  /** A refund just requested: its amount and, without a destination, its claim link. */
+  refunded?: { amount: string; claimUrl: string | null };
+  /** The refund form as typed, shown again with the API's message per field. */
+  refund?: { values: Record<string, string>; errors: Record<string, string> };
+  /**
+   * What a refund without an amount would take now (the API's own plan), or why there is none:
+   * the amount field's hint.
+   */
+  refundDefault?: { amount: string } | { refused: string };
+}) {
+  const { invoice, lines, money } = props.detail;
+  const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
+  const notice = props.notice ? NOTICES[props.notice] : undefined;
+  return (
+    <DashboardLayout
+      title={`Invoice ${invoice.invoice_number}`}
+      section="/dashboard/invoices"
+      {...props.session}
+    >
+      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {props.problem && <Alert tone="bad">{props.problem}</Alert>}
+      {props.refunded && (
+        <Alert tone="ok">
+          A refund of {formatUsdcForDisplay(props.refunded.amount)} USDC is requested.
+          {props.refunded.claimUrl && (
+            <>
+              {" "}
+              The customer is emailed a link to name the address; you may hand it over yourself (it
+              is shown to you only): <code>{props.refunded.claimUrl}</code>
+            </>
+          )}
+        </Alert>
+      )}
+      <section class="card" aria-labelledby="summary">
+        <h2 id="summary">
+          <Badge status={status} /> {usdc(invoice.total_amount)} from {invoice.vendor_name}
+        </h2>
+        <p>
+          Received <strong data-figure="received">{usdc(money.received)}</strong> · refunded{" "}
+          <strong data-figure="refunded">{usdc(money.refunded)}</strong> · net{" "}
+          <strong data-figure="net">{usdc(money.net)}</strong> · still due{" "}
+          <strong data-figure="due">{usdc(money.due)}</strong>
+        </p>
+        <p>
+          Issued {invoice.issue_date} · due {invoice.due_date}
+        </p>
+        <p class="muted small">
+          Customer: {invoice.vendor_name} &lt;{invoice.vendor_email}&gt;
+          <br />
+          Deposit address: <Hash value={checksummed(invoice.deposit_address)} />
+        </p>
+        <div class="actions">
+          <a class="button" href={props.detail.pdfUrl}>
+            Download PDF
+          </a>
+          <a class="button" href={props.detail.invoiceUrl}>
+            Customer's page
+          </a>
+          {isVoidable(status) && (
+            <form method="post" action={`/dashboard/invoices/${invoice.id}/void`} class="inline">
+              <Csrf token={props.session.csrf} />
+              <button type="submit">Void invoice…</button>
+            </form>
+          )}
+        </div>
+      </section>
+      {money.received > 0n && (
+        <section class="card" aria-labelledby="refund">
+          <h2 id="refund">Refund</h2>
+          <form method="post" action={`/dashboard/invoices/${invoice.id}/refunds`}>
+            <Csrf token={props.session.csrf} />
+            <Field
+              name="amount"
+              label="Amount in USDC"
+              hint={
+                props.refundDefault && "amount" in props.refundDefault
+                  ? `Empty: ${formatUsdcForDisplay(props.refundDefault.amount)} USDC, what a refund without an amount takes now (as the API does). You confirm on the next screen.`
+                  : props.refundDefault
+                    ? `Nothing to refund now: ${props.refundDefault.refused}`
+                    : "You confirm the amount on the next screen."
+              }
+              state={props.refund ?? { values: {}, errors: {} }}
+            />
+            <Field
+              name="to"
+              label="Send to address"
+              hint="Empty: the customer is emailed a one-time link to name the address. An exchange pays from a shared wallet, so a payment's sender is often not the customer's own."
+              state={props.refund ?? { values: {}, errors: {} }}
+            />
+            <button type="submit">Request refund…</button>
+          </form>
+        </section>
+      )}
+      <section class="card">
+        <DataTable
+          rows={lines}
+          caption="Line items"
+          columns={[
+            { label: "Description", cell: (line) => line.description },
+            { label: "Quantity", num: true, cell: (line) => line.quantity },
+            { label: "Unit price", num: true, cell: (line) => usdc(line.unit_price) },
+            { label: "Total", num: true, cell: (line) => usdc(line.line_total) },
+          ]}
+          foot={
+            <tfoot>
+              <tr>
+                <th scope="row" colspan={3}>
+                  Total
+                </th>
+                <td class="num total">
+                  <strong>{usdc(invoice.total_amount)}</strong>
+                </td>
+              </tr>
+            </tfoot>
+          }
+        />
+      </section>
+      <section class="card" aria-labelledby="timeline">
+        <h2 id="timeline">Timeline</h2>
+        <ol class="timeline">
+          {happenings(props.detail, props.session.csrf).map((item) => (
+            <li data-happening={item.key}>
+              <Time at={item.at} />
+              {item.body}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </DashboardLayout>
+  );
+}

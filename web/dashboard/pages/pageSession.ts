@@ -1,0 +1,1 @@
+export type Session = { email: string; csrf: string };
