@@ -51,7 +51,7 @@ export function numberToDecimal(value: number): Decimal {
 }
 
 /** a / b rounded half away from zero (half-up for the positive amounts money uses). */
-function divideRoundHalfUp(a: bigint, b: bigint): bigint {
+export function divideRoundHalfUp(a: bigint, b: bigint): bigint {
   const quotient = a / b;
   const remainder = a % b;
   return 2n * (remainder < 0n ? -remainder : remainder) >= b

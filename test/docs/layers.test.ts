@@ -12,7 +12,7 @@ import { projectRoot } from "../../internal/projectRoot.ts";
 const LAYERS: string[][] = [
   ["internal", "abis"],
   ["domain"],
-  ["email", "pdf", "webhooks", "keys", "chain", "db"],
+  ["email", "pdf", "einvoice", "webhooks", "keys", "chain", "db"],
   ["app"],
   ["api", "web", "indexer"],
   ["server", "worker", "src", "(root)"],
