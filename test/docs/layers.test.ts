@@ -206,7 +206,6 @@ const WORKER_TASK_DB_EXCEPTIONS: Record<string, string> = {
   // follow): each still runs its own sequence of queries, to become an app/ use case like the
   // others.
   "worker/tasks/deliver_webhook.ts": "to move: webhook delivery",
-  "worker/tasks/relay_authorization.ts": "to move: app/payments",
   "worker/tasks/send_email.ts": "to move: email sending",
 };
 
