@@ -205,7 +205,6 @@ const WORKER_TASK_DB_EXCEPTIONS: Record<string, string> = {
   // Not moved yet (issue 43 moved reconcile_deposit, the sweeps and issue_schedule; these
   // follow): each still runs its own sequence of queries, to become an app/ use case like the
   // others.
-  "worker/tasks/deliver_webhook.ts": "to move: webhook delivery",
   "worker/tasks/send_email.ts": "to move: email sending",
 };
 
