@@ -1,9 +1,8 @@
 import type { CoreDeps } from "../app/deps.ts";
+import type { WebhookDeliverySettings } from "../app/webhooks/deliverWebhook.ts";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
 import type { Clock } from "../db/clock.ts";
 import type { Db } from "../db/database.ts";
-import type { DeliverySlots } from "../domain/deliverySlots.ts";
-import type { Keyring } from "../domain/secretBox.ts";
 import type { SweepSettings } from "../domain/sweepPolicy.ts";
 import type { Mailer } from "../email/mailer.ts";
 import type { AuthorizationMover } from "./relayer/moveByAuthorization.ts";
@@ -39,17 +38,8 @@ export type WorkerDeps = {
   /** The service seed, for the managed wallets' hardened derivation (never in the API). */
   managedWalletSeed: string;
   explorerUrl: string | null;
-  /** `keys` opens the sealed webhook secrets to sign with. */
-  webhooks: {
-    allowPrivate: boolean;
-    retryBaseMs: number;
-    timeoutMs: number;
-    keys: Keyring;
-    /** Each merchant's and endpoint's share of the webhook queue's slots (domain/deliverySlots.ts); none: no shares. */
-    slots?: DeliverySlots;
-    /** Failed attempts in a row after which an endpoint is disabled and its merchant emailed; none: never. */
-    disableEndpointAfter?: number;
-  };
+  /** `keys` opens the sealed webhook secrets to sign with (app/webhooks/deliverWebhook.ts). */
+  webhooks: WebhookDeliverySettings;
   /**
    * Invoice schedules and reminders: what POST /api/invoices' code path needs (a schedule's
    * invoices are created through it) and the clock they read; absent: those tasks do nothing.

@@ -1,4 +1,5 @@
-import type { Task, TaskList } from "graphile-worker";
+import type { JobHelpers, Task, TaskList } from "graphile-worker";
+import type { AddJob } from "../app/jobQueue.ts";
 import { withLogContext } from "../internal/logContext.ts";
 
 /**
@@ -22,3 +23,9 @@ export function withJobContext(tasks: TaskList): TaskList {
     ),
   );
 }
+
+/** The job's `helpers.addJob` as app/'s use cases take it (app/jobQueue.ts). */
+export const addJobOf =
+  (helpers: JobHelpers): AddJob =>
+  (task, payload, spec) =>
+    helpers.addJob(task, payload, spec);

@@ -159,7 +159,7 @@ export function outboxRoutes(
   );
 
   // SendGrid's Email Activity API, as far as the worker uses it: is there a message with this
-  // remit_email_id? (worker/tasks/send_email.ts asks after a crash mid-send.)
+  // remit_email_id? (app/email/sendEmail.ts asks after a crash mid-send.)
   app.get("/dev/sendgrid/v3/messages", async (c) => {
     const id = c.req.query("query")?.match(/remit_email_id'\]\s*=\s*"([A-Za-z0-9-]{1,64})"/)?.[1];
     if (!id) return c.json({ errors: [{ message: "unsupported query" }] }, 400);

@@ -6,7 +6,7 @@ import { TEST_EVENT_TYPE } from "../../domain/webhookEndpoints.ts";
  * The one shape of every event Remit records and delivers: the body of each webhook, byte for
  * byte the `event` of the event log (GET /api/events), and what the typed client's
  * `verifyWebhook` returns. Every builder (app/payments/reconcileDeposit.ts,
- * worker/tasks/check_refund.ts, app/reminders/remind.ts, the endpoints' test event) types its
+ * app/refunds/checkRefund.ts, app/reminders/remind.ts, the endpoints' test event) types its
  * body with it, and
  * app/events/recordEvent.ts parses it before it is stored: a field the schema does not name
  * never reaches a receiver.

@@ -28,7 +28,7 @@ export {
   ONE_TIME_LINKS_PER_EMAIL_PER_HOUR,
 } from "../../domain/oneTimeLinks.ts";
 
-/** The email kind (app.emails.kind) that carries each purpose's link (worker/tasks/send_email.ts). */
+/** The email kind (app.emails.kind) that carries each purpose's link (app/email/composeEmail.ts). */
 const EMAIL_KIND: Record<OneTimeLinkPurpose, string> = {
   claim: "claim_link",
   dashboard_sign_in: "dashboard_sign_in_link",

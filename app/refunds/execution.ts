@@ -9,9 +9,9 @@ import {
 import { jobKey, TASK } from "../../domain/jobs.ts";
 
 /**
- * A refund's execution, the steps of its state the worker's tasks take: submit_refund submits
- * it, check_refund follows it, and both move it through these (neither task imports the other,
- * and neither writes a refund's state but through here or db/queries' conditional update).
+ * A refund's execution, the steps of its state: submitRefund.ts (submit_refund) submits it,
+ * checkRefund.ts (check_refund) follows it, and both move it through these (neither imports the
+ * other, and neither writes a refund's state but through here or db/queries' conditional update).
  */
 
 /** How soon a submitted refund is looked at (check_refund), and a busy address tried again. */

@@ -1,19 +1,17 @@
-import { type Address, getAddress, type Hash, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import type { Db } from "../../db/database.ts";
-import { findRelayedByPurpose, type RelayedRow } from "../../db/queries/relayerTransactions.ts";
+import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
 import { findSweep, updateSweep } from "../../db/queries/sweeps.ts";
 import type { JobLog } from "../jobLog.ts";
+import type { Relay } from "../relay.ts";
 import { failForGood, sweepPurpose } from "./execution.ts";
 
 /** What following a sweep needs from the worker's process. */
 export type CheckSweepDeps = {
   db: Db;
   /** One look at a relayed transaction, never a wait (the worker's worker/relayer/check.ts). */
-  checkRelayed(
-    row: RelayedRow,
-  ): Promise<{ state: "mined"; hash: Hash; success: boolean } | { state: "pending" | "dropped" }>;
-  /** Whether USDC has used `from`'s authorization `nonce`: its transfer executed. */
-  authorizationUsed(from: Address, nonce: Hex): Promise<boolean>;
+  checkRelayed: Relay["checkRelayed"];
+  authorizationUsed: Relay["authorizationUsed"];
   /** Queues this check again a moment from now (check_sweep). */
   queueCheck(sweepId: string): Promise<void>;
   /** Queues a sweep of the address again (sweep_deposit): what arrived meanwhile. */

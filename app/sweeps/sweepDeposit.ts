@@ -1,10 +1,9 @@
-import { type Address, getAddress, type Hex, type LocalAccount, type PublicClient } from "viem";
+import { type Address, getAddress, type Hex, type PublicClient } from "viem";
 import { usdcAbi } from "../../abis/usdc.ts";
 import type { Db, Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
 import { merchantOfDepositAddress } from "../../db/queries/relayerGas.ts";
-import type { RelayedRow } from "../../db/queries/relayerTransactions.ts";
 import {
   findLastSweep,
   findSweepDestination,
@@ -19,35 +18,22 @@ import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { sweepNonce } from "../../domain/sweepNonce.ts";
 import type { SweepSettings } from "../../domain/sweepPolicy.ts";
-import { signedTransferVerdict, type UsdcRefusal } from "../../domain/usdcRefusal.ts";
+import { signedTransferVerdict } from "../../domain/usdcRefusal.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
 import type { JobLog } from "../jobLog.ts";
+import type { Relay } from "../relay.ts";
 import { failForGood, SWEEP_CHECK_MS, sweepPurpose } from "./execution.ts";
 import { amountToSweep } from "./sweepDecision.ts";
 
 /**
- * The relayer's one procedure as a sweep uses it (the worker's
+ * The relayer's one procedure as a sweep uses it (app/relay.ts, the worker's
  * worker/relayer/moveByAuthorization.ts: moveByAuthorization, authorizationUsed,
  * describeMoveFailure), and the deposit keys' seed: what only the worker holds.
  */
-export type SweepRelay = {
+export type SweepRelay = Pick<Relay, "move" | "authorizationUsed" | "describeFailure"> & {
   mnemonic: string;
   /** Read (the deposit's balance) before anything is signed. */
   chain: Pick<PublicClient, "readContract">;
-  /** Sign, simulate, submit through the one nonce sequence, with `record` in its transaction. */
-  move(move: {
-    authorization: { signer: LocalAccount; from: Address; to: Address; value: bigint; nonce: Hex };
-    purpose: string;
-    merchantId: string | null | undefined;
-    record: (trx: Executor, relayed: RelayedRow) => Promise<void>;
-  }): Promise<
-    | { submitted: true; relayed: RelayedRow }
-    | { submitted: false; refusal: UsdcRefusal; reason: string; revert?: unknown }
-  >;
-  /** Whether USDC has used `from`'s authorization `nonce`: its transfer executed. */
-  authorizationUsed(from: Address, nonce: Hex): Promise<boolean>;
-  /** A failed move in one line, for the sweep's error column. */
-  describeFailure(error: unknown): string;
 };
 
 /** What a sweep needs from the worker's process. */

@@ -202,16 +202,7 @@ const API_DB_EXCEPTIONS: Record<string, string> = {
  * entry that no longer imports db/queries fails the test until it is removed.
  */
 const WORKER_TASK_DB_EXCEPTIONS: Record<string, string> = {
-  // Not moved yet (issue 43 moved reconcile_deposit, the sweeps and issue_schedule; these
-  // follow): each still runs its own sequence of queries, to become an app/ use case like the
-  // others.
-  "worker/tasks/check_payout.ts": "to move: app/payouts",
-  "worker/tasks/check_refund.ts": "to move: app/refunds (execution.ts holds its shared steps)",
-  "worker/tasks/deliver_webhook.ts": "to move: webhook delivery",
-  "worker/tasks/relay_authorization.ts": "to move: app/payments",
-  "worker/tasks/send_email.ts": "to move: email sending",
-  "worker/tasks/submit_payout.ts": "to move: app/payouts",
-  "worker/tasks/submit_refund.ts": "to move: app/refunds (execution.ts holds its shared steps)",
+  // None: every task calls app/ (issue 43 moved them all).
 };
 
 describe("the application layer (app/) between the adapters and db/", () => {

@@ -28,7 +28,7 @@ const event = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 const now = () => Math.floor(Date.now() / 1000);
-/** The headers Remit's worker sends with `body` (worker/tasks/deliver_webhook.ts). */
+/** The headers Remit's worker sends with `body` (app/webhooks/deliverWebhook.ts). */
 const signed = (body: string, at = now(), key = secret) => ({
   ...standardWebhookHeaders((JSON.parse(body) as { event_id: string }).event_id, body, key, at),
   "X-Service-Signature": signBody(body, key),

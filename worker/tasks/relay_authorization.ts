@@ -1,144 +1,32 @@
 import type { Task } from "graphile-worker";
-import { getAddress, type Hex } from "viem";
 import { z } from "zod";
-import {
-  findPayerAuthorization,
-  type PayerAuthorizationRow,
-  updatePayerAuthorization,
-} from "../../db/queries/payerAuthorizations.ts";
-import { merchantOfDepositAddress } from "../../db/queries/relayerGas.ts";
-import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
-import { jobKey, TASK } from "../../domain/jobs.ts";
-import type { TransferAuthorization } from "../../domain/usdcAuthorization.ts";
+import { relayAuthorization as relay } from "../../app/payments/relayAuthorization.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { checkRelayed } from "../relayer/check.ts";
-import { authorizationUsed, moveByAuthorization } from "../relayer/moveByAuthorization.ts";
+import { addJobOf } from "../jobContext.ts";
+import { relayOf } from "../relayer/relayOf.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ id: z.uuid() });
 
-/** How soon a submitted payment's transaction is looked at again while it is pending. */
-const CHECK_MS = 1_000;
-
-/** The relayer transaction of a payer's authorization (app.relayer_transactions.purpose). */
-const relayPurpose = (id: string) => `relay:${id}`;
-
-type Sweeping = NonNullable<WorkerDeps["sweep"]>;
-
-const messageOf = (row: PayerAuthorizationRow): TransferAuthorization => ({
-  from: getAddress(row.payer),
-  to: getAddress(row.deposit_address),
-  value: row.value,
-  validAfter: row.valid_after,
-  validBefore: row.valid_before,
-  nonce: row.nonce as Hex,
-});
-
 /**
- * Submits a payer's authorization the API verified and stored (the insert trigger of
- * migration 0015 queues this job), through the relayer's one procedure for moving money by
- * authorization (worker/relayer/moveByAuthorization.ts: simulate, the one nonce sequence,
- * submit-then-check), then looks at the transaction once a second without holding a slot in
- * between, and records the outcome and the gas it used. Idempotent: the row moves only
- * forward (pending → submitted → mined), the relayer transaction is keyed by the
- * authorization's id, and USDC executes an authorization once. Before sending it asks the
- * chain again: a nonce used meanwhile, an authorization past its validBefore or a call that
- * would now revert (the payer moved their USDC) is recorded and never sent, so no gas is
- * spent on it.
+ * Submits a payer's authorization the API verified and stored, then follows its transaction
+ * (app/payments/relayAuthorization.ts), through the relayer's one procedure
+ * (worker/relayer/moveByAuthorization.ts); without a relayer it fails. Still pending: this job
+ * is queued again a second later. A failure (the database, the chain) throws, and
+ * graphile-worker retries.
  */
 export function relayAuthorization(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
-    const row = await findPayerAuthorization(deps.db, parsed.id);
-    if (!row) return;
-    const sweeping = deps.sweep;
-    if (!sweeping) {
-      await updatePayerAuthorization(deps.db, row.id, ["pending"], {
-        status: "failed",
-        error: "this service has no relayer",
-      });
-      return;
-    }
-    if (row.status === "pending" || row.status === "sending") {
-      const hash = await send(sweeping, row);
-      if (!hash) return;
-      helpers.logger.info(`relayed ${row.value} USDC units from ${row.payer} in ${hash}`);
-    } else if (row.status !== "submitted") return;
-
-    const relayed = await findRelayedByPurpose(deps.db, relayPurpose(row.id));
-    if (!relayed) return;
-    const outcome = await checkRelayed(sweeping.relayer, relayed);
-    if (outcome.state === "pending") {
-      await helpers.addJob(
-        TASK.relayAuthorization,
-        { id: row.id },
-        { jobKey: jobKey.relay(row.id), runAt: new Date(Date.now() + CHECK_MS) },
-      );
-      return;
-    }
-    if (outcome.state === "mined") {
-      const receipt = await sweeping.relayer.chain.getTransactionReceipt({ hash: outcome.hash });
-      await updatePayerAuthorization(
-        deps.db,
-        row.id,
-        ["submitted"],
-        outcome.success
-          ? { status: "mined", tx_hash: outcome.hash, gas_used: receipt.gasUsed }
-          : {
-              status: "failed",
-              tx_hash: outcome.hash,
-              gas_used: receipt.gasUsed,
-              error: "the transaction reverted",
-            },
-      );
-      return;
-    }
-    // Dropped: the relayer's nonce went to another transaction. USDC may still have used the
-    // authorization (it is the payer's, anyone may submit it); otherwise it is never sent again.
-    const used = await authorizationUsed(sweeping, getAddress(row.payer), row.nonce as Hex);
-    await updatePayerAuthorization(
-      deps.db,
-      row.id,
-      ["submitted"],
-      used
-        ? { status: "mined", error: "executed by another transaction" }
-        : { status: "failed", error: "the relayer's transaction was replaced; nothing was paid" },
+    await relay(
+      {
+        db: deps.db,
+        relay: deps.sweep && { ...relayOf(deps.sweep), chain: deps.sweep.relayer.chain },
+        addJob: addJobOf(helpers),
+        log: helpers.logger,
+      },
+      parsed.id,
     );
   };
-
-  /** Checks, simulates and submits; the row is `submitted` with its hash in the same commit. */
-  async function send(sweeping: Sweeping, row: PayerAuthorizationRow): Promise<Hex | null> {
-    const { id } = row;
-    // Its gas was reserved against the budgets when the API accepted it; recorded as the
-    // merchant's.
-    const merchantId = await merchantOfDepositAddress(deps.db, row.deposit_address);
-    const moved = await moveByAuthorization(sweeping, {
-      authorization: { message: messageOf(row), signature: row.signature as Hex },
-      purpose: relayPurpose(id),
-      merchantId,
-      record: async (trx, submitted) => {
-        await updatePayerAuthorization(trx, id, ["pending", "sending"], {
-          status: "submitted",
-          tx_hash: submitted.hashes[0] ?? null,
-        });
-      },
-    });
-    if (moved.submitted) return (moved.relayed.hashes[0] as Hex | undefined) ?? null;
-    // Never sent, so no gas is spent on it: the payer used their nonce themselves (or an
-    // earlier submission did), it expired waiting, or USDC would refuse it now.
-    if (moved.revert === undefined && moved.refusal === "authorization_used")
-      await updatePayerAuthorization(deps.db, id, [row.status], {
-        status: "failed",
-        error: moved.reason,
-      });
-    else if (moved.revert === undefined && moved.refusal === "expired")
-      await updatePayerAuthorization(deps.db, id, ["pending", "sending"], { status: "expired" });
-    else
-      await updatePayerAuthorization(deps.db, id, ["pending", "sending"], {
-        status: "failed",
-        error: `USDC refuses the transfer: ${moved.reason}`,
-      });
-    return null;
-  }
 }

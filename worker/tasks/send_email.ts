@@ -1,283 +1,32 @@
 import type { Task } from "graphile-worker";
-import { getAddress } from "viem";
 import { z } from "zod";
-import { findApiKeyLabel } from "../../db/queries/apiKeys.ts";
-import {
-  type EmailRow,
-  findEmail,
-  markEmailSending,
-  markEmailSent,
-  recordEmailFailure,
-} from "../../db/queries/emails.ts";
-import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
-import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
-import { findPayout } from "../../db/queries/payouts.ts";
-import { findSweep } from "../../db/queries/sweeps.ts";
-import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
-import type { PaymentEventType } from "../../domain/paymentState.ts";
-import { openSecret } from "../../domain/secretBox.ts";
-import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
-import {
-  claimLinkEmail,
-  notificationEmailVerificationEmail,
-  payoutWalletAddedEmail,
-  settingsChangedEmail,
-  signInLinkEmail,
-  webhookEndpointDisabledEmail,
-} from "../../email/accountEmails.ts";
-import type { OutgoingEmail } from "../../email/mailer.ts";
-import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
-import { payoutEmail } from "../../email/payoutEmails.ts";
-import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
-import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
-import { vendorReminderEmail } from "../../email/vendorReminderEmail.ts";
-import { createLogger } from "../../internal/logger.ts";
+import { sendEmail as send } from "../../app/email/sendEmail.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { composeRefundEmail, isRefundEmail } from "../refundEmails.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ email_id: z.uuid() });
 
-// No job fields here: the job's log context (worker/jobContext.ts) adds job_id and task.
-const log = createLogger("worker/email");
-
-async function compose(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
-  if (email.kind === "payment_event") return composePaymentEmail(deps, email);
-  if (
-    email.kind === "claim_link" ||
-    email.kind === "dashboard_sign_in_link" ||
-    email.kind === "payout_wallet_added" ||
-    email.kind === "notification_email_verification" ||
-    email.kind === "settings_changed" ||
-    email.kind === "webhook_endpoint_disabled"
-  )
-    return composeAccountEmail(deps, email);
-  if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
-  if (email.kind === "payout_requested" || email.kind === "payout_failed")
-    return composePayoutEmail(deps, email, email.kind);
-  if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
-  if (email.kind === "vendor_reminder") return composeReminderEmail(deps, email);
-  if (email.kind !== "vendor_invoice" || !email.invoice_id)
-    throw new Error(`unknown email kind ${email.kind}`);
-  const invoice = await findInvoice(deps.db, email.invoice_id);
-  const pdf = invoice && (await findPdf(deps.db, invoice.id));
-  if (!invoice || !pdf) throw new Error(`email ${email.id}: invoice ${email.invoice_id} not found`);
-  const content = vendorInvoiceEmail({
-    invoiceNumber: invoice.invoice_number,
-    merchantName: invoice.merchant_name_snapshot,
-    vendorName: invoice.vendor_name,
-    totalAmount: invoice.total_amount,
-    dueDate: invoice.due_date,
-    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    depositAddress: getAddress(invoice.deposit_address),
-    x402Url: x402Url(deps, invoice.slug),
-  });
-  return {
-    id: email.id,
-    to: email.recipient,
-    from: deps.emailFrom,
-    ...content,
-    // The stored bytes: the attachment is byte-identical to the PDF the API serves.
-    attachments: [
-      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
-    ],
-  };
-}
-
-/** A payment reminder (app/reminders/remind.ts): the amount due when it was sent, the PDF. */
-async function composeReminderEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
-  const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
-  const pdf = invoice && (await findPdf(deps.db, invoice.id));
-  const amountDue = email.details?.amount_due;
-  if (!invoice || !pdf || amountDue === undefined)
-    throw new Error(`email ${email.id}: reminder of invoice ${email.invoice_id} not found`);
-  const content = vendorReminderEmail({
-    invoiceNumber: invoice.invoice_number,
-    merchantName: invoice.merchant_name_snapshot,
-    vendorName: invoice.vendor_name,
-    amountDue: BigInt(amountDue),
-    totalAmount: invoice.total_amount,
-    dueDate: invoice.due_date,
-    today: email.details?.day ?? email.created_at.toISOString().slice(0, 10),
-    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    depositAddress: getAddress(invoice.deposit_address),
-  });
-  return {
-    id: email.id,
-    to: email.recipient,
-    from: deps.emailFrom,
-    ...content,
-    attachments: [
-      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
-    ],
-  };
-}
-
-/** The emails of merchant accounts (api/merchants/*): a claim or sign-in link, a payout wallet added. */
-async function composeAccountEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
-  if (email.kind === "dashboard_sign_in_link") {
-    if (!email.sealed) throw new Error(`email ${email.id}: its sign-in link is missing`);
-    const token = openSecret(email.sealed, deps.webhooks.keys);
-    const content = signInLinkEmail({
-      signInUrl: `${deps.payUrl}/dashboard/sign-in/${token}`,
-      email: email.recipient,
-    });
-    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-  }
-  if (email.kind === "claim_link") {
-    // Sealed by the API with the key this worker holds too; cleared once sent.
-    if (!email.sealed) throw new Error(`email ${email.id}: its claim link is missing`);
-    const token = openSecret(email.sealed, deps.webhooks.keys);
-    const content = claimLinkEmail({
-      claimUrl: `${deps.payUrl}/claim/${token}`,
-      email: email.recipient,
-    });
-    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-  }
-  if (email.kind === "notification_email_verification") {
-    if (!email.sealed) throw new Error(`email ${email.id}: its confirmation link is missing`);
-    const token = openSecret(email.sealed, deps.webhooks.keys);
-    const content = notificationEmailVerificationEmail({
-      verifyUrl: `${deps.payUrl}/dashboard/notification-email/${token}`,
-      merchantEmail: email.details?.merchant_email ?? "",
-      hours: Number(email.details?.hours ?? "24"),
-    });
-    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-  }
-  if (email.kind === "webhook_endpoint_disabled") {
-    const content = webhookEndpointDisabledEmail({
-      url: email.details?.url ?? "",
-      failures: Number(email.details?.failures ?? "0"),
-    });
-    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-  }
-  const keyId = email.details?.key_id;
-  // No key: it was done in the dashboard, signed in through an email link.
-  const key = keyId ? await findApiKeyLabel(deps.db, keyId) : undefined;
-  const by = keyId
-    ? `the API key ${key ? `"${key.name}" (…${key.last_four})` : keyId}`
-    : "the dashboard (signed in through an emailed link)";
-  if (email.kind === "settings_changed") {
-    const content = settingsChangedEmail({
-      changes: JSON.parse(email.details?.changes ?? "{}"),
-      pending: email.details?.pending || null,
-      accountEmail: email.recipient,
-      by,
-      changedAt: email.created_at,
-    });
-    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-  }
-  const address = email.details?.address;
-  if (!address) throw new Error(`email ${email.id}: its wallet is missing`);
-  const content = payoutWalletAddedEmail({ address, by, addedAt: email.created_at });
-  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-}
-
-async function composePaymentEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
-  const event = email.event_id ? await findPaymentEvent(deps.db, email.event_id) : undefined;
-  const invoice = event?.invoice_id ? await findInvoice(deps.db, event.invoice_id) : undefined;
-  if (!event || !invoice) throw new Error(`email ${email.id}: its payment event is missing`);
-  const content = merchantPaymentEmail({
-    type: event.type as Extract<PaymentEventType, `invoice.${string}`>,
-    invoiceNumber: invoice.invoice_number,
-    vendorName: invoice.vendor_name,
-    totalAmount: invoice.total_amount,
-    received: event.paid_amount,
-    status: event.status as StoredInvoiceStatus,
-    txHash: event.tx_hash,
-    explorerUrl: deps.explorerUrl,
-    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    invoiceId: invoice.id,
-  });
-  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-}
-
-/** A payout out of the managed wallet, to the account's own address. */
-async function composePayoutEmail(
-  deps: WorkerDeps,
-  email: EmailRow,
-  kind: "payout_requested" | "payout_failed",
-): Promise<OutgoingEmail> {
-  const payout = email.payout_id ? await findPayout(deps.db, email.payout_id) : undefined;
-  if (!payout) throw new Error(`email ${email.id}: its payout is missing`);
-  const content = payoutEmail({
-    kind,
-    amount: payout.amount,
-    to: getAddress(payout.to_address),
-    from: getAddress(payout.from_address),
-    requestedAt: payout.created_at,
-    automatic: payout.trigger === "automatic",
-    reason: payout.error,
-  });
-  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-}
-
-async function composeSweepFailedEmail(deps: WorkerDeps, email: EmailRow): Promise<OutgoingEmail> {
-  const sweep = email.sweep_id ? await findSweep(deps.db, email.sweep_id) : undefined;
-  const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
-  if (!sweep || !invoice) throw new Error(`email ${email.id}: its sweep or invoice is missing`);
-  const content = sweepFailedEmail({
-    invoiceNumber: invoice.invoice_number,
-    amount: sweep.amount,
-    destination: getAddress(sweep.destination),
-    depositAddress: getAddress(sweep.deposit_address),
-    reason: sweep.error ?? "the transfer was refused",
-    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-  });
-  return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
-}
-
 /**
- * Delivers one queued email (app.emails). The row is written in the same transaction as the
- * change that causes it, so no email is lost; a delivered email is marked sent and never sent
- * again. The hand-over is recorded first (`sending`): a job that finds an email in that state
- * follows one that died between SendGrid's 202 and the mark, so it asks SendGrid's activity
- * feed whether the message (tagged with its id) arrived, and only sends when it did not, or
- * when the feed cannot tell (then, as documented, at least once).
+ * Delivers one queued email (app/email/sendEmail.ts). A failure to compose or hand it over
+ * throws, and graphile-worker retries the job; the job's last attempt records the email failed
+ * for good.
  */
 export function sendEmail(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
-    const email = await findEmail(deps.db, parsed.email_id);
-    if (email?.status !== "queued" && email?.status !== "sending") return;
-    if (email.status === "sending") {
-      const accepted = await deps.mailer.wasAccepted(email.id);
-      if (accepted) {
-        helpers.logger.info(`email ${email.id} had already reached SendGrid; not sending it again`);
-        await markEmailSent(deps.db, email.id);
-        return;
-      }
-      if (accepted === null)
-        helpers.logger.warn(
-          `email ${email.id} may have reached SendGrid before a crash and its activity feed cannot tell; sending again`,
-        );
-    }
-    const message = await compose(deps, email);
-    await markEmailSending(deps.db, email.id);
-    try {
-      await deps.mailer.send(message);
-    } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
-      await recordEmailFailure(deps.db, email.id, text, {
-        final: helpers.job.attempts >= helpers.job.max_attempts,
-        refused: isRefusal(error),
-      });
-      throw error;
-    }
-    await markEmailSent(deps.db, email.id);
-    log.info("email sent", { email_id: email.id, kind: email.kind });
+    await send(
+      {
+        db: deps.db,
+        mailer: deps.mailer,
+        emailFrom: deps.emailFrom,
+        baseUrl: deps.baseUrl,
+        payUrl: deps.payUrl,
+        explorerUrl: deps.explorerUrl,
+        keys: deps.webhooks.keys,
+      },
+      parsed.email_id,
+      { log: helpers.logger, lastAttempt: helpers.job.attempts >= helpers.job.max_attempts },
+    );
   };
 }
-
-/**
- * SendGrid certainly did not take the message: it answered with an error status, or no
- * connection was ever made. A timeout or a dropped connection is not that.
- */
-const isRefusal = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "number") return code >= 400;
-  return typeof code === "string" && NEVER_CONNECTED.has(code);
-};
-
-const NEVER_CONNECTED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);

@@ -1,121 +1,32 @@
-import type { JobHelpers, Task } from "graphile-worker";
-import { getAddress, type Hex } from "viem";
+import type { Task } from "graphile-worker";
 import { z } from "zod";
-import type { Executor } from "../../db/database.ts";
-import { findPayout, type PayoutRow, updatePayout } from "../../db/queries/payouts.ts";
-import { findManagedWalletKey } from "../../db/queries/refunds.ts";
-import { tryLockSweeps, unlockSweeps } from "../../db/queries/sweeps.ts";
-import { jobKey, TASK } from "../../domain/jobs.ts";
-import { signedTransferVerdict } from "../../domain/usdcRefusal.ts";
-import { managedWalletAccount } from "../../keys/hdWallet.ts";
+import { submitPayout as submit } from "../../app/payouts/submitPayout.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { failPayout, PAYOUT_CHECK_MS, payoutPurpose, queuePayoutCheck } from "../payouts.ts";
-import { describeMoveFailure, moveByAuthorization } from "../relayer/moveByAuthorization.ts";
+import { addJobOf } from "../jobContext.ts";
+import { relayOf } from "../relayer/relayOf.ts";
 import { parsePayload } from "./payload.ts";
 
 const Payload = z.object({ payout_id: z.uuid() });
 
-type Sweeping = NonNullable<WorkerDeps["sweep"]>;
-
 /**
- * Pays a requested payout: the managed wallet's key signs an EIP-3009 transferWithAuthorization
- * whose nonce was fixed when the payout was recorded (domain/refundNonce.ts payoutNonce), the
- * relayer submits it (its one procedure, worker/relayer/moveByAuthorization.ts) with the payout
- * marked submitted and its check queued in the same transaction, and the job returns:
- * check_payout follows it. However often this runs (a retry, a worker killed mid-way and its
- * job run again), USDC executes the authorization once. It holds the wallet's spending lock
- * (the one refunds out of the wallet take) while it signs and submits.
+ * Pays a requested payout (app/payouts/submitPayout.ts) through the relayer's one procedure
+ * (worker/relayer/moveByAuthorization.ts); without a relayer the payout fails. A busy wallet
+ * queues this job again a second later; a failure the chain may clear (no ETH for gas, an RPC
+ * error) throws, and graphile-worker retries the job.
  */
 export function submitPayout(deps: WorkerDeps): Task {
   return async (payload, helpers) => {
     const parsed = parsePayload(Payload, payload, helpers);
     if (!parsed) return;
-    const payout = await findPayout(deps.db, parsed.payout_id);
-    if (payout?.status !== "requested") return;
-    if (!deps.sweep) {
-      await failPayout(deps.db, payout, "this service has no relayer to pay out with");
-      return;
-    }
-    const sweeping = deps.sweep;
-    await deps.db.connection().execute(async (connection) => {
-      if (!(await tryLockSweeps(connection, payout.from_address))) {
-        // A refund out of the wallet is being submitted: after it.
-        await helpers.addJob(
-          TASK.submitPayout,
-          { payout_id: payout.id },
-          { jobKey: jobKey.payout(payout.id), runAt: new Date(Date.now() + PAYOUT_CHECK_MS) },
-        );
-        return;
-      }
-      try {
-        await submit(connection, deps, sweeping, payout, helpers);
-      } finally {
-        await unlockSweeps(connection, payout.from_address);
-      }
-    });
-  };
-}
-
-async function submit(
-  db: Executor,
-  deps: WorkerDeps,
-  sweeping: Sweeping,
-  payout: PayoutRow,
-  helpers: JobHelpers,
-): Promise<void> {
-  const wallet = await findManagedWalletKey(db, payout.merchant_id);
-  const signer =
-    wallet?.address.toLowerCase() === payout.from_address
-      ? managedWalletAccount(deps.managedWalletSeed, wallet.index, wallet.hardened)
-      : undefined;
-  if (!signer || signer.address.toLowerCase() !== payout.from_address) {
-    await failPayout(db, payout, "no key of this service signs for the managed wallet");
-    return;
-  }
-  const from = getAddress(payout.from_address);
-  const to = getAddress(payout.to_address);
-  try {
-    const moved = await moveByAuthorization(sweeping, {
-      authorization: { signer, from, to, value: payout.amount, nonce: payout.nonce as Hex },
-      purpose: payoutPurpose(payout.id, payout.attempts + 1),
-      merchantId: payout.merchant_id,
-      record: async (trx, submitted) => {
-        await updatePayout(
-          trx,
-          payout.id,
-          { status: "submitted", tx_hash: submitted.hashes[0] ?? null, attempt: true, error: null },
-          ["requested"],
-        );
-        await queuePayoutCheck(trx, payout.id);
+    await submit(
+      {
+        db: deps.db,
+        managedWalletSeed: deps.managedWalletSeed,
+        relay: deps.sweep && relayOf(deps.sweep),
+        addJob: addJobOf(helpers),
+        log: helpers.logger,
       },
-    });
-    if (moved.submitted) {
-      helpers.logger.info(
-        `submitted payout ${payout.id}: ${payout.amount} USDC units from ${from} to ${to} in ${moved.relayed.hashes[0]}`,
-      );
-      return;
-    }
-    const verdict = signedTransferVerdict(moved.refusal);
-    if (verdict === "done") {
-      // An earlier submission was executed: its check (or this one) confirms it.
-      await updatePayout(db, payout.id, { status: "submitted", error: null }, ["requested"]);
-      await queuePayoutCheck(db, payout.id);
-      return;
-    }
-    if (verdict === "permanent" || verdict === "stale") {
-      await failPayout(
-        db,
-        payout,
-        verdict === "stale"
-          ? `the managed wallet ${from} no longer holds ${payout.amount} USDC units`
-          : `USDC refuses the transfer: ${moved.reason}`,
-      );
-      helpers.logger.error(`payout ${payout.id} failed for good: USDC refuses it`);
-      return;
-    }
-    throw moved.revert ?? new Error(moved.reason);
-  } catch (error) {
-    await updatePayout(db, payout.id, { error: describeMoveFailure(error) }, ["requested"]);
-    throw error;
-  }
+      parsed.payout_id,
+    );
+  };
 }

@@ -1,12 +1,12 @@
-import type { Executor } from "../db/database.ts";
-import { queueJob } from "../db/queries/jobs.ts";
-import { findMerchantEmail } from "../db/queries/merchants.ts";
-import { type PayoutRow, queuePayoutEmail, updatePayout } from "../db/queries/payouts.ts";
-import { jobKey, TASK } from "../domain/jobs.ts";
+import type { Executor } from "../../db/database.ts";
+import { queueJob } from "../../db/queries/jobs.ts";
+import { findMerchantEmail } from "../../db/queries/merchants.ts";
+import { type PayoutRow, queuePayoutEmail, updatePayout } from "../../db/queries/payouts.ts";
+import { jobKey, TASK } from "../../domain/jobs.ts";
 
 /**
- * What submit_payout (submits a payout) and check_payout (follows it) share: neither task
- * imports the other.
+ * A payout's execution, what submitPayout.ts (submit_payout submits it) and checkPayout.ts
+ * (check_payout follows it) share: neither imports the other.
  */
 
 /** How soon a submitted payout is looked at, and a busy wallet tried again. */

@@ -1,17 +1,17 @@
 import { getAddress } from "viem";
-import type { EmailRow } from "../db/queries/emails.ts";
-import { findInvoice } from "../db/queries/invoices.ts";
-import { findRefund, findRefundContext } from "../db/queries/refunds.ts";
-import { invoiceUrls } from "../domain/invoiceUrls.ts";
-import { openSecret } from "../domain/secretBox.ts";
-import type { OutgoingEmail } from "../email/mailer.ts";
+import type { EmailRow } from "../../db/queries/emails.ts";
+import { findInvoice } from "../../db/queries/invoices.ts";
+import { findRefund, findRefundContext } from "../../db/queries/refunds.ts";
+import { invoiceUrls } from "../../domain/invoiceUrls.ts";
+import { openSecret } from "../../domain/secretBox.ts";
+import type { OutgoingEmail } from "../../email/mailer.ts";
 import {
   invoiceVoidEmail,
   refundClaimEmail,
   refundConfirmedEmail,
   refundFailedEmail,
-} from "../email/refundEmails.ts";
-import type { WorkerDeps } from "./deps.ts";
+} from "../../email/refundEmails.ts";
+import type { EmailDeps } from "./emailDeps.ts";
 
 /** The kinds of email of void invoices and refunds (app.emails.kind). */
 const REFUND_EMAIL_KINDS = new Set([
@@ -24,10 +24,7 @@ const REFUND_EMAIL_KINDS = new Set([
 export const isRefundEmail = (kind: string): boolean => REFUND_EMAIL_KINDS.has(kind);
 
 /** Composes a void notice or a refund email from the rows it names. */
-export async function composeRefundEmail(
-  deps: WorkerDeps,
-  email: EmailRow,
-): Promise<OutgoingEmail> {
+export async function composeRefundEmail(deps: EmailDeps, email: EmailRow): Promise<OutgoingEmail> {
   const send = (content: { subject: string; text: string; html: string }): OutgoingEmail => ({
     id: email.id,
     to: email.recipient,
@@ -54,7 +51,7 @@ export async function composeRefundEmail(
     // Sealed by the API with the key this worker holds too; cleared once sent.
     if (!email.sealed || !refund.claim_expires_at)
       throw new Error(`email ${email.id}: its claim link is missing`);
-    const token = openSecret(email.sealed, deps.webhooks.keys);
+    const token = openSecret(email.sealed, deps.keys);
     return send(
       refundClaimEmail({
         what,
