@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
+import { isCountryCode } from "../domain/countries.ts";
 import {
   METADATA_KEY_PATTERN,
   METADATA_MAX_KEYS,
@@ -8,6 +9,7 @@ import {
 } from "../domain/metadata.ts";
 import { USDC_DECIMAL_PATTERN } from "../domain/money.ts";
 import { WALLET_TYPES } from "../domain/statuses.ts";
+import { TAX_CATEGORIES, TAX_RATE_PATTERN } from "../domain/tax.ts";
 import { EXAMPLE_WALLET_ADDRESS } from "./invoices/examples.ts";
 
 /**
@@ -178,3 +180,52 @@ export const storedMetadataSchema = z.record(
   z.string(),
   z.union([z.string(), z.number(), z.boolean(), z.null()]),
 );
+
+/** A tax rate in percent, as a decimal string (domain/tax.ts TAX_RATE_PATTERN). */
+export const taxRate = z
+  .string(rule("invalid_tax_rate", 'must be a percent as a decimal string, such as "19" or "7.5"'))
+  .regex(
+    TAX_RATE_PATTERN,
+    rule(
+      "invalid_tax_rate",
+      'must be a percent from 0 to 100 as a decimal string, such as "19" or "7.5"',
+    ),
+  )
+  .openapi({ example: "19" });
+
+/** An EN 16931 VAT category code (domain/tax.ts). */
+export const taxCategory = z
+  .enum(TAX_CATEGORIES, rule("invalid_tax_category", `must be one of ${TAX_CATEGORIES.join(", ")}`))
+  .openapi({
+    description:
+      "The VAT category (EN 16931): `S` standard rate, `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` outside the scope of tax. Defaults to `S` when `tax_rate` is above 0.",
+  });
+
+/** An ISO 3166-1 alpha-2 country code, upper case. */
+export const countryCode = z
+  .string(rule("invalid_country", "must be an ISO 3166-1 alpha-2 country code, such as DE"))
+  .refine(
+    isCountryCode,
+    rule("invalid_country", "must be an ISO 3166-1 alpha-2 country code, such as DE"),
+  )
+  .openapi({ example: "DE" });
+
+/**
+ * A VAT (or other tax) identifier, as registered: letters and digits, spaces and dots removed
+ * (`DE 123.456.789` is `DE123456789`).
+ */
+export const taxId = z
+  .string(rule("invalid_tax_id", "must be a tax identifier such as DE123456789"))
+  .transform((value) => value.replace(/[\s.]/g, "").toUpperCase())
+  .pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Z0-9][A-Z0-9+*/-]{3,29}$/,
+        rule(
+          "invalid_tax_id",
+          "must be a tax identifier such as DE123456789 (4 to 30 letters and digits)",
+        ),
+      ),
+  )
+  .openapi({ example: "DE123456789", type: "string" });

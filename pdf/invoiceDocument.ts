@@ -1,6 +1,8 @@
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
+import type { InvoiceTaxView } from "../domain/invoiceTaxView.ts";
 import { formatUsdcForDisplay } from "../domain/money.ts";
+import { TAX_CATEGORY_NAMES } from "../domain/tax.ts";
 import { ascentOf } from "./fontFaces.ts";
 import { type FontRun, fontRuns } from "./fonts.ts";
 import { renderPdf } from "./renderPdf.ts";
@@ -13,8 +15,16 @@ export type InvoicePdfData = {
   createdAt: Date;
   merchant: { name: string; address: string; email: string };
   vendor: { name: string; email: string; address: string | null };
-  lineItems: { description: string; quantity: string; unitPrice: bigint; lineTotal: bigint }[];
+  lineItems: {
+    description: string;
+    quantity: string;
+    unitPrice: bigint;
+    lineTotal: bigint;
+    tax?: { category: string; rate: { text: string } | null } | null;
+  }[];
   totalAmount: bigint;
+  /** The tax breakdown and the parties' VAT identifiers; absent for an invoice without tax. */
+  tax?: InvoiceTaxView | null;
   notes: string | null;
   depositAddress: string;
   paymentUri: string;
@@ -62,6 +72,7 @@ export function invoiceDocument(
   });
 
   const total = `${formatUsdcForDisplay(invoice.totalAmount)} USDC`;
+  const tax = invoice.tax ?? null;
   const right = (value: string, drop: number): Content => ({
     text: value,
     alignment: "right",
@@ -77,6 +88,7 @@ export function invoiceDocument(
       { text: description },
       right(item.quantity, drop),
       right(formatUsdcForDisplay(item.unitPrice), drop),
+      ...(tax ? [right(lineTaxLabel(item.tax), drop)] : []),
       right(formatUsdcForDisplay(item.lineTotal), drop),
     ];
   });
@@ -90,6 +102,7 @@ export function invoiceDocument(
             text(invoice.merchant.name, { style: "merchantName" }),
             text(invoice.merchant.address, { color: MUTED, margin: [0, 4, 0, 0] }),
             text(invoice.merchant.email, { color: MUTED }),
+            ...(tax?.merchantTaxId ? [text(`VAT ID ${tax.merchantTaxId}`, { color: MUTED })] : []),
           ],
         },
         {
@@ -129,6 +142,7 @@ export function invoiceDocument(
             text(invoice.vendor.name, { bold: true, margin: [0, 4, 0, 0] }),
             ...(invoice.vendor.address ? [text(invoice.vendor.address, { color: MUTED })] : []),
             text(invoice.vendor.email, { color: MUTED }),
+            ...(tax?.vendorTaxId ? [text(`VAT ID ${tax.vendorTaxId}`, { color: MUTED })] : []),
           ],
         },
         {
@@ -146,14 +160,15 @@ export function invoiceDocument(
       margin: [0, 24, 0, 0],
       table: {
         headerRows: 1,
-        widths: [18, "*", 50, 90, 90],
+        widths: tax ? [18, "*", 40, 80, 44, 80] : [18, "*", 50, 90, 90],
         body: [
           [
             { text: "#", style: "tableHeader" },
             { text: "Description", style: "tableHeader" },
             { text: "Qty", style: "tableHeader", alignment: "right" },
             { text: "Unit price", style: "tableHeader", alignment: "right" },
-            { text: "Amount", style: "tableHeader", alignment: "right" },
+            ...(tax ? [{ text: "Tax", style: "tableHeader", alignment: "right" } as Content] : []),
+            { text: tax ? "Net" : "Amount", style: "tableHeader", alignment: "right" },
           ],
           ...itemRows,
         ],
@@ -176,6 +191,7 @@ export function invoiceDocument(
           table: {
             widths: ["*", "auto"],
             body: [
+              ...(tax ? taxRows(tax) : []),
               [
                 { text: "Total (USDC)", bold: true, margin: [0, 4, 0, 4] },
                 {
@@ -188,13 +204,15 @@ export function invoiceDocument(
             ],
           },
           layout: {
-            hLineWidth: (i: number) => (i === 0 ? 1 : 0),
+            // The rule sits above the total: below the tax rows when there are some.
+            hLineWidth: (i: number) => (i === (tax ? taxRows(tax).length : 0) ? 1 : 0),
             vLineWidth: () => 0,
             hLineColor: () => INK,
           },
         },
       ],
     },
+    ...(tax ? exemptionNotes(tax, text) : []),
     {
       margin: [0, 28, 0, 0],
       table: {
@@ -287,6 +305,46 @@ export function invoiceDocument(
       warning: { fontSize: 8.5, color: "#b44d12" },
     },
   };
+}
+
+/** A line's tax as its column shows it: "19 %", or the category where no rate applies. */
+function lineTaxLabel(tax: { category: string; rate: { text: string } | null } | null | undefined) {
+  if (!tax) return "";
+  return tax.category === "S" ? `${tax.rate?.text ?? ""} %` : tax.category;
+}
+
+/** The subtotal and one row per category and rate of the breakdown, above the total. */
+function taxRows(tax: InvoiceTaxView): Content[][] {
+  const row = (name: string, amount: bigint): Content[] => [
+    { text: name, color: MUTED, margin: [0, 2, 0, 2] },
+    { text: formatUsdcForDisplay(amount), alignment: "right", margin: [0, 2, 0, 2] },
+  ];
+  return [
+    row("Subtotal", tax.subtotal),
+    ...tax.breakdown.map((line) =>
+      row(
+        line.category === "S" || line.category === "Z"
+          ? `VAT ${line.rate ?? "0"} % on ${formatUsdcForDisplay(line.taxableAmount)}`
+          : `${TAX_CATEGORY_NAMES[line.category]} on ${formatUsdcForDisplay(line.taxableAmount)}`,
+        line.taxAmount,
+      ),
+    ),
+  ];
+}
+
+/** Why no tax is charged on the categories that say so (reverse charge, exemption, …). */
+function exemptionNotes(
+  tax: InvoiceTaxView,
+  text: (value: string, style?: Record<string, unknown>) => Content,
+): Content[] {
+  const notes = tax.breakdown.flatMap((line) => (line.exemption ? [line.exemption.text] : []));
+  if (notes.length === 0) return [];
+  return [
+    {
+      stack: [label("Tax"), ...notes.map((note) => text(note, { margin: [0, 4, 0, 0] }))],
+      margin: [0, 16, 0, 0],
+    },
+  ];
 }
 
 /**

@@ -11,6 +11,7 @@ import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { invoiceTaxView, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
@@ -44,6 +45,13 @@ function presentInvoice(
       quantity: Number(line.quantity),
       unit_price: formatUsdc(line.unit_price),
       line_total: formatUsdc(line.line_total),
+      // Only on an invoice with tax: the spec's line is unchanged otherwise.
+      ...(line.tax_category
+        ? {
+            tax_category: line.tax_category,
+            ...(line.tax_rate !== null ? { tax_rate: line.tax_rate } : {}),
+          }
+        : {}),
     })),
     total_amount: formatUsdc(invoice.total_amount),
     currency: "USDC",
@@ -72,6 +80,43 @@ function presentInvoice(
     voided_at: invoice.voided_at?.toISOString() ?? null,
     schedule_id: invoice.schedule_id,
     metadata: invoice.metadata,
+    ...presentTax(invoice, lines),
+  };
+}
+
+/**
+ * The tax fields of the detail (issue 44, an addition to the spec): the parties' tax fields
+ * that were given, and on an invoice with tax its subtotal, tax and breakdown, derived from its
+ * lines by the one rule (domain/invoiceTaxView.ts). An invoice without any has none of them.
+ */
+function presentTax(invoice: InvoiceRow, lines: InvoiceFacts["lines"]): Partial<Invoice> {
+  const parties = Object.fromEntries(
+    (
+      [
+        "merchant_tax_id",
+        "vendor_tax_id",
+        "merchant_country",
+        "vendor_country",
+        "tax_exemption_reason",
+      ] as const
+    ).flatMap((field) => (invoice[field] !== null ? [[field, invoice[field]]] : [])),
+  );
+  const view = invoiceTaxView(
+    invoice,
+    lines.map((line) => ({ lineTotal: line.line_total, tax: storedLineTax(line) })),
+  );
+  if (!view) return parties;
+  return {
+    ...parties,
+    subtotal_amount: formatUsdc(view.subtotal),
+    tax_amount: formatUsdc(view.tax),
+    tax_breakdown: view.breakdown.map((row) => ({
+      category: row.category,
+      rate: row.rate,
+      taxable_amount: formatUsdc(row.taxableAmount),
+      tax_amount: formatUsdc(row.taxAmount),
+      exemption_reason: row.exemption?.text ?? null,
+    })),
   };
 }
 

@@ -9,7 +9,7 @@ import {
   type MerchantAccount,
   takeNextInvoiceNumber,
 } from "../../db/queries/merchants.ts";
-import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
+import { MAX_TOTAL, priceInvoice } from "../../domain/invoiceTotals.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { sealSecret } from "../../domain/secretBox.ts";
@@ -74,7 +74,7 @@ export async function createInvoice(
   actor: Actor,
   scheduled?: ScheduledIssue,
 ): Promise<CreateInvoiceResponse> {
-  const { lines, total } = priceLineItems(input.line_items);
+  const { lines, total } = priceInvoice(input.line_items);
   assertWebhookUrlAllowed(deps, input.webhook_url);
   await assertPayoutWalletAllowed(deps, input.wallet_address);
   if (total > MAX_TOTAL) {
@@ -126,6 +126,11 @@ export async function createInvoice(
     notes: input.notes ?? null,
     deposit_address: depositAddress.toLowerCase(),
     total_amount: total,
+    merchant_tax_id: input.merchant_tax_id ?? null,
+    vendor_tax_id: input.vendor_tax_id ?? null,
+    merchant_country: input.merchant_country ?? null,
+    vendor_country: input.vendor_country ?? null,
+    tax_exemption_reason: input.tax_exemption_reason ?? null,
   });
   const render = (record: InvoiceRecordForPdf) =>
     deps.pdf.render(invoicePdfData(record, lines, urls.invoice_url)).catch((error) => {

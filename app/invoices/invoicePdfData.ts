@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import { invoiceTaxView } from "../../domain/invoiceTaxView.ts";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import type { InvoicePdfData } from "../../pdf/invoiceDocument.ts";
@@ -18,6 +19,12 @@ export type InvoiceRecordForPdf = {
   notes?: string | null;
   deposit_address: string;
   total_amount: bigint;
+  /** Migration 0039: absent (null) on an invoice without tax. */
+  merchant_tax_id?: string | null;
+  vendor_tax_id?: string | null;
+  merchant_country?: string | null;
+  vendor_country?: string | null;
+  tax_exemption_reason?: string | null;
 };
 
 /**
@@ -47,6 +54,7 @@ export function invoicePdfData(
     },
     lineItems: [...lines],
     totalAmount: invoice.total_amount,
+    tax: invoiceTaxView(invoice, lines),
     notes: invoice.notes ?? null,
     depositAddress,
     paymentUri: usdcPaymentUri(depositAddress, invoice.total_amount),

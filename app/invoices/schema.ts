@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { DepositPaymentView } from "../../domain/depositPaymentView.ts";
+import { taxLineProblems } from "../../domain/invoiceTotals.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
@@ -7,16 +8,27 @@ import {
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
 import type { SweepView } from "../../domain/sweepView.ts";
+import {
+  CATEGORIES_NEEDING_BOTH_TAX_IDS,
+  EXEMPTION_REASONS,
+  resolveLineTax,
+  TAX_CATEGORIES,
+  type TaxCategory,
+} from "../../domain/tax.ts";
 import { RefundSchema } from "../refunds/refundSchema.ts";
 import {
   calendarDate,
   checksummedAddress,
+  countryCode,
   emailAddress,
   isCalendarDate,
   metadataSchema,
   nonEmptyText,
   rule,
   storedMetadataSchema,
+  taxCategory,
+  taxId,
+  taxRate,
   usdcAmount,
   walletRules,
   walletType,
@@ -64,8 +76,13 @@ export const LineItemSchema = z
     unit_price: usdcAmount.openapi({
       example: "75.00",
       description:
-        'The price of one unit in USDC: a quoted decimal string with 1 to 6 decimals, such as `"75.00"`. The line total is quantity × unit_price, rounded half-up to 6 decimals.',
+        'The price of one unit in USDC: a quoted decimal string with 1 to 6 decimals, such as `"75.00"`. The line total is quantity × unit_price, rounded half-up to 6 decimals (to the cent on an invoice with tax).',
     }),
+    tax_rate: taxRate.optional().openapi({
+      description:
+        'The line\'s tax rate in percent (`"19"`, `"7.5"`, `"0"`). An addition to the spec: once one line has `tax_rate` or `tax_category`, every line needs one, amounts are computed in cents and `total_amount` is subtotal + tax (docs/einvoices.md).',
+    }),
+    tax_category: taxCategory.optional(),
   })
   .openapi("LineItem", {
     example: { description: "Design work", quantity: 2, unit_price: "75.00" },
@@ -115,6 +132,23 @@ export const CreateInvoiceSchema = z
         "Up to 20 flat keys of your own (an order id, a customer id), as payment links take them: returned in the invoice's bodies and list (which filters on them: `?metadata[order_id]=1042`), its CSV export, its webhooks and the event log. Set at creation, never changed.",
       example: { order_id: "1042" },
     }),
+    merchant_tax_id: taxId.optional().openapi({
+      description: "The merchant's VAT identifier, with its country prefix (`DE123456789`).",
+    }),
+    vendor_tax_id: taxId.optional().openapi({
+      description:
+        "The payer's VAT identifier; required with a reverse-charge (`AE`) or intra-community (`K`) line.",
+    }),
+    merchant_country: countryCode.optional().openapi({
+      description: "The merchant's country (ISO 3166-1 alpha-2); e-invoices need it.",
+    }),
+    vendor_country: countryCode.optional().openapi({
+      description: "The payer's country (ISO 3166-1 alpha-2); e-invoices need it.",
+    }),
+    tax_exemption_reason: nonEmptyText(500).optional().openapi({
+      description:
+        "Why no tax is charged, printed with lines of category `E`, `AE`, `K`, `G` or `O`; required for `E` (the others have standard wording).",
+    }),
     send_now: z
       .boolean(rule("invalid_boolean", "must be true or false"))
       .openapi({
@@ -130,6 +164,7 @@ export const CreateInvoiceSchema = z
       if (typeof input !== "object" || input === null || Array.isArray(input)) return;
       const body = input as Record<string, unknown>;
       walletRules(body, ctx);
+      taxRules(body, ctx);
       const { issue_date: issue, due_date: due } = body;
       if (
         typeof issue === "string" &&
@@ -161,6 +196,61 @@ export const CreateInvoiceSchema = z
   });
 
 export type CreateInvoiceInput = z.infer<typeof CreateInvoiceSchema>;
+
+/**
+ * The rules of tax across fields (domain/invoiceTotals.ts taxLineProblems, domain/tax.ts): each
+ * line's category and rate agree and every line has them once one has; reverse charge and
+ * intra-community lines need both VAT identifiers; exempt lines need their reason; a reason
+ * needs a line it explains. Lines whose own fields failed are left to those errors.
+ */
+function taxRules(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const items = Array.isArray(body.line_items) ? (body.line_items as unknown[]) : [];
+  const lines = items.map((item) =>
+    typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {},
+  );
+  const wellFormed = lines.every(
+    (line) =>
+      (line.tax_rate === undefined || taxRate.safeParse(line.tax_rate).success) &&
+      (line.tax_category === undefined || taxCategory.safeParse(line.tax_category).success),
+  );
+  if (!wellFormed) return;
+  const taxed = lines as { tax_rate?: string; tax_category?: TaxCategory }[];
+  for (const problem of taxLineProblems(taxed))
+    ctx.addIssue({
+      code: "custom",
+      path: ["line_items", problem.index, problem.field],
+      ...rule(problem.code, problem.message),
+    });
+  const categories = new Set(
+    taxed.flatMap((line) => {
+      const resolved = resolveLineTax(line.tax_rate, line.tax_category);
+      return "code" in resolved ? [] : [resolved.category];
+    }),
+  );
+  if (CATEGORIES_NEEDING_BOTH_TAX_IDS.some((category) => categories.has(category)))
+    for (const field of ["merchant_tax_id", "vendor_tax_id"])
+      if (body[field] === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          ...rule("required", "is required with a reverse-charge (AE) or intra-community (K) line"),
+        });
+  if (categories.has("E") && body.tax_exemption_reason === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["tax_exemption_reason"],
+      ...rule("required", "is required with an exempt (E) line: say which provision exempts it"),
+    });
+  if (
+    body.tax_exemption_reason !== undefined &&
+    ![...categories].some((category) => EXEMPTION_REASONS[category])
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["tax_exemption_reason"],
+      ...rule("not_applicable", "explains lines of category E, AE, K, G or O, and there are none"),
+    });
+}
 
 export const CreateInvoiceResponseSchema = z
   .object({
@@ -288,7 +378,14 @@ export const InvoiceSchema = z
         quantity: z.number(),
         unit_price: z.string(),
         line_total: z.string().openapi({
-          description: "quantity × unit_price, rounded half-up to 6 decimals.",
+          description:
+            "quantity × unit_price, rounded half-up to 6 decimals; on an invoice with tax, the line's net amount, to the cent.",
+        }),
+        tax_category: z.enum(TAX_CATEGORIES).optional().openapi({
+          description: "Only on an invoice with tax: the line's VAT category.",
+        }),
+        tax_rate: z.string().optional().openapi({
+          description: "Only on an invoice with tax, and not for category `O`: percent.",
         }),
       }),
     ),
@@ -351,6 +448,34 @@ export const InvoiceSchema = z
     metadata: storedMetadataSchema.openapi({
       description: "The `metadata` it was created with; `{}` when none was given.",
     }),
+    merchant_tax_id: z.string().optional().openapi({ description: "As given at creation." }),
+    vendor_tax_id: z.string().optional().openapi({ description: "As given at creation." }),
+    merchant_country: z.string().optional().openapi({ description: "As given at creation." }),
+    vendor_country: z.string().optional().openapi({ description: "As given at creation." }),
+    tax_exemption_reason: z.string().optional().openapi({ description: "As given at creation." }),
+    subtotal_amount: z.string().optional().openapi({
+      description:
+        "Only on an invoice with tax: the sum of the lines' net amounts; `total_amount` is this plus `tax_amount`.",
+    }),
+    tax_amount: z.string().optional().openapi({
+      description: "Only on an invoice with tax: the sum of `tax_breakdown`'s tax amounts.",
+    }),
+    tax_breakdown: z
+      .array(
+        z.object({
+          category: z.enum(TAX_CATEGORIES),
+          rate: z.string().nullable().openapi({ description: "Percent; null for category `O`." }),
+          taxable_amount: z.string(),
+          tax_amount: z.string().openapi({
+            description: "taxable_amount × rate / 100, rounded half-up to the cent.",
+          }),
+          exemption_reason: z.string().nullable().openapi({
+            description: "Why no tax is charged (categories E, AE, K, G, O); null otherwise.",
+          }),
+        }),
+      )
+      .optional()
+      .openapi({ description: "Only on an invoice with tax: one row per category and rate." }),
   })
   .openapi("Invoice", { example: invoiceExample });
 

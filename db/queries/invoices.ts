@@ -33,6 +33,8 @@ export async function insertInvoice(
         quantity: line.quantity,
         unit_price: line.unitPrice,
         line_total: line.lineTotal,
+        tax_category: line.tax?.category ?? null,
+        tax_rate: line.tax?.rate?.text ?? null,
       })),
     )
     .execute();

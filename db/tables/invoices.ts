@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 import type { Metadata } from "../../domain/metadata.ts";
 import type { StoredInvoiceStatus, WalletType } from "../../domain/statuses.ts";
+import type { TaxCategory } from "../../domain/tax.ts";
 
 /** Invoices, their line items, PDFs and search documents: tables of schema `app` as kysely sees them (db/database.ts). Amounts are USDC base units. */
 export interface InvoiceTables {
@@ -37,6 +38,12 @@ export interface InvoiceTables {
     schedule_period: Generated<string | null>;
     /** The integrator's own keys (migration 0038), as links have them; `{}` when none. */
     metadata: ColumnType<Metadata, string | undefined, never>;
+    /** The parties' VAT identifiers and countries, and the exemption's reason (migration 0039). */
+    merchant_tax_id: ColumnType<string | null, string | null | undefined, never>;
+    vendor_tax_id: ColumnType<string | null, string | null | undefined, never>;
+    merchant_country: ColumnType<string | null, string | null | undefined, never>;
+    vendor_country: ColumnType<string | null, string | null | undefined, never>;
+    tax_exemption_reason: ColumnType<string | null, string | null | undefined, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -46,6 +53,9 @@ export interface InvoiceTables {
     quantity: ColumnType<string, string, never>;
     unit_price: bigint;
     line_total: bigint;
+    /** The line's VAT category and rate (migration 0039); null on an invoice without tax. */
+    tax_category: ColumnType<TaxCategory | null, TaxCategory | null | undefined, never>;
+    tax_rate: ColumnType<string | null, string | null | undefined, never>;
   };
   /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
   "app.invoice_search": {

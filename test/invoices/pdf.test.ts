@@ -80,6 +80,7 @@ describe("the invoice PDF", () => {
       quantity: line.quantity,
       unitPrice: line.unit_price,
       lineTotal: line.line_total,
+      tax: null,
     }));
     // Rendered twice from what is stored, not from the request: the same bytes each time, and
     // the bytes every download gets.

@@ -1,0 +1,76 @@
+import type { PricedLineItem } from "./invoiceTotals.ts";
+import {
+  exemptionReasonFor,
+  type LineTax,
+  parseTaxRate,
+  type TaxCategory,
+  taxBreakdown,
+  taxTotals,
+} from "./tax.ts";
+
+/**
+ * An invoice's tax as every surface shows it (the API's detail, the PDF, the e-invoices): the
+ * breakdown and totals derived from its stored lines by the one rule (domain/tax.ts), and what
+ * the parties are to the tax authorities. Null for an invoice without tax.
+ */
+export type InvoiceTaxView = {
+  subtotal: bigint;
+  tax: bigint;
+  breakdown: {
+    category: TaxCategory;
+    /** Percent, as stored ("19", "7.5"); null for O. */
+    rate: string | null;
+    taxableAmount: bigint;
+    taxAmount: bigint;
+    /** Why no tax is charged, for the categories that say (AE, K, G, O, E). */
+    exemption: { code: string | null; text: string } | null;
+  }[];
+  merchantTaxId: string | null;
+  vendorTaxId: string | null;
+  merchantCountry: string | null;
+  vendorCountry: string | null;
+};
+
+type TaxRecord = {
+  merchant_tax_id?: string | null;
+  vendor_tax_id?: string | null;
+  merchant_country?: string | null;
+  vendor_country?: string | null;
+  tax_exemption_reason?: string | null;
+};
+
+export function invoiceTaxView(
+  record: TaxRecord,
+  lines: readonly Pick<PricedLineItem, "lineTotal" | "tax">[],
+): InvoiceTaxView | null {
+  const taxed = lines.flatMap((line) =>
+    line.tax ? [{ netAmount: line.lineTotal, tax: line.tax }] : [],
+  );
+  if (taxed.length === 0) return null;
+  const breakdown = taxBreakdown(taxed);
+  const { subtotal, tax } = taxTotals(taxed, breakdown);
+  return {
+    subtotal,
+    tax,
+    breakdown: breakdown.map((row) => ({
+      category: row.category,
+      rate: row.rate?.text ?? null,
+      taxableAmount: row.taxableAmount,
+      taxAmount: row.taxAmount,
+      exemption: exemptionReasonFor(row.category, record.tax_exemption_reason),
+    })),
+    merchantTaxId: record.merchant_tax_id ?? null,
+    vendorTaxId: record.vendor_tax_id ?? null,
+    merchantCountry: record.merchant_country ?? null,
+    vendorCountry: record.vendor_country ?? null,
+  };
+}
+
+/** A stored line's tax (migration 0039's columns), or null on an invoice without tax. */
+export function storedLineTax(row: {
+  tax_category: TaxCategory | null;
+  tax_rate: string | null;
+}): LineTax | null {
+  if (!row.tax_category) return null;
+  return { category: row.tax_category, rate: row.tax_rate ? parseTaxRate(row.tax_rate) : null };
+}
