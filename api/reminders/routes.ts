@@ -10,6 +10,7 @@ import {
 } from "../../app/reminders/manageReminders.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
+  DEFAULT_REMINDER_POLICY,
   MAX_REMINDER_STEPS,
   REMINDER_GAP_HOURS,
   REMINDER_STEP_MAX_DAYS,
@@ -44,16 +45,8 @@ const StepSchema = z
   })
   .openapi("ReminderStep");
 
-const policyExample: ReminderPolicy = {
-  enabled: true,
-  steps: [
-    { days: -3, enabled: true },
-    { days: 0, enabled: true },
-    { days: 7, enabled: true },
-    { days: 14, enabled: true },
-  ],
-  max_reminders: 4,
-};
+/** The example of a policy: the defaults every account starts with. */
+const policyExample: ReminderPolicy = DEFAULT_REMINDER_POLICY;
 
 const PolicySchema = z
   .object({
