@@ -4,8 +4,7 @@ import { type Event, EventSchema as LoggedEventSchema } from "../../app/events/p
 import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
 import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
@@ -132,10 +131,9 @@ export function registerEventRoutes(app: Router, deps: AppDeps): void {
   });
 
   app.openapi(getRoute, async (c) => {
-    const identity = requireKey(c);
     const { event, deliveries } = await eventDetail(
       deps,
-      { ...actorOf(c), identity },
+      merchantActorOf(c),
       c.req.valid("param").id,
     );
     return c.json({ event, deliveries: deliveries.map(presentDelivery) }, 200);
