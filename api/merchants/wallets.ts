@@ -12,7 +12,13 @@ import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import {
+  errorResponses,
+  jsonResponse,
+  pathParam,
+  type Router,
+  validationHook,
+} from "../openapi.ts";
 
 const security = [{ bearerAuth: [] }];
 
@@ -32,11 +38,11 @@ const AddWalletSchema = z
   .openapi("AddPayoutWallet", { example: { address: EXAMPLE_WALLET_ADDRESS } });
 
 const AddressParamSchema = z.object({
-  address: z.string().openapi({
-    param: { name: "address", in: "path" },
-    example: EXAMPLE_WALLET_ADDRESS,
-    description: "One of your payout wallets (any letter case).",
-  }),
+  address: pathParam(
+    "address",
+    EXAMPLE_WALLET_ADDRESS,
+    "One of your payout wallets (any letter case).",
+  ),
 });
 
 const listRoute = createRoute({
