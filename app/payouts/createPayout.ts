@@ -21,7 +21,7 @@ import {
 } from "../../domain/managedWallet.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { payoutNonce } from "../../domain/refundNonce.ts";
-import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { claimOrReplay, rememberAnswer, rememberedAnswer } from "../idempotency.ts";
@@ -160,13 +160,7 @@ export async function createPayout(
       amount,
       trigger: options.trigger ?? "request",
     });
-    await recordAudit(trx, {
-      merchantId,
-      ...auditActor(actor.identity),
-      action: "payout.requested",
-      target: id,
-      requestId: actor.requestId,
-    });
+    await recordAudit(trx, merchantAudit(actor, "payout.requested", id));
     await queuePayoutEmail(trx, {
       kind: "payout_requested",
       recipient: await findMerchantEmail(trx, merchantId),
