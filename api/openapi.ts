@@ -52,6 +52,13 @@ const descriptions: Record<number, string> = {
   429: "Too many requests from this client IP (`rate_limited`); `Retry-After` says in how many seconds to retry.",
 };
 
+/**
+ * A string path parameter `name` (`/api/…/{name}`) as the OpenAPI document shows it: its
+ * example and what it names.
+ */
+export const pathParam = (name: string, example: string, description: string) =>
+  z.string().openapi({ param: { name, in: "path" }, example, description });
+
 /** The error responses a route can give, for the OpenAPI document. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(

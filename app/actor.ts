@@ -44,6 +44,15 @@ export const auditActor = (identity: Identity): { actor: AuditActor; keyId: stri
       ? { actor: "dashboard", keyId: null }
       : { actor: "anonymous", keyId: null };
 
+/** The audit log entry of a merchant's `action` on `target`: who acted, with which key, in which request. */
+export const merchantAudit = (actor: MerchantActor, action: string, target: string) => ({
+  merchantId: actor.identity.merchantId,
+  ...auditActor(actor.identity),
+  action,
+  target,
+  requestId: actor.requestId,
+});
+
 /**
  * `open`: the spec's behaviour, no key needed, but a claimed merchant acts only with its keys;
  * `keys`: every /api route but the public ones needs a key. See docs/api.md, "Who may call what".

@@ -19,6 +19,7 @@ import {
   buildCacheDir,
   bundlePackages,
   keepingFileUrls,
+  NODE_BUNDLE_OPTIONS,
   prepareCache,
 } from "../platform/build.mjs";
 
@@ -124,24 +125,12 @@ export async function buildCli(env = process.env) {
   let metafile;
   try {
     ({ metafile } = await build({
-      absWorkingDir: root,
+      // Split too: each command's own modules (viem, the database, the prompts) in chunks loaded
+      // when it runs.
+      ...NODE_BUNDLE_OPTIONS,
       entryPoints: [path.join(root, ENTRY)],
-      outbase: root,
       outdir,
-      bundle: true,
-      // Each command's own modules (viem, the database, the prompts) in chunks loaded when it runs.
-      splitting: true,
-      format: "esm",
-      platform: "node",
-      target: "node22",
-      entryNames: "[dir]/[name]",
-      chunkNames: "chunks/[name]-[hash]",
-      outExtension: { ".js": ".mjs" },
-      keepNames: true,
-      sourcemap: "linked",
-      sourcesContent: false,
       metafile: true,
-      logLevel: "warning",
       plugins: [keepingFileUrls(record), bundlePackages(CLI_PACKAGES)],
     }));
   } finally {

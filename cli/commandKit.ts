@@ -126,5 +126,29 @@ export function printAnswer(
   else process.stdout.write(`${readable(JSON.parse(text) as Row)}\n`);
 }
 
+/**
+ * POSTs to the API's `path` (with `body` as JSON when there is one) and prints its answer as
+ * printAnswer does: the commands that create or act on one thing (void, run, test, …).
+ */
+export async function postAndPrint(
+  options: ApiOptions,
+  path: string,
+  readable: (body: Row) => string,
+  body?: unknown,
+): Promise<void> {
+  const answer = await callApi(
+    targetOf(options),
+    path,
+    body === undefined
+      ? { method: "POST" }
+      : {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        },
+  );
+  printAnswer(options, answer.text, readable);
+}
+
 /** The creation time column every list shows. */
 export const created = field("created_at");

@@ -11,7 +11,7 @@ import {
   filter,
   id,
   listCommand,
-  printAnswer,
+  postAndPrint,
   type Row,
   table,
   targetOf,
@@ -57,10 +57,11 @@ export function registerResourceCommands(
       .command("void <id>")
       .description("void an unpaid invoice (POST /api/invoices/{id}/void)"),
   ).action(async (key: string, options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), `/api/invoices/${id(key)}/void`, {
-      method: "POST",
-    });
-    printAnswer(options, answer.text, (b) => `${b.invoice_number ?? key}: ${b.status}`);
+    await postAndPrint(
+      options,
+      `/api/invoices/${id(key)}/void`,
+      (b) => `${b.invoice_number ?? key}: ${b.status}`,
+    );
   });
 
   common(
@@ -70,12 +71,9 @@ export function registerResourceCommands(
         "email the vendor a payment reminder now (POST /api/invoices/{id}/remind): the amount still due, the PDF",
       ),
   ).action(async (key: string, options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), `/api/invoices/${id(key)}/remind`, {
-      method: "POST",
-    });
-    printAnswer(
+    await postAndPrint(
       options,
-      answer.text,
+      `/api/invoices/${id(key)}/remind`,
       (b) => `reminder ${b.reminder_id} queued: ${b.amount_due} USDC still due`,
     );
   });
@@ -202,16 +200,12 @@ export function registerResourceCommands(
       url,
       ...(options.events ? { events: options.events.split(",").map((e) => e.trim()) } : {}),
     };
-    const answer = await callApi(targetOf(options), "/api/webhook-endpoints", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    printAnswer(
+    await postAndPrint(
       options,
-      answer.text,
+      "/api/webhook-endpoints",
       (b) =>
         `endpoint ${b.id}: ${b.url} (${Array.isArray(b.events) ? b.events.join(",") : "every event"})\nsecret (shown once): ${b.secret}`,
+      body,
     );
   });
   common(
@@ -221,12 +215,9 @@ export function registerResourceCommands(
         "send a webhook.test event to an endpoint (POST /api/webhook-endpoints/{id}/test)",
       ),
   ).action(async (endpoint: string, options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), `/api/webhook-endpoints/${id(endpoint)}/test`, {
-      method: "POST",
-    });
-    printAnswer(
+    await postAndPrint(
       options,
-      answer.text,
+      `/api/webhook-endpoints/${id(endpoint)}/test`,
       (b) => `queued ${b.type} ${b.event_id} (delivery ${b.delivery_id})`,
     );
   });

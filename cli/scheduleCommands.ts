@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { callApi } from "./api.ts";
 import {
   type ApiOptions,
   type CommonOptions,
@@ -7,9 +6,8 @@ import {
   filter,
   id,
   listCommand,
-  printAnswer,
+  postAndPrint,
   type Row,
-  targetOf,
 } from "./commandKit.ts";
 import { parseJson, readStdin } from "./io.ts";
 
@@ -39,24 +37,16 @@ export function scheduleCommands(program: Command, common: CommonOptions): void 
       .option("--stdin", "read the request JSON from standard input (the only way)"),
   ).action(async (options: ApiOptions) => {
     const body = parseJson(await readStdin(), "stdin");
-    const answer = await callApi(targetOf(options), "/api/invoice-schedules", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    printAnswer(options, answer.text, line);
+    await postAndPrint(options, "/api/invoice-schedules", line, body);
   });
   common(
     schedules
       .command("run <id>")
       .description("issue the schedule's next invoice now (POST /api/invoice-schedules/{id}/run)"),
   ).action(async (key: string, options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), `/api/invoice-schedules/${id(key)}/run`, {
-      method: "POST",
-    });
-    printAnswer(
+    await postAndPrint(
       options,
-      answer.text,
+      `/api/invoice-schedules/${id(key)}/run`,
       (b) => `${b.invoice_number}: ${b.total_amount} USDC, ${b.status} (${b.invoice_id})`,
     );
   });
@@ -66,14 +56,7 @@ export function scheduleCommands(program: Command, common: CommonOptions): void 
         .command(`${action} <id>`)
         .description(`${action} a schedule (POST /api/invoice-schedules/{id}/${action})`),
     ).action(async (key: string, options: ApiOptions) => {
-      const answer = await callApi(
-        targetOf(options),
-        `/api/invoice-schedules/${id(key)}/${action}`,
-        {
-          method: "POST",
-        },
-      );
-      printAnswer(options, answer.text, line);
+      await postAndPrint(options, `/api/invoice-schedules/${id(key)}/${action}`, line);
     });
   }
 }

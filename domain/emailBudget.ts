@@ -33,21 +33,30 @@ export function emailBudgetVerdict(
   sent: { hour: number; day: number; oldestInHourAgo: number; oldestInDayAgo: number },
   budget: EmailBudget,
 ): EmailBudgetVerdict {
-  if (budget.perDay > 0 && sent.day >= budget.perDay)
+  return (
+    windowFull("day", budget.perDay, sent.day, DAY_S, sent.oldestInDayAgo) ??
+    windowFull("hour", budget.perHour, sent.hour, HOUR_S, sent.oldestInHourAgo) ?? {
+      allowed: true,
+    }
+  );
+}
+
+/** One window's verdict when it is full (a limit of 0 is none): its limit, when its oldest leaves. */
+function windowFull(
+  window: "hour" | "day",
+  limit: number,
+  sent: number,
+  windowSeconds: number,
+  oldestAgo: number,
+): EmailBudgetVerdict | undefined {
+  if (limit > 0 && sent >= limit)
     return {
       allowed: false,
-      window: "day",
-      limit: budget.perDay,
-      retryAfterSeconds: Math.max(1, Math.ceil(DAY_S - sent.oldestInDayAgo)),
+      window,
+      limit,
+      retryAfterSeconds: Math.max(1, Math.ceil(windowSeconds - oldestAgo)),
     };
-  if (budget.perHour > 0 && sent.hour >= budget.perHour)
-    return {
-      allowed: false,
-      window: "hour",
-      limit: budget.perHour,
-      retryAfterSeconds: Math.max(1, Math.ceil(HOUR_S - sent.oldestInHourAgo)),
-    };
-  return { allowed: true };
+  return undefined;
 }
 
 /** Whether `recipient` is one of the merchant's own addresses (case-insensitively). */

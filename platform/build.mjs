@@ -151,29 +151,37 @@ export const bundlePackages = (names) => ({
   },
 });
 
+/**
+ * The esbuild options every bundle of ours shares (the processes', the indexer's, the CLI's):
+ * ESM for Node 22 from the project root, in `.mjs` files with shared chunks, linked source maps.
+ */
+export const NODE_BUNDLE_OPTIONS = {
+  absWorkingDir: root,
+  outbase: root,
+  bundle: true,
+  // Shared code (db, domain, env) in chunks every entry loads: one copy on disk for V8's
+  // compile cache, instead of one per process.
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22",
+  entryNames: "[dir]/[name]",
+  chunkNames: "chunks/[name]-[hash]",
+  outExtension: { ".js": ".mjs" },
+  // Error and class names as written (logs, `instanceof`-free checks on `name`).
+  keepNames: true,
+  sourcemap: "linked",
+  sourcesContent: false,
+  logLevel: "warning",
+};
+
 /** Bundles the entry points into `outdir` (ESM, packages left to node_modules). */
 export async function bundle(outdir) {
   const { build } = await import("esbuild");
   await build({
-    absWorkingDir: root,
+    ...NODE_BUNDLE_OPTIONS,
     entryPoints: ENTRY_POINTS.map((entry) => path.join(root, entry)),
-    outbase: root,
     outdir,
-    bundle: true,
-    // Shared code (db, domain, env) in chunks every entry loads: one copy on disk for V8's
-    // compile cache, instead of one per process.
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
-    entryNames: "[dir]/[name]",
-    chunkNames: "chunks/[name]-[hash]",
-    outExtension: { ".js": ".mjs" },
-    // Error and class names as written (logs, `instanceof`-free checks on `name`).
-    keepNames: true,
-    sourcemap: "linked",
-    sourcesContent: false,
-    logLevel: "warning",
     plugins: [keepFileUrls, bundlePackages(BUNDLED_PACKAGES)],
   });
 }
@@ -225,28 +233,15 @@ async function bundleIndexer(outdir) {
     /\.(ts|mts|js|mjs)$/.test(file),
   );
   await build({
-    absWorkingDir: root,
+    ...NODE_BUNDLE_OPTIONS,
     entryPoints: [
       path.join(root, "ponder.config.ts"),
       path.join(root, "ponder.schema.ts"),
       ...indexing,
       { in: "ponder:registry", out: "ponder-registry" },
     ],
-    outbase: root,
     outdir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
     packages: "external",
-    entryNames: "[dir]/[name]",
-    chunkNames: "chunks/[name]-[hash]",
-    outExtension: { ".js": ".mjs" },
-    keepNames: true,
-    sourcemap: "linked",
-    sourcesContent: false,
-    logLevel: "warning",
     plugins: [keepFileUrls, ponderVirtualModules],
   });
 }

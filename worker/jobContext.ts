@@ -1,6 +1,7 @@
 import type { JobHelpers, Task, TaskList } from "graphile-worker";
 import type { AddJob } from "../app/jobQueue.ts";
 import { withLogContext } from "../internal/logContext.ts";
+import type { WorkerDeps } from "./deps.ts";
 
 /**
  * The same tasks, each run in a log context naming its job (`job_id`, `task`), so every line
@@ -29,3 +30,10 @@ export const addJobOf =
   (helpers: JobHelpers): AddJob =>
   (task, payload, spec) =>
     helpers.addJob(task, payload, spec);
+
+/** What every use case run by a job takes from it: the database, the next job, the job's logger. */
+export const jobDeps = (deps: Pick<WorkerDeps, "db">, helpers: JobHelpers) => ({
+  db: deps.db,
+  addJob: addJobOf(helpers),
+  log: helpers.logger,
+});

@@ -11,6 +11,7 @@ export {
   type Identity,
   isMerchant,
   type KeyIdentity,
+  type MerchantActor,
   type MerchantIdentity,
   OPEN_AUTH,
   type SignupMode,

@@ -4,11 +4,10 @@ import { type Event, EventSchema as LoggedEventSchema } from "../../app/events/p
 import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
 
 const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
 
@@ -87,11 +86,11 @@ const getRoute = createRoute({
   security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
-      id: z.string().openapi({
-        param: { name: "id", in: "path" },
-        example: EXAMPLE_EVENT_ID,
-        description: "An `event_id`; another merchant's, or anything that is not one, is a 404.",
-      }),
+      id: pathParam(
+        "id",
+        EXAMPLE_EVENT_ID,
+        "An `event_id`; another merchant's, or anything that is not one, is a 404.",
+      ),
     }),
   },
   responses: {
@@ -132,10 +131,9 @@ export function registerEventRoutes(app: Router, deps: AppDeps): void {
   });
 
   app.openapi(getRoute, async (c) => {
-    const identity = requireKey(c);
     const { event, deliveries } = await eventDetail(
       deps,
-      { ...actorOf(c), identity },
+      merchantActorOf(c),
       c.req.valid("param").id,
     );
     return c.json({ event, deliveries: deliveries.map(presentDelivery) }, 200);

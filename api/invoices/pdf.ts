@@ -3,7 +3,7 @@ import { authorizedInvoicePdf, invoicePdfBySlug } from "../../app/invoices/invoi
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, pathParam, type Router } from "../openapi.ts";
 import { pdfResponse } from "./pdfResponse.ts";
 
 const pdfContent = {
@@ -32,11 +32,11 @@ const bySlugRoute = createRoute({
     "The same PDF, for the vendor: addressed by the slug of the hosted invoice page (which links here), so the page never reveals the invoice's id.",
   request: {
     params: z.object({
-      slug: z.string().openapi({
-        param: { name: "slug", in: "path" },
-        example: "7Hq3xKp2MwZa",
-        description: "The invoice's `slug` (its hosted page is `{PAY_URL}/i/{slug}`).",
-      }),
+      slug: pathParam(
+        "slug",
+        "7Hq3xKp2MwZa",
+        "The invoice's `slug` (its hosted page is `{PAY_URL}/i/{slug}`).",
+      ),
     }),
   },
   responses: { 200: pdfContent, ...errorResponses(404, 429) },

@@ -12,7 +12,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
 const AttemptSchema = z.object({
@@ -85,11 +85,11 @@ const redeliverRoute = createRoute({
     "also per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",
   request: {
     params: InvoiceIdParamSchema.extend({
-      event_id: z.string().openapi({
-        param: { name: "event_id", in: "path" },
-        example: EXAMPLE_EVENT_ID,
-        description: "An `event_id` from `GET /api/invoices/{id}/webhooks`.",
-      }),
+      event_id: pathParam(
+        "event_id",
+        EXAMPLE_EVENT_ID,
+        "An `event_id` from `GET /api/invoices/{id}/webhooks`.",
+      ),
     }),
   },
   responses: {

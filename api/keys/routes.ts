@@ -8,8 +8,7 @@ import {
   createApiKeyKnownKeys,
   KeyIdParamSchema,
 } from "../../app/keys/schema.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
@@ -69,29 +68,25 @@ const revokeRoute = createRoute({
 
 export function registerKeyRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const identity = requireKey(c);
-    const keys = await ownApiKeys(deps, { ...actorOf(c), identity });
+    const keys = await ownApiKeys(deps, merchantActorOf(c));
     return c.json({ keys: keys.map(presentApiKey) }, 200);
   });
 
   app.openapi<typeof createKeyRoute>(
     createKeyRoute,
     async (c) => {
-      const identity = requireKey(c);
       const input = c.req.valid("json");
-      const { row, key } = await createApiKey(
-        deps,
-        { ...actorOf(c), identity },
-        { name: input.name, scope: input.scope ?? "write" },
-      );
+      const { row, key } = await createApiKey(deps, merchantActorOf(c), {
+        name: input.name,
+        scope: input.scope ?? "write",
+      });
       return c.json({ ...presentApiKey(row), key }, 201);
     },
     validationHook(createApiKeyKnownKeys),
   );
 
   app.openapi(revokeRoute, async (c) => {
-    const identity = requireKey(c);
-    const row = await revokeOwnApiKey(deps, { ...actorOf(c), identity }, c.req.valid("param").id);
+    const row = await revokeOwnApiKey(deps, merchantActorOf(c), c.req.valid("param").id);
     if (!row) throw notFound("API key");
     return c.json(presentApiKey(row), 200);
   });

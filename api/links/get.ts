@@ -15,7 +15,7 @@ import { presentSweep } from "../../domain/sweepView.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
 
 const LinkSchema = z
   .object({
@@ -66,11 +66,7 @@ const route = createRoute({
   security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
-      slug: z.string().openapi({
-        param: { name: "slug", in: "path" },
-        example: "7hKp2VwQx9Rm",
-        description: "The link's slug.",
-      }),
+      slug: pathParam("slug", "7hKp2VwQx9Rm", "The link's slug."),
     }),
   },
   responses: {

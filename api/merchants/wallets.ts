@@ -8,12 +8,17 @@ import {
   removeOwnPayoutWallet,
 } from "../../app/merchants/manageWallets.ts";
 import { checksummedAddress } from "../../app/schemaFields.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import {
+  errorResponses,
+  jsonResponse,
+  pathParam,
+  type Router,
+  validationHook,
+} from "../openapi.ts";
 
 const security = [{ bearerAuth: [] }];
 
@@ -33,11 +38,11 @@ const AddWalletSchema = z
   .openapi("AddPayoutWallet", { example: { address: EXAMPLE_WALLET_ADDRESS } });
 
 const AddressParamSchema = z.object({
-  address: z.string().openapi({
-    param: { name: "address", in: "path" },
-    example: EXAMPLE_WALLET_ADDRESS,
-    description: "One of your payout wallets (any letter case).",
-  }),
+  address: pathParam(
+    "address",
+    EXAMPLE_WALLET_ADDRESS,
+    "One of your payout wallets (any letter case).",
+  ),
 });
 
 const listRoute = createRoute({
@@ -105,11 +110,7 @@ const present = (row: PayoutWalletRow) => ({
 
 export function registerWalletRoutes(app: Router, deps: AppDeps): void {
   app.openapi(listRoute, async (c) => {
-    const identity = requireKey(c);
-    const { wallets, managedWallet: managed } = await payoutWalletsOf(deps, {
-      ...actorOf(c),
-      identity,
-    });
+    const { wallets, managedWallet: managed } = await payoutWalletsOf(deps, merchantActorOf(c));
     return c.json(
       { wallets: wallets.map(present), managed_wallet: managed && getAddress(managed) },
       200,
@@ -119,22 +120,16 @@ export function registerWalletRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof addRoute>(
     addRoute,
     async (c) => {
-      const identity = requireKey(c);
       const address = c.req.valid("json").address;
-      const { wallet, added } = await addOwnPayoutWallet(
-        deps,
-        { ...actorOf(c), identity },
-        address,
-      );
+      const { wallet, added } = await addOwnPayoutWallet(deps, merchantActorOf(c), address);
       return added ? c.json(present(wallet), 201) : c.json(present(wallet), 200);
     },
     validationHook((path) => (path === "" ? ["address"] : [])),
   );
 
   app.openapi(removeRoute, async (c) => {
-    const identity = requireKey(c);
     const address = c.req.valid("param").address;
-    if (!(await removeOwnPayoutWallet(deps, { ...actorOf(c), identity }, address)))
+    if (!(await removeOwnPayoutWallet(deps, merchantActorOf(c), address)))
       throw notFound("payout wallet");
     return c.json({ address: getAddress(address), removed: true as const }, 200);
   });

@@ -5,6 +5,7 @@ import {
   EXAMPLE_SLUG,
 } from "../../app/invoices/examples.ts";
 import { PUBLIC_AUTHORIZATION_STATUSES } from "../../domain/relayedAuthorization.ts";
+import { pathParam } from "../openapi.ts";
 
 /**
  * `POST /api/payments/{slug}/authorizations` and its answers: a payer's EIP-3009
@@ -119,17 +120,9 @@ export const pendingAuthorizationExample = {
 } satisfies AuthorizationResponse;
 
 export const AuthorizationParamsSchema = z.object({
-  slug: z.string().openapi({
-    param: { name: "slug", in: "path" },
-    example: EXAMPLE_SLUG,
-    description: "A link's `slug`, or an invoice's.",
-  }),
+  slug: pathParam("slug", EXAMPLE_SLUG, "A link's `slug`, or an invoice's."),
 });
 
 export const AuthorizationIdParamsSchema = AuthorizationParamsSchema.extend({
-  id: z.string().openapi({
-    param: { name: "id", in: "path" },
-    example: EXAMPLE_AUTHORIZATION_ID,
-    description: "The `authorization_id`.",
-  }),
+  id: pathParam("id", EXAMPLE_AUTHORIZATION_ID, "The `authorization_id`."),
 });

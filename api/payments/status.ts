@@ -5,7 +5,13 @@ import { paymentStatus } from "../../app/payments/paymentStatus.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
 import { paymentStatusResponseExample } from "../links/examples.ts";
-import { errorResponses, jsonResponse, openapiUnvalidated, type Router } from "../openapi.ts";
+import {
+  errorResponses,
+  jsonResponse,
+  openapiUnvalidated,
+  pathParam,
+  type Router,
+} from "../openapi.ts";
 
 const route = createRoute({
   method: "get",
@@ -19,11 +25,7 @@ const route = createRoute({
     "with the same three fields once anything was received.",
   request: {
     params: z.object({
-      slug: z.string().openapi({
-        param: { name: "slug", in: "path" },
-        example: EXAMPLE_SLUG,
-        description: "A link's `slug`, or an invoice's.",
-      }),
+      slug: pathParam("slug", EXAMPLE_SLUG, "A link's `slug`, or an invoice's."),
     }),
   },
   responses: {

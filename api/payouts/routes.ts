@@ -7,8 +7,7 @@ import {
   PayoutSchema,
   PayoutsResponseSchema,
 } from "../../app/payouts/schema.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
@@ -63,8 +62,7 @@ export function registerPayoutRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof createPayoutRoute>(
     createPayoutRoute,
     async (c) => {
-      const identity = requireKey(c);
-      const payout = await createPayout(deps, { ...actorOf(c), identity }, c.req.valid("json"), {
+      const payout = await createPayout(deps, merchantActorOf(c), c.req.valid("json"), {
         idempotencyKey: c.req.valid("header")["idempotency-key"],
       });
       return c.json(presentPayout(payout), 201);
@@ -72,8 +70,7 @@ export function registerPayoutRoutes(app: Router, deps: AppDeps): void {
     validationHook(createPayoutKnownKeys),
   );
   app.openapi(listPayoutsRoute, async (c) => {
-    const identity = requireKey(c);
-    const actor = { ...actorOf(c), identity };
+    const actor = merchantActorOf(c);
     const [payouts, wallet] = await Promise.all([
       payoutsOf(deps, actor),
       managedWalletOf(deps, actor),

@@ -1,6 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { MerchantActor } from "../../app/actor.ts";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { rule } from "../../app/lists/listQuery.ts";
 import {
@@ -10,6 +8,7 @@ import {
 } from "../../app/reminders/manageReminders.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
+  DEFAULT_REMINDER_POLICY,
   MAX_REMINDER_STEPS,
   REMINDER_GAP_HOURS,
   REMINDER_STEP_MAX_DAYS,
@@ -17,9 +16,7 @@ import {
   REMINDERS_PER_CUSTOMER_PER_DAY,
   type ReminderPolicy,
 } from "../../domain/reminders.ts";
-import type { AppEnv } from "../appEnv.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
@@ -44,16 +41,8 @@ const StepSchema = z
   })
   .openapi("ReminderStep");
 
-const policyExample: ReminderPolicy = {
-  enabled: true,
-  steps: [
-    { days: -3, enabled: true },
-    { days: 0, enabled: true },
-    { days: 7, enabled: true },
-    { days: 14, enabled: true },
-  ],
-  max_reminders: 4,
-};
+/** The example of a policy: the defaults every account starts with. */
+const policyExample: ReminderPolicy = DEFAULT_REMINDER_POLICY;
 
 const PolicySchema = z
   .object({
@@ -154,25 +143,21 @@ const remindRoute = createRoute({
 });
 
 export function registerReminderRoutes(app: Router, deps: AppDeps): void {
-  /** The caller as the use cases take it: a merchant with its key (401 without). */
-  const merchant = (c: Context<AppEnv>): MerchantActor => ({
-    identity: requireKey(c),
-    requestId: actorOf(c).requestId,
-  });
-
-  app.openapi(getPolicyRoute, async (c) => c.json(await ownReminderPolicy(deps, merchant(c)), 200));
+  app.openapi(getPolicyRoute, async (c) =>
+    c.json(await ownReminderPolicy(deps, merchantActorOf(c)), 200),
+  );
 
   app.openapi<typeof patchPolicyRoute>(
     patchPolicyRoute,
     async (c) => {
-      const actor = merchant(c);
+      const actor = merchantActorOf(c);
       return c.json(await changeReminderPolicy(deps, actor, c.req.valid("json")), 200);
     },
     validationHook((path) => (path === "" ? Object.keys(UpdatePolicySchema.shape) : [])),
   );
 
   app.openapi(remindRoute, async (c) => {
-    const sent = await remindNow(deps, merchant(c), c.req.valid("param").id);
+    const sent = await remindNow(deps, merchantActorOf(c), c.req.valid("param").id);
     return c.json(
       {
         reminder_id: sent.reminderId,

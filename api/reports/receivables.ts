@@ -1,6 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { MerchantActor } from "../../app/actor.ts";
 import { assertKnownParams } from "../../app/lists/listQuery.ts";
 import {
   CSV_HEADER,
@@ -9,9 +7,7 @@ import {
   receivablesCsvResponse,
 } from "../../app/reports/receivables.ts";
 import { AGING_BUCKETS } from "../../domain/receivables.ts";
-import type { AppEnv } from "../appEnv.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { csvResponse, errorResponses, jsonResponse, type Router } from "../openapi.ts";
 
@@ -114,18 +110,14 @@ const csvRoute = createRoute({
 });
 
 export function registerReceivables(app: Router, deps: AppDeps): void {
-  const merchant = (c: Context<AppEnv>): MerchantActor => ({
-    identity: requireKey(c),
-    requestId: actorOf(c).requestId,
-  });
   app.openapi(reportRoute, async (c) => {
-    const actor = merchant(c);
+    const actor = merchantActorOf(c);
     assertKnownParams(c.req.query(), []);
     const { today, report } = await ownReceivables(deps, actor);
     return c.json(presentReport(report, today), 200);
   });
   app.openapi(csvRoute, async (c) => {
-    const actor = merchant(c);
+    const actor = merchantActorOf(c);
     assertKnownParams(c.req.query(), ["bom"]);
     return receivablesCsvResponse(deps, actor, c.req.valid("query").bom !== "false");
   });

@@ -1,7 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import type { ZodError } from "zod";
-import type { MerchantActor } from "../../app/actor.ts";
 import { CreateInvoiceResponseSchema } from "../../app/invoices/schema.ts";
 import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
 import {
@@ -27,9 +25,7 @@ import {
   updateScheduleKnownKeys,
 } from "../../app/schedules/schema.ts";
 import { SCHEDULE_STATUSES, type ScheduleStatus } from "../../domain/schedule.ts";
-import type { AppEnv } from "../appEnv.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { fieldErrors, validationError } from "../errors.ts";
 import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
@@ -160,17 +156,11 @@ const withTemplateHook =
   };
 
 export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
-  /** The caller as the use cases take it: a merchant with its key (401 without). */
-  const merchant = (c: Context<AppEnv>): MerchantActor => ({
-    identity: requireKey(c),
-    requestId: actorOf(c).requestId,
-  });
-
   app.openapi<typeof createScheduleRoute>(
     createScheduleRoute,
     async (c) => {
       const { invoice, ...input } = c.req.valid("json");
-      const actor = merchant(c);
+      const actor = merchantActorOf(c);
       const row = await createSchedule(deps, actor, input, templateOrThrow(invoice));
       return c.json(presentSchedule(row), 201);
     },
@@ -186,14 +176,17 @@ export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
   });
 
   app.openapi(getRoute, async (c) =>
-    c.json(presentSchedule(await ownSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+    c.json(
+      presentSchedule(await ownSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
+      200,
+    ),
   );
 
   app.openapi<typeof updateRoute>(
     updateRoute,
     async (c) => {
       const { invoice, ...input } = c.req.valid("json");
-      const actor = merchant(c);
+      const actor = merchantActorOf(c);
       const template = invoice === undefined ? undefined : templateOrThrow(invoice);
       const row = await changeSchedule(deps, actor, c.req.valid("param").id, input, template);
       return c.json(presentSchedule(row), 200);
@@ -202,16 +195,25 @@ export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
   );
 
   app.openapi(pauseRoute, async (c) =>
-    c.json(presentSchedule(await pauseSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+    c.json(
+      presentSchedule(await pauseSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
+      200,
+    ),
   );
   app.openapi(resumeRoute, async (c) =>
-    c.json(presentSchedule(await resumeSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+    c.json(
+      presentSchedule(await resumeSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
+      200,
+    ),
   );
   app.openapi(cancelRoute, async (c) =>
-    c.json(presentSchedule(await cancelSchedule(deps, merchant(c), c.req.valid("param").id)), 200),
+    c.json(
+      presentSchedule(await cancelSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
+      200,
+    ),
   );
 
   app.openapi(runRoute, async (c) =>
-    c.json(await runOwnScheduleNow(deps, merchant(c), c.req.valid("param").id), 201),
+    c.json(await runOwnScheduleNow(deps, merchantActorOf(c), c.req.valid("param").id), 201),
   );
 }

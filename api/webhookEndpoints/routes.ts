@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { MerchantActor } from "../../app/actor.ts";
 import {
   changeWebhookEndpoint,
   createWebhookEndpoint,
@@ -20,8 +19,7 @@ import {
   webhookEndpointExample,
 } from "../../app/webhookEndpoints/schema.ts";
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
-import { requireKey } from "../auth/authorize.ts";
-import { actorOf } from "../auth/identity.ts";
+import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
@@ -154,20 +152,19 @@ const testRoute = createRoute({
 
 /** The API's webhook endpoint routes: a key's adapters over app/webhookEndpoints. */
 export function registerWebhookEndpointRoutes(app: Router, deps: AppDeps): void {
-  const actor = (c: Parameters<typeof requireKey>[0]): MerchantActor => ({
-    ...actorOf(c),
-    identity: requireKey(c),
-  });
-
   app.openapi(listRoute, async (c) => {
-    const rows = await ownWebhookEndpoints(deps, actor(c));
+    const rows = await ownWebhookEndpoints(deps, merchantActorOf(c));
     return c.json({ data: rows.map(presentWebhookEndpoint) }, 200);
   });
 
   app.openapi<typeof createEndpointRoute>(
     createEndpointRoute,
     async (c) => {
-      const { row, secret } = await createWebhookEndpoint(deps, actor(c), c.req.valid("json"));
+      const { row, secret } = await createWebhookEndpoint(
+        deps,
+        merchantActorOf(c),
+        c.req.valid("json"),
+      );
       return c.json({ ...presentWebhookEndpoint(row), secret }, 201);
     },
     validationHook(createKnownKeys),
@@ -175,7 +172,9 @@ export function registerWebhookEndpointRoutes(app: Router, deps: AppDeps): void 
 
   app.openapi(getRoute, async (c) =>
     c.json(
-      presentWebhookEndpoint(await ownWebhookEndpoint(deps, actor(c), c.req.valid("param").id)),
+      presentWebhookEndpoint(
+        await ownWebhookEndpoint(deps, merchantActorOf(c), c.req.valid("param").id),
+      ),
       200,
     ),
   );
@@ -184,23 +183,28 @@ export function registerWebhookEndpointRoutes(app: Router, deps: AppDeps): void 
     updateRoute,
     async (c) => {
       const input = c.req.valid("json");
-      const row = await changeWebhookEndpoint(deps, actor(c), c.req.valid("param").id, input);
+      const row = await changeWebhookEndpoint(
+        deps,
+        merchantActorOf(c),
+        c.req.valid("param").id,
+        input,
+      );
       return c.json(presentWebhookEndpoint(row), 200);
     },
     validationHook(updateKnownKeys),
   );
 
   app.openapi(deleteRoute, async (c) => {
-    const row = await removeWebhookEndpoint(deps, actor(c), c.req.valid("param").id);
+    const row = await removeWebhookEndpoint(deps, merchantActorOf(c), c.req.valid("param").id);
     return c.json(presentWebhookEndpoint(row), 200);
   });
 
   app.openapi(rotateRoute, async (c) => {
-    const { row, secret } = await rotateSecret(deps, actor(c), c.req.valid("param").id);
+    const { row, secret } = await rotateSecret(deps, merchantActorOf(c), c.req.valid("param").id);
     return c.json({ ...presentWebhookEndpoint(row), secret }, 200);
   });
 
   app.openapi(testRoute, async (c) =>
-    c.json(await sendTestEvent(deps, actor(c), c.req.valid("param").id), 202),
+    c.json(await sendTestEvent(deps, merchantActorOf(c), c.req.valid("param").id), 202),
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EXAMPLE_PAYMENT_TX, EXAMPLE_SLUG } from "../../app/invoices/examples.ts";
+import { pathParam } from "../openapi.ts";
 
 /** `GET /api/x402/{slug}`'s JSON answers besides the x402 headers. */
 
@@ -76,11 +77,7 @@ export const x402ProcessingExample = {
 } satisfies X402Receipt;
 
 export const X402ParamsSchema = z.object({
-  slug: z.string().openapi({
-    param: { name: "slug", in: "path" },
-    example: EXAMPLE_SLUG,
-    description: "An invoice's `slug`, or a link's.",
-  }),
+  slug: pathParam("slug", EXAMPLE_SLUG, "An invoice's `slug`, or a link's."),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { findApiKeyLabel } from "../../db/queries/apiKeys.ts";
 import type { EmailRow } from "../../db/queries/emails.ts";
-import { findInvoice, findPdf } from "../../db/queries/invoices.ts";
+import { findInvoice, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
 import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
 import { findPayout } from "../../db/queries/payouts.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
@@ -49,6 +49,15 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
   const pdf = invoice && (await findPdf(deps.db, invoice.id));
   if (!invoice || !pdf) throw new Error(`email ${email.id}: invoice ${email.invoice_id} not found`);
   const content = vendorInvoiceEmail({
+    ...vendorFacts(deps, invoice),
+    x402Url: x402Url(deps, invoice.slug),
+  });
+  return withInvoicePdf(deps, email, invoice, pdf, content);
+}
+
+/** What a vendor's emails say of the invoice: its number, parties, total, due date, where to pay. */
+function vendorFacts(deps: EmailDeps, invoice: InvoiceRow) {
+  return {
     invoiceNumber: invoice.invoice_number,
     merchantName: invoice.merchant_name_snapshot,
     vendorName: invoice.vendor_name,
@@ -56,8 +65,17 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     dueDate: invoice.due_date,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
     depositAddress: getAddress(invoice.deposit_address),
-    x402Url: x402Url(deps, invoice.slug),
-  });
+  };
+}
+
+/** A vendor's email with the invoice's PDF attached. */
+function withInvoicePdf(
+  deps: EmailDeps,
+  email: EmailRow,
+  invoice: InvoiceRow,
+  pdf: { pdf: Buffer },
+  content: { subject: string; text: string; html: string },
+): OutgoingEmail {
   return {
     id: email.id,
     to: email.recipient,
@@ -78,25 +96,11 @@ async function composeReminderEmail(deps: EmailDeps, email: EmailRow): Promise<O
   if (!invoice || !pdf || amountDue === undefined)
     throw new Error(`email ${email.id}: reminder of invoice ${email.invoice_id} not found`);
   const content = vendorReminderEmail({
-    invoiceNumber: invoice.invoice_number,
-    merchantName: invoice.merchant_name_snapshot,
-    vendorName: invoice.vendor_name,
+    ...vendorFacts(deps, invoice),
     amountDue: BigInt(amountDue),
-    totalAmount: invoice.total_amount,
-    dueDate: invoice.due_date,
     today: email.details?.day ?? email.created_at.toISOString().slice(0, 10),
-    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
-    depositAddress: getAddress(invoice.deposit_address),
   });
-  return {
-    id: email.id,
-    to: email.recipient,
-    from: deps.emailFrom,
-    ...content,
-    attachments: [
-      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
-    ],
-  };
+  return withInvoicePdf(deps, email, invoice, pdf, content);
 }
 
 /** The emails of merchant accounts (api/merchants/*): a claim or sign-in link, a payout wallet added. */

@@ -8,19 +8,11 @@ import { recordAudit } from "../../db/queries/audit.ts";
 import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
-import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
 export type { ApiKeyRow };
-
-const audit = (actor: MerchantActor, action: string, target: string) => ({
-  merchantId: actor.identity.merchantId,
-  ...auditActor(actor.identity),
-  action,
-  target,
-  requestId: actor.requestId,
-});
 
 /**
  * Creates an API key for the actor's merchant, audited in the same transaction. The key is in
@@ -39,7 +31,7 @@ export async function createApiKey(
       name: input.name,
       scope: input.scope,
     });
-    await recordAudit(trx, audit(actor, "key.created", created.id));
+    await recordAudit(trx, merchantAudit(actor, "key.created", created.id));
     return created;
   });
   deps.log.info("api key created", { key_id: row.id, scope: input.scope });
@@ -58,7 +50,7 @@ export async function revokeOwnApiKey(
   if (!UUID_PATTERN.test(id)) return undefined;
   const row = await deps.db.transaction().execute(async (trx) => {
     const revoked = await revokeApiKey(trx, actor.identity.merchantId, id);
-    if (revoked) await recordAudit(trx, audit(actor, "key.revoked", id));
+    if (revoked) await recordAudit(trx, merchantAudit(actor, "key.revoked", id));
     return revoked;
   });
   if (row) deps.log.info("api key revoked", { key_id: id });

@@ -21,12 +21,12 @@ import {
 } from "../../domain/managedWallet.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
 import { payoutNonce } from "../../domain/refundNonce.ts";
-import { secondsUntilWindowFrees } from "../../domain/relayerBudget.ts";
-import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { claimOrReplay, rememberAnswer, rememberedAnswer } from "../idempotency.ts";
-import { Refusal, RetryLaterError, validationError } from "../refusal.ts";
+import { merchantHourlyLimitReached } from "../merchantHourlyLimit.ts";
+import { Refusal, validationError } from "../refusal.ts";
 import { reserveTransferGas } from "../relayerGas.ts";
 
 export type { PayoutRow };
@@ -82,13 +82,7 @@ async function assertPayoutRate(
   const now = new Date();
   const recent = await payoutsSince(trx, merchantId, new Date(now.getTime() - HOUR_MS));
   if (recent.count < limits.perMerchantPerHour) return;
-  const wait = recent.oldest ? secondsUntilWindowFrees(recent.oldest, HOUR_MS, now) : 60;
-  throw new RetryLaterError(
-    "rate_limited",
-    "rate_limited",
-    `at most ${limits.perMerchantPerHour} payouts per merchant per hour; retry after ${wait} s`,
-    wait,
-  );
+  throw merchantHourlyLimitReached("payouts", limits.perMerchantPerHour, recent.oldest, now);
 }
 
 /**
@@ -166,13 +160,7 @@ export async function createPayout(
       amount,
       trigger: options.trigger ?? "request",
     });
-    await recordAudit(trx, {
-      merchantId,
-      ...auditActor(actor.identity),
-      action: "payout.requested",
-      target: id,
-      requestId: actor.requestId,
-    });
+    await recordAudit(trx, merchantAudit(actor, "payout.requested", id));
     await queuePayoutEmail(trx, {
       kind: "payout_requested",
       recipient: await findMerchantEmail(trx, merchantId),

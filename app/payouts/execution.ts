@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/database.ts";
+import { inTransaction } from "../../db/queries/inTransaction.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
 import { findMerchantEmail } from "../../db/queries/merchants.ts";
 import { type PayoutRow, queuePayoutEmail, updatePayout } from "../../db/queries/payouts.ts";
@@ -27,7 +28,7 @@ export const queuePayoutCheck = (db: Executor, payoutId: string) =>
 
 /** Marks a payout failed for good with its reason and emails the account, together. */
 export async function failPayout(db: Executor, payout: PayoutRow, reason: string): Promise<void> {
-  const run = async (trx: Executor) => {
+  await inTransaction(db, async (trx) => {
     const row = await updatePayout(
       trx,
       payout.id,
@@ -40,7 +41,5 @@ export async function failPayout(db: Executor, payout: PayoutRow, reason: string
         recipient: await findMerchantEmail(trx, row.merchant_id),
         payoutId: row.id,
       });
-  };
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
+  });
 }

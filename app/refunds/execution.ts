@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/database.ts";
+import { inTransaction } from "../../db/queries/inTransaction.ts";
 import { queueJob } from "../../db/queries/jobs.ts";
 import {
   findRefundContext,
@@ -32,7 +33,7 @@ export const queueRefundCheck = (db: Executor, refundId: string) =>
 
 /** Marks a refund failed for good with its reason and queues the merchant's email, together. */
 export async function failRefund(db: Executor, refund: RefundRow, reason: string): Promise<void> {
-  const run = async (trx: Executor) => {
+  await inTransaction(db, async (trx) => {
     const row = await updateRefund(
       trx,
       refund.id,
@@ -48,7 +49,5 @@ export async function failRefund(db: Executor, refund: RefundRow, reason: string
         invoiceId: row.invoice_id,
         refundId: row.id,
       });
-  };
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
+  });
 }

@@ -13,9 +13,10 @@ import {
 import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { managedWalletFunds } from "../../domain/managedWallet.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { MAX_UNFINISHED_REFUNDS, secondsUntilWindowFrees } from "../../domain/relayerBudget.ts";
+import { MAX_UNFINISHED_REFUNDS } from "../../domain/relayerBudget.ts";
 import type { CoreDeps, RefundLimits } from "../deps.ts";
-import { Refusal, RetryLaterError, validationError } from "../refusal.ts";
+import { merchantHourlyLimitReached } from "../merchantHourlyLimit.ts";
+import { Refusal, validationError } from "../refusal.ts";
 import type { RefundTarget } from "./refundTarget.ts";
 
 /**
@@ -98,13 +99,7 @@ export async function assertRefundAllowed(
     new Date(now.getTime() - HOUR_MS),
   );
   if (recent.count >= limits.perMerchantPerHour) {
-    const wait = recent.oldest ? secondsUntilWindowFrees(recent.oldest, HOUR_MS, now) : 60;
-    throw new RetryLaterError(
-      "rate_limited",
-      "rate_limited",
-      `at most ${limits.perMerchantPerHour} refunds per merchant per hour; retry after ${wait} s`,
-      wait,
-    );
+    throw merchantHourlyLimitReached("refunds", limits.perMerchantPerHour, recent.oldest, now);
   }
 }
 

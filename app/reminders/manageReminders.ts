@@ -11,7 +11,7 @@ import {
   type ReminderHold,
   type ReminderPolicy,
 } from "../../domain/reminders.ts";
-import { auditActor, type MerchantActor } from "../actor.ts";
+import { auditActor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { Refusal, RetryLaterError } from "../refusal.ts";
@@ -45,13 +45,7 @@ export async function changeReminderPolicy(
     };
     await saveReminderPolicy(trx, merchantId, next);
     await resetReminderChecks(trx, merchantId);
-    await recordAudit(trx, {
-      merchantId,
-      ...auditActor(actor.identity),
-      action: "reminder_policy.updated",
-      target: merchantId,
-      requestId: actor.requestId,
-    });
+    await recordAudit(trx, merchantAudit(actor, "reminder_policy.updated", merchantId));
     return next;
   });
 }

@@ -16,7 +16,7 @@ import {
   type ScheduleStatus,
   scheduledDate,
 } from "../../domain/schedule.ts";
-import { auditActor, type MerchantActor } from "../actor.ts";
+import { type MerchantActor, merchantAudit } from "../actor.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import {
@@ -89,14 +89,6 @@ export async function assertTemplateAllowed(
   }
 }
 
-const audit = (actor: MerchantActor, action: string, target: string) => ({
-  merchantId: actor.identity.merchantId,
-  ...auditActor(actor.identity),
-  action,
-  target,
-  requestId: actor.requestId,
-});
-
 /** The actor's merchant's schedule `id`; another's, or none, is a 404. */
 export async function ownSchedule(
   deps: Pick<CoreDeps, "db">,
@@ -167,7 +159,7 @@ export async function createSchedule(
       nextPeriod: first.index,
       nextIssueDate: scheduledDate(calendar, first.index),
     });
-    await recordAudit(trx, audit(actor, "schedule.created", created.id));
+    await recordAudit(trx, merchantAudit(actor, "schedule.created", created.id));
     return created;
   });
   deps.log.info("invoice schedule created", { schedule_id: row.id, interval: frequency });
@@ -189,7 +181,7 @@ async function change(
     const changes = decide(row);
     if (changes === null) return row;
     const updated = await updateSchedule(trx, id, changes);
-    await recordAudit(trx, audit(actor, action, id));
+    await recordAudit(trx, merchantAudit(actor, action, id));
     return updated;
   });
 }

@@ -1,4 +1,5 @@
 import type { Executor } from "../../db/database.ts";
+import { inTransaction } from "../../db/queries/inTransaction.ts";
 import { queueSweepFailedEmail, type SweepRow, updateSweep } from "../../db/queries/sweeps.ts";
 
 /**
@@ -15,11 +16,8 @@ export const sweepPurpose = (sweepId: string, submission: number) =>
 
 /** Marks a sweep failed for good and queues its merchant's email, together. */
 export async function failForGood(db: Executor, row: SweepRow, reason: string): Promise<void> {
-  const run = async (trx: Executor) => {
+  await inTransaction(db, async (trx) => {
     if (await updateSweep(trx, row.id, { status: "failed", error: reason.slice(0, 2000) }))
       await queueSweepFailedEmail(trx, row);
-  };
-  // On a bare connection (the sweep job's), open a transaction; in one already, use it.
-  if (db.isTransaction) await run(db);
-  else await db.transaction().execute(run);
+  });
 }

@@ -22,7 +22,7 @@ import {
   TEST_EVENT_TYPE,
   TEST_EVENTS_PER_HOUR,
 } from "../../domain/webhookEndpoints.ts";
-import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
+import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -37,14 +37,6 @@ export type { EndpointDeliveryRow, WebhookEndpointRow };
  */
 
 const HOUR_MS = 60 * 60 * 1000;
-
-const audit = (actor: MerchantActor, action: string, target: string) => ({
-  merchantId: actor.identity.merchantId,
-  ...auditActor(actor.identity),
-  action,
-  target,
-  requestId: actor.requestId,
-});
 
 /** `events` as stored: each type once, in the order given; null for every type. */
 const storedEvents = (events: readonly string[] | null | undefined): string[] | null =>
@@ -103,7 +95,7 @@ export async function createWebhookEndpoint(
       events: storedEvents(input.events),
       sealedSecret: sealSecret(secret, deps.webhookKeys),
     });
-    await recordAudit(trx, audit(actor, "webhook_endpoint.created", created.id));
+    await recordAudit(trx, merchantAudit(actor, "webhook_endpoint.created", created.id));
     return created;
   });
   deps.log.info("webhook endpoint created", { endpoint_id: row.id });
@@ -128,7 +120,7 @@ export async function changeWebhookEndpoint(
       ...(input.events === undefined ? {} : { events: storedEvents(input.events) }),
       ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
     });
-    if (updated) await recordAudit(trx, audit(actor, "webhook_endpoint.updated", id));
+    if (updated) await recordAudit(trx, merchantAudit(actor, "webhook_endpoint.updated", id));
     return updated;
   });
   if (!row) throw notFound("webhook endpoint");
@@ -143,7 +135,7 @@ export async function removeWebhookEndpoint(
 ): Promise<WebhookEndpointRow> {
   const row = await deps.db.transaction().execute(async (trx) => {
     const deleted = await deleteWebhookEndpoint(trx, actor.identity.merchantId, id);
-    if (deleted) await recordAudit(trx, audit(actor, "webhook_endpoint.deleted", id));
+    if (deleted) await recordAudit(trx, merchantAudit(actor, "webhook_endpoint.deleted", id));
     return deleted;
   });
   if (!row) throw notFound("webhook endpoint");
@@ -165,7 +157,8 @@ export async function rotateSecret(
       sealSecret(secret, deps.webhookKeys),
       new Date(Date.now() + SECRET_ROTATION_OVERLAP_MS),
     );
-    if (rotated) await recordAudit(trx, audit(actor, "webhook_endpoint.secret_rotated", id));
+    if (rotated)
+      await recordAudit(trx, merchantAudit(actor, "webhook_endpoint.secret_rotated", id));
     return rotated;
   });
   if (!row) throw notFound("webhook endpoint");

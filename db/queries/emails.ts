@@ -3,6 +3,25 @@ import type { Database, Executor } from "../database.ts";
 
 export type EmailRow = Selectable<Database["app.emails"]>;
 
+/**
+ * The columns every queued email starts with, in the order the queries insert them: its kind,
+ * its invoice (if any), its recipient, not yet tried nor sent, and the event it tells of (if any).
+ * The insert's trigger adds the send_email job.
+ */
+export const queuedEmail = (email: {
+  kind: string;
+  invoiceId: string | null;
+  recipient: string;
+  eventId?: string | null;
+}) => ({
+  kind: email.kind,
+  invoice_id: email.invoiceId,
+  recipient: email.recipient,
+  last_error: null,
+  sent_at: null,
+  event_id: email.eventId ?? null,
+});
+
 export async function findEmail(db: Executor, id: string): Promise<EmailRow | undefined> {
   return db.selectFrom("app.emails").selectAll().where("id", "=", id).executeTakeFirst();
 }
@@ -68,12 +87,7 @@ export async function queueAccountEmail(
   const row = await db
     .insertInto("app.emails")
     .values({
-      kind: email.kind,
-      invoice_id: null,
-      recipient: email.recipient,
-      last_error: null,
-      sent_at: null,
-      event_id: null,
+      ...queuedEmail({ kind: email.kind, invoiceId: null, recipient: email.recipient }),
       details: email.details ? JSON.stringify(email.details) : undefined,
       sealed: email.sealed ?? null,
     })

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "../database.ts";
+import { queuedEmail } from "./emails.ts";
 
 /**
  * How many of the endpoint's latest attempts, newest first, failed in a row (no 2xx), looking at
@@ -48,12 +49,11 @@ export async function disableFailingEndpoint(
   await trx
     .insertInto("app.emails")
     .values({
-      kind: "webhook_endpoint_disabled",
-      invoice_id: null,
-      recipient: merchant.email,
-      last_error: null,
-      sent_at: null,
-      event_id: null,
+      ...queuedEmail({
+        kind: "webhook_endpoint_disabled",
+        invoiceId: null,
+        recipient: merchant.email,
+      }),
       details: JSON.stringify({ url: row.url, failures: String(failures) }),
     })
     .execute();

@@ -10,12 +10,24 @@ export function blockNumberFromCheckpoint(checkpoint: string): bigint {
   return BigInt(checkpoint.slice(26, 42));
 }
 
-/** The latest block the indexer has fully processed, or null before its first. */
-export async function indexedHead(db: Executor, schema: string): Promise<bigint | null> {
+/**
+ * Whether the indexer's `table` exists in `schema` yet (Ponder creates its tables when it
+ * starts): the readers below answer "nothing yet" before, rather than fail.
+ */
+export async function indexerTableExists(
+  db: Executor,
+  schema: string,
+  table: "usdc_transfer" | "_ponder_checkpoint",
+): Promise<boolean> {
   const exists = await sql<{
     ok: boolean;
-  }>`select to_regclass(${`${schema}._ponder_checkpoint`}) is not null as ok`.execute(db);
-  if (!exists.rows[0]?.ok) return null;
+  }>`select to_regclass(${`${schema}.${table}`}) is not null as ok`.execute(db);
+  return Boolean(exists.rows[0]?.ok);
+}
+
+/** The latest block the indexer has fully processed, or null before its first. */
+export async function indexedHead(db: Executor, schema: string): Promise<bigint | null> {
+  if (!(await indexerTableExists(db, schema, "_ponder_checkpoint"))) return null;
   const { rows } = await sql<{ latest_checkpoint: string }>`
     select latest_checkpoint from ${sql.table(`${schema}._ponder_checkpoint`)} where chain_id = 8453`.execute(
     db,
@@ -48,10 +60,7 @@ async function indexedTransfers(
   address: string,
   side: "to" | "from",
 ): Promise<IndexedTransfer[]> {
-  const exists = await sql<{
-    ok: boolean;
-  }>`select to_regclass(${`${schema}.usdc_transfer`}) is not null as ok`.execute(db);
-  if (!exists.rows[0]?.ok) return [];
+  if (!(await indexerTableExists(db, schema, "usdc_transfer"))) return [];
   const { rows } = await sql<{
     id: string;
     tx_hash: string;
@@ -91,10 +100,7 @@ export async function indexerCheckpoints(
   db: Executor,
   schema: string,
 ): Promise<{ latest: string; finalized: string } | null> {
-  const exists = await sql<{
-    ok: boolean;
-  }>`select to_regclass(${`${schema}._ponder_checkpoint`}) is not null as ok`.execute(db);
-  if (!exists.rows[0]?.ok) return null;
+  if (!(await indexerTableExists(db, schema, "_ponder_checkpoint"))) return null;
   const { rows } = await sql<{ latest_checkpoint: string; finalized_checkpoint: string }>`
     select latest_checkpoint, finalized_checkpoint
     from ${sql.table(`${schema}._ponder_checkpoint`)} where chain_id = 8453`.execute(db);
@@ -108,10 +114,7 @@ export async function indexedTransferBlocks(
   schema: string,
   limit: number,
 ): Promise<Array<{ blockNumber: bigint; blockHash: string }>> {
-  const exists = await sql<{
-    ok: boolean;
-  }>`select to_regclass(${`${schema}.usdc_transfer`}) is not null as ok`.execute(db);
-  if (!exists.rows[0]?.ok) return [];
+  if (!(await indexerTableExists(db, schema, "usdc_transfer"))) return [];
   const { rows } = await sql<{ block_number: string; block_hash: string }>`
     select distinct block_number::text, block_hash, block_number as n
     from ${sql.table(`${schema}.usdc_transfer`)}

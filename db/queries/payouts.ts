@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql } from "kysely";
 import type { ManagedWalletBook } from "../../domain/managedWallet.ts";
 import type { RefundStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
+import { queuedEmail } from "./emails.ts";
 
 export type PayoutRow = Selectable<Database["app.payouts"]>;
 
@@ -124,12 +125,7 @@ export async function queuePayoutEmail(
   await db
     .insertInto("app.emails")
     .values({
-      kind: email.kind,
-      invoice_id: null,
-      recipient: email.recipient,
-      last_error: null,
-      sent_at: null,
-      event_id: null,
+      ...queuedEmail({ kind: email.kind, invoiceId: null, recipient: email.recipient }),
       payout_id: email.payoutId,
     })
     .onConflict((oc) => oc.doNothing())

@@ -4,6 +4,7 @@ import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { RefundFacts } from "../../domain/refundPlan.ts";
 import type { RefundStatus, WalletType } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
+import { queuedEmail } from "./emails.ts";
 import type { LinkRow } from "./links.ts";
 
 export type RefundRow = Selectable<Database["app.refunds"]>;
@@ -235,12 +236,12 @@ export async function queueRefundEmail(
   await db
     .insertInto("app.emails")
     .values({
-      kind: email.kind,
-      invoice_id: email.invoiceId,
-      recipient: email.recipient,
-      last_error: null,
-      sent_at: null,
-      event_id: email.eventId ?? null,
+      ...queuedEmail({
+        kind: email.kind,
+        invoiceId: email.invoiceId,
+        recipient: email.recipient,
+        eventId: email.eventId,
+      }),
       refund_id: email.refundId,
       sealed: email.sealed ?? null,
     })

@@ -7,6 +7,7 @@ import {
 } from "../../domain/reminders.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
+import { queuedEmail } from "./emails.ts";
 
 /** The merchant's reminder policy; the defaults until it changes one. */
 export async function findReminderPolicy(
@@ -246,12 +247,11 @@ export async function insertReminder(
   const email = await trx
     .insertInto("app.emails")
     .values({
-      kind: "vendor_reminder",
-      invoice_id: reminder.invoiceId,
-      recipient: reminder.recipient,
-      last_error: null,
-      sent_at: null,
-      event_id: null,
+      ...queuedEmail({
+        kind: "vendor_reminder",
+        invoiceId: reminder.invoiceId,
+        recipient: reminder.recipient,
+      }),
       details: JSON.stringify({
         reminder_id: row.id,
         amount_due: reminder.amountDue.toString(),

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DepositOwner } from "../../domain/transactionLookup.ts";
 import type { Executor } from "../database.ts";
+import { indexerTableExists } from "./indexer.ts";
 
 /** An indexed USDC transfer of one transaction to a deposit address, and whether it is counted. */
 export type IndexedPayment = {
@@ -25,10 +26,7 @@ export async function indexedPaymentsOfTransaction(
   recipients: readonly string[] | null,
 ): Promise<IndexedPayment[]> {
   if (recipients !== null && recipients.length === 0) return [];
-  const exists = await sql<{
-    ok: boolean;
-  }>`select to_regclass(${`${schema}.usdc_transfer`}) is not null as ok`.execute(db);
-  if (!exists.rows[0]?.ok) return [];
+  if (!(await indexerTableExists(db, schema, "usdc_transfer"))) return [];
   const { rows } = await sql<{
     id: string;
     to: string;

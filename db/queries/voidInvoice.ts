@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import { VOIDABLE_INVOICE_STATUSES } from "../../domain/invoiceStatus.ts";
 import type { Database } from "../database.ts";
+import { queuedEmail } from "./emails.ts";
 import type { InvoiceRow } from "./invoices.ts";
 
 /**
@@ -25,12 +26,7 @@ export async function markVoid(
     await trx
       .insertInto("app.emails")
       .values({
-        kind: "invoice_void",
-        invoice_id: row.id,
-        recipient: row.vendor_email,
-        last_error: null,
-        sent_at: null,
-        event_id: null,
+        ...queuedEmail({ kind: "invoice_void", invoiceId: row.id, recipient: row.vendor_email }),
       })
       .onConflict((oc) => oc.doNothing())
       .execute();

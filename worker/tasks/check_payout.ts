@@ -2,9 +2,9 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { checkPayout as check } from "../../app/payouts/checkPayout.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { addJobOf } from "../jobContext.ts";
+import { jobDeps } from "../jobContext.ts";
 import { relayOf } from "../relayer/relayOf.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ payout_id: z.uuid() });
 
@@ -15,17 +15,8 @@ const Payload = z.object({ payout_id: z.uuid() });
  * graphile-worker retries.
  */
 export function checkPayout(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed || !deps.sweep) return;
-    await check(
-      {
-        db: deps.db,
-        relay: relayOf(deps.sweep),
-        addJob: addJobOf(helpers),
-        log: helpers.logger,
-      },
-      parsed.payout_id,
-    );
-  };
+  return payloadTask(Payload, async ({ payout_id }, helpers) => {
+    if (!deps.sweep) return;
+    await check({ ...jobDeps(deps, helpers), relay: relayOf(deps.sweep) }, payout_id);
+  });
 }

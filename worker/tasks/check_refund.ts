@@ -2,9 +2,9 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { checkRefund as check } from "../../app/refunds/checkRefund.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { addJobOf } from "../jobContext.ts";
+import { jobDeps } from "../jobContext.ts";
 import { relayOf } from "../relayer/relayOf.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ refund_id: z.uuid() });
 
@@ -15,18 +15,15 @@ const Payload = z.object({ refund_id: z.uuid() });
  * and graphile-worker retries.
  */
 export function checkRefund(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed || !deps.sweep) return;
+  return payloadTask(Payload, async ({ refund_id }, helpers) => {
+    if (!deps.sweep) return;
     await check(
       {
-        db: deps.db,
+        ...jobDeps(deps, helpers),
         indexerSchema: deps.indexerSchema,
         relay: relayOf(deps.sweep),
-        addJob: addJobOf(helpers),
-        log: helpers.logger,
       },
-      parsed.refund_id,
+      refund_id,
     );
-  };
+  });
 }

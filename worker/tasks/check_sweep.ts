@@ -7,7 +7,7 @@ import type { WorkerDeps } from "../deps.ts";
 import { checkRelayed } from "../relayer/check.ts";
 import { authorizationUsed } from "../relayer/moveByAuthorization.ts";
 import { queueNextRound } from "../sweeps.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ sweep_id: z.uuid() });
 
@@ -17,9 +17,8 @@ const Payload = z.object({ sweep_id: z.uuid() });
  * again a second later. A failure (the database, the chain) throws, and graphile-worker retries.
  */
 export function checkSweep(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed || !deps.sweep) return;
+  return payloadTask(Payload, async ({ sweep_id }, helpers) => {
+    if (!deps.sweep) return;
     const sweeping = deps.sweep;
     await check(
       {
@@ -36,7 +35,7 @@ export function checkSweep(deps: WorkerDeps): Task {
         queueNextRound: (address) => queueNextRound(helpers, address),
         log: helpers.logger,
       },
-      parsed.sweep_id,
+      sweep_id,
     );
-  };
+  });
 }

@@ -2,8 +2,8 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { deliverWebhook as deliver } from "../../app/webhooks/deliverWebhook.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { addJobOf } from "../jobContext.ts";
-import { parsePayload } from "./payload.ts";
+import { jobDeps } from "../jobContext.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ delivery_id: z.uuid() });
 
@@ -14,12 +14,7 @@ const Payload = z.object({ delivery_id: z.uuid() });
  * secret throws, and graphile-worker retries the job.
  */
 export function deliverWebhook(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed) return;
-    await deliver(
-      { db: deps.db, webhooks: deps.webhooks, addJob: addJobOf(helpers), log: helpers.logger },
-      parsed.delivery_id,
-    );
-  };
+  return payloadTask(Payload, async ({ delivery_id }, helpers) => {
+    await deliver({ ...jobDeps(deps, helpers), webhooks: deps.webhooks }, delivery_id);
+  });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { issueDuePeriods } from "../../app/schedules/issueDuePeriods.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { permanentRefusal } from "../refusalVerdict.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ schedule_id: z.uuid() });
 
@@ -14,13 +14,12 @@ const Payload = z.object({ schedule_id: z.uuid() });
  * and graphile-worker retries the job.
  */
 export function issueSchedule(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed || !deps.schedules) return;
+  return payloadTask(Payload, async ({ schedule_id }, helpers) => {
+    if (!deps.schedules) return;
     const { app, clock } = deps.schedules;
-    await issueDuePeriods(app, clock, parsed.schedule_id, {
+    await issueDuePeriods(app, clock, schedule_id, {
       log: helpers.logger,
       refusedForGood: permanentRefusal,
     });
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { JobHelpers } from "graphile-worker";
+import type { JobHelpers, Task } from "graphile-worker";
 import type { z } from "zod";
 
 /**
@@ -16,4 +16,20 @@ export function parsePayload<T>(
     `${helpers.job.task_identifier}: dropping a job with an invalid payload: ${JSON.stringify(payload)}`,
   );
   return null;
+}
+
+/**
+ * A task whose payload is validated first (parsePayload): an invalid one is logged and dropped,
+ * a valid one is handed to `run`.
+ * @example payloadTask(z.object({ id: z.uuid() }), async ({ id }, helpers) => { … })
+ */
+export function payloadTask<T>(
+  schema: z.ZodType<T>,
+  run: (payload: T, helpers: JobHelpers) => Promise<void>,
+): Task {
+  return async (payload, helpers) => {
+    const parsed = parsePayload(schema, payload, helpers);
+    if (!parsed) return;
+    await run(parsed, helpers);
+  };
 }

@@ -6,7 +6,7 @@ import {
 } from "../../app/payments/reconcileDeposit.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 
@@ -21,10 +21,7 @@ const RECHECK_MS = 1_000;
  * and graphile-worker retries the job.
  */
 export function reconcileDeposit(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed) return;
-    const { address } = parsed;
+  return payloadTask(Payload, async ({ address }, helpers) => {
     const { recheck } = await reconcile(
       {
         db: deps.db,
@@ -44,7 +41,7 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + RECHECK_MS) },
       );
     }
-  };
+  });
 }
 
 /** The start-up catch-up (the `reconcile_all` job, its name kept): app/payments/reconcileDeposit.ts. */

@@ -2,9 +2,9 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { relayAuthorization as relay } from "../../app/payments/relayAuthorization.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { addJobOf } from "../jobContext.ts";
+import { jobDeps } from "../jobContext.ts";
 import { relayOf } from "../relayer/relayOf.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ id: z.uuid() });
 
@@ -16,17 +16,13 @@ const Payload = z.object({ id: z.uuid() });
  * graphile-worker retries.
  */
 export function relayAuthorization(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed) return;
+  return payloadTask(Payload, async ({ id }, helpers) => {
     await relay(
       {
-        db: deps.db,
+        ...jobDeps(deps, helpers),
         relay: deps.sweep && { ...relayOf(deps.sweep), chain: deps.sweep.relayer.chain },
-        addJob: addJobOf(helpers),
-        log: helpers.logger,
       },
-      parsed.id,
+      id,
     );
-  };
+  });
 }

@@ -2,7 +2,7 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { sendEmail as send } from "../../app/email/sendEmail.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ email_id: z.uuid() });
 
@@ -12,9 +12,7 @@ const Payload = z.object({ email_id: z.uuid() });
  * for good.
  */
 export function sendEmail(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed) return;
+  return payloadTask(Payload, async ({ email_id }, helpers) => {
     await send(
       {
         db: deps.db,
@@ -25,8 +23,8 @@ export function sendEmail(deps: WorkerDeps): Task {
         explorerUrl: deps.explorerUrl,
         keys: deps.webhooks.keys,
       },
-      parsed.email_id,
+      email_id,
       { log: helpers.logger, lastAttempt: helpers.job.attempts >= helpers.job.max_attempts },
     );
-  };
+  });
 }

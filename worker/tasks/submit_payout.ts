@@ -2,9 +2,9 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { submitPayout as submit } from "../../app/payouts/submitPayout.ts";
 import type { WorkerDeps } from "../deps.ts";
-import { addJobOf } from "../jobContext.ts";
+import { jobDeps } from "../jobContext.ts";
 import { relayOf } from "../relayer/relayOf.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ payout_id: z.uuid() });
 
@@ -15,18 +15,14 @@ const Payload = z.object({ payout_id: z.uuid() });
  * error) throws, and graphile-worker retries the job.
  */
 export function submitPayout(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed) return;
+  return payloadTask(Payload, async ({ payout_id }, helpers) => {
     await submit(
       {
-        db: deps.db,
+        ...jobDeps(deps, helpers),
         managedWalletSeed: deps.managedWalletSeed,
         relay: deps.sweep && relayOf(deps.sweep),
-        addJob: addJobOf(helpers),
-        log: helpers.logger,
       },
-      parsed.payout_id,
+      payout_id,
     );
-  };
+  });
 }

@@ -8,7 +8,7 @@ import {
   moveByAuthorization,
 } from "../relayer/moveByAuthorization.ts";
 import { queueNextRound } from "../sweeps.ts";
-import { parsePayload } from "./payload.ts";
+import { payloadTask } from "./payload.ts";
 
 const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 
@@ -19,9 +19,8 @@ const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
  * throws, and graphile-worker retries the job with its backoff.
  */
 export function sweepDeposit(deps: WorkerDeps): Task {
-  return async (payload, helpers) => {
-    const parsed = parsePayload(Payload, payload, helpers);
-    if (!parsed || !deps.sweep) return;
+  return payloadTask(Payload, async ({ address }, helpers) => {
+    if (!deps.sweep) return;
     const sweeping = deps.sweep;
     await sweep(
       {
@@ -37,7 +36,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
         queueNextRound: (address) => queueNextRound(helpers, address),
         log: helpers.logger,
       },
-      parsed.address,
+      address,
     );
-  };
+  });
 }
