@@ -10,7 +10,7 @@ import {
   createLinkKnownKeys,
 } from "../app/links/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
-import { MAX_TOTAL, priceLineItems } from "../domain/invoiceTotals.ts";
+import { MAX_TOTAL, priceInvoice } from "../domain/invoiceTotals.ts";
 import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; fields: FieldError[] };
@@ -23,7 +23,7 @@ export function validateInvoice(body: unknown): Validation<CreateInvoiceInput> {
   const parsed = CreateInvoiceSchema.safeParse(body);
   if (!parsed.success)
     return { ok: false, fields: fieldErrors(parsed.error, body, createInvoiceKnownKeys) };
-  const { total } = priceLineItems(parsed.data.line_items);
+  const { total } = priceInvoice(parsed.data.line_items);
   if (total > MAX_TOTAL) {
     return {
       ok: false,
@@ -66,7 +66,7 @@ export function validateLink(body: unknown): Validation<CreateLinkInput> {
 
 /** What --dry-run prints for an invoice: the request as the API would see it, and its totals. */
 export function invoicePreview(input: CreateInvoiceInput) {
-  const { lines, total } = priceLineItems(input.line_items);
+  const { lines, total } = priceInvoice(input.line_items);
   return {
     valid: true,
     request: {

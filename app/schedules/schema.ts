@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import { MAX_TOTAL, priceLineItems } from "../../domain/invoiceTotals.ts";
+import { MAX_TOTAL, priceInvoice } from "../../domain/invoiceTotals.ts";
 import {
   FIRST_SCHEDULE_YEAR,
   LAST_SCHEDULE_YEAR,
@@ -69,7 +69,7 @@ export function checkTemplate(
     );
   if (parsed.success) {
     // The checks POST /api/invoices makes past its schema: a total above 0 and within range.
-    const { total } = priceLineItems(parsed.data.line_items);
+    const { total } = priceInvoice(parsed.data.line_items);
     if (total <= 0n)
       fields.push({
         path: "invoice.line_items",

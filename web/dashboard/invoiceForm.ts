@@ -1,5 +1,5 @@
 import { LineItemSchema } from "../../app/invoices/schema.ts";
-import { priceLineItems } from "../../domain/invoiceTotals.ts";
+import { priceInvoice, taxLineProblems } from "../../domain/invoiceTotals.ts";
 import {
   type FormFields,
   formToBody,
@@ -38,7 +38,8 @@ type Line = FormState["lines"][number];
 /** The invoice total as POST /api/invoices computes it, or null while a line is invalid. */
 export function invoiceTotal(lines: unknown[]): bigint | null {
   const parsed = LineItemSchema.array().min(1).safeParse(lines);
-  return parsed.success ? priceLineItems(parsed.data).total : null;
+  if (!parsed.success || taxLineProblems(parsed.data).length > 0) return null;
+  return priceInvoice(parsed.data).total;
 }
 
 /** A blank form with the merchant's defaults (settings page) filled in. */

@@ -4746,6 +4746,28 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean | null;
             };
+            /**
+             * @description The merchant's VAT identifier, with its country prefix (`DE123456789`).
+             * @example DE123456789
+             */
+            merchant_tax_id?: string;
+            /**
+             * @description The payer's VAT identifier; required with a reverse-charge (`AE`) or intra-community (`K`) line.
+             * @example DE123456789
+             */
+            vendor_tax_id?: string;
+            /**
+             * @description The merchant's country (ISO 3166-1 alpha-2); e-invoices need it.
+             * @example DE
+             */
+            merchant_country?: string;
+            /**
+             * @description The payer's country (ISO 3166-1 alpha-2); e-invoices need it.
+             * @example DE
+             */
+            vendor_country?: string;
+            /** @description Why no tax is charged, printed with lines of category `E`, `AE`, `K`, `G` or `O`; required for `E` (the others have standard wording). */
+            tax_exemption_reason?: string;
             /** @description Whether to email the vendor now (the default); `false` keeps a `draft`, sent later with `POST /api/invoices/{id}/send`. */
             send_now?: boolean;
         };
@@ -4762,10 +4784,20 @@ export interface components {
             /** @description A JSON number; fractions are allowed (hours, say). */
             quantity: number;
             /**
-             * @description The price of one unit in USDC: a quoted decimal string with 1 to 6 decimals, such as `"75.00"`. The line total is quantity × unit_price, rounded half-up to 6 decimals.
+             * @description The price of one unit in USDC: a quoted decimal string with 1 to 6 decimals, such as `"75.00"`. The line total is quantity × unit_price, rounded half-up to 6 decimals (to the cent on an invoice with tax).
              * @example 75.00
              */
             unit_price: string;
+            /**
+             * @description The line's tax rate in percent (`"19"`, `"7.5"`, `"0"`). An addition to the spec: once one line has `tax_rate` or `tax_category`, every line needs one, amounts are computed in cents and `total_amount` is subtotal + tax (docs/einvoices.md).
+             * @example 19
+             */
+            tax_rate?: string;
+            /**
+             * @description The VAT category (EN 16931): `S` standard rate, `Z` zero-rated, `E` exempt, `AE` reverse charge, `K` intra-community supply, `G` export outside the EU, `O` outside the scope of tax. Defaults to `S` when `tax_rate` is above 0.
+             * @enum {string}
+             */
+            tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
         };
         /**
          * @example {
@@ -4869,8 +4901,15 @@ export interface components {
                 description: string;
                 quantity: number;
                 unit_price: string;
-                /** @description quantity × unit_price, rounded half-up to 6 decimals. */
+                /** @description quantity × unit_price, rounded half-up to 6 decimals; on an invoice with tax, the line's net amount, to the cent. */
                 line_total: string;
+                /**
+                 * @description Only on an invoice with tax: the line's VAT category.
+                 * @enum {string}
+                 */
+                tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+                /** @description Only on an invoice with tax, and not for category `O`: percent. */
+                tax_rate?: string;
             }[];
             /** @description The sum of the line totals, in USDC. */
             total_amount: string;
@@ -4940,6 +4979,32 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean | null;
             };
+            /** @description As given at creation. */
+            merchant_tax_id?: string;
+            /** @description As given at creation. */
+            vendor_tax_id?: string;
+            /** @description As given at creation. */
+            merchant_country?: string;
+            /** @description As given at creation. */
+            vendor_country?: string;
+            /** @description As given at creation. */
+            tax_exemption_reason?: string;
+            /** @description Only on an invoice with tax: the sum of the lines' net amounts; `total_amount` is this plus `tax_amount`. */
+            subtotal_amount?: string;
+            /** @description Only on an invoice with tax: the sum of `tax_breakdown`'s tax amounts. */
+            tax_amount?: string;
+            /** @description Only on an invoice with tax: one row per category and rate. */
+            tax_breakdown?: {
+                /** @enum {string} */
+                category: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+                /** @description Percent; null for category `O`. */
+                rate: string | null;
+                taxable_amount: string;
+                /** @description taxable_amount × rate / 100, rounded half-up to the cent. */
+                tax_amount: string;
+                /** @description Why no tax is charged (categories E, AE, K, G, O); null otherwise. */
+                exemption_reason: string | null;
+            }[];
         };
         /**
          * @example {
