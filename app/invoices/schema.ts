@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { DepositPaymentView } from "../../domain/depositPaymentView.ts";
-import { taxLineProblems } from "../../domain/invoiceTotals.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
@@ -8,18 +7,11 @@ import {
   WALLET_TYPES,
 } from "../../domain/statuses.ts";
 import type { SweepView } from "../../domain/sweepView.ts";
-import {
-  CATEGORIES_NEEDING_BOTH_TAX_IDS,
-  EXEMPTION_REASONS,
-  resolveLineTax,
-  TAX_CATEGORIES,
-  type TaxCategory,
-} from "../../domain/tax.ts";
+import { TAX_CATEGORIES } from "../../domain/tax.ts";
 import { RefundSchema } from "../refunds/refundSchema.ts";
 import {
   calendarDate,
   checksummedAddress,
-  countryCode,
   emailAddress,
   isCalendarDate,
   metadataSchema,
@@ -27,7 +19,6 @@ import {
   rule,
   storedMetadataSchema,
   taxCategory,
-  taxId,
   taxRate,
   usdcAmount,
   walletRules,
@@ -42,6 +33,7 @@ import {
   invoiceStatusResponseExample,
   sweepExample,
 } from "./examples.ts";
+import { CreateInvoiceTaxFields, InvoiceTaxFields, taxRules } from "./taxFields.ts";
 
 /**
  * The request and response schemas of the invoice endpoints. The API, the CLI and the tests
@@ -132,23 +124,7 @@ export const CreateInvoiceSchema = z
         "Up to 20 flat keys of your own (an order id, a customer id), as payment links take them: returned in the invoice's bodies and list (which filters on them: `?metadata[order_id]=1042`), its CSV export, its webhooks and the event log. Set at creation, never changed.",
       example: { order_id: "1042" },
     }),
-    merchant_tax_id: taxId.optional().openapi({
-      description: "The merchant's VAT identifier, with its country prefix (`DE123456789`).",
-    }),
-    vendor_tax_id: taxId.optional().openapi({
-      description:
-        "The payer's VAT identifier; required with a reverse-charge (`AE`) or intra-community (`K`) line.",
-    }),
-    merchant_country: countryCode.optional().openapi({
-      description: "The merchant's country (ISO 3166-1 alpha-2); e-invoices need it.",
-    }),
-    vendor_country: countryCode.optional().openapi({
-      description: "The payer's country (ISO 3166-1 alpha-2); e-invoices need it.",
-    }),
-    tax_exemption_reason: nonEmptyText(500).optional().openapi({
-      description:
-        "Why no tax is charged, printed with lines of category `E`, `AE`, `K`, `G` or `O`; required for `E` (the others have standard wording).",
-    }),
+    ...CreateInvoiceTaxFields,
     send_now: z
       .boolean(rule("invalid_boolean", "must be true or false"))
       .openapi({
@@ -196,61 +172,6 @@ export const CreateInvoiceSchema = z
   });
 
 export type CreateInvoiceInput = z.infer<typeof CreateInvoiceSchema>;
-
-/**
- * The rules of tax across fields (domain/invoiceTotals.ts taxLineProblems, domain/tax.ts): each
- * line's category and rate agree and every line has them once one has; reverse charge and
- * intra-community lines need both VAT identifiers; exempt lines need their reason; a reason
- * needs a line it explains. Lines whose own fields failed are left to those errors.
- */
-function taxRules(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const items = Array.isArray(body.line_items) ? (body.line_items as unknown[]) : [];
-  const lines = items.map((item) =>
-    typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {},
-  );
-  const wellFormed = lines.every(
-    (line) =>
-      (line.tax_rate === undefined || taxRate.safeParse(line.tax_rate).success) &&
-      (line.tax_category === undefined || taxCategory.safeParse(line.tax_category).success),
-  );
-  if (!wellFormed) return;
-  const taxed = lines as { tax_rate?: string; tax_category?: TaxCategory }[];
-  for (const problem of taxLineProblems(taxed))
-    ctx.addIssue({
-      code: "custom",
-      path: ["line_items", problem.index, problem.field],
-      ...rule(problem.code, problem.message),
-    });
-  const categories = new Set(
-    taxed.flatMap((line) => {
-      const resolved = resolveLineTax(line.tax_rate, line.tax_category);
-      return "code" in resolved ? [] : [resolved.category];
-    }),
-  );
-  if (CATEGORIES_NEEDING_BOTH_TAX_IDS.some((category) => categories.has(category)))
-    for (const field of ["merchant_tax_id", "vendor_tax_id"])
-      if (body[field] === undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          ...rule("required", "is required with a reverse-charge (AE) or intra-community (K) line"),
-        });
-  if (categories.has("E") && body.tax_exemption_reason === undefined)
-    ctx.addIssue({
-      code: "custom",
-      path: ["tax_exemption_reason"],
-      ...rule("required", "is required with an exempt (E) line: say which provision exempts it"),
-    });
-  if (
-    body.tax_exemption_reason !== undefined &&
-    ![...categories].some((category) => EXEMPTION_REASONS[category])
-  )
-    ctx.addIssue({
-      code: "custom",
-      path: ["tax_exemption_reason"],
-      ...rule("not_applicable", "explains lines of category E, AE, K, G or O, and there are none"),
-    });
-}
 
 export const CreateInvoiceResponseSchema = z
   .object({
@@ -448,34 +369,7 @@ export const InvoiceSchema = z
     metadata: storedMetadataSchema.openapi({
       description: "The `metadata` it was created with; `{}` when none was given.",
     }),
-    merchant_tax_id: z.string().optional().openapi({ description: "As given at creation." }),
-    vendor_tax_id: z.string().optional().openapi({ description: "As given at creation." }),
-    merchant_country: z.string().optional().openapi({ description: "As given at creation." }),
-    vendor_country: z.string().optional().openapi({ description: "As given at creation." }),
-    tax_exemption_reason: z.string().optional().openapi({ description: "As given at creation." }),
-    subtotal_amount: z.string().optional().openapi({
-      description:
-        "Only on an invoice with tax: the sum of the lines' net amounts; `total_amount` is this plus `tax_amount`.",
-    }),
-    tax_amount: z.string().optional().openapi({
-      description: "Only on an invoice with tax: the sum of `tax_breakdown`'s tax amounts.",
-    }),
-    tax_breakdown: z
-      .array(
-        z.object({
-          category: z.enum(TAX_CATEGORIES),
-          rate: z.string().nullable().openapi({ description: "Percent; null for category `O`." }),
-          taxable_amount: z.string(),
-          tax_amount: z.string().openapi({
-            description: "taxable_amount × rate / 100, rounded half-up to the cent.",
-          }),
-          exemption_reason: z.string().nullable().openapi({
-            description: "Why no tax is charged (categories E, AE, K, G, O); null otherwise.",
-          }),
-        }),
-      )
-      .optional()
-      .openapi({ description: "Only on an invoice with tax: one row per category and rate." }),
+    ...InvoiceTaxFields,
   })
   .openapi("Invoice", { example: invoiceExample });
 
