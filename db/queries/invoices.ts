@@ -57,7 +57,6 @@ async function queueVendorEmail(
     .execute();
 }
 
-/** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
 /**
  * When the merchant's newest invoice was created (null before its first): read under the
  * merchant's row lock by a creation, so that a later number is never an earlier time.
@@ -74,6 +73,7 @@ export async function findNewestInvoiceTime(
   return row?.newest ?? null;
 }
 
+/** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
 export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
   return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();
