@@ -89,14 +89,22 @@ export function priceInvoice(items: readonly LineItemInput[]): {
       tax,
     };
   });
-  const breakdown = taxBreakdown(
-    lines.map((line) => ({ netAmount: line.lineTotal, tax: line.tax })),
+  return { lines, ...pricedTotals(lines) };
+}
+
+/** Totals of priced lines: their sum without tax; with tax, the breakdown of domain/tax.ts. */
+export function pricedTotals(lines: readonly PricedLineItem[]): {
+  total: bigint;
+  tax: InvoiceTax | null;
+} {
+  const taxed = lines.flatMap((line) =>
+    line.tax ? [{ netAmount: line.lineTotal, tax: line.tax }] : [],
   );
-  const { subtotal, tax, total } = taxTotals(
-    lines.map((line) => ({ netAmount: line.lineTotal })),
-    breakdown,
-  );
-  return { lines, total, tax: { subtotal, tax, breakdown } };
+  if (taxed.length === 0)
+    return { total: lines.reduce((sum, line) => sum + line.lineTotal, 0n), tax: null };
+  const breakdown = taxBreakdown(taxed);
+  const { subtotal, tax, total } = taxTotals(taxed, breakdown);
+  return { total, tax: { subtotal, tax, breakdown } };
 }
 
 /**

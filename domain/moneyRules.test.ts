@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
   amountDue,
   invoiceAmountDue,
+  invoicedAmount,
   invoiceMoney,
   isOverdue,
   monthStartOf,
@@ -23,7 +24,14 @@ describe("invoiceAmountDue", () => {
     ["void", 0n, 0n], // cancelled: nothing is owed
     ["void", 1_000_000n, 0n], // a payment after voiding is held for refund, not a part payment
   ] as const)("%s with %s received of 3.00 → %s due", (status, received, due) => {
-    expect(invoiceAmountDue(status, 3_000_000n, received)).toBe(due);
+    expect(invoiceAmountDue(status, 3_000_000n, received, 0n)).toBe(due);
+  });
+  test("a credit note lowers what is due: the total less what was credited, less what arrived", () => {
+    expect(invoicedAmount(3_000_000n, 1_000_000n)).toBe(2_000_000n);
+    expect(invoiceAmountDue("partial", 3_000_000n, 500_000n, 1_000_000n)).toBe(1_500_000n);
+    expect(invoiceAmountDue("sent", 3_000_000n, 0n, 3_000_000n)).toBe(0n);
+    // Credited below what arrived: nothing is due (the rest is excess, refundable).
+    expect(invoiceAmountDue("excess", 3_000_000n, 2_000_000n, 2_500_000n)).toBe(0n);
   });
 });
 
@@ -64,12 +72,20 @@ describe("refunds", () => {
   test("invoiceMoney puts them together", () => {
     expect(
       invoiceMoney(
-        { status: "excess", total: 100n, dueDate: "2026-01-01" },
+        { status: "excess", total: 100n, credited: 0n, dueDate: "2026-01-01" },
         130n,
         30n,
         "2026-02-01",
       ),
-    ).toEqual({ received: 130n, refunded: 30n, net: 100n, due: 0n, overdue: false });
+    ).toEqual({
+      invoiced: 100n,
+      credited: 0n,
+      received: 130n,
+      refunded: 30n,
+      net: 100n,
+      due: 0n,
+      overdue: false,
+    });
   });
 });
 
@@ -78,12 +94,12 @@ describe("outstanding", () => {
     const today = "2026-02-01";
     const sum = outstanding(
       [
-        { status: "sent", total: 100n, received: 0n, dueDate: "2026-01-01" }, // overdue
-        { status: "draft", total: 40n, received: 0n, dueDate: "2026-03-01" },
-        { status: "partial", total: 100n, received: 60n, dueDate: "2026-01-01" }, // not overdue
-        { status: "void", total: 150n, received: 0n, dueDate: "2026-01-01" },
-        { status: "paid", total: 100n, received: 99n, dueDate: "2026-01-01" },
-        { status: "excess", total: 100n, received: 130n, dueDate: "2026-01-01" },
+        { status: "sent", total: 100n, credited: 0n, received: 0n, dueDate: "2026-01-01" }, // overdue
+        { status: "draft", total: 40n, credited: 0n, received: 0n, dueDate: "2026-03-01" },
+        { status: "partial", total: 100n, credited: 0n, received: 60n, dueDate: "2026-01-01" }, // not overdue
+        { status: "void", total: 150n, credited: 0n, received: 0n, dueDate: "2026-01-01" },
+        { status: "paid", total: 100n, credited: 0n, received: 99n, dueDate: "2026-01-01" },
+        { status: "excess", total: 100n, credited: 0n, received: 130n, dueDate: "2026-01-01" },
       ],
       today,
     );
@@ -101,8 +117,14 @@ describe("overview", () => {
           { status: "confirmed", amount: 30_000_000n },
         ],
         openInvoices: [
-          { status: "void", total: 149_975_000n, received: 0n, dueDate: "2026-01-01" },
-          { status: "sent", total: 10_000_000n, received: 0n, dueDate: "2026-01-01" },
+          {
+            status: "void",
+            total: 149_975_000n,
+            credited: 0n,
+            received: 0n,
+            dueDate: "2026-01-01",
+          },
+          { status: "sent", total: 10_000_000n, credited: 0n, received: 0n, dueDate: "2026-01-01" },
         ],
       },
       "2026-02-15",
@@ -124,9 +146,10 @@ describe("overview", () => {
 
 describe("openAmountDue", () => {
   test("what a sent or partly paid invoice still asks for; nothing for any other", () => {
-    expect(openAmountDue("sent", 3_000_000n, 0n)).toBe(3_000_000n);
-    expect(openAmountDue("partial", 3_000_000n, 2_000_000n)).toBe(1_000_000n);
+    expect(openAmountDue("sent", 3_000_000n, 0n, 0n)).toBe(3_000_000n);
+    expect(openAmountDue("sent", 3_000_000n, 0n, 1_000_000n)).toBe(2_000_000n);
+    expect(openAmountDue("partial", 3_000_000n, 2_000_000n, 0n)).toBe(1_000_000n);
     for (const status of ["draft", "paid", "excess", "void"] as const)
-      expect(openAmountDue(status, 3_000_000n, 0n), status).toBe(0n);
+      expect(openAmountDue(status, 3_000_000n, 0n, 0n), status).toBe(0n);
   });
 });

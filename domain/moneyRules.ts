@@ -1,29 +1,42 @@
 import type { RefundStatus, StoredInvoiceStatus } from "./statuses.ts";
 
 /**
- * What is owed, received, refunded and overdue: each rule once. Every surface that shows money
- * (the API's details and lists, the status endpoint, the dashboard, the CSV exports, the
- * webhooks and emails) reads these, so an accountant summing any of them gets one answer.
- * All figures are USDC base units.
+ * What is owed, received, refunded, credited and overdue: each rule once. Every surface that
+ * shows money (the API's details and lists, the status endpoint, the dashboard, the CSV
+ * exports, the webhooks and emails) reads these, so an accountant summing any of them gets one
+ * answer. All figures are USDC base units.
  */
+
+/**
+ * What an invoice asks for once its credit notes are taken off: its total less everything
+ * credited (app.invoices.credited_amount, the sum of its credit notes). It is also what may
+ * still be credited: a credit note never takes an invoice below zero.
+ *
+ * @example invoicedAmount(3_000_000n, 1_000_000n) // 2_000_000n
+ */
+export function invoicedAmount(total: bigint, credited: bigint): bigint {
+  return total - credited;
+}
 
 /**
  * What is still due on an invoice: nothing once it is `paid` (a shortfall within the merchant's
  * underpayment tolerance is settled, so nobody asks for more) or `void` (cancelled: a payment
- * that still arrives is held for refund, not owed), otherwise the total less what arrived,
- * never below zero.
+ * that still arrives is held for refund, not owed), otherwise what it asks for after its
+ * credit notes (invoicedAmount) less what arrived, never below zero.
  *
- * @example invoiceAmountDue("paid", 3_000_000n, 2_950_000n) // 0n
- * @example invoiceAmountDue("void", 3_000_000n, 0n) // 0n
- * @example invoiceAmountDue("partial", 3_000_000n, 2_000_000n) // 1_000_000n
+ * @example invoiceAmountDue("paid", 3_000_000n, 2_950_000n, 0n) // 0n
+ * @example invoiceAmountDue("void", 3_000_000n, 0n, 0n) // 0n
+ * @example invoiceAmountDue("partial", 3_000_000n, 2_000_000n, 0n) // 1_000_000n
+ * @example invoiceAmountDue("partial", 3_000_000n, 1_000_000n, 500_000n) // 1_500_000n
  */
 export function invoiceAmountDue(
   status: StoredInvoiceStatus,
   total: bigint,
   received: bigint,
+  credited: bigint,
 ): bigint {
   if (status === "paid" || status === "void") return 0n;
-  return amountDue(total, received);
+  return amountDue(invoicedAmount(total, credited), received);
 }
 
 /** What is still to pay on an amount (a payment link's): the amount less what arrived, ≥ 0. */
@@ -41,16 +54,17 @@ export const OPEN_STORED_STATUSES = ["sent", "partial"] as const satisfies Store
 /**
  * What an open invoice still asks for: its amount due; 0 for any invoice that is not open.
  *
- * @example openAmountDue("partial", 3_000_000n, 2_000_000n) // 1_000_000n
- * @example openAmountDue("draft", 3_000_000n, 0n) // 0n
+ * @example openAmountDue("partial", 3_000_000n, 2_000_000n, 0n) // 1_000_000n
+ * @example openAmountDue("draft", 3_000_000n, 0n, 0n) // 0n
  */
 export function openAmountDue(
   status: StoredInvoiceStatus,
   total: bigint,
   received: bigint,
+  credited: bigint,
 ): bigint {
   if (!(OPEN_STORED_STATUSES as readonly string[]).includes(status)) return 0n;
-  return invoiceAmountDue(status, total, received);
+  return invoiceAmountDue(status, total, received, credited);
 }
 
 /** The stored statuses an invoice reports as `overdue` once its due date has passed. */
@@ -94,6 +108,9 @@ export function netReceived(received: bigint, refunded: bigint): bigint {
 
 /** One invoice's money, every figure of it, from what is stored about it. */
 export type InvoiceMoney = {
+  /** What the invoice asks for after its credit notes (invoicedAmount). */
+  invoiced: bigint;
+  credited: bigint;
   received: bigint;
   refunded: bigint;
   net: bigint;
@@ -102,16 +119,18 @@ export type InvoiceMoney = {
 };
 
 export function invoiceMoney(
-  invoice: { status: StoredInvoiceStatus; total: bigint; dueDate: string },
+  invoice: { status: StoredInvoiceStatus; total: bigint; credited: bigint; dueDate: string },
   received: bigint,
   refunded: bigint,
   today: string,
 ): InvoiceMoney {
   return {
+    invoiced: invoicedAmount(invoice.total, invoice.credited),
+    credited: invoice.credited,
     received,
     refunded,
     net: netReceived(received, refunded),
-    due: invoiceAmountDue(invoice.status, invoice.total, received),
+    due: invoiceAmountDue(invoice.status, invoice.total, received, invoice.credited),
     overdue: isOverdue(invoice.status, invoice.dueDate, today),
   };
 }
@@ -127,6 +146,7 @@ export function outstanding(
   invoices: readonly {
     status: StoredInvoiceStatus;
     total: bigint;
+    credited: bigint;
     received: bigint;
     dueDate: string;
   }[],
@@ -134,7 +154,7 @@ export function outstanding(
 ): Outstanding {
   const sum: Outstanding = { due: 0n, count: 0, overdue: 0n, overdueCount: 0 };
   for (const invoice of invoices) {
-    const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received);
+    const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received, invoice.credited);
     if (due === 0n) continue;
     sum.due += due;
     sum.count += 1;
@@ -168,6 +188,7 @@ export function overview(
     openInvoices: readonly {
       status: StoredInvoiceStatus;
       total: bigint;
+      credited: bigint;
       received: bigint;
       dueDate: string;
     }[];

@@ -66,6 +66,10 @@ describe("invoiceStatusFor", () => {
   ] as const)("received %s (sent: %s) → %s", (received, sent, status) => {
     expect(invoiceStatusFor(100n, received, sent)).toBe(status);
   });
+  test("credited in full (it asks for 0): void when nothing came, excess when something did", () => {
+    expect(invoiceStatusFor(0n, 0n, true)).toBe("void");
+    expect(invoiceStatusFor(0n, 1n, true)).toBe("excess");
+  });
   test.each([
     [2_500_000n, 0n, "partial"], // the default: exact amounts only
     [2_999_999n, 0n, "partial"],

@@ -108,7 +108,8 @@ export function amountForStatus(
 export { amountDue } from "./moneyRules.ts";
 
 /**
- * The stored status that `received` implies for an invoice of `total` (spec §3.1); pass
+ * The stored status that `received` implies for an invoice asking for `total` (spec §3.1; after
+ * credit notes, moneyRules' invoicedAmount); pass
  * amountForStatus's figure to hold dust after an exact payment. `tolerance` is the merchant's
  * opt-in underpayment tolerance (docs/api.md, "Underpayment tolerance"): a shortfall of at most
  * that much is `paid` too; 0, the default, keeps `paid` = exactly the total.
@@ -121,6 +122,9 @@ export function invoiceStatusFor(
   sent: boolean,
   tolerance = 0n,
 ): StoredInvoiceStatus {
+  // Only credit notes bring what an invoice asks for to 0 (a total is never 0): credited in
+  // full, it is cancelled (`void`) when nothing came, and anything received is excess, refundable.
+  if (total === 0n) return received === 0n ? "void" : "excess";
   if (received === 0n) return sent ? "sent" : "draft";
   if (received < total) return total - received <= tolerance ? "paid" : "partial";
   return received === total ? "paid" : "excess";
@@ -142,7 +146,9 @@ export type PaymentEventType =
   | "link.refunded"
   /** An open invoice's due date is near / has passed (domain/reminders.ts), once each. */
   | "invoice.will_be_due"
-  | "invoice.overdue";
+  | "invoice.overdue"
+  /** A credit note issued on an invoice (migration 0040). */
+  | "credit_note.created";
 
 /** A payment link's status (spec §3.2) for what it has received. */
 export function linkStatusFor(amount: bigint, received: bigint): LinkStatus {

@@ -23,6 +23,7 @@ describe("agedReceivables", () => {
   const invoice = (over: Partial<ReceivableInvoice>): ReceivableInvoice => ({
     status: "sent",
     total: 10_000_000n,
+    credited: 0n,
     received: 0n,
     dueDate: "2026-03-01",
     vendorEmail: "ap@globex.example",

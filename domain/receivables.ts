@@ -41,6 +41,8 @@ const emptyBuckets = (): Buckets => ({
 export type ReceivableInvoice = {
   status: StoredInvoiceStatus;
   total: bigint;
+  /** What its credit notes took off (moneyRules' invoicedAmount). */
+  credited: bigint;
   received: bigint;
   dueDate: string;
   vendorEmail: string;
@@ -76,7 +78,7 @@ export function agedReceivables(
   let total = 0n;
   let invoiceCount = 0;
   for (const invoice of invoices) {
-    const due = openAmountDue(invoice.status, invoice.total, invoice.received);
+    const due = openAmountDue(invoice.status, invoice.total, invoice.received, invoice.credited);
     if (due === 0n) continue;
     const bucket = agingBucket(invoice.dueDate, today);
     const key = invoice.vendorEmail.toLowerCase();

@@ -173,11 +173,11 @@ describe("nextReminderCheck: the sweep looks at an invoice only when it has to",
 
 describe("remindableAmount", () => {
   test("what is still due on a sent or partly paid invoice", () => {
-    expect(remindableAmount("sent", 3_000_000n, 0n)).toBe(3_000_000n);
-    expect(remindableAmount("partial", 3_000_000n, 1_000_000n)).toBe(2_000_000n);
+    expect(remindableAmount("sent", 3_000_000n, 0n, 0n)).toBe(3_000_000n);
+    expect(remindableAmount("partial", 3_000_000n, 1_000_000n, 0n)).toBe(2_000_000n);
   });
   test.each(["paid", "void", "excess", "draft"] as const)("%s: nothing", (status) => {
-    expect(remindableAmount(status, 3_000_000n, 0n)).toBe(0n);
+    expect(remindableAmount(status, 3_000_000n, 0n, 0n)).toBe(0n);
   });
 });
 

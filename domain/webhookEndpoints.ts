@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "invoice.refunded",
   "invoice.will_be_due",
   "invoice.overdue",
+  "credit_note.created",
   "link.confirmed",
   "link.partial",
   "link.excess",

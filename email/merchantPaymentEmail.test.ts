@@ -7,6 +7,7 @@ const data: MerchantPaymentEmailData = {
   invoiceNumber: "INV-0001",
   vendorName: "Globex",
   totalAmount: 150_000_000n,
+  credited: 0n,
   received: 150_000_000n,
   status: "paid",
   txHash,

@@ -1,5 +1,5 @@
 import { formatUsdcForDisplay } from "../domain/money.ts";
-import { invoiceAmountDue } from "../domain/moneyRules.ts";
+import { invoiceAmountDue, invoicedAmount } from "../domain/moneyRules.ts";
 import type { PaymentEventType } from "../domain/paymentState.ts";
 import type { StoredInvoiceStatus } from "../domain/statuses.ts";
 import { escapeHtml } from "../internal/escapeHtml.ts";
@@ -11,6 +11,8 @@ export type MerchantPaymentEmailData = {
   invoiceNumber: string;
   vendorName: string;
   totalAmount: bigint;
+  /** What its credit notes took off the total (moneyRules' invoicedAmount). */
+  credited: bigint;
   received: bigint;
   /** The invoice's status the event left it in: what is still due depends on it. */
   status: StoredInvoiceStatus;
@@ -58,19 +60,20 @@ const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string
 /** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */
 export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
   const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
-  const due = invoiceAmountDue(data.status, data.totalAmount, data.received);
+  const due = invoiceAmountDue(data.status, data.totalAmount, data.received, data.credited);
+  const invoiced = invoicedAmount(data.totalAmount, data.credited);
   const balance =
     data.type === "invoice.unexpected_payment"
       ? "The invoice is void: nothing is due. Refund this money with POST /api/invoices/{id}/refunds (a claim link lets the payer name the address)."
       : due > 0n
         ? `Still due: ${usdc(due)}`
-        : data.received > data.totalAmount
-          ? `Received in excess: ${usdc(data.received - data.totalAmount)}`
+        : data.received > invoiced
+          ? `Received in excess: ${usdc(data.received - invoiced)}`
           : "Nothing is due.";
   // Amount due is never negative: the excess is what arrived beyond the total.
   const refund =
-    data.type === "invoice.excess" && data.received > data.totalAmount
-      ? excessRefundLines(data, usdc(data.received - data.totalAmount))
+    data.type === "invoice.excess" && data.received > invoiced
+      ? excessRefundLines(data, usdc(data.received - invoiced))
       : [];
   const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
   const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;

@@ -29,6 +29,11 @@ export type InvoicePdfData = {
   depositAddress: string;
   paymentUri: string;
   invoiceUrl: string;
+  /**
+   * Present for a credit note (app/creditNotes): the same document titled CREDIT NOTE, naming
+   * the invoice it credits and why, with no payment instructions (nothing is to be paid).
+   */
+  creditNote?: { creditsInvoice: string; reason: string } | null;
 };
 
 const INK = "#1f2933";
@@ -72,6 +77,8 @@ export function invoiceDocument(
   });
 
   const total = `${formatUsdcForDisplay(invoice.totalAmount)} USDC`;
+  const creditNote = invoice.creditNote ?? null;
+  const documentName = creditNote ? "Credit note" : "Invoice";
   const tax = invoice.tax ?? null;
   const right = (value: string, drop: number): Content => ({
     text: value,
@@ -108,7 +115,7 @@ export function invoiceDocument(
         {
           width: 200,
           stack: [
-            { text: "INVOICE", style: "title", alignment: "right" },
+            { text: documentName.toUpperCase(), style: "title", alignment: "right" },
             {
               alignment: "right",
               margin: [0, 6, 0, 0],
@@ -120,10 +127,15 @@ export function invoiceDocument(
                     { text: invoice.invoiceNumber, bold: true },
                   ],
                   [{ text: "Issued", color: MUTED }, invoice.issueDate],
-                  [
-                    { text: "Due", color: MUTED },
-                    { text: invoice.dueDate, bold: true },
-                  ],
+                  creditNote
+                    ? [
+                        { text: "Credits", color: MUTED },
+                        { text: creditNote.creditsInvoice, bold: true },
+                      ]
+                    : [
+                        { text: "Due", color: MUTED },
+                        { text: invoice.dueDate, bold: true },
+                      ],
                 ],
               },
               layout: "noBorders",
@@ -148,9 +160,11 @@ export function invoiceDocument(
         {
           width: 200,
           stack: [
-            label("Amount due"),
+            label(creditNote ? "Amount credited" : "Amount due"),
             { text: total, style: "amountDue", margin: [0, 4, 0, 0] },
-            { text: `by ${invoice.dueDate}`, color: MUTED },
+            creditNote
+              ? { text: `off invoice ${creditNote.creditsInvoice}`, color: MUTED }
+              : { text: `by ${invoice.dueDate}`, color: MUTED },
           ],
           alignment: "right",
         },
@@ -213,56 +227,7 @@ export function invoiceDocument(
       ],
     },
     ...(tax ? exemptionNotes(tax, text) : []),
-    {
-      margin: [0, 28, 0, 0],
-      table: {
-        widths: ["*", 120],
-        body: [
-          [
-            {
-              stack: [
-                { text: "Pay with USDC on Base", style: "payTitle" },
-                {
-                  text: [
-                    "Send exactly ",
-                    { text: total, bold: true },
-                    ` to this invoice's own deposit address on Base (chain ${BASE_CHAIN_ID}):`,
-                  ],
-                  margin: [0, 6, 0, 4],
-                },
-                { text: invoice.depositAddress, font: "Courier", fontSize: 9.5, bold: true },
-                {
-                  text: [
-                    { text: "USDC contract ", color: MUTED },
-                    { text: USDC_ADDRESS, font: "Courier", fontSize: 8, color: MUTED },
-                  ],
-                  margin: [0, 6, 0, 0],
-                },
-                {
-                  text: "USDC on Base only. Other tokens, or USDC on any other network, sent to this address will not be credited.",
-                  style: "warning",
-                  margin: [0, 8, 0, 0],
-                },
-                {
-                  text: [
-                    { text: "Pay online: ", color: MUTED },
-                    { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT },
-                  ],
-                  margin: [0, 8, 0, 0],
-                },
-              ],
-              margin: [10, 10, 10, 10],
-            },
-            { qr: invoice.paymentUri, fit: 110, alignment: "center", margin: [0, 10, 0, 10] },
-          ],
-        ],
-      },
-      layout: {
-        hLineColor: () => RULE,
-        vLineColor: () => RULE,
-        fillColor: () => "#f5f7fa",
-      },
-    },
+    ...(creditNote ? [creditNoteReason(creditNote, text)] : [paymentBox(invoice, total)]),
   ];
 
   if (invoice.notes) {
@@ -276,9 +241,9 @@ export function invoiceDocument(
     pageSize: "A4",
     pageMargins: [48, 48, 48, 56],
     info: {
-      title: `Invoice ${invoice.invoiceNumber}`,
+      title: `${documentName} ${invoice.invoiceNumber}`,
       author: invoice.merchant.name,
-      subject: `Invoice ${invoice.invoiceNumber} for ${invoice.vendor.name}`,
+      subject: `${documentName} ${invoice.invoiceNumber} for ${invoice.vendor.name}`,
       creator: "Remit",
       producer: "Remit",
       creationDate: invoice.createdAt,
@@ -357,4 +322,77 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
   } catch {
     return renderPdf(invoiceDocument(invoice, { scriptFonts: false }));
   }
+}
+
+/** Why a credit note was issued, where an invoice has its payment instructions. */
+function creditNoteReason(
+  creditNote: { creditsInvoice: string; reason: string },
+  text: (value: string, style?: Record<string, unknown>) => Content,
+): Content {
+  return {
+    margin: [0, 28, 0, 0],
+    stack: [
+      label("Reason"),
+      text(creditNote.reason, { margin: [0, 4, 0, 0] }),
+      {
+        text: `This credit note lowers what invoice ${creditNote.creditsInvoice} asks for by the amount above. Nothing is to be paid on it; anything already paid above the invoice's new amount is refundable.`,
+        color: MUTED,
+        margin: [0, 8, 0, 0],
+      },
+    ],
+  };
+}
+
+/** How to pay an invoice: the deposit address, the USDC contract, the QR code. */
+function paymentBox(invoice: InvoicePdfData, total: string): Content {
+  return {
+    margin: [0, 28, 0, 0],
+    table: {
+      widths: ["*", 120],
+      body: [
+        [
+          {
+            stack: [
+              { text: "Pay with USDC on Base", style: "payTitle" },
+              {
+                text: [
+                  "Send exactly ",
+                  { text: total, bold: true },
+                  ` to this invoice's own deposit address on Base (chain ${BASE_CHAIN_ID}):`,
+                ],
+                margin: [0, 6, 0, 4],
+              },
+              { text: invoice.depositAddress, font: "Courier", fontSize: 9.5, bold: true },
+              {
+                text: [
+                  { text: "USDC contract ", color: MUTED },
+                  { text: USDC_ADDRESS, font: "Courier", fontSize: 8, color: MUTED },
+                ],
+                margin: [0, 6, 0, 0],
+              },
+              {
+                text: "USDC on Base only. Other tokens, or USDC on any other network, sent to this address will not be credited.",
+                style: "warning",
+                margin: [0, 8, 0, 0],
+              },
+              {
+                text: [
+                  { text: "Pay online: ", color: MUTED },
+                  { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT },
+                ],
+                margin: [0, 8, 0, 0],
+              },
+            ],
+            margin: [10, 10, 10, 10],
+          },
+          { qr: invoice.paymentUri, fit: 110, alignment: "center", margin: [0, 10, 0, 10] },
+        ],
+      ],
+    },
+    layout: {
+      hLineColor: () => RULE,
+      vLineColor: () => RULE,
+      fillColor: () => "#f5f7fa",
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { registerAbuseGuards } from "../api/abuseGuards.ts";
 import type { AppEnv } from "../api/appEnv.ts";
 import { registerAuditRoute } from "../api/audit/list.ts";
 import { registerAuth } from "../api/auth/registerAuth.ts";
+import { registerCreditNoteRoutes } from "../api/creditNotes/routes.ts";
 import type { AppDeps } from "../api/deps.ts";
 import { outboxRoutes } from "../api/dev/outbox.ts";
 import { registerDocs } from "../api/docs.ts";
@@ -158,6 +159,7 @@ export function createApi(deps: AppDeps) {
   registerX402Resource(app, deps);
   registerVoidInvoice(app, deps);
   registerRefundRoutes(app, deps);
+  registerCreditNoteRoutes(app, deps);
   registerWebhookEndpointRoutes(app, deps);
   registerEventRoutes(app, deps);
   // A merchant's lists, a link's details and the CSV exports.

@@ -117,7 +117,12 @@ export function pageRoutes(deps: PageDeps): Hono {
     if (!state)
       return c.html(<VoidInvoicePage invoice={invoice} lines={lines} refunded={refunded} />);
     const check = await checkPaidTransaction(c, deps.paidCheck, invoice.slug);
-    const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
+    const due = invoiceAmountDue(
+      invoice.status,
+      invoice.total_amount,
+      state.received,
+      invoice.credited_amount,
+    );
     const qr = await payQr(invoice.deposit_address, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);

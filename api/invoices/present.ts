@@ -22,7 +22,18 @@ import type { AppDeps } from "../deps.ts";
 /** `GET /api/invoices/{id}`: every stored field but the webhook secret, plus what is derived. */
 function presentInvoice(
   deps: Pick<AppDeps, "baseUrl" | "payUrl">,
-  { invoice, lines, pdfSha256, state, transfers, sweeps, refunds, money, today }: InvoiceFacts,
+  {
+    invoice,
+    lines,
+    pdfSha256,
+    state,
+    transfers,
+    sweeps,
+    refunds,
+    money,
+    creditNotes,
+    today,
+  }: InvoiceFacts,
 ): Invoice {
   const deposit = getAddress(invoice.deposit_address);
   const paid = money.received;
@@ -81,6 +92,19 @@ function presentInvoice(
     schedule_id: invoice.schedule_id,
     metadata: invoice.metadata,
     ...presentTax(invoice, lines),
+    // Only once credited (issue 44): an invoice without credit notes is the spec's, unchanged.
+    ...(creditNotes.length
+      ? {
+          credited_amount: formatUsdc(money.credited),
+          credit_notes: creditNotes.map((note) => ({
+            credit_note_id: note.id,
+            credit_note_number: note.credit_note_number,
+            total_amount: formatUsdc(note.total_amount),
+            reason: note.reason,
+            created_at: note.created_at.toISOString(),
+          })),
+        }
+      : {}),
   };
 }
 

@@ -159,7 +159,9 @@ export function presentInvoiceSummary(
     vendor_email: row.vendor_email,
     total_amount: formatUsdc(row.total_amount),
     paid_amount: formatUsdc(row.received),
-    amount_due: formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received)),
+    amount_due: formatUsdc(
+      invoiceAmountDue(row.status, row.total_amount, row.received, row.credited_amount),
+    ),
     refunded_amount: formatUsdc(row.refunded),
     currency: "USDC",
     issue_date: row.issue_date,

@@ -1,11 +1,13 @@
 import { getAddress } from "viem";
 import { findApiKeyLabel } from "../../db/queries/apiKeys.ts";
+import { findCreditNote, findCreditNotePdf } from "../../db/queries/creditNotes.ts";
 import type { EmailRow } from "../../db/queries/emails.ts";
 import { findInvoice, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
-import { findPaymentEvent } from "../../db/queries/paymentEvents.ts";
+import { findPaymentEvent, loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { findPayout } from "../../db/queries/payouts.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
+import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
@@ -17,6 +19,7 @@ import {
   signInLinkEmail,
   webhookEndpointDisabledEmail,
 } from "../../email/accountEmails.ts";
+import { creditNoteEmail } from "../../email/creditNoteEmail.ts";
 import type { OutgoingEmail } from "../../email/mailer.ts";
 import { merchantPaymentEmail } from "../../email/merchantPaymentEmail.ts";
 import { payoutEmail } from "../../email/payoutEmails.ts";
@@ -43,6 +46,7 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     return composePayoutEmail(deps, email, email.kind);
   if (isRefundEmail(email.kind)) return composeRefundEmail(deps, email);
   if (email.kind === "vendor_reminder") return composeReminderEmail(deps, email);
+  if (email.kind === "credit_note") return composeCreditNoteEmail(deps, email);
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);
@@ -84,6 +88,41 @@ function withInvoicePdf(
     // The stored bytes: the attachment is byte-identical to the PDF the API serves.
     attachments: [
       { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
+    ],
+  };
+}
+
+/** A credit note's email to the vendor, its stored PDF attached (app/creditNotes). */
+async function composeCreditNoteEmail(deps: EmailDeps, email: EmailRow): Promise<OutgoingEmail> {
+  const note = email.credit_note_id
+    ? await findCreditNote(deps.db, email.credit_note_id)
+    : undefined;
+  const invoice = note && (await findInvoice(deps.db, note.invoice_id));
+  const pdf = note && (await findCreditNotePdf(deps.db, note.id));
+  if (!note || !invoice || !pdf)
+    throw new Error(`email ${email.id}: credit note ${email.credit_note_id} not found`);
+  const { received } = await loadPaymentState(deps.db, invoice.deposit_address);
+  const content = creditNoteEmail({
+    creditNoteNumber: note.credit_note_number,
+    invoiceNumber: invoice.invoice_number,
+    merchantName: invoice.merchant_name_snapshot,
+    amount: note.total_amount,
+    reason: note.reason,
+    amountDue: invoiceAmountDue(
+      invoice.status,
+      invoice.total_amount,
+      received,
+      invoice.credited_amount,
+    ),
+    invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
+  });
+  return {
+    id: email.id,
+    to: email.recipient,
+    from: deps.emailFrom,
+    ...content,
+    attachments: [
+      { filename: `${note.credit_note_number}.pdf`, type: "application/pdf", content: pdf.pdf },
     ],
   };
 }
@@ -172,6 +211,7 @@ async function composePaymentEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     invoiceNumber: invoice.invoice_number,
     vendorName: invoice.vendor_name,
     totalAmount: invoice.total_amount,
+    credited: invoice.credited_amount,
     received: event.paid_amount,
     status: event.status as StoredInvoiceStatus,
     txHash: event.tx_hash,

@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import { creditNotesOfInvoice, findCreditNotePdf } from "../../db/queries/creditNotes.ts";
 import type { EmailRow } from "../../db/queries/emails.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { findRefund, findRefundContext } from "../../db/queries/refunds.ts";
@@ -34,13 +35,25 @@ export async function composeRefundEmail(deps: EmailDeps, email: EmailRow): Prom
   if (email.kind === "invoice_void") {
     const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
     if (!invoice) throw new Error(`email ${email.id}: its invoice is missing`);
-    return send(
+    const message = send(
       invoiceVoidEmail({
         invoiceNumber: invoice.invoice_number,
         merchantName: invoice.merchant_name_snapshot,
         invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
       }),
     );
+    // The void's credit note (app/creditNotes: a sent invoice is cancelled by one), attached.
+    const credit = (await creditNotesOfInvoice(deps.db, invoice.id)).findLast(
+      (note) => note.credits_in_full,
+    );
+    const pdf = credit && (await findCreditNotePdf(deps.db, credit.id));
+    if (!credit || !pdf) return message;
+    return {
+      ...message,
+      attachments: [
+        { filename: `${credit.credit_note_number}.pdf`, type: "application/pdf", content: pdf.pdf },
+      ],
+    };
   }
   const refund = email.refund_id ? await findRefund(deps.db, email.refund_id) : undefined;
   const context = refund ? await findRefundContext(deps.db, refund) : undefined;

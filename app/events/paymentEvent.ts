@@ -93,6 +93,27 @@ export const InvoiceRefundedEventSchema = z
   })
   .openapi("InvoiceRefundedEvent");
 
+/**
+ * A credit note issued on an invoice (issue 44): what it took off, and the invoice's money and
+ * status after it. A credit note that settles the invoice (credited down to what arrived) is
+ * told by this event alone: no payment happened.
+ */
+export const CreditNoteCreatedEventSchema = z
+  .object({
+    ...common,
+    type: z.literal("credit_note.created"),
+    ...invoiceFields,
+    credit_note_id: z.uuid(),
+    credit_note_number: z.string().openapi({ example: "CN-0001" }),
+    amount: usdc("This credit note's total"),
+    reason: z.string(),
+    total_amount: usdc("The invoice's total, as issued"),
+    credited_amount: usdc("Every credit note of the invoice"),
+    paid_amount: usdc("Everything received"),
+    amount_due: usdc("What the invoice still asks for"),
+  })
+  .openapi("CreditNoteCreatedEvent");
+
 /** The payment-link status fields (spec §2.5), always with the link's metadata. */
 const linkFields = {
   slug: z.string(),
@@ -129,6 +150,7 @@ export const PaymentEventSchema = z.discriminatedUnion("type", [
   InvoicePaymentEventSchema,
   InvoiceDueEventSchema,
   InvoiceRefundedEventSchema,
+  CreditNoteCreatedEventSchema,
   LinkPaymentEventSchema,
   LinkRefundedEventSchema,
 ]);
@@ -153,6 +175,7 @@ export const EventSchema = z
     InvoicePaymentEventSchema,
     InvoiceDueEventSchema,
     InvoiceRefundedEventSchema,
+    CreditNoteCreatedEventSchema,
     LinkPaymentEventSchema,
     LinkRefundedEventSchema,
     EndpointTestEventSchema,

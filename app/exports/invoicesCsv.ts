@@ -66,7 +66,7 @@ function cells(row: InvoiceExportRow, today: string): string[] {
     formatUsdc(row.line_total),
     formatUsdc(row.total_amount),
     formatUsdc(row.received),
-    formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received)),
+    formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received, row.credited_amount)),
     formatUsdc(row.refunded),
     "USDC",
     getAddress(row.deposit_address),

@@ -1,3 +1,4 @@
+import { type CreditNoteRow, creditNotesOfInvoice } from "../../db/queries/creditNotes.ts";
 import { findInvoiceAudit, findInvoiceEmails } from "../../db/queries/dashboard.ts";
 import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
 import {
@@ -54,6 +55,8 @@ export type InvoiceFacts = {
   refunds: RefundRow[];
   /** Received, refunded, net, due: domain/moneyRules.ts, as the API reports them. */
   money: InvoiceMoney;
+  /** Its credit notes (app/creditNotes), oldest first. */
+  creditNotes: CreditNoteRow[];
   today: string;
 };
 
@@ -69,12 +72,30 @@ export async function invoiceFacts(
   );
   const today = utcToday();
   const money = invoiceMoney(
-    { status: invoice.status, total: invoice.total_amount, dueDate: invoice.due_date },
+    {
+      status: invoice.status,
+      total: invoice.total_amount,
+      credited: invoice.credited_amount,
+      dueDate: invoice.due_date,
+    },
     state.received,
     refundedAmount(refunds),
     today,
   );
-  return { invoice, lines, pdfSha256, state, transfers, sweeps, refunds, money, today };
+  const creditNotes =
+    invoice.credited_amount > 0n ? await creditNotesOfInvoice(deps.db, invoice.id) : [];
+  return {
+    invoice,
+    lines,
+    pdfSha256,
+    state,
+    transfers,
+    sweeps,
+    refunds,
+    money,
+    creditNotes,
+    today,
+  };
 }
 
 /**

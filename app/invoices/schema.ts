@@ -342,7 +342,7 @@ export const InvoiceSchema = z
     paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
     amount_due: z.string().openapi({
       description:
-        "What is still due, in USDC: the total less `paid_amount`, never negative; 0.00 once `paid` (a tolerated shortfall included) and when `void` (a payment that still arrives is held for refund, not owed). Refunds do not change it.",
+        "What is still due, in USDC: the total (less `credited_amount`, once credited) less `paid_amount`, never negative; 0.00 once `paid` (a tolerated shortfall included) and when `void` (a payment that still arrives is held for refund, not owed). Refunds do not change it.",
     }),
     underpayment_tolerance: z.string().openapi({
       description:
@@ -370,6 +370,22 @@ export const InvoiceSchema = z
       description: "The `metadata` it was created with; `{}` when none was given.",
     }),
     ...InvoiceTaxFields,
+    credited_amount: z.string().optional().openapi({
+      description:
+        "Only once it has credit notes: the sum of their totals, in USDC. The invoice then asks for `total_amount` less this.",
+    }),
+    credit_notes: z
+      .array(
+        z.object({
+          credit_note_id: z.uuid(),
+          credit_note_number: z.string(),
+          total_amount: z.string(),
+          reason: z.string(),
+          created_at: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({ description: "Only once it has credit notes: each of them, oldest first." }),
   })
   .openapi("Invoice", { example: invoiceExample });
 

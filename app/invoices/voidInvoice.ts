@@ -2,6 +2,7 @@ import type { InvoiceRow } from "../../db/queries/invoices.ts";
 import { findPaymentInProgress } from "../../db/queries/payerAuthorizations.ts";
 import { markVoid } from "../../db/queries/voidInvoice.ts";
 import type { Actor } from "../actor.ts";
+import { creditVoidedInvoice } from "../creditNotes/createCreditNote.ts";
 import type { CoreDeps } from "../deps.ts";
 import { MINED_NOT_COUNTED_SECONDS } from "../payments/verifyAuthorization.ts";
 import { Refusal } from "../refusal.ts";
@@ -9,7 +10,7 @@ import { changeInvoiceStatus } from "./changeStatus.ts";
 
 /**
  * Voids the invoice `id` for `actor` (the API's route and the dashboard's button): the void
- * invoice, or a 409 `invoice_not_voidable` (404/403 as authorizedInvoice decides). A relayed
+ * invoice (with, when it had been sent, a full credit note: app/creditNotes), or a 409 `invoice_not_voidable` (404/403 as authorizedInvoice decides). A relayed
  * payment (gasless or x402) accepted and not yet counted is money in flight: the relayer would
  * still pay a void invoice, so that is a 409 `payment_in_progress` and nothing changes. The
  * update's row lock and the payment's share lock (db/queries/invoicePaymentLock.ts) order the two.
@@ -24,6 +25,8 @@ export async function voidInvoice(deps: CoreDeps, actor: Actor, id: string): Pro
           "payment_in_progress",
           "a payment to this invoice is being relayed; void it once it has settled (or failed), if anything is still due",
         );
+      // A sent invoice exists for its vendor: cancelling it is a document, a full credit note.
+      if (row?.sent_at) await creditVoidedInvoice(trx, deps, actor, row);
       return row;
     },
     action: "invoice.voided",

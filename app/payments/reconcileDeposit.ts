@@ -22,7 +22,7 @@ import {
   lostWaitIsOver,
 } from "../../domain/lostTransfers.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { amountDue, invoiceAmountDue } from "../../domain/moneyRules.ts";
+import { amountDue, invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
 import {
   amountForStatus,
   confirmedTransfers,
@@ -101,7 +101,8 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       invoice.status === "void"
         ? "void"
         : invoiceStatusFor(
-            invoice.total_amount,
+            // What it asks for after its credit notes (moneyRules' invoicedAmount).
+            invoicedAmount(invoice.total_amount, invoice.credited_amount),
             received,
             invoice.sent_at !== null,
             // The merchant's tolerance as it was when the invoice was issued (migration 0021).
@@ -112,7 +113,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       owner: { invoiceId: invoice.id },
       merchantId: invoice.merchant_id,
       label: `invoice ${invoice.invoice_number}`,
-      amount: invoice.total_amount,
+      amount: invoicedAmount(invoice.total_amount, invoice.credited_amount),
       status: invoice.status,
       statusFor,
       merchantEmail: invoice.merchant_email,
@@ -131,7 +132,12 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         total_amount: formatUsdc(invoice.total_amount),
         // The API's amount_due: nothing once `paid` (a tolerated shortfall included) or `void`.
         amount_due: formatUsdc(
-          invoiceAmountDue(e.status as StoredInvoiceStatus, invoice.total_amount, e.state.received),
+          invoiceAmountDue(
+            e.status as StoredInvoiceStatus,
+            invoice.total_amount,
+            e.state.received,
+            invoice.credited_amount,
+          ),
         ),
         metadata: invoice.metadata,
       }),

@@ -89,7 +89,12 @@ export async function findPayable(
     slug,
     merchantId: invoice.merchant_id,
     depositAddress: getAddress(invoice.deposit_address),
-    due: invoiceAmountDue(invoice.status, invoice.total_amount, state.received),
+    due: invoiceAmountDue(
+      invoice.status,
+      invoice.total_amount,
+      state.received,
+      invoice.credited_amount,
+    ),
     kind: "invoice",
     merchantName: invoice.merchant_name_snapshot,
     label: invoice.invoice_number,

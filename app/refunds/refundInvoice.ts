@@ -14,6 +14,7 @@ import {
   type RefundTarget,
   type StoredRefundAnswer,
 } from "./createRefund.ts";
+import { invoiceSweepOwner } from "./refundTarget.ts";
 import type { CreateRefundInput } from "./schema.ts";
 
 export const createRefundKnownKeys = (path: string) =>
@@ -27,7 +28,7 @@ const invoiceRefundTarget = (invoice: InvoiceRow): RefundTarget => ({
   walletType: invoice.wallet_type,
   vendorEmail: invoice.vendor_email,
   label: `invoice ${invoice.invoice_number}`,
-  sweepOwner: { kind: "invoice", status: invoice.status, amount: invoice.total_amount },
+  sweepOwner: invoiceSweepOwner(invoice),
 });
 
 /**

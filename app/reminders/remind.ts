@@ -82,7 +82,12 @@ export async function remindInvoice(
   return db.transaction().execute(async (trx) => {
     const invoice = await lockRemindableInvoice(trx, invoiceId);
     if (!invoice) return "nothing_due";
-    const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
+    const amountDue = remindableAmount(
+      invoice.status,
+      invoice.total_amount,
+      invoice.received,
+      invoice.credited_amount,
+    );
     if (amountDue === 0n) return "nothing_due";
     await lockCustomerReminders(trx, invoice);
     const held = reminderHold(await reminderContext(trx, invoice, now), now);
@@ -108,7 +113,12 @@ async function recordDueDateEvent(
 ): Promise<boolean> {
   if ((await recordedDueDateEvents(trx, invoice.id)).includes(type)) return false;
   const id = crypto.randomUUID();
-  const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
+  const amountDue = remindableAmount(
+    invoice.status,
+    invoice.total_amount,
+    invoice.received,
+    invoice.credited_amount,
+  );
   await recordEvent(
     trx,
     {
@@ -164,7 +174,15 @@ async function sweepInvoice(
     await db.transaction().execute(async (trx) => {
       const invoice = await lockRemindableInvoice(trx, candidate.id);
       if (!invoice) return;
-      if (remindableAmount(invoice.status, invoice.total_amount, invoice.received) === 0n) return;
+      if (
+        remindableAmount(
+          invoice.status,
+          invoice.total_amount,
+          invoice.received,
+          invoice.credited_amount,
+        ) === 0n
+      )
+        return;
       for (const type of missing)
         if (await recordDueDateEvent(trx, invoice, type, now)) outcome.events += 1;
     });
@@ -176,7 +194,12 @@ async function sweepInvoice(
       // (migration 0038's trigger), so the update below changes nothing.
       await lockCustomerReminders(trx, invoice);
       let context = await reminderContext(trx, invoice, now);
-      const amountDue = remindableAmount(invoice.status, invoice.total_amount, invoice.received);
+      const amountDue = remindableAmount(
+        invoice.status,
+        invoice.total_amount,
+        invoice.received,
+        invoice.credited_amount,
+      );
       const due = amountDue > 0n ? automaticReminder(policy, invoice.due_date, now, context) : null;
       if (due && !due.hold) {
         const sent = await sendReminder(trx, invoice, due.step, amountDue, now, emailBudget);

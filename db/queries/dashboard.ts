@@ -150,7 +150,13 @@ export type OverviewFacts = {
   /** The refunds confirmed on or after the month's start (status and amount). */
   refundsThisMonth: { status: RefundStatus; amount: bigint }[];
   /** The invoices that may still owe something (total above what they received). */
-  openInvoices: { status: StoredInvoiceStatus; total: bigint; received: bigint; dueDate: string }[];
+  openInvoices: {
+    status: StoredInvoiceStatus;
+    total: bigint;
+    credited: bigint;
+    received: bigint;
+    dueDate: string;
+  }[];
 };
 
 /**
@@ -179,11 +185,11 @@ export async function merchantOverviewFacts(
     db
       .selectFrom("app.invoices as i")
       .leftJoin("app.payment_state as p", "p.deposit_address", "i.deposit_address")
-      .select(["i.status", "i.total_amount", "i.due_date"])
+      .select(["i.status", "i.total_amount", "i.credited_amount", "i.due_date"])
       .select(sql<bigint>`coalesce(p.received, 0)::bigint`.as("received"))
       .where("i.merchant_id", "=", merchantId)
-      // Only a prefilter: whatever is due is at most the total less what arrived.
-      .where(sql<boolean>`i.total_amount > coalesce(p.received, 0)`)
+      // Only a prefilter: whatever is due is at most what is invoiced less what arrived.
+      .where(sql<boolean>`i.total_amount - i.credited_amount > coalesce(p.received, 0)`)
       .execute(),
   ]);
   return {
@@ -192,6 +198,7 @@ export async function merchantOverviewFacts(
     openInvoices: invoices.map((i) => ({
       status: i.status,
       total: i.total_amount,
+      credited: i.credited_amount,
       received: i.received,
       dueDate: i.due_date,
     })),

@@ -23,6 +23,8 @@ export type InvoiceExportRow = {
   vendor_email: string;
   merchant_name_snapshot: string;
   total_amount: bigint;
+  /** What its credit notes took off (migration 0040). */
+  credited_amount: bigint;
   received: bigint;
   /** What its confirmed refunds paid back. */
   refunded: bigint;

@@ -60,6 +60,8 @@ export type InvoiceListRow = {
   vendor_name: string;
   vendor_email: string;
   total_amount: bigint;
+  /** What its credit notes took off (migration 0040). */
+  credited_amount: bigint;
   /** What the reconcile job last counted for the invoice (0 before any payment). */
   received: bigint;
   /** What its confirmed refunds paid back (0 without any). */
@@ -119,6 +121,7 @@ export function merchantInvoices(db: QueryCreator<Database>, merchantId: string)
       "i.vendor_name",
       "i.vendor_email",
       "i.total_amount",
+      "i.credited_amount",
       "i.issue_date",
       "i.due_date",
       "i.deposit_address",

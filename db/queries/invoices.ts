@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Transaction } from "kysely";
+import { type Insertable, type Selectable, sql, type Transaction } from "kysely";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
@@ -148,5 +148,11 @@ export async function setInvoiceStatus(
   invoiceId: string,
   status: InvoiceRow["status"],
 ): Promise<void> {
-  await db.updateTable("app.invoices").set({ status }).where("id", "=", invoiceId).execute();
+  await db
+    .updateTable("app.invoices")
+    // Credited in full and nothing received (domain/paymentState.ts invoiceStatusFor): void,
+    // with the moment it became so (voided once: a void invoice's status never changes again).
+    .set(status === "void" ? { status, voided_at: sql`coalesce(voided_at, now())` } : { status })
+    .where("id", "=", invoiceId)
+    .execute();
 }

@@ -14,7 +14,14 @@ export async function openInvoicesOf(
   const rows = await db
     .selectFrom("app.invoices as i")
     .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
-    .select(["i.status", "i.total_amount", "i.due_date", "i.vendor_email", "i.vendor_name"])
+    .select([
+      "i.status",
+      "i.total_amount",
+      "i.credited_amount",
+      "i.due_date",
+      "i.vendor_email",
+      "i.vendor_name",
+    ])
     .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"))
     .where("i.merchant_id", "=", merchantId)
     .where("i.status", "in", OPEN_STORED_STATUSES)
@@ -23,6 +30,7 @@ export async function openInvoicesOf(
   return rows.map((row) => ({
     status: row.status,
     total: row.total_amount,
+    credited: row.credited_amount,
     received: row.received,
     dueDate: row.due_date,
     vendorEmail: row.vendor_email,

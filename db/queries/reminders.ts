@@ -53,6 +53,8 @@ export type RemindableInvoice = {
   invoice_number: string;
   status: StoredInvoiceStatus;
   total_amount: bigint;
+  /** What its credit notes took off (migration 0040). */
+  credited_amount: bigint;
   received: bigint;
   due_date: string;
   vendor_email: string;
@@ -72,6 +74,7 @@ const remindable = (db: Executor) =>
       "i.invoice_number",
       "i.status",
       "i.total_amount",
+      "i.credited_amount",
       "i.due_date",
       "i.vendor_email",
       "i.sent_at",

@@ -38,7 +38,8 @@ export async function loadSweepFacts(
     select
       case when i.id is not null then 'invoice' when l.id is not null then 'link' end as kind,
       coalesce(i.status, l.status) as status,
-      coalesce(i.total_amount, l.amount) as amount,
+      -- An invoice's after its credit notes (domain/moneyRules.ts invoicedAmount).
+      coalesce(i.total_amount - i.credited_amount, l.amount) as amount,
       coalesce(s.received, 0)::bigint as received,
       s.updated_at,
       (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w

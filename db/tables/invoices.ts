@@ -44,6 +44,8 @@ export interface InvoiceTables {
     merchant_country: ColumnType<string | null, string | null | undefined, never>;
     vendor_country: ColumnType<string | null, string | null | undefined, never>;
     tax_exemption_reason: ColumnType<string | null, string | null | undefined, never>;
+    /** The sum of its credit notes' totals (migration 0040), kept by their insert trigger. */
+    credited_amount: ColumnType<bigint, never, never>;
   };
   "app.invoice_line_items": {
     invoice_id: string;
@@ -65,6 +67,35 @@ export interface InvoiceTables {
   };
   "app.invoice_pdfs": {
     invoice_id: string;
+    pdf: Buffer;
+    sha256: string;
+  };
+  /** Credit notes (migration 0040): documents that lower what their invoice asks for. */
+  "app.credit_notes": {
+    id: string;
+    merchant_id: string;
+    invoice_id: string;
+    credit_note_number: string;
+    reason: string;
+    credits_in_full: boolean;
+    issue_date: string;
+    subtotal_amount: bigint;
+    tax_amount: bigint;
+    total_amount: bigint;
+    created_at: Date;
+  };
+  "app.credit_note_lines": {
+    credit_note_id: string;
+    position: number;
+    description: string;
+    quantity: ColumnType<string, string, never>;
+    unit_price: bigint;
+    line_total: bigint;
+    tax_category: ColumnType<TaxCategory | null, TaxCategory | null | undefined, never>;
+    tax_rate: ColumnType<string | null, string | null | undefined, never>;
+  };
+  "app.credit_note_pdfs": {
+    credit_note_id: string;
     pdf: Buffer;
     sha256: string;
   };

@@ -7,6 +7,8 @@ export interface MerchantTables {
     id: Generated<string>;
     email: string;
     last_invoice_number: Generated<number>;
+    /** Per-merchant credit note counter (migration 0040), bumped under the merchant's row lock. */
+    last_credit_note_number: Generated<number>;
     managed_wallet_index: number | null;
     managed_wallet_address: string | null;
     /** false: a wallet made before managed wallets were hardened (db/migrations/0017). */

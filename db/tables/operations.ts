@@ -24,6 +24,8 @@ export interface OperationsTables {
     refund_id: Generated<string | null>;
     /** The payout a payout email is about (migration 0037). */
     payout_id: Generated<string | null>;
+    /** The credit note a `credit_note` email carries (migration 0040). */
+    credit_note_id: Generated<string | null>;
     created_at: Generated<Date>;
   };
   "app.idempotency_keys": {

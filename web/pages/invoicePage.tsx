@@ -27,7 +27,12 @@ export function InvoicePage(props: {
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
-  const due = invoiceAmountDue(invoice.status, invoice.total_amount, state.received);
+  const due = invoiceAmountDue(
+    invoice.status,
+    invoice.total_amount,
+    state.received,
+    invoice.credited_amount,
+  );
   return (
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}

@@ -2528,6 +2528,298 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/{id}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct or cancel an issued invoice with a credit note
+         * @description The one way to correct an issued invoice, which itself never changes: a credit note of its own number (`CN-0001`, `CN-0002`, … per merchant, gap-free), lines and PDF, that lowers what the invoice asks for by its total. Give `lines` (shaped and priced like `line_items`; on an invoice with tax, each with one of the invoice's own tax categories and rates) or `full: true` (everything the invoice still asks for). The invoice's `amount_due` and status follow: credited down to what it received it is `paid`; credited below it, `excess` (the rest is refundable with POST /api/invoices/{id}/refunds); credited in full with nothing received, `void`. 400 with the field for: a draft (void it instead) or void invoice, an invoice already credited in full, lines unlike the invoice's, a total above what the invoice still asks for. `credit_note.created` goes to your webhook endpoints and event log; the vendor of a sent invoice is emailed the credit note's PDF. Retry safely with an `Idempotency-Key` header: the same key and body answer the first credit note again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Retries safely: the same key and body return the original 201 (its `webhook_secret` too); the same key with another body is a 409. 1–255 visible ASCII characters. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description The invoice's `invoice_id`; anything that is not one is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateCreditNote"];
+                };
+            };
+            responses: {
+                /** @description The credit note issued */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditNote"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your credit notes
+         * @description Your newest 100 credit notes, newest first; `invoice_id` for one invoice's.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this invoice's credit notes. */
+                    invoice_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The credit notes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "credit_notes": []
+                         *     }
+                         */
+                        "application/json": components["schemas"]["CreditNotes"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-notes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a credit note */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The credit note */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreditNote"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-notes/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a credit note's PDF
+         * @description Rendered once at issue: byte-identical to the one emailed to the vendor, forever.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The PDF */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -3035,7 +3327,7 @@ export interface paths {
                     limit?: string;
                     /** @description The `next_cursor` of the previous page, as it was given (opaque). Absent: the first page, newest first. */
                     cursor?: string;
-                    /** @description Only events of these types. One or more of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`, comma-separated. */
+                    /** @description Only events of these types. One or more of `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `credit_note.created`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `webhook.test`, comma-separated. */
                     type?: string;
                 };
                 header?: never;
@@ -4945,7 +5237,7 @@ export interface components {
             pdf_sha256: string;
             /** @description The total of the counted payments, in USDC. */
             paid_amount: string;
-            /** @description What is still due, in USDC: the total less `paid_amount`, never negative; 0.00 once `paid` (a tolerated shortfall included) and when `void` (a payment that still arrives is held for refund, not owed). Refunds do not change it. */
+            /** @description What is still due, in USDC: the total (less `credited_amount`, once credited) less `paid_amount`, never negative; 0.00 once `paid` (a tolerated shortfall included) and when `void` (a payment that still arrives is held for refund, not owed). Refunds do not change it. */
             amount_due: string;
             /** @description The shortfall, in USDC, that still makes this invoice `paid`: its merchant's setting when it was created (0.00: exactly the total). */
             underpayment_tolerance: string;
@@ -5004,6 +5296,17 @@ export interface components {
                 tax_amount: string;
                 /** @description Why no tax is charged (categories E, AE, K, G, O); null otherwise. */
                 exemption_reason: string | null;
+            }[];
+            /** @description Only once it has credit notes: the sum of their totals, in USDC. The invoice then asks for `total_amount` less this. */
+            credited_amount?: string;
+            /** @description Only once it has credit notes: each of them, oldest first. */
+            credit_notes?: {
+                /** Format: uuid */
+                credit_note_id: string;
+                credit_note_number: string;
+                total_amount: string;
+                reason: string;
+                created_at: string;
             }[];
         };
         /**
@@ -5681,6 +5984,81 @@ export interface components {
              */
             to_sender?: true;
         };
+        CreditNote: {
+            /** Format: uuid */
+            credit_note_id: string;
+            /** @description Per merchant, gap-free: `CN-0001`, `CN-0002`, … */
+            credit_note_number: string;
+            /** Format: uuid */
+            invoice_id: string;
+            /** @description The invoice it credits. */
+            invoice_number: string;
+            reason: string;
+            /** @description Whether it credited everything the invoice still asked for. */
+            full: boolean;
+            issue_date: string;
+            line_items: {
+                description: string;
+                quantity: number;
+                unit_price: string;
+                line_total: string;
+                /** @enum {string} */
+                tax_category?: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+                tax_rate?: string;
+            }[];
+            /**
+             * @description The sum of the line totals (net amounts), in USDC.
+             * @example 150.00
+             */
+            subtotal_amount: string;
+            /**
+             * @description The tax credited (0.00 on an invoice without tax), in USDC.
+             * @example 150.00
+             */
+            tax_amount: string;
+            /**
+             * @description What it takes off the invoice: subtotal + tax, in USDC.
+             * @example 150.00
+             */
+            total_amount: string;
+            /** @description Only when the invoice has tax: one row per category and rate. */
+            tax_breakdown?: {
+                /** @enum {string} */
+                category: "S" | "Z" | "E" | "AE" | "K" | "G" | "O";
+                rate: string | null;
+                taxable_amount: string;
+                tax_amount: string;
+            }[];
+            /** @enum {string} */
+            currency: "USDC";
+            /** Format: uri */
+            pdf_url: string;
+            pdf_sha256: string;
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "full": true,
+         *       "reason": "The order was cancelled"
+         *     }
+         */
+        CreateCreditNote: {
+            /** @description The lines credited, shaped and priced like an invoice's `line_items` (with the invoice's own tax categories and rates on an invoice with tax). Give `lines` or `full: true`, not both. */
+            lines?: components["schemas"]["LineItem"][];
+            /**
+             * @description Credit everything the invoice still asks for: before any credit note, its own lines; after partial ones, what remains of each tax rate.
+             * @enum {boolean}
+             */
+            full?: true;
+            /**
+             * @description Why the invoice is corrected: printed on the credit note.
+             * @example Two hours billed twice
+             */
+            reason: string;
+        };
+        CreditNotes: {
+            credit_notes: components["schemas"]["CreditNote"][];
+        };
         /**
          * @example {
          *       "id": "8d2f6a1c-3b4e-4f5a-9c8d-7e6f5a4b3c2d",
@@ -5750,12 +6128,12 @@ export interface components {
              */
             url: string;
             /**
-             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
+             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `credit_note.created`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
              * @example [
              *       "invoice.paid"
              *     ]
              */
-            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
+            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "credit_note.created" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
         };
         /**
          * @example {
@@ -5770,12 +6148,12 @@ export interface components {
              */
             url?: string;
             /**
-             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
+             * @description The event types sent to the endpoint: `invoice.paid`, `invoice.partial`, `invoice.excess`, `invoice.payment_reversed`, `invoice.unexpected_payment`, `invoice.refunded`, `invoice.will_be_due`, `invoice.overdue`, `credit_note.created`, `link.confirmed`, `link.partial`, `link.excess`, `link.payment_reversed`, `link.refunded`, `invoice.*`, `link.*`. Omitted (or null): every type.
              * @example [
              *       "invoice.paid"
              *     ]
              */
-            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
+            events?: ("invoice.paid" | "invoice.partial" | "invoice.excess" | "invoice.payment_reversed" | "invoice.unexpected_payment" | "invoice.refunded" | "invoice.will_be_due" | "invoice.overdue" | "credit_note.created" | "link.confirmed" | "link.partial" | "link.excess" | "link.payment_reversed" | "link.refunded" | "invoice.*" | "link.*")[] | null;
             /** @description `false`: no new event is sent to the endpoint until enabled again. */
             enabled?: boolean;
         };
@@ -5815,7 +6193,7 @@ export interface components {
          *       }
          *     }
          */
-        Event: components["schemas"]["InvoicePaymentEvent"] | components["schemas"]["InvoiceDueEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["LinkPaymentEvent"] | components["schemas"]["LinkRefundedEvent"] | components["schemas"]["EndpointTestEvent"];
+        Event: components["schemas"]["InvoicePaymentEvent"] | components["schemas"]["InvoiceDueEvent"] | components["schemas"]["InvoiceRefundedEvent"] | components["schemas"]["CreditNoteCreatedEvent"] | components["schemas"]["LinkPaymentEvent"] | components["schemas"]["LinkRefundedEvent"] | components["schemas"]["EndpointTestEvent"];
         InvoicePaymentEvent: {
             /**
              * Format: uuid
@@ -5955,6 +6333,64 @@ export interface components {
              * @example 150.00
              */
             paid_amount: string;
+        };
+        CreditNoteCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Dedupe on it: delivery is at least once.
+             */
+            event_id: string;
+            /** @example 2026-11-01T10:02:09.000Z */
+            created_at: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "credit_note.created";
+            /** Format: uuid */
+            invoice_id: string;
+            /** @example INV-0042 */
+            invoice_number: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "paid" | "partial" | "excess" | "void";
+            /**
+             * @example {
+             *       "order_id": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** Format: uuid */
+            credit_note_id: string;
+            /** @example CN-0001 */
+            credit_note_number: string;
+            /**
+             * @description This credit note's total, decimal USDC.
+             * @example 150.00
+             */
+            amount: string;
+            reason: string;
+            /**
+             * @description The invoice's total, as issued, decimal USDC.
+             * @example 150.00
+             */
+            total_amount: string;
+            /**
+             * @description Every credit note of the invoice, decimal USDC.
+             * @example 150.00
+             */
+            credited_amount: string;
+            /**
+             * @description Everything received, decimal USDC.
+             * @example 150.00
+             */
+            paid_amount: string;
+            /**
+             * @description What the invoice still asks for, decimal USDC.
+             * @example 150.00
+             */
+            amount_due: string;
         };
         LinkPaymentEvent: {
             /**

@@ -88,7 +88,14 @@ export function InvoicesPage(props: {
               label: "Due",
               num: true,
               cell: (invoice) =>
-                usdc(invoiceAmountDue(invoice.status, invoice.total_amount, invoice.received)),
+                usdc(
+                  invoiceAmountDue(
+                    invoice.status,
+                    invoice.total_amount,
+                    invoice.received,
+                    invoice.credited_amount,
+                  ),
+                ),
             },
           ]}
         />
