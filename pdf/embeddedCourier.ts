@@ -36,6 +36,30 @@ const WIN_ANSI_80_9F = [
 const winAnsi = (code: number) =>
   code >= 0x80 && code <= 0x9f ? WIN_ANSI_80_9F[code - 0x80] : code;
 
+type FaceProgram = {
+  program: Buffer;
+  parsed: fontkit.Font;
+  /** Codes 32–255, in thousandths of an em. */
+  widths: number[];
+  scale: (units: number) => number;
+};
+const programs = new Map<string, FaceProgram>();
+
+/** A face's font program and metrics, read once per process (the bytes are compressed once too). */
+function faceProgram(file: string): FaceProgram {
+  const known = programs.get(file);
+  if (known) return known;
+  const program = woffToSfnt(readFileSync(path.join(filesDir, file)));
+  const parsed = fontkit.create(program) as fontkit.Font;
+  const scale = (units: number) => Math.round((units * 1000) / parsed.unitsPerEm);
+  const widths: number[] = [];
+  for (let code = 32; code <= 255; code++)
+    widths.push(scale(parsed.glyphForCodePoint(winAnsi(code) || 0).advanceWidth));
+  const face = { program, parsed, widths, scale };
+  programs.set(file, face);
+  return face;
+}
+
 /**
  * The new versions of the file's Courier font objects (a TrueType font each, with its
  * descriptor and font program numbered from `first`), and the next free object number. Throws
@@ -57,12 +81,7 @@ export function embeddedCourier(
       if (font.has("FontDescriptor")) continue;
       throw new Error(`the font ${baseFont} is not embedded, and no replacement is known`);
     }
-    const program = woffToSfnt(readFileSync(path.join(filesDir, face.file)));
-    const parsed = fontkit.create(program) as fontkit.Font;
-    const scale = (units: number) => Math.round((units * 1000) / parsed.unitsPerEm);
-    const widths: number[] = [];
-    for (let code = 32; code <= 255; code++)
-      widths.push(scale(parsed.glyphForCodePoint(winAnsi(code) || 0).advanceWidth));
+    const { program, parsed, widths, scale } = faceProgram(face.file);
     const name = encodeName(parsed.postscriptName);
     const [descriptor, fontFile] = [next, next + 1];
     next += 2;

@@ -23,6 +23,11 @@ import {
 
 /** The embedded invoice's file name, as Factur-X 1.0 requires it. */
 export const FACTUR_X_FILE_NAME = "factur-x.xml";
+/**
+ * How the XML relates to the PDF: `Data`, the PDF shows the invoice and the XML carries its
+ * data (Factur-X also allows `Alternative`, German practice, and `Source`).
+ */
+export const FACTUR_X_RELATIONSHIP = "Data";
 /** The Factur-X profile of a full EN 16931 invoice (the XMP's fx:ConformanceLevel). */
 export const FACTUR_X_PROFILE = "EN 16931";
 
@@ -32,7 +37,11 @@ const pdfkitDir = path.dirname(
     "pdfkit/package.json",
   ),
 );
-const srgbProfile = () => readFileSync(path.join(pdfkitDir, "js/data/sRGB_IEC61966_2_1.icc"));
+let srgb: Buffer | undefined;
+const srgbProfile = () => {
+  srgb ??= readFileSync(path.join(pdfkitDir, "js/data/sRGB_IEC61966_2_1.icc"));
+  return srgb;
+};
 
 const INFO_KEYS: Record<string, keyof DocumentInfo> = {
   Title: "title",
@@ -105,7 +114,7 @@ export function toFacturX(pdf: Uint8Array, ciiXml: string): Buffer {
         ["F", name],
         ["UF", name],
         ["Desc", encodeString("Factur-X invoice (EN 16931)")],
-        ["AFRelationship", "/Data"],
+        ["AFRelationship", encodeName(FACTUR_X_RELATIONSHIP)],
         [
           "EF",
           dictionary([

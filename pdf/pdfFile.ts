@@ -71,6 +71,17 @@ export function* objectValues(file: PdfFile): Generator<[number, string]> {
   for (const number of file.offsets.keys()) yield [number, objectValue(file, number)];
 }
 
+// The same stream bytes (a font program, a colour profile) are compressed once per process.
+const compressed = new WeakMap<Uint8Array, Buffer>();
+function deflated(bytes: Uint8Array): Buffer {
+  let result = compressed.get(bytes);
+  if (!result) {
+    result = deflateSync(bytes);
+    compressed.set(bytes, result);
+  }
+  return result;
+}
+
 /** An object of an update: its value, and the bytes of its stream when it is one (compressed here). */
 export type UpdateObject = {
   number: number;
@@ -107,7 +118,7 @@ export function appendUpdate(
     }
     if (typeof value === "string") throw new TypeError("a stream's value is a dictionary");
     const bytes = object.stream.compress
-      ? deflateSync(object.stream.bytes)
+      ? deflated(object.stream.bytes)
       : Buffer.from(object.stream.bytes);
     if (object.stream.compress) value.set("Filter", "/FlateDecode");
     value.set("Length", String(bytes.byteLength));
