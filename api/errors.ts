@@ -54,7 +54,8 @@ export const ErrorResponseSchema = z
         description: "Also in the `X-Request-Id` header and the server's log line: quote it.",
       }),
       fields: z.array(FieldErrorSchema).optional().openapi({
-        description: "On a 400 `validation_failed`: every failing field at once.",
+        description:
+          "On a 400 `validation_failed`: every failing field at once. On a 409 `einvoice_fields_missing`: every field the invoice lacks to be an e-invoice.",
       }),
     }),
   })

@@ -20,6 +20,7 @@ describe("GET /openapi.json", () => {
         "/api/invoices",
         "/api/invoices/{id}",
         "/api/invoices/{id}/pdf",
+        "/api/invoices/{id}/einvoice",
         "/api/invoices/{id}/send",
         "/api/invoices/{id}/status",
         "/api/invoices/{id}/webhooks",

@@ -59,6 +59,7 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /api/links": { access: "creator", scope: "write", why: "the spec's open creation" },
   "GET /api/invoices/{id}": holder("read", "the invoice_id is its creator's secret"),
   "GET /api/invoices/{id}/pdf": holder("read", "the invoice_id is its creator's secret"),
+  "GET /api/invoices/{id}/einvoice": holder("read", "the invoice_id is its creator's secret"),
   "GET /api/invoices/{id}/webhooks": holder("read", "the invoice_id is its creator's secret"),
   "POST /api/invoices/{id}/send": holder("write", "the invoice_id is its creator's secret"),
   "POST /api/invoices/{id}/webhooks/{event_id}/redeliver": holder(

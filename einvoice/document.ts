@@ -120,7 +120,7 @@ export function missingForEn16931(document: {
     if (line.tax) categories.add(line.tax.category);
     else
       missing.push({
-        field: `line_items.${index}.tax_category`,
+        field: `line_items[${index}].tax_category`,
         message: "every line needs a tax category (and a rate where it is taxed)",
       });
   });

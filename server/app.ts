@@ -17,6 +17,7 @@ import { registerExportInvoices } from "../api/exports/invoices.ts";
 import { registerExportPayments } from "../api/exports/payments.ts";
 import { checkHealth } from "../api/health.ts";
 import { registerCreateInvoice } from "../api/invoices/create.ts";
+import { registerInvoiceEInvoice } from "../api/invoices/einvoice.ts";
 import { registerGetInvoice } from "../api/invoices/get.ts";
 import { registerInvoicePdf } from "../api/invoices/pdf.ts";
 import { registerSendInvoice } from "../api/invoices/send.ts";
@@ -144,6 +145,7 @@ export function createApi(deps: AppDeps) {
   registerCreateInvoice(app, deps);
   registerGetInvoice(app, deps);
   registerInvoicePdf(app, deps);
+  registerInvoiceEInvoice(app, deps);
   registerSendInvoice(app, deps);
   registerInvoiceStatus(app, deps);
   registerInvoiceWebhooks(app, deps);

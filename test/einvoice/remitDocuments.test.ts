@@ -79,7 +79,7 @@ describe("the writers refuse what would not be a valid document", () => {
       }).map((missing) => missing.field),
     ).toEqual([
       "merchant_country",
-      "line_items.1.tax_category",
+      "line_items[1].tax_category",
       "merchant_tax_id",
       "vendor_tax_id",
     ]);

@@ -395,6 +395,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/{id}/einvoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the invoice as an EN 16931 e-invoice
+         * @description The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in USD (ISO 4217 has no USDC; 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description `ubl`: UBL 2.1 Invoice, Peppol BIS Billing 3.0. `cii`: UN/CEFACT Cross Industry Invoice. `facturx`: the invoice's PDF as Factur-X (PDF/A-3, profile EN 16931, the CII embedded as `factur-x.xml`). */
+                    format: "ubl" | "cii" | "facturx";
+                };
+                header?: never;
+                path: {
+                    /** @description The invoice's `invoice_id`; anything that is not one is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The e-invoice (`Content-Disposition` names it, e.g. `INV-0001-ubl.xml`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices/{id}/send": {
         parameters: {
             query?: never;
@@ -4943,7 +5025,7 @@ export interface components {
                 message: string;
                 /** @description Also in the `X-Request-Id` header and the server's log line: quote it. */
                 request_id?: string;
-                /** @description On a 400 `validation_failed`: every failing field at once. */
+                /** @description On a 400 `validation_failed`: every failing field at once. On a 409 `einvoice_fields_missing`: every field the invoice lacks to be an e-invoice. */
                 fields?: {
                     /**
                      * @description The failing field.

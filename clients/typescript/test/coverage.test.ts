@@ -16,6 +16,7 @@ const CALLS: Record<string, (remit: Remit) => Promise<unknown>> = {
   "invoices.send": (r) => r.invoices.send("id-1"),
   "invoices.void": (r) => r.invoices.void("id-1"),
   "invoices.pdf": (r) => r.invoices.pdf("id-1"),
+  "invoices.einvoice": (r) => r.invoices.einvoice("id-1", "ubl"),
   "invoices.pdfBySlug": (r) => r.invoices.pdfBySlug("slug-1"),
   "invoices.refund": (r) => r.invoices.refund("id-1", {}),
   "invoices.webhooks": (r) => r.invoices.webhooks("id-1"),

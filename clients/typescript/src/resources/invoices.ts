@@ -1,4 +1,4 @@
-// Invoices: create, read, list, send, void, refund, remind; their PDFs and webhooks.
+// Invoices: create, read, list, send, void, refund, remind; their PDFs, e-invoices and webhooks.
 import type { RequestOptions } from "../http.js";
 import type { Operations } from "../operations.js";
 import type { CreateInvoiceRequest, CreateRefundRequest, ListFilters } from "../types.js";
@@ -27,6 +27,20 @@ export function invoices(api: Operations) {
     pdf: async (id: string, options?: RequestOptions) =>
       new Uint8Array(
         await (await api.raw("/api/invoices/{id}/pdf", { params: { id }, options })).arrayBuffer(),
+      ),
+    /**
+     * The invoice as an EN 16931 e-invoice's bytes: `ubl` (Peppol BIS) or `cii` XML, or a
+     * `facturx` PDF. A 409 `einvoice_fields_missing` names the fields the invoice lacks.
+     */
+    einvoice: async (id: string, format: "ubl" | "cii" | "facturx", options?: RequestOptions) =>
+      new Uint8Array(
+        await (
+          await api.raw("/api/invoices/{id}/einvoice", {
+            params: { id },
+            query: { format },
+            options,
+          })
+        ).arrayBuffer(),
       ),
     /**
      * Refunds money Remit still holds for the invoice, under an Idempotency-Key (generated
