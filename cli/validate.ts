@@ -10,6 +10,7 @@ import {
   createLinkKnownKeys,
 } from "../app/links/schema.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
+import { invoiceTaxView, taxAmountFields } from "../domain/invoiceTaxView.ts";
 import { MAX_TOTAL, priceInvoice } from "../domain/invoiceTotals.ts";
 import { formatUsdc, usdcToBaseUnits } from "../domain/money.ts";
 
@@ -64,9 +65,14 @@ export function validateLink(body: unknown): Validation<CreateLinkInput> {
   return { ok: true, value: parsed.data };
 }
 
-/** What --dry-run prints for an invoice: the request as the API would see it, and its totals. */
+/**
+ * What --dry-run prints for an invoice: the request as the API would see it, its lines and
+ * total; on an invoice with tax, each line's category and rate and the detail's
+ * `subtotal_amount`, `tax_amount` and `tax_breakdown` (domain/invoiceTaxView.ts, the API's rule).
+ */
 export function invoicePreview(input: CreateInvoiceInput) {
   const { lines, total } = priceInvoice(input.line_items);
+  const tax = invoiceTaxView(input, lines);
   return {
     valid: true,
     request: {
@@ -79,7 +85,11 @@ export function invoicePreview(input: CreateInvoiceInput) {
       quantity: line.quantity,
       unit_price: formatUsdc(line.unitPrice),
       line_total: formatUsdc(line.lineTotal),
+      ...(line.tax
+        ? { tax_category: line.tax.category, tax_rate: line.tax.rate?.text ?? null }
+        : {}),
     })),
+    ...(tax ? taxAmountFields(tax) : {}),
     total_amount: formatUsdc(total),
   };
 }

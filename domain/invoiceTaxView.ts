@@ -1,4 +1,5 @@
 import type { PricedLineItem } from "./invoiceTotals.ts";
+import { formatUsdc } from "./money.ts";
 import {
   exemptionReasonFor,
   type LineTax,
@@ -63,6 +64,24 @@ export function invoiceTaxView(
     vendorTaxId: record.vendor_tax_id ?? null,
     merchantCountry: record.merchant_country ?? null,
     vendorCountry: record.vendor_country ?? null,
+  };
+}
+
+/**
+ * The view's amounts as the API writes them (decimal strings): the detail's `subtotal_amount`,
+ * `tax_amount` and `tax_breakdown`, which the CLI's dry run shows too.
+ */
+export function taxAmountFields(view: InvoiceTaxView) {
+  return {
+    subtotal_amount: formatUsdc(view.subtotal),
+    tax_amount: formatUsdc(view.tax),
+    tax_breakdown: view.breakdown.map((row) => ({
+      category: row.category,
+      rate: row.rate,
+      taxable_amount: formatUsdc(row.taxableAmount),
+      tax_amount: formatUsdc(row.taxAmount),
+      exemption_reason: row.exemption?.text ?? null,
+    })),
   };
 }
 

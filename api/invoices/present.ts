@@ -11,7 +11,7 @@ import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
-import { invoiceTaxView, storedLineTax } from "../../domain/invoiceTaxView.ts";
+import { invoiceTaxView, storedLineTax, taxAmountFields } from "../../domain/invoiceTaxView.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
@@ -130,18 +130,7 @@ function presentTax(invoice: InvoiceRow, lines: InvoiceFacts["lines"]): Partial<
     lines.map((line) => ({ lineTotal: line.line_total, tax: storedLineTax(line) })),
   );
   if (!view) return parties;
-  return {
-    ...parties,
-    subtotal_amount: formatUsdc(view.subtotal),
-    tax_amount: formatUsdc(view.tax),
-    tax_breakdown: view.breakdown.map((row) => ({
-      category: row.category,
-      rate: row.rate,
-      taxable_amount: formatUsdc(row.taxableAmount),
-      tax_amount: formatUsdc(row.taxAmount),
-      exemption_reason: row.exemption?.text ?? null,
-    })),
-  };
+  return { ...parties, ...taxAmountFields(view) };
 }
 
 /**

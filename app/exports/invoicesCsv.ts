@@ -3,6 +3,7 @@ import { getAddress } from "viem";
 import { type InvoiceExportRow, invoiceExportBatch } from "../../db/queries/exports.ts";
 import { csvTime } from "../../domain/csv.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
+import { invoiceTaxView, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import type { Actor } from "../actor.ts";
@@ -46,9 +47,46 @@ export const INVOICES_CSV_HEADER = [
   "currency",
   "deposit_address",
   "metadata",
+  // Tax (added at the end, so a reader of the columns above is unaffected).
+  "tax_category",
+  "tax_rate",
+  "subtotal_amount",
+  "tax_amount",
+  "merchant_tax_id",
+  "vendor_tax_id",
+  "merchant_country",
+  "vendor_country",
+  "tax_exemption_reason",
 ] as const;
 
-function cells(row: InvoiceExportRow, today: string): string[] {
+/** A row with its invoice's subtotal and tax, derived from all of the invoice's lines. */
+type TaxedExportRow = InvoiceExportRow & { subtotal: bigint; tax: bigint };
+
+/**
+ * The batch's rows with their invoice's subtotal and tax (domain/invoiceTaxView.ts, the rule
+ * the API's detail and the PDF read). A batch never splits an invoice, so its rows hold every
+ * line. An invoice without tax: its subtotal is its total and its tax 0, so the columns always
+ * sum.
+ */
+export function withInvoiceTax(rows: readonly InvoiceExportRow[]): TaxedExportRow[] {
+  const byInvoice = new Map<string, InvoiceExportRow[]>();
+  for (const row of rows) byInvoice.set(row.id, [...(byInvoice.get(row.id) ?? []), row]);
+  const totals = new Map<string, { subtotal: bigint; tax: bigint }>();
+  for (const [id, lines] of byInvoice) {
+    const [first] = lines as [InvoiceExportRow];
+    const view = invoiceTaxView(
+      first,
+      lines.map((line) => ({ lineTotal: line.line_total, tax: storedLineTax(line) })),
+    );
+    totals.set(id, view ?? { subtotal: first.total_amount, tax: 0n });
+  }
+  return rows.map((row) => {
+    const { subtotal, tax } = totals.get(row.id) ?? { subtotal: row.total_amount, tax: 0n };
+    return { ...row, subtotal, tax };
+  });
+}
+
+function cells(row: TaxedExportRow, today: string): string[] {
   return [
     row.invoice_number,
     row.id,
@@ -72,6 +110,15 @@ function cells(row: InvoiceExportRow, today: string): string[] {
     getAddress(row.deposit_address),
     // As JSON, on each line of the invoice; empty when it has none.
     Object.keys(row.metadata).length ? JSON.stringify(row.metadata) : "",
+    row.tax_category ?? "",
+    row.tax_rate ?? "",
+    formatUsdc(row.subtotal),
+    formatUsdc(row.tax),
+    row.merchant_tax_id ?? "",
+    row.vendor_tax_id ?? "",
+    row.merchant_country ?? "",
+    row.vendor_country ?? "",
+    row.tax_exemption_reason ?? "",
   ];
 }
 
@@ -91,7 +138,8 @@ export async function invoicesCsv(
   const body = csvStream(
     "invoices",
     INVOICES_CSV_HEADER,
-    (after) => invoiceExportBatch(deps.db, merchantId, range, after, BATCH),
+    async (after) =>
+      withInvoiceTax(await invoiceExportBatch(deps.db, merchantId, range, after, BATCH)),
     (row) => ({ at: row.list_at, id: row.id }),
     (row) => cells(row, today),
     query.bom !== "false",

@@ -3,6 +3,7 @@ import type { ListKey } from "../../domain/listCursor.ts";
 import type { Metadata } from "../../domain/metadata.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
+import type { TaxCategory } from "../../domain/tax.ts";
 import type { Executor } from "../database.ts";
 import { INVOICE_ORDER, merchantInvoices } from "./invoiceLists.ts";
 import { keysetBatch, listMoment, pastKey } from "./listPage.ts";
@@ -37,6 +38,15 @@ export type InvoiceExportRow = {
   list_at: string;
   /** The integrator's own keys (migration 0038); `{}` when none. */
   metadata: Metadata;
+  /** The line's tax (migration 0039); both null on an invoice without tax. */
+  tax_category: TaxCategory | null;
+  tax_rate: string | null;
+  /** The parties' tax fields, as given at creation; null when not given. */
+  merchant_tax_id: string | null;
+  vendor_tax_id: string | null;
+  merchant_country: string | null;
+  vendor_country: string | null;
+  tax_exemption_reason: string | null;
 };
 
 /**
@@ -53,7 +63,14 @@ export async function invoiceExportBatch(
 ): Promise<InvoiceExportRow[]> {
   return db
     .with("page", (qb) => {
-      let page = merchantInvoices(qb, merchantId).select("i.merchant_name_snapshot");
+      let page = merchantInvoices(qb, merchantId).select([
+        "i.merchant_name_snapshot",
+        "i.merchant_tax_id",
+        "i.vendor_tax_id",
+        "i.merchant_country",
+        "i.vendor_country",
+        "i.tax_exemption_reason",
+      ]);
       if (range.from) page = page.where("i.created_at", ">=", range.from);
       if (range.before) page = page.where("i.created_at", "<", range.before);
       return keysetBatch(page, INVOICE_ORDER, after, invoices);
@@ -61,7 +78,15 @@ export async function invoiceExportBatch(
     .selectFrom("page")
     .innerJoin("app.invoice_line_items as li", "li.invoice_id", "page.id")
     .selectAll("page")
-    .select(["li.position", "li.description", "li.quantity", "li.unit_price", "li.line_total"])
+    .select([
+      "li.position",
+      "li.description",
+      "li.quantity",
+      "li.unit_price",
+      "li.line_total",
+      "li.tax_category",
+      "li.tax_rate",
+    ])
     .orderBy("page.created_at")
     .orderBy("page.id")
     .orderBy("li.position")

@@ -1,6 +1,7 @@
 /**
  * The dashboard's stylesheet and script, served from /assets (no inline script or style: the
- * CSP allows only 'self'). Every page works without the script; it adds live invoice totals,
+ * CSP allows only 'self'). Every page works without the script; it adds live invoice totals
+ * (with tax: subtotal, tax and total, priced as domain/tax.ts prices them),
  * adding and removing line items without a round trip, and copy buttons.
  */
 export const DASHBOARD_CSS = "/assets/dashboard.css";
@@ -61,8 +62,9 @@ button.danger{border-color:var(--bad);color:var(--bad)}
 .alert{border-radius:8px;padding:10px 14px;margin:0 0 16px;overflow-wrap:anywhere}
 .alert.ok{background:#dcf5e7;color:#0b4d28}.alert.bad{background:#fde8e8;color:#7a1212}
 .lines td{padding:6px 4px}.lines input{min-width:0}
-.lines .desc{width:50%}.lines .qty{width:14%}.lines .price{width:20%}
-.totals{font-size:18px;font-weight:700;text-align:right;margin:8px 0}
+.lines .desc{width:27%}.lines .qty{width:9%}.lines .price{width:14%}.lines .rate{width:9%}.lines .cat{width:22%}
+.lines select{min-width:0;padding:8px 4px}
+.totals{font-size:18px;font-weight:700;text-align:right;margin:8px 0}.totals p{margin:2px 0}.totals .sub{font-size:15px;font-weight:400}
 .timeline{list-style:none;margin:0;padding:0}
 .timeline li{border-left:3px solid var(--rule);padding:4px 0 12px 14px;position:relative;overflow-wrap:anywhere}
 .timeline .hash{white-space:normal}.timeline .hash code,.timeline .hash a{word-break:break-all}
@@ -86,6 +88,7 @@ table.responsive td.num{white-space:normal}
 table.responsive tfoot tr{display:flex;justify-content:space-between;align-items:baseline}table.responsive tfoot th{border:0;padding:3px 2px}
 .lines thead{position:absolute;left:-9999px}.lines tr{display:grid;grid-template-columns:1fr 1fr;gap:6px;border-bottom:1px solid var(--rule);padding:8px 0}
 .lines td{border:0;display:block;width:auto!important}.lines td.desc{grid-column:1/-1}
+.lines tr{grid-auto-flow:dense}.lines td.cat{grid-column:1/-1}
 .lines label.sr-only{position:static;width:auto;height:auto;overflow:visible;clip:auto;white-space:normal;font-size:13px;color:var(--muted)}
 }
 .hash{white-space:nowrap}.hash code,.hash a{word-break:normal;overflow-wrap:normal}
@@ -155,19 +158,74 @@ export const dashboardJs = `(function () {
     var product = q.value * p.value, divisor = 1000000000n;
     return (product + divisor / 2n) / divisor;
   }
+  // With tax (domain/tax.ts, as the server prices it): each line's net amount to the cent, one
+  // group per category and rate, each group's tax on its sum rounded half-up to the cent.
+  var CENT = 10000n;
+  function netAmount(quantityText, priceText) {
+    var q = units(quantityText, 9), p = units(priceText, 6);
+    if (!q || !p) return null;
+    var divisor = 1000000000n * CENT;
+    return ((q.value * p.value + divisor / 2n) / divisor) * CENT;
+  }
+  // A rate in percent ("19", "7.5"; a typed "%" is dropped): digits and scale, or null.
+  function taxRate(text) {
+    var t = text.trim().replace(/\\s*%$/, "");
+    if (!/^(?:100(?:\\.0{1,3})?|(?:0|[1-9]\\d?)(?:\\.\\d{1,3})?)$/.test(t)) return null;
+    var parts = t.split("."), fraction = (parts[1] || "").replace(/0+$/, "");
+    return { key: parts[0] + (fraction ? "." + fraction : ""), digits: BigInt(parts[0] + fraction), scale: fraction.length };
+  }
+  // A line's category and rate, or null when they cannot stand (the server says why).
+  function lineTax(rateText, category) {
+    var rate = rateText.trim() ? taxRate(rateText) : undefined;
+    if (rate === null) return null;
+    var cat = category || (rate && rate.digits > 0n ? "S" : "");
+    if (!cat) return null;
+    if (cat === "S") return rate && rate.digits > 0n ? { cat: cat, rate: rate } : null;
+    if (cat === "O") return rate ? null : { cat: cat, rate: null };
+    if (rate && rate.digits > 0n) return null;
+    return { cat: cat, rate: { key: "0", digits: 0n, scale: 0 } };
+  }
+  function show(id, text) { var node = document.getElementById(id); if (node) node.textContent = text; }
   function recompute() {
-    var rows = body.querySelectorAll("tr"), total = 0n, ok = true;
+    var rows = body.querySelectorAll("tr"), total = 0n, ok = true, lines = [], taxed = false;
     for (var i = 0; i < rows.length; i++) {
-      var q = rows[i].querySelector("input[data-role=quantity]"), p = rows[i].querySelector("input[data-role=price]");
-      var out = rows[i].querySelector("[data-role=line-total]");
-      if (!q.value && !p.value) { if (out) out.textContent = ""; continue; }
-      var t = lineTotal(q.value, p.value);
-      if (t === null) { ok = false; if (out) out.textContent = "—"; continue; }
-      if (out) out.textContent = format(t);
-      total += t;
+      var field = function (role) { var f = rows[i].querySelector("[data-role=" + role + "]"); return f ? f.value : ""; };
+      var line = { q: field("quantity"), p: field("price"), rate: field("tax-rate"), cat: field("tax-category"), out: rows[i].querySelector("[data-role=line-total]") };
+      if (line.rate.trim() || line.cat) taxed = true;
+      if (!line.q && !line.p && !line.rate.trim() && !line.cat) { if (line.out) line.out.textContent = ""; continue; }
+      lines.push(line);
     }
-    var node = document.getElementById("invoice-total");
-    if (node) node.textContent = ok ? format(total) + " USDC" : "—";
+    var groups = {}, categories = {}, subtotal = 0n;
+    for (var j = 0; j < lines.length; j++) {
+      var l = lines[j], amount = taxed ? netAmount(l.q, l.p) : lineTotal(l.q, l.p);
+      if (amount === null) { ok = false; if (l.out) l.out.textContent = "—"; continue; }
+      if (l.out) l.out.textContent = format(amount);
+      total += amount;
+      if (!taxed) continue;
+      var tax = lineTax(l.rate, l.cat);
+      if (!tax) { ok = false; continue; }
+      categories[tax.cat] = true;
+      var key = tax.cat + ":" + (tax.rate ? tax.rate.key : "");
+      var group = groups[key] || (groups[key] = { rate: tax.rate, taxable: 0n });
+      group.taxable += amount;
+    }
+    if (taxed && categories.O && Object.keys(categories).length > 1) ok = false;
+    var taxTotal = 0n;
+    if (taxed) {
+      subtotal = total;
+      for (var k in groups) {
+        var g = groups[k];
+        if (!g.rate || g.rate.digits === 0n) continue;
+        var d = 100n * 10n ** BigInt(g.rate.scale);
+        taxTotal += (((g.taxable / CENT) * g.rate.digits + d / 2n) / d) * CENT;
+      }
+      total = subtotal + taxTotal;
+    }
+    var marks = form.querySelectorAll("[data-role=taxed]");
+    for (var m = 0; m < marks.length; m++) marks[m].hidden = !taxed;
+    show("invoice-subtotal", ok && taxed ? format(subtotal) + " USDC" : "—");
+    show("invoice-tax", ok && taxed ? format(taxTotal) + " USDC" : "—");
+    show("invoice-total", ok ? format(total) + " USDC" : "—");
   }
   function renumber() {
     var rows = body.querySelectorAll("tr");
@@ -183,6 +241,7 @@ export const dashboardJs = `(function () {
     }
   }
   form.addEventListener("input", recompute);
+  form.addEventListener("change", recompute);
   form.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("button") : null;
     if (!button) return;
@@ -190,7 +249,7 @@ export const dashboardJs = `(function () {
       event.preventDefault();
       var row = button.closest("tr");
       if (body.querySelectorAll("tr").length > 1) row.remove();
-      else { var inputs = row.querySelectorAll("input"); for (var k = 0; k < inputs.length; k++) inputs[k].value = ""; }
+      else { var inputs = row.querySelectorAll("input, select"); for (var k = 0; k < inputs.length; k++) inputs[k].value = ""; }
       renumber(); recompute();
       var first = body.querySelector("input"); if (first) first.focus();
     } else if (button.getAttribute("data-role") === "add" && template) {

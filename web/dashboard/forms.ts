@@ -32,21 +32,33 @@ export function formToBody(form: FormFields, textKeys: readonly string[]): Recor
 
 type Line = FormState["lines"][number];
 
+/** A line with nothing typed. */
+export const EMPTY_LINE: Line = {
+  description: "",
+  quantity: "",
+  unit_price: "",
+  tax_rate: "",
+  tax_category: "",
+};
+
 /** The line rows as typed, in order; rows left entirely empty are dropped. */
 export function linesOf(form: FormFields): Line[] {
   const rows = new Map<number, Line>();
   for (const [name, value] of Object.entries(form)) {
-    const match = /^line_items\[(\d{1,2})\]\.(description|quantity|unit_price)$/.exec(name);
+    const match =
+      /^line_items\[(\d{1,2})\]\.(description|quantity|unit_price|tax_rate|tax_category)$/.exec(
+        name,
+      );
     if (!match) continue;
     const index = Number(match[1]);
-    const row = rows.get(index) ?? { description: "", quantity: "", unit_price: "" };
+    const row = rows.get(index) ?? { ...EMPTY_LINE };
     row[match[2] as keyof Line] = value;
     rows.set(index, row);
   }
   return [...rows.entries()]
     .sort(([a], [b]) => a - b)
     .map(([, row]) => row)
-    .filter((row) => row.description.trim() || row.quantity.trim() || row.unit_price.trim());
+    .filter((row) => Object.values(row).some((value) => value.trim()));
 }
 
 /**
@@ -83,7 +95,7 @@ export const typedLinePrices = (lines: Line[]): Record<string, string> =>
 /**
  * A line as the API takes it: the quantity a JSON number when it reads as one, the unit price
  * converted from what was typed (typedAmount; left as typed when unreadable, for the API to
- * refuse).
+ * refuse), the tax rate without a typed "%", the tax category as chosen.
  */
 export function lineToBody(line: Line): Record<string, unknown> {
   const quantity = line.quantity.trim();
@@ -95,5 +107,9 @@ export function lineToBody(line: Line): Record<string, unknown> {
     const amount = typedAmount(price);
     body.unit_price = amount.ok ? amount.value : price;
   }
+  // Tax only when chosen: a line without either is the spec's line, untouched.
+  const rate = line.tax_rate.trim().replace(/\s*%$/, "");
+  if (rate) body.tax_rate = rate;
+  if (line.tax_category) body.tax_category = line.tax_category;
   return body;
 }

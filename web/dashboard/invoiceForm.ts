@@ -1,6 +1,7 @@
 import { LineItemSchema } from "../../app/invoices/schema.ts";
 import { priceInvoice, taxLineProblems } from "../../domain/invoiceTotals.ts";
 import {
+  EMPTY_LINE,
   type FormFields,
   formToBody,
   idempotencyKeyOf,
@@ -29,17 +30,29 @@ export const INVOICE_TEXT = [
   "wallet_type",
   "wallet_address",
   "webhook_url",
+  "merchant_tax_id",
+  "merchant_country",
+  "vendor_tax_id",
+  "vendor_country",
+  "tax_exemption_reason",
 ] as const;
-
-export const BLANK_LINE = { description: "", quantity: "", unit_price: "" };
 
 type Line = FormState["lines"][number];
 
-/** The invoice total as POST /api/invoices computes it, or null while a line is invalid. */
-export function invoiceTotal(lines: unknown[]): bigint | null {
+/**
+ * The invoice total as POST /api/invoices computes it (priceInvoice), with its subtotal and tax
+ * when the lines carry tax; null while a line is invalid.
+ */
+export function invoiceTotal(
+  lines: unknown[],
+): { total: bigint; tax: { subtotal: bigint; tax: bigint } | null } | null {
   const parsed = LineItemSchema.array().min(1).safeParse(lines);
   if (!parsed.success || taxLineProblems(parsed.data).length > 0) return null;
-  return priceInvoice(parsed.data).total;
+  const priced = priceInvoice(parsed.data);
+  return {
+    total: priced.total,
+    tax: priced.tax && { subtotal: priced.tax.subtotal, tax: priced.tax.tax },
+  };
 }
 
 /** A blank form with the merchant's defaults (settings page) filled in. */
@@ -54,10 +67,11 @@ export function blankInvoiceForm(
       wallet_type: "managed",
       ...values,
     },
-    lines: [BLANK_LINE],
+    lines: [EMPTY_LINE],
     errors: {},
     idempotencyKey: idempotencyKeyOf({}),
     total: null,
+    tax: null,
   };
 }
 
@@ -70,7 +84,7 @@ export function submittedLines(form: FormFields): { lines: Line[]; create: boole
   const action = form._action ?? "create";
   const lines = linesOf(form);
   if (action === "add_line")
-    return { lines: lines.length < 30 ? [...lines, BLANK_LINE] : lines, create: false };
+    return { lines: lines.length < 30 ? [...lines, EMPTY_LINE] : lines, create: false };
   if (action.startsWith("remove_line:")) {
     const index = Number(action.slice("remove_line:".length));
     return { lines: lines.filter((_, i) => i !== index), create: false };
@@ -87,13 +101,18 @@ export function submittedState(
 ): FormState {
   return {
     values: { ...form, send_now: form.send_now ? "true" : "false" },
-    lines: lines.length > 0 ? lines : [BLANK_LINE],
+    lines: lines.length > 0 ? lines : [EMPTY_LINE],
     errors,
     problem,
     idempotencyKey: idempotencyKeyOf(form),
-    total: invoiceTotal(lines.map(lineToBody)),
+    ...totalsOf(lines),
   };
 }
+
+const totalsOf = (lines: Line[]): Pick<FormState, "total" | "tax"> => {
+  const priced = invoiceTotal(lines.map(lineToBody));
+  return { total: priced?.total ?? null, tax: priced?.tax ?? null };
+};
 
 /** The POST /api/invoices body of the form (the signed-in merchant's email, typed prices read). */
 export function invoiceBody(
@@ -109,6 +128,9 @@ export function invoiceBody(
     send_now: Boolean(form.send_now),
   };
   if (body.wallet_type !== "byo") delete body.wallet_address;
+  // A country code typed in lower case ("de") is the code; the API takes it in capitals.
+  for (const key of ["merchant_country", "vendor_country"])
+    if (typeof body[key] === "string") body[key] = body[key].toUpperCase();
   return body;
 }
 

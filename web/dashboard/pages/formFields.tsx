@@ -1,7 +1,7 @@
 /** A form's values as typed (strings), and the API's messages by field path. */
 export type FormState = {
   values: Record<string, string>;
-  lines: { description: string; quantity: string; unit_price: string }[];
+  lines: FormLine[];
   errors: Record<string, string>;
   /** A problem not tied to one field. */
   problem?: string;
@@ -9,6 +9,17 @@ export type FormState = {
   idempotencyKey: string;
   /** The total the server computed from the lines, when they are valid. */
   total: bigint | null;
+  /** With tax on the lines: their net sum and the tax (the total is their sum); else null. */
+  tax?: { subtotal: bigint; tax: bigint } | null;
+};
+
+/** A line of the invoice form as typed; its tax rate and category are empty without tax. */
+export type FormLine = {
+  description: string;
+  quantity: string;
+  unit_price: string;
+  tax_rate: string;
+  tax_category: string;
 };
 
 /** A labelled input with the API's message for it, tied by aria-describedby. */

@@ -5,6 +5,7 @@ import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { DataTable } from "./dataTable.tsx";
 import { Field } from "./formFields.tsx";
 import { checksummed, Hash } from "./hashes.tsx";
+import { InvoiceTaxCard, lineTaxLabel, taxOfInvoice } from "./invoiceTax.tsx";
 import { happenings } from "./invoiceTimeline.tsx";
 import type { Session } from "./pageSession.ts";
 import { usdc } from "./usdc.ts";
@@ -33,6 +34,7 @@ export function InvoiceDetailPage(props: {
   const { invoice, lines, money } = props.detail;
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
   const notice = props.notice ? NOTICES[props.notice] : undefined;
+  const tax = taxOfInvoice(invoice, lines);
   return (
     <DashboardLayout
       title={`Invoice ${invoice.invoice_number}`}
@@ -121,22 +123,29 @@ export function InvoiceDetailPage(props: {
             { label: "Description", cell: (line) => line.description },
             { label: "Quantity", num: true, cell: (line) => line.quantity },
             { label: "Unit price", num: true, cell: (line) => usdc(line.unit_price) },
-            { label: "Total", num: true, cell: (line) => usdc(line.line_total) },
+            ...(tax ? [{ label: "Tax", num: true, cell: lineTaxLabel }] : []),
+            { label: tax ? "Net" : "Total", num: true, cell: (line) => usdc(line.line_total) },
           ]}
           foot={
             <tfoot>
-              <tr>
-                <th scope="row" colspan={3}>
-                  Total
-                </th>
-                <td class="num total">
-                  <strong>{usdc(invoice.total_amount)}</strong>
-                </td>
-              </tr>
+              {tax && (
+                <>
+                  <FootRow label="Subtotal" span={4} figure="subtotal" amount={tax.subtotal} />
+                  <FootRow label="Tax" span={4} figure="tax" amount={tax.tax} />
+                </>
+              )}
+              <FootRow
+                label="Total"
+                span={tax ? 4 : 3}
+                figure="total"
+                amount={invoice.total_amount}
+                strong
+              />
             </tfoot>
           }
         />
       </section>
+      {tax && <InvoiceTaxCard view={tax} />}
       <section class="card" aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         <ol class="timeline">
@@ -149,5 +158,25 @@ export function InvoiceDetailPage(props: {
         </ol>
       </section>
     </DashboardLayout>
+  );
+}
+
+/** A row of the line items' foot: a label across the other columns, and an amount. */
+function FootRow(props: {
+  label: string;
+  span: number;
+  figure: string;
+  amount: bigint;
+  strong?: boolean;
+}) {
+  return (
+    <tr>
+      <th scope="row" colspan={props.span}>
+        {props.label}
+      </th>
+      <td class="num total" data-figure={props.figure}>
+        {props.strong ? <strong>{usdc(props.amount)}</strong> : usdc(props.amount)}
+      </td>
+    </tr>
   );
 }

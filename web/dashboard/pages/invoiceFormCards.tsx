@@ -1,42 +1,70 @@
 // The invoice form's cards: the new invoice and schedule forms share them.
-import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { TAX_CATEGORIES, TAX_CATEGORY_NAMES } from "../../../domain/tax.ts";
+import { EMPTY_LINE } from "../forms.ts";
 import { Alert, Csrf } from "../layout.tsx";
-import { Field, type FormState, WalletTypeField } from "./formFields.tsx";
+import { Field, type FormLine, type FormState, WalletTypeField } from "./formFields.tsx";
 import type { Session } from "./pageSession.ts";
+import { usdc } from "./usdc.ts";
 
-function LineRow(props: {
-  index: number | "#";
-  line: FormState["lines"][number];
-  errors: Record<string, string>;
-}) {
+function LineRow(props: { index: number | "#"; line: FormLine; errors: Record<string, string> }) {
   const i = props.index;
-  const cell = (key: "description" | "quantity" | "unit_price", label: string, role: string) => {
-    const name = `line_items[${i}].${key}`;
-    const error = props.errors[name];
-    return (
-      <>
-        <label class="sr-only" for={name} data-name={`line_items[#].${key}`}>
-          {label}
-        </label>
-        <input
-          id={name}
-          name={name}
-          data-name={`line_items[#].${key}`}
-          data-role={role}
-          type="text"
-          inputmode={key === "description" ? undefined : "decimal"}
-          value={props.line[key]}
-          aria-invalid={error ? "true" : undefined}
-        />
-        {error && <p class="error">{error}</p>}
-      </>
-    );
+  const nameOf = (key: keyof FormLine) => `line_items[${i}].${key}`;
+  const label = (key: keyof FormLine, text: string) => (
+    <label class="sr-only" for={nameOf(key)} data-name={`line_items[#].${key}`}>
+      {text}
+    </label>
+  );
+  const error = (key: keyof FormLine) => {
+    const message = props.errors[nameOf(key)];
+    return message && <p class="error">{message}</p>;
   };
+  const cell = (
+    key: "description" | "quantity" | "unit_price" | "tax_rate",
+    text: string,
+    role: string,
+  ) => (
+    <>
+      {label(key, text)}
+      <input
+        id={nameOf(key)}
+        name={nameOf(key)}
+        data-name={`line_items[#].${key}`}
+        data-role={role}
+        type="text"
+        inputmode={key === "description" ? undefined : "decimal"}
+        value={props.line[key]}
+        aria-invalid={props.errors[nameOf(key)] ? "true" : undefined}
+      />
+      {error(key)}
+    </>
+  );
+  const category = props.line.tax_category;
   return (
     <tr>
       <td class="desc">{cell("description", "Description", "description")}</td>
       <td class="qty">{cell("quantity", "Quantity", "quantity")}</td>
       <td class="price">{cell("unit_price", "Unit price (USDC)", "price")}</td>
+      <td class="rate">{cell("tax_rate", "Tax rate (%)", "tax-rate")}</td>
+      <td class="cat">
+        {label("tax_category", "Tax category")}
+        <select
+          id={nameOf("tax_category")}
+          name={nameOf("tax_category")}
+          data-name="line_items[#].tax_category"
+          data-role="tax-category"
+          aria-invalid={props.errors[nameOf("tax_category")] ? "true" : undefined}
+        >
+          <option value="" selected={!category}>
+            —
+          </option>
+          {TAX_CATEGORIES.map((code) => (
+            <option value={code} selected={category === code}>
+              {code} · {TAX_CATEGORY_NAMES[code]}
+            </option>
+          ))}
+        </select>
+        {error("tax_category")}
+      </td>
       <td class="num">
         <output data-role="line-total" />
       </td>
@@ -55,8 +83,6 @@ function LineRow(props: {
     </tr>
   );
 }
-
-const EMPTY_LINE = { description: "", quantity: "", unit_price: "" };
 
 /** Why the last submission created nothing: a problem, or the fields to fix. */
 export function NotCreated(props: { state: FormState; what: string; verb?: string }) {
@@ -115,6 +141,8 @@ export function LinesCard(props: { state: FormState }) {
               <th scope="col">Description</th>
               <th scope="col">Quantity</th>
               <th scope="col">Unit price (USDC)</th>
+              <th scope="col">Tax rate (%)</th>
+              <th scope="col">Tax category</th>
               <th scope="col" class="num">
                 Line total
               </th>
@@ -134,6 +162,10 @@ export function LinesCard(props: { state: FormState }) {
         <LineRow index="#" line={EMPTY_LINE} errors={{}} />
       </template>
       {lineError && <p class="error">{lineError}</p>}
+      <p class="hint">
+        Tax is optional. A rate alone is standard-rated (S); a line at 0 % needs its category
+        (zero-rated, exempt, reverse charge, …). Once one line has tax, every line needs it.
+      </p>
       <div class="actions">
         <button type="submit" name="_action" value="add_line" data-role="add" formnovalidate>
           Add a line
@@ -142,12 +174,69 @@ export function LinesCard(props: { state: FormState }) {
           Update total
         </button>
       </div>
-      <p class="totals" aria-live="polite">
-        Total:{" "}
-        <output id="invoice-total">
-          {state.total === null ? "—" : `${formatUsdcForDisplay(state.total)} USDC`}
-        </output>
+      <div class="totals" aria-live="polite">
+        <p class="sub" data-role="taxed" hidden={!state.tax}>
+          Subtotal:{" "}
+          <output id="invoice-subtotal">{state.tax ? usdc(state.tax.subtotal) : "—"}</output>
+        </p>
+        <p class="sub" data-role="taxed" hidden={!state.tax}>
+          Tax: <output id="invoice-tax">{state.tax ? usdc(state.tax.tax) : "—"}</output>
+        </p>
+        <p>
+          Total:{" "}
+          <output id="invoice-total">{state.total === null ? "—" : usdc(state.total)}</output>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The parties' tax fields and the exemption reason: what an invoice with tax on its lines
+ * states (the lines' rate and category are in the lines card), checked by the API's schema.
+ */
+export function TaxCard(props: { state: FormState }) {
+  const { state } = props;
+  return (
+    <section class="card" aria-labelledby="tax-heading">
+      <h2 id="tax-heading">Tax</h2>
+      <p class="muted small">
+        For an invoice with tax on its lines (a rate or a category above). E-invoices also need both
+        countries.
       </p>
+      <div class="grid2">
+        <Field
+          name="merchant_tax_id"
+          label="Your tax ID"
+          state={state}
+          hint="With its country prefix, e.g. DE123456789."
+        />
+        <Field
+          name="merchant_country"
+          label="Your country"
+          state={state}
+          hint="Two-letter code, e.g. DE."
+        />
+        <Field
+          name="vendor_tax_id"
+          label="Customer's tax ID"
+          state={state}
+          hint="Required with reverse-charge (AE) or intra-community (K) lines."
+        />
+        <Field
+          name="vendor_country"
+          label="Customer's country"
+          state={state}
+          hint="Two-letter code, e.g. FR."
+        />
+      </div>
+      <Field
+        name="tax_exemption_reason"
+        label="Why no tax is charged"
+        state={state}
+        multiline
+        hint="Printed with exempt (E), reverse-charge, intra-community, export or out-of-scope lines; required with exempt lines."
+      />
     </section>
   );
 }

@@ -1,6 +1,13 @@
 import { DashboardLayout } from "../layout.tsx";
 import { Field, type FormState } from "./formFields.tsx";
-import { CustomerCard, FormHead, LinesCard, NotCreated, YouCard } from "./invoiceFormCards.tsx";
+import {
+  CustomerCard,
+  FormHead,
+  LinesCard,
+  NotCreated,
+  TaxCard,
+  YouCard,
+} from "./invoiceFormCards.tsx";
 import type { Session } from "./pageSession.ts";
 
 export function NewInvoicePage(props: { session: Session; state: FormState }) {
@@ -12,6 +19,7 @@ export function NewInvoicePage(props: { session: Session; state: FormState }) {
         <FormHead session={props.session} state={state} create="Create invoice" />
         <CustomerCard state={state} />
         <LinesCard state={state} />
+        <TaxCard state={state} />
         <section class="card">
           <h2>Terms</h2>
           <div class="grid2">

@@ -1,6 +1,13 @@
 import { DashboardLayout } from "../layout.tsx";
 import { Field, type FormState } from "./formFields.tsx";
-import { CustomerCard, FormHead, LinesCard, NotCreated, YouCard } from "./invoiceFormCards.tsx";
+import {
+  CustomerCard,
+  FormHead,
+  LinesCard,
+  NotCreated,
+  TaxCard,
+  YouCard,
+} from "./invoiceFormCards.tsx";
 import type { Session } from "./pageSession.ts";
 
 /** A schedule being changed: its calendar, which a change cannot move, shown as text. */
@@ -77,6 +84,7 @@ export function ScheduleFormPage(props: {
         </section>
         <CustomerCard state={state} />
         <LinesCard state={state} />
+        <TaxCard state={state} />
         <YouCard state={state} sendLabel="Email each invoice to the customer when it is issued" />
         <button type="submit" class="primary" name="_action" value="create">
           {submit}

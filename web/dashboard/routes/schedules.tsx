@@ -143,6 +143,8 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
         description: String(line.description ?? ""),
         quantity: String(line.quantity ?? ""),
         unit_price: String(line.unit_price ?? ""),
+        tax_rate: typeof line.tax_rate === "string" ? line.tax_rate : "",
+        tax_category: typeof line.tax_category === "string" ? line.tax_category : "",
       }),
     );
     const values = Object.fromEntries(
