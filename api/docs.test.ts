@@ -63,8 +63,8 @@ describe("GET /docs", () => {
     // two exports, GET/PATCH /api/merchant/settings, GET /api/transactions/{tx_hash}, void, the
     // two refunds, the webhook endpoints (7), the event log (2), the x402 resource, invoice
     // schedules (8), the reminder policy (2), a reminder now, the receivables report and its
-    // CSV, the payouts (2), and the e-invoice download.
-    expect(operations.length).toBe(58);
+    // CSV, the payouts (2), the e-invoice download, and the credit notes (5).
+    expect(operations.length).toBe(63);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));

@@ -71,6 +71,7 @@ export const API_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /api/invoices/{id}/credit-notes": holder("write", "lowers what the invoice asks for"),
   "GET /api/credit-notes/{id}": holder("read", "as its invoice: the id is its creator's secret"),
   "GET /api/credit-notes/{id}/pdf": holder("read", "as its invoice's PDF"),
+  "GET /api/credit-notes/{id}/einvoice": holder("read", "as its invoice's e-invoice"),
   "GET /api/credit-notes": owner("read", "the merchant's documents"),
   "GET /api/links/{slug}": owner("read", "a slug is public: internals only to the owner"),
   "POST /api/links/{slug}/refunds": owner("write", "moves money: a slug is public"),

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createCreditNote } from "../../app/creditNotes/createCreditNote.ts";
 import {
+  authorizedCreditNoteEInvoice,
   creditNoteDetail,
   creditNoteList,
   creditNotePdf,
@@ -17,6 +18,7 @@ import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
+import { EInvoiceQuerySchema, eInvoiceContent, eInvoiceResponse } from "../invoices/einvoice.ts";
 import { pdfResponse } from "../invoices/pdfResponse.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
@@ -92,6 +94,24 @@ const pdfRoute = createRoute({
   },
 });
 
+const eInvoiceRoute = createRoute({
+  method: "get",
+  path: "/api/credit-notes/{id}/einvoice",
+  tags: ["Credit notes"],
+  summary: "Download a credit note as an EN 16931 e-invoice",
+  description:
+    "As the invoice's e-invoice (`GET /api/invoices/{id}/einvoice`): a UBL 2.1 `CreditNote` (Peppol BIS Billing 3.0), a CII of type 381, or the credit note's PDF as Factur-X, naming the invoice it corrects (BG-3); 409 `einvoice_fields_missing` when its invoice lacks what EN 16931 requires.",
+  security,
+  request: { params: CreditNoteIdParamSchema, query: EInvoiceQuerySchema },
+  responses: {
+    200: {
+      description: "The e-invoice (`Content-Disposition` names it, e.g. `CN-0001-ubl.xml`)",
+      content: eInvoiceContent,
+    },
+    ...errorResponses(400, 401, 404, 409),
+  },
+});
+
 export function registerCreditNoteRoutes(app: Router, deps: AppDeps): void {
   app.openapi<typeof createRouteDef>(
     createRouteDef,
@@ -116,6 +136,17 @@ export function registerCreditNoteRoutes(app: Router, deps: AppDeps): void {
   );
   app.openapi(getRoute, async (c) =>
     c.json(await creditNoteDetail(deps, actorOf(c), c.req.valid("param").id), 200),
+  );
+  app.openapi(eInvoiceRoute, async (c) =>
+    eInvoiceResponse(
+      c,
+      await authorizedCreditNoteEInvoice(
+        deps,
+        actorOf(c),
+        c.req.valid("param").id,
+        c.req.valid("query").format,
+      ),
+    ),
   );
   app.openapi(pdfRoute, async (c) =>
     pdfResponse(c, await creditNotePdf(deps, actorOf(c), c.req.valid("param").id)),

@@ -1,11 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { authorizedInvoiceEInvoice, EINVOICE_FORMATS } from "../../app/invoices/invoiceEInvoice.ts";
+import type { Context } from "hono";
+import {
+  authorizedInvoiceEInvoice,
+  EINVOICE_FORMATS,
+  type EInvoiceFile,
+} from "../../app/invoices/invoiceEInvoice.ts";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, type Router } from "../openapi.ts";
 
-const QuerySchema = z.object({
+/** `?format=`: shared with the credit notes' e-invoice route. */
+export const EInvoiceQuerySchema = z.object({
   format: z.enum(EINVOICE_FORMATS).openapi({
     param: { name: "format", in: "query" },
     example: "ubl",
@@ -13,6 +19,12 @@ const QuerySchema = z.object({
       "`ubl`: UBL 2.1 Invoice, Peppol BIS Billing 3.0. `cii`: UN/CEFACT Cross Industry Invoice. `facturx`: the invoice's PDF as Factur-X (PDF/A-3, profile EN 16931, the CII embedded as `factur-x.xml`).",
   }),
 });
+
+/** The 200 of an e-invoice route: XML or a PDF. */
+export const eInvoiceContent = {
+  "application/xml": { schema: z.string() },
+  "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+};
 
 const route = createRoute({
   method: "get",
@@ -22,14 +34,11 @@ const route = createRoute({
   description:
     "The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in USD (ISO 4217 has no USDC; 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.",
   security: [{ bearerAuth: [] }],
-  request: { params: InvoiceIdParamSchema, query: QuerySchema },
+  request: { params: InvoiceIdParamSchema, query: EInvoiceQuerySchema },
   responses: {
     200: {
       description: "The e-invoice (`Content-Disposition` names it, e.g. `INV-0001-ubl.xml`)",
-      content: {
-        "application/xml": { schema: z.string() },
-        "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
-      },
+      content: eInvoiceContent,
     },
     ...errorResponses(400, 401, 404, 409),
   },
@@ -40,13 +49,17 @@ export function registerInvoiceEInvoice(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { format } = c.req.valid("query");
-    const file = await authorizedInvoiceEInvoice(deps, actorOf(c), id, format);
-    return c.body(new Uint8Array(file.bytes), 200, {
-      "Content-Type": file.contentType,
-      "Content-Disposition": `attachment; filename="${file.fileName}"`,
-      "Content-Length": String(file.bytes.byteLength),
-      // Made anew on each request from the invoice's record (which never changes).
-      "Cache-Control": "private, no-cache",
-    });
+    return eInvoiceResponse(c, await authorizedInvoiceEInvoice(deps, actorOf(c), id, format));
+  });
+}
+
+/** An e-invoice file as a download. */
+export function eInvoiceResponse(c: Context, file: EInvoiceFile) {
+  return c.body(new Uint8Array(file.bytes), 200, {
+    "Content-Type": file.contentType,
+    "Content-Disposition": `attachment; filename="${file.fileName}"`,
+    "Content-Length": String(file.bytes.byteLength),
+    // Made anew on each request from the stored record (which never changes).
+    "Cache-Control": "private, no-cache",
   });
 }

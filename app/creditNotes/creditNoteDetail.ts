@@ -13,6 +13,12 @@ import type { Actor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { InvoicePdf } from "../invoices/invoiceDetail.ts";
+import {
+  type EInvoiceFile,
+  type EInvoiceFormat,
+  eInvoiceFile,
+  invoiceEInvoiceDocument,
+} from "../invoices/invoiceEInvoice.ts";
 import { notFound } from "../refusal.ts";
 import { creditNotePdfUrl } from "./creditNotePdf.ts";
 import type { CreditNote } from "./schema.ts";
@@ -144,4 +150,29 @@ export async function presentCreditNotes(
       created_at: note.created_at.toISOString(),
     };
   });
+}
+
+/**
+ * The credit note `id` as an EN 16931 e-invoice (a UBL `CreditNote`, a CII of type 381, or its
+ * PDF as Factur-X), for whoever may see its invoice; it names the invoice it corrects. Refused
+ * as the invoice's own e-invoice is (409 with the fields the invoice lacks).
+ */
+export async function authorizedCreditNoteEInvoice(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  id: string,
+  format: EInvoiceFormat,
+): Promise<EInvoiceFile> {
+  const note = await authorizedCreditNote(deps, actor, id);
+  const [invoice, lines] = await Promise.all([
+    findInvoice(deps.db, note.invoice_id),
+    findCreditNoteLines(deps.db, [note.id]),
+  ]);
+  if (!invoice) throw notFound("credit note");
+  const built = invoiceEInvoiceDocument(invoice, lines, {
+    number: note.credit_note_number,
+    issueDate: note.issue_date,
+    total: note.total_amount,
+  });
+  return eInvoiceFile(built, format, async () => (await findCreditNotePdf(deps.db, note.id))?.pdf);
 }

@@ -38,7 +38,7 @@ export const CreateCreditNoteSchema = z
         params: { code: "lines_or_full" },
       });
   })
-  .openapi("CreateCreditNote", {
+  .openapi("CreateCreditNoteRequest", {
     example: { full: true, reason: "The order was cancelled" },
   });
 
@@ -93,7 +93,27 @@ export const CreditNoteSchema = z
     pdf_sha256: z.string(),
     created_at: z.string(),
   })
-  .openapi("CreditNote");
+  .openapi("CreditNote", {
+    example: {
+      credit_note_id: "0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15",
+      credit_note_number: "CN-0001",
+      invoice_id: "7c1e2f3a-5b6d-4e8f-9a0b-1c2d3e4f5a6b",
+      invoice_number: "INV-0042",
+      reason: "Two hours billed twice",
+      full: false,
+      issue_date: "2026-11-28",
+      line_items: [
+        { description: "Design work", quantity: 2, unit_price: "75.00", line_total: "150.00" },
+      ],
+      subtotal_amount: "150.00",
+      tax_amount: "0.00",
+      total_amount: "150.00",
+      currency: "USDC",
+      pdf_url: "http://localhost:3000/api/credit-notes/0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15/pdf",
+      pdf_sha256: "9f2c4b1a7e3d5c6b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b",
+      created_at: "2026-11-28T10:02:09.000Z",
+    },
+  });
 
 export type CreditNote = z.infer<typeof CreditNoteSchema>;
 

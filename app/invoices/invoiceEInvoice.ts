@@ -1,12 +1,8 @@
 import { getAddress } from "viem";
-import {
-  findLineItems,
-  findPdf,
-  type InvoiceRow,
-  type LineItemRow,
-} from "../../db/queries/invoices.ts";
+import { findLineItems, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
 import { storedLineTax } from "../../domain/invoiceTaxView.ts";
+import type { TaxCategory } from "../../domain/tax.ts";
 import { toCii } from "../../einvoice/cii.ts";
 import {
   type EInvoiceDocument,
@@ -26,6 +22,16 @@ import { notFound, Refusal } from "../refusal.ts";
 export const EINVOICE_FORMATS = ["ubl", "cii", "facturx"] as const;
 export type EInvoiceFormat = (typeof EINVOICE_FORMATS)[number];
 
+/** A stored line, an invoice's or a credit note's. */
+type StoredLine = {
+  description: string;
+  quantity: string;
+  unit_price: bigint;
+  line_total: bigint;
+  tax_category: TaxCategory | null;
+  tax_rate: string | null;
+};
+
 /** An e-invoice file as downloaded. */
 export type EInvoiceFile = { bytes: Uint8Array; contentType: string; fileName: string };
 
@@ -37,7 +43,9 @@ export type EInvoiceFile = { bytes: Uint8Array; contentType: string; fileName: s
  */
 export function invoiceEInvoiceDocument(
   invoice: InvoiceRow,
-  lines: readonly LineItemRow[],
+  lines: readonly StoredLine[],
+  /** For a credit note of the invoice: its own number, date, lines and total. */
+  creditNote?: { number: string; issueDate: string; total: bigint },
 ): { document: EInvoiceDocument } | { missing: MissingField[] } {
   const seller = {
     name: invoice.merchant_name_snapshot,
@@ -64,13 +72,16 @@ export function invoiceEInvoiceDocument(
   });
   if (missing.length > 0) return { missing };
   const document: EInvoiceDocument = {
-    type: "invoice",
-    number: invoice.invoice_number,
-    issueDate: invoice.issue_date,
-    dueDate: invoice.due_date,
+    type: creditNote ? "credit_note" : "invoice",
+    number: creditNote?.number ?? invoice.invoice_number,
+    issueDate: creditNote?.issueDate ?? invoice.issue_date,
+    dueDate: creditNote ? null : invoice.due_date,
     buyerReference: invoice.invoice_number,
-    note: invoice.notes,
-    precedingInvoice: null,
+    note: creditNote ? null : invoice.notes,
+    // A credit note names the invoice it corrects (BG-3).
+    precedingInvoice: creditNote
+      ? { number: invoice.invoice_number, issueDate: invoice.issue_date }
+      : null,
     seller,
     buyer,
     lines: taxed.flatMap(({ line, tax }) =>
@@ -88,18 +99,22 @@ export function invoiceEInvoiceDocument(
     ),
     exemptionReason: invoice.tax_exemption_reason,
     paidAmount: 0n,
-    payment: {
-      depositAddress: getAddress(invoice.deposit_address),
-      chainId: BASE_CHAIN_ID,
-      token: USDC_ADDRESS,
-    },
+    // A credit note is paid by nobody: it lowers what the invoice asks for.
+    payment: creditNote
+      ? null
+      : {
+          depositAddress: getAddress(invoice.deposit_address),
+          chainId: BASE_CHAIN_ID,
+          token: USDC_ADDRESS,
+        },
   };
   // The stored total was computed by the same rule (domain/tax.ts): a document that disagreed
   // with the amount the payer is asked for must not leave, whatever the cause.
   const total = figuresOf(document).total;
-  if (total !== invoice.total_amount)
+  const stored = creditNote?.total ?? invoice.total_amount;
+  if (total !== stored)
     throw new Error(
-      `invoice ${invoice.id}: the e-invoice's total ${total} is not the stored ${invoice.total_amount}`,
+      `${document.number} of invoice ${invoice.id}: the e-invoice's total ${total} is not the stored ${stored}`,
     );
   return { document };
 }
@@ -139,9 +154,21 @@ export async function authorizedInvoiceEInvoice(
 ): Promise<EInvoiceFile> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
   const built = invoiceEInvoiceDocument(invoice, await findLineItems(deps.db, invoice.id));
+  return eInvoiceFile(built, format, async () => (await findPdf(deps.db, invoice.id))?.pdf);
+}
+
+/**
+ * A built document (or what it lacks) as the file of `format`: a 409 naming the fields to add,
+ * else UBL, CII, or Factur-X from the stored PDF `storedPdf` reads. Invoices and credit notes alike.
+ */
+export async function eInvoiceFile(
+  built: { document: EInvoiceDocument } | { missing: MissingField[] },
+  format: EInvoiceFormat,
+  storedPdf: () => Promise<Buffer | undefined>,
+): Promise<EInvoiceFile> {
   if ("missing" in built) throw refuseMissing(built.missing);
   const { document } = built;
-  const name = invoice.invoice_number.replace(/[^\w.-]/g, "_");
+  const name = document.number.replace(/[^\w.-]/g, "_");
   if (format === "ubl") {
     const missing = missingForPeppol(document).map((m) => {
       const field = PEPPOL_FIELDS[m.field];
@@ -151,10 +178,10 @@ export async function authorizedInvoiceEInvoice(
     return file(toUbl(document), "application/xml", `${name}-ubl.xml`);
   }
   if (format === "cii") return file(toCii(document), "application/xml", `${name}-cii.xml`);
-  const pdf = await findPdf(deps.db, invoice.id);
-  if (!pdf) throw notFound("invoice");
+  const pdf = await storedPdf();
+  if (!pdf) throw notFound(document.type === "invoice" ? "invoice" : "credit note");
   return {
-    bytes: toFacturX(pdf.pdf, toCii(document)),
+    bytes: toFacturX(pdf, toCii(document)),
     contentType: "application/pdf",
     fileName: `${name}-facturx.pdf`,
   };

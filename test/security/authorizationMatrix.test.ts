@@ -140,6 +140,17 @@ describe("the authorization matrix: every route × every caller against domain/a
       owner.key,
     );
     const link = await post("/api/links", linkRequest({ merchant_email: owner.email }), owner.key);
+    // A credit note of another of the owner's invoices, for the credit notes' own routes.
+    const credited = await post(
+      "/api/invoices",
+      invoiceRequest({ merchant_email: owner.email }),
+      owner.key,
+    );
+    const creditNote = await post(
+      `/api/invoices/${credited.invoice_id}/credit-notes`,
+      { full: true, reason: "Cancelled" },
+      owner.key,
+    );
     const spareKey = await post("/api/keys", { name: "to revoke" }, owner.key);
     const spareKey2 = await post("/api/keys", { name: "to revoke too" }, owner.key);
     const endpoint = await post(
@@ -191,6 +202,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       dashboard_key_id: spareKey2.id as string,
       endpoint_id: endpoint.id as string,
       schedule_id: schedule.schedule_id as string,
+      credit_note_id: creditNote.credit_note_id as string,
       dashboard_endpoint_id: dashboardEndpoint.id as string,
       address: wallet,
       tx_hash: `0x${"ab".repeat(32)}`,
@@ -266,6 +278,8 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/invoice-schedules/"))
         return params.schedule_id ?? "";
+      if (name === "id" && pathOf.startsWith("/api/credit-notes/"))
+        return params.credit_note_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/schedules/"))
         return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
@@ -281,6 +295,7 @@ describe("the authorization matrix: every route × every caller against domain/a
   /** A valid query for the routes that require one, so that the request gets to authorization. */
   const QUERIES: Partial<Record<RouteKey, string>> = {
     "GET /api/invoices/{id}/einvoice": "?format=cii",
+    "GET /api/credit-notes/{id}/einvoice": "?format=cii",
   };
 
   const check = (
@@ -324,7 +339,9 @@ describe("the authorization matrix: every route × every caller against domain/a
             ? invoiceRequest({ merchant_email: merchantEmail })
             : route === "POST /api/links"
               ? linkRequest({ merchant_email: merchantEmail })
-              : {};
+              : route === "POST /api/invoices/{id}/credit-notes"
+                ? { full: true, reason: "the matrix" }
+                : {};
         const response = await stack.request(`${urlOf(route, params)}${QUERIES[route] ?? ""}`, {
           method,
           headers,

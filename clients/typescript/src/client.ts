@@ -12,6 +12,7 @@ import {
   type Wallets,
   wallets,
 } from "./resources/account.js";
+import { type CreditNotes, creditNotes } from "./resources/creditNotes.js";
 import {
   type Events,
   events,
@@ -62,6 +63,7 @@ export class Remit {
   private readonly api: Operations;
 
   readonly invoices: Invoices;
+  readonly creditNotes: CreditNotes;
   readonly links: Links;
   readonly payouts: Payouts;
   readonly payments: Payments;
@@ -82,6 +84,7 @@ export class Remit {
   constructor(options: RemitOptions) {
     this.api = new Operations(new Transport(options));
     this.invoices = invoices(this.api);
+    this.creditNotes = creditNotes(this.api);
     this.links = links(this.api);
     this.payouts = payouts(this.api);
     this.payments = payments(this.api);

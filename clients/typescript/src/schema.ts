@@ -2638,7 +2638,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": components["schemas"]["CreateCreditNote"];
+                    "application/json": components["schemas"]["CreateCreditNoteRequest"];
                 };
             };
             responses: {
@@ -2826,6 +2826,87 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credit-notes/{id}/einvoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a credit note as an EN 16931 e-invoice
+         * @description As the invoice's e-invoice (`GET /api/invoices/{id}/einvoice`): a UBL 2.1 `CreditNote` (Peppol BIS Billing 3.0), a CII of type 381, or the credit note's PDF as Factur-X, naming the invoice it corrects (BG-3); 409 `einvoice_fields_missing` when its invoice lacks what EN 16931 requires.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description `ubl`: UBL 2.1 Invoice, Peppol BIS Billing 3.0. `cii`: UN/CEFACT Cross Industry Invoice. `facturx`: the invoice's PDF as Factur-X (PDF/A-3, profile EN 16931, the CII embedded as `factur-x.xml`). */
+                    format: "ubl" | "cii" | "facturx";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The e-invoice (`Content-Disposition` names it, e.g. `CN-0001-ubl.xml`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6066,6 +6147,32 @@ export interface components {
              */
             to_sender?: true;
         };
+        /**
+         * @example {
+         *       "credit_note_id": "0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15",
+         *       "credit_note_number": "CN-0001",
+         *       "invoice_id": "7c1e2f3a-5b6d-4e8f-9a0b-1c2d3e4f5a6b",
+         *       "invoice_number": "INV-0042",
+         *       "reason": "Two hours billed twice",
+         *       "full": false,
+         *       "issue_date": "2026-11-28",
+         *       "line_items": [
+         *         {
+         *           "description": "Design work",
+         *           "quantity": 2,
+         *           "unit_price": "75.00",
+         *           "line_total": "150.00"
+         *         }
+         *       ],
+         *       "subtotal_amount": "150.00",
+         *       "tax_amount": "0.00",
+         *       "total_amount": "150.00",
+         *       "currency": "USDC",
+         *       "pdf_url": "http://localhost:3000/api/credit-notes/0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15/pdf",
+         *       "pdf_sha256": "9f2c4b1a7e3d5c6b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b",
+         *       "created_at": "2026-11-28T10:02:09.000Z"
+         *     }
+         */
         CreditNote: {
             /** Format: uuid */
             credit_note_id: string;
@@ -6124,7 +6231,7 @@ export interface components {
          *       "reason": "The order was cancelled"
          *     }
          */
-        CreateCreditNote: {
+        CreateCreditNoteRequest: {
             /** @description The lines credited, shaped and priced like an invoice's `line_items` (with the invoice's own tax categories and rates on an invoice with tax). Give `lines` or `full: true`, not both. */
             lines?: components["schemas"]["LineItem"][];
             /**
