@@ -46,7 +46,7 @@ const createRouteDef = createRoute({
   },
   responses: {
     201: jsonResponse("The credit note issued", CreditNoteSchema),
-    ...errorResponses(400, 401, 404, 409, 413, 415, 503),
+    ...errorResponses(400, 401, 404, 409, 413, 415),
   },
 });
 

@@ -57,6 +57,8 @@ export const INVOICES_CSV_HEADER = [
   "merchant_country",
   "vendor_country",
   "tax_exemption_reason",
+  // Credit notes (after the tax columns, for the same reason): the sum of the invoice's.
+  "credited_amount",
 ] as const;
 
 /** A row with its invoice's subtotal and tax, derived from all of the invoice's lines. */
@@ -119,6 +121,7 @@ function cells(row: TaxedExportRow, today: string): string[] {
     row.merchant_country ?? "",
     row.vendor_country ?? "",
     row.tax_exemption_reason ?? "",
+    formatUsdc(row.credited_amount),
   ];
 }
 

@@ -38,16 +38,18 @@ export const PAYMENTS_CSV_HEADER = [
   "entry",
   "refund_from",
   "refund_to",
+  // Credit notes (issue 44), after the columns readers already know.
+  "credit_note_number",
 ] as const;
 
 function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
   return [
     csvTime(row.at),
     row.id,
-    row.tx_hash,
+    row.tx_hash ?? "",
     row.log_index === null ? "" : String(row.log_index),
     row.block_number === null ? "" : String(row.block_number),
-    explorerUrl ? `${explorerUrl}/tx/${row.tx_hash}` : "",
+    explorerUrl && row.tx_hash ? `${explorerUrl}/tx/${row.tx_hash}` : "",
     row.payer ? getAddress(row.payer) : "",
     formatUsdc(row.amount),
     "USDC",
@@ -61,6 +63,7 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
     row.entry,
     row.refund_from ? getAddress(row.refund_from) : "",
     row.refund_to ? getAddress(row.refund_to) : "",
+    row.credit_note_number ?? "",
   ];
 }
 

@@ -98,10 +98,12 @@ export async function invoiceExportBatch(
  * with what it was for. A payment's `at` is its block time; a refund's, when it was confirmed.
  */
 export type PaymentExportRow = {
-  entry: "payment" | "refund";
-  /** A payment's transfer id (tx hash and log index), or the refund's id. */
+  /** Money in, money out, or a credit note (a document: no transaction, nothing moved). */
+  entry: "payment" | "refund" | "credit_note";
+  /** A payment's transfer id (tx hash and log index), or the refund's or credit note's id. */
   id: string;
-  tx_hash: string;
+  /** Null for a credit note. */
+  tx_hash: string | null;
   /** A payment's; null for a refund. */
   log_index: number | null;
   payer: string | null;
@@ -117,11 +119,13 @@ export type PaymentExportRow = {
   /** A refund's source address (the deposit address or the merchant's managed wallet). */
   refund_from: string | null;
   refund_to: string | null;
+  /** A credit note's number (CN-0001); null otherwise. */
+  credit_note_number: string | null;
   list_at: string;
 };
 
 /**
- * The next `limit` entries (counted payments and confirmed refunds) with a moment in the range
+ * The next `limit` entries (counted payments, confirmed refunds and credit notes) with a moment in the range
  * after `after`, oldest first (moment, then id as text): one batch of the streamed export.
  * Confirmed refunds only, the rule of domain/moneyRules.ts refundedAmount.
  */
@@ -144,7 +148,7 @@ export async function paymentExportBatch(
       (select 'payment' as entry, p.id, p.tx_hash, p.log_index, p.payer, p.amount, p.block_number,
           p.block_time as at, p.deposit_address, p.invoice_id, i.invoice_number, i.vendor_name,
           l.slug as link_slug, l.description as link_description,
-          null::text as refund_from, null::text as refund_to
+          null::text as refund_from, null::text as refund_to, null::text as credit_note_number
         from app.payments p
         left join app.invoices i on i.id = p.invoice_id
         left join app.payment_links l on l.id = p.link_id
@@ -153,13 +157,23 @@ export async function paymentExportBatch(
       union all
       (select 'refund', r.id::text, r.tx_hash, null, null, r.amount, null,
           r.confirmed_at, coalesce(i.deposit_address, l.deposit_address), r.invoice_id,
-          i.invoice_number, i.vendor_name, l.slug, l.description, r.from_address, r.to_address
+          i.invoice_number, i.vendor_name, l.slug, l.description, r.from_address, r.to_address,
+          null
         from app.refunds r
         left join app.invoices i on i.id = r.invoice_id
         left join app.payment_links l on l.id = r.link_id
         where r.merchant_id = ${merchantId} and r.status = ${COUNTED_REFUND_STATUS}
           ${inRange("r.confirmed_at", sql`${sql.ref("r.id")}::text`)}
         order by r.confirmed_at, r.id::text limit ${limit})
+      union all
+      (select 'credit_note', c.id::text, null, null, null, c.total_amount, null, c.created_at,
+          i.deposit_address, c.invoice_id, i.invoice_number, i.vendor_name, null, null, null, null,
+          c.credit_note_number
+        from app.credit_notes c
+        join app.invoices i on i.id = c.invoice_id
+        where c.merchant_id = ${merchantId}
+          ${inRange("c.created_at", sql`${sql.ref("c.id")}::text`)}
+        order by c.created_at, c.id::text limit ${limit})
     ) e
     order by e.at, e.id limit ${limit}`.execute(db);
   return rows;

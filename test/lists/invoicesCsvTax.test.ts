@@ -44,6 +44,7 @@ const TAX_COLUMNS = [
   "merchant_country",
   "vendor_country",
   "tax_exemption_reason",
+  "credited_amount",
 ];
 
 /**

@@ -167,6 +167,18 @@ describe("the books balance", () => {
       if (refund?.status === "failed") throw new Error("the link refund failed");
       return refund?.status === "confirmed";
     });
+    // A credit note takes 0.50 off the partial invoice: it now owes 1.50 (3.00 - 0.50 - 1.00).
+    const credited = await answer(
+      await stack.request(`/api/invoices/${partial.invoice_id}/credit-notes`, {
+        method: "POST",
+        json: {
+          lines: [{ description: "Goodwill", quantity: 1, unit_price: "0.50" }],
+          reason: "Late delivery",
+        },
+        headers: bearer(merchant.key),
+      }),
+    );
+    expect(credited.status, JSON.stringify(credited.body)).toBe(201);
     // From here on every surface is checked softly: a divergence is reported with all the
     // others, not only the first.
     const check = expect.soft;
@@ -193,8 +205,9 @@ describe("the books balance", () => {
     };
     check(list).toEqual({
       received: 6_500_000n,
-      // The partial's 2.00 and the overdue's 4.25: the void invoices owe nothing.
-      due: 6_250_000n,
+      // The partial's 1.50 (after its credit note) and the overdue's 4.25: the void invoices
+      // owe nothing.
+      due: 5_750_000n,
       refunded: 1_500_000n,
       linkReceived: 1_200_000n,
       linkRefunded: 200_000n,
@@ -211,6 +224,13 @@ describe("the books balance", () => {
       refunded_amount: "1.00",
     });
     check(sum(listed.map((p) => units(p.amount)))).toBe(sent);
+
+    check(byId.get(partial.invoice_id)).toMatchObject({ status: "partial", amount_due: "1.50" });
+    check(await api.get(partial.invoice_id)).toMatchObject({
+      total_amount: "3.00",
+      credited_amount: "0.50",
+      amount_due: "1.50",
+    });
 
     // ---- The void invoice owes nothing: detail, list, export, status ----
     check(byId.get(voidUnpaid.invoice_id)).toMatchObject({ status: "void", amount_due: "0.00" });
@@ -264,6 +284,27 @@ describe("the books balance", () => {
       check(row.refund_to?.toLowerCase()).toBe(String(refund?.to).toLowerCase());
     }
     check(refundRows.find((r) => r.link_slug === link.slug)?.kind).toBe("link");
+    // Credit notes are documents in the ledger, not money: the two voids' (each in full) and
+    // the partial's, their sum the invoices' credited amounts.
+    const creditRows = ledger.filter((r) => r.entry === "credit_note");
+    check(creditRows.map((r) => [r.invoice_id, r.amount]).sort()).toEqual(
+      [
+        [voidUnpaid.invoice_id, "149.975"],
+        [voidPaid.invoice_id, "1.00"],
+        [partial.invoice_id, "0.50"],
+      ].sort(),
+    );
+    check(
+      creditRows.every((r) => /^CN-\d{4}$/.test(r.credit_note_number ?? "") && !r.tx_hash),
+    ).toBe(true);
+    check(sum(creditRows.map((r) => units(r.amount)))).toBe(
+      sum(exportedInvoices.map((r) => units(r.credited_amount))),
+    );
+    check(ledger).toHaveLength(paymentRows.length + refundRows.length + creditRows.length);
+
+    // ---- The aged receivables: what the open invoices owe, credit notes taken off ----
+    const receivables = (await (await get("/api/reports/receivables")).json()) as Json;
+    check(units(String(receivables.total))).toBe(list.due);
 
     // ---- The dashboard overview, signed in ----
     const token = newDashboardSessionToken();

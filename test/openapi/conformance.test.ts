@@ -1083,6 +1083,93 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((await api.check("get", csv, badCsv)).status).toBe(400);
   });
 
+  test("credit notes and e-invoices: issued, replayed, read, listed, downloaded; and their errors", async () => {
+    const merchant = await claimedMerchant(stack.db);
+    const keyed = bearer(merchant.key);
+    const large = { body: TOO_LARGE, headers: { "content-type": "application/json", ...keyed } };
+    const text = { body: "hello", headers: { "content-type": "text/plain", ...keyed } };
+    /** A GET with a query string, checked against the route's template. */
+    const withQuery = async (
+      template: string,
+      params: Record<string, string>,
+      query: string,
+      headers: Record<string, string> = keyed,
+    ) => {
+      const url = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "");
+      const response = await stack.request(`${url}${query}`, {
+        headers: { "X-Forwarded-For": `198.19.0.${++clients % 250}`, ...headers },
+      });
+      return (await api.check("get", template, response)).status;
+    };
+    const taxed = invoiceRequest({
+      merchant_email: merchant.email,
+      merchant_country: "DE",
+      vendor_country: "FR",
+      merchant_tax_id: "DE123456789",
+      vendor_tax_id: "FR12345678901",
+      line_items: [
+        { description: "Design work", quantity: 2, unit_price: "75.00", tax_rate: "19" },
+      ],
+    });
+    const invoice = await call("post", "/api/invoices", {}, { json: taxed, headers: keyed });
+    const id = { id: invoice.body.invoice_id as string };
+    const issue = "/api/invoices/{id}/credit-notes";
+    const body = {
+      lines: [{ description: "Design work", quantity: 1, unit_price: "75.00", tax_rate: "19" }],
+      reason: "One day less",
+    };
+    const key = { "Idempotency-Key": randomUUID(), ...keyed };
+    const created = await call("post", issue, id, { json: body, headers: key });
+    expect([created.status, created.body.total_amount]).toEqual([201, "89.25"]);
+    const reused = await call("post", issue, id, { json: { ...body, reason: "x" }, headers: key });
+    expect([reused.status, reused.body.error]).toEqual([
+      409,
+      expect.objectContaining({ code: "idempotency_key_reused" }),
+    ]);
+    expect((await call("post", issue, id, { json: INVALID, headers: keyed })).status).toBe(400);
+    expect((await call("post", issue, id, large)).status).toBe(413);
+    expect((await call("post", issue, id, text)).status).toBe(415);
+    expect(
+      (await call("post", issue, { id: UNKNOWN_ID }, { json: body, headers: keyed })).status,
+    ).toBe(404);
+    expect((await call("post", issue, id, { json: body })).status).toBe(401);
+
+    const note = { id: created.body.credit_note_id as string };
+    for (const path of ["/api/credit-notes/{id}", "/api/credit-notes/{id}/pdf"]) {
+      expect((await call("get", path, note, { headers: keyed })).status).toBe(200);
+      expect((await call("get", path, { id: UNKNOWN_ID }, { headers: keyed })).status).toBe(404);
+      expect((await call("get", path, note)).status).toBe(401);
+    }
+    const list = "/api/credit-notes";
+    expect(await withQuery(list, {}, `?invoice_id=${id.id}`)).toBe(200);
+    expect(await withQuery(list, {}, "?invoice_id=nope")).toBe(400);
+    expect(await withQuery(list, {}, "", {})).toBe(401);
+
+    // An untaxed invoice of the merchant and its credit note: not EN 16931 documents, 409.
+    const plain = await call(
+      "post",
+      "/api/invoices",
+      {},
+      { json: invoiceRequest({ merchant_email: merchant.email }), headers: keyed },
+    );
+    const plainNote = await call(
+      "post",
+      issue,
+      { id: plain.body.invoice_id as string },
+      { json: { full: true, reason: "Cancelled" }, headers: keyed },
+    );
+    for (const [path, params, untaxed] of [
+      ["/api/invoices/{id}/einvoice", id, plain.body.invoice_id],
+      ["/api/credit-notes/{id}/einvoice", note, plainNote.body.credit_note_id],
+    ] as const) {
+      expect(await withQuery(path, params, "?format=ubl")).toBe(200);
+      expect(await withQuery(path, params, "?format=docx")).toBe(400);
+      expect(await withQuery(path, { id: UNKNOWN_ID }, "?format=ubl")).toBe(404);
+      expect(await withQuery(path, params, "?format=ubl", {})).toBe(401);
+      expect(await withQuery(path, { id: String(untaxed) }, "?format=cii")).toBe(409);
+    }
+  });
+
   test("every route and status the document lists was exercised above", () => {
     expect(api.exercised().sort()).toEqual(api.documented().sort());
   });

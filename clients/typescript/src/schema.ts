@@ -2705,15 +2705,6 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
             };
         };
         delete?: never;
@@ -3877,8 +3868,8 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at_utc,sent_at_utc,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address,metadata,tax_category,tax_rate,subtotal_amount,tax_amount,merchant_tax_id,vendor_tax_id,merchant_country,vendor_country,tax_exemption_reason
-                         *     INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01 09:30:00,2026-10-01 09:30:00,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,178.50,178.50,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,,S,19,150.00,28.50,DE123456789,,DE,FR,
+                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at_utc,sent_at_utc,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address,metadata,tax_category,tax_rate,subtotal_amount,tax_amount,merchant_tax_id,vendor_tax_id,merchant_country,vendor_country,tax_exemption_reason,credited_amount
+                         *     INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01 09:30:00,2026-10-01 09:30:00,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,178.50,178.50,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,,S,19,150.00,28.50,DE123456789,,DE,FR,,0.00
                          */
                         "text/csv": string;
                     };
@@ -3920,7 +3911,7 @@ export interface paths {
         };
         /**
          * Export your payments as CSV
-         * @description One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. RFC 4180 like the invoices export, streamed. A `read` key is enough.
+         * @description One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. A `credit_note` row (issued in the range) is a document, not money: its id in `payment_id`, its number in `credit_note_number`, what it took off the invoice in `amount`, no transaction. RFC 4180 like the invoices export, streamed. A `read` key is enough.
          */
         get: {
             parameters: {
@@ -3945,9 +3936,10 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example paid_at_utc,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to
-                         *     2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,
-                         *     2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         * @example paid_at_utc,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to,credit_note_number
+                         *     2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,,
+                         *     2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,
+                         *     2026-10-04 09:00:00,0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15,,,,,,10.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,credit_note,,,CN-0001
                          */
                         "text/csv": string;
                     };
