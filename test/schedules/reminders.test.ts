@@ -130,6 +130,8 @@ describe("reminders and receivables", () => {
         `invoice.will_be_due:${unpaid.invoice_id}`,
         `invoice.paid:${paid.invoice_id}`,
         `invoice.partial:${unpaid.invoice_id}`,
+        // The void of a sent invoice issues a full credit note (docs/api.md, "Credit notes").
+        `credit_note.created:${voided.invoice_id}`,
       ].sort(),
     );
     const delivered = await until(
