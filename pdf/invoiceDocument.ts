@@ -207,7 +207,11 @@ export function invoiceDocument(
             body: [
               ...(tax ? taxRows(tax) : []),
               [
-                { text: "Total (USDC)", bold: true, margin: [0, 4, 0, 4] },
+                {
+                  text: creditNote ? "Total credited (USDC)" : "Total (USDC)",
+                  bold: true,
+                  margin: [0, 4, 0, 4],
+                },
                 {
                   text: formatUsdcForDisplay(invoice.totalAmount),
                   bold: true,
