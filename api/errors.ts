@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Refusal, type RefusalKind, RetryLaterError } from "../app/refusal.ts";
+import { REFUSAL_HTTP_STATUS } from "../internal/refusalHttpStatus.ts";
 import type { AppEnv } from "./appEnv.ts";
 
 // The API's name for the application's one refusal type (app/refusal.ts).
@@ -15,21 +16,11 @@ export {
   validationError,
 } from "../app/refusal.ts";
 
-/** The HTTP status of each kind of refusal: the API's one translation of the application's. */
-export const HTTP_STATUS_OF = {
-  invalid: 400,
-  unauthenticated: 401,
-  payment_required: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-} as const satisfies Record<RefusalKind, ContentfulStatusCode>;
+/** The HTTP status of each kind of refusal (internal/refusalHttpStatus.ts, the dashboard's too). */
+export const HTTP_STATUS_OF = REFUSAL_HTTP_STATUS satisfies Record<
+  RefusalKind,
+  ContentfulStatusCode
+>;
 
 /** The HTTP status a refusal is answered with. */
 export const httpStatusOf = (error: Refusal): ContentfulStatusCode => HTTP_STATUS_OF[error.kind];

@@ -8,6 +8,8 @@ export type IndexedTransfer = {
   id: string;
   txHash: string;
   from: string;
+  /** The recipient, where the reader has it (the indexer's rows do). */
+  to?: string;
   value: bigint;
   blockNumber: bigint;
   /** Block time. */

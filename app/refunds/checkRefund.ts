@@ -106,7 +106,11 @@ export async function checkRefund(deps: CheckRefundDeps, refundId: string): Prom
     );
 }
 
-/** Whether the indexer has the refund's transfer out (by its hash; else by recipient and amount). */
+/**
+ * Whether the indexer has the refund's transfer out: by its hash; else (no submission known to
+ * have executed) a transfer out of its address of its amount to its recipient — never merely one
+ * of its amount, which a sweep or another refund of the same size would match.
+ */
 async function indexed(
   deps: CheckRefundDeps,
   refund: RefundRow,
@@ -114,7 +118,11 @@ async function indexed(
 ): Promise<boolean> {
   const out = await indexedTransfersFrom(deps.db, deps.indexerSchema, refund.from_address);
   return out.some((t) =>
-    hash ? t.txHash === hash : t.value === refund.amount && t.from === refund.from_address,
+    hash
+      ? t.txHash === hash
+      : t.value === refund.amount &&
+        t.to !== undefined &&
+        t.to.toLowerCase() === refund.to_address?.toLowerCase(),
   );
 }
 

@@ -65,11 +65,12 @@ async function indexedTransfers(
     id: string;
     tx_hash: string;
     from: string;
+    to: string;
     value: string;
     block_number: string;
     timestamp: string;
   }>`
-    select id, tx_hash, "from", value::text, block_number::text, timestamp::text
+    select id, tx_hash, "from", "to", value::text, block_number::text, timestamp::text
     from ${sql.table(`${schema}.usdc_transfer`)}
     where ${sql.ref(side)} = ${address.toLowerCase()}
     order by block_number, log_index`.execute(db);
@@ -77,6 +78,7 @@ async function indexedTransfers(
     id: row.id,
     txHash: row.tx_hash,
     from: row.from,
+    to: row.to,
     value: BigInt(row.value),
     blockNumber: BigInt(row.block_number),
     paidAt: new Date(Number(row.timestamp) * 1000),

@@ -3,6 +3,7 @@ import type { ManagedWalletBook } from "../../domain/managedWallet.ts";
 import type { RefundStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import { queuedEmail } from "./emails.ts";
+import { type TransferUpdate, transferProgress } from "./transferProgress.ts";
 
 export type PayoutRow = Selectable<Database["app.payouts"]>;
 
@@ -87,9 +88,7 @@ export async function listPayouts(
 }
 
 /** What a payout's progress changes; `attempt` counts one more submission. */
-export type PayoutUpdate = Partial<Pick<PayoutRow, "status" | "tx_hash" | "error">> & {
-  attempt?: boolean;
-};
+export type PayoutUpdate = TransferUpdate;
 
 /**
  * Updates a payout while it is in one of `onlyIf` (a check and a submission racing on one
@@ -103,14 +102,7 @@ export async function updatePayout(
 ): Promise<PayoutRow | undefined> {
   return db
     .updateTable("app.payouts")
-    .set((eb) => ({
-      ...(values.status ? { status: values.status } : {}),
-      ...(values.status === "confirmed" ? { confirmed_at: new Date() } : {}),
-      ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
-      ...(values.error !== undefined ? { error: values.error } : {}),
-      ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
-      updated_at: new Date(),
-    }))
+    .set(transferProgress(values))
     .where("id", "=", id)
     .where("status", "in", onlyIf)
     .returningAll()

@@ -6,6 +6,7 @@ import type { RefundStatus, WalletType } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import { queuedEmail } from "./emails.ts";
 import type { LinkRow } from "./links.ts";
+import { type TransferUpdate, transferProgress } from "./transferProgress.ts";
 
 export type RefundRow = Selectable<Database["app.refunds"]>;
 
@@ -128,9 +129,7 @@ export async function refundedAmountOf(db: Executor, owner: RefundOwner): Promis
 }
 
 /** What a refund's progress changes; `attempt` counts one more submission. */
-export type RefundUpdate = Partial<Pick<RefundRow, "status" | "tx_hash" | "error">> & {
-  attempt?: boolean;
-};
+export type RefundUpdate = TransferUpdate;
 
 /**
  * Updates a refund while it is in one of `onlyIf` (a check and a submission racing on one
@@ -144,14 +143,7 @@ export async function updateRefund(
 ): Promise<RefundRow | undefined> {
   return db
     .updateTable("app.refunds")
-    .set((eb) => ({
-      ...(values.status ? { status: values.status } : {}),
-      ...(values.status === "confirmed" ? { confirmed_at: new Date() } : {}),
-      ...(values.tx_hash !== undefined ? { tx_hash: values.tx_hash } : {}),
-      ...(values.error !== undefined ? { error: values.error } : {}),
-      ...(values.attempt ? { attempts: eb("attempts", "+", 1) } : {}),
-      updated_at: new Date(),
-    }))
+    .set(transferProgress(values))
     .where("id", "=", id)
     .where("status", "in", onlyIf)
     .returningAll()

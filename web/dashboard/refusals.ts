@@ -7,6 +7,7 @@ import {
   type RefusalKind,
   RetryLaterError,
 } from "../../app/refusal.ts";
+import { REFUSAL_HTTP_STATUS } from "../../internal/refusalHttpStatus.ts";
 
 /**
  * The application's refusal (app/refusal.ts) as the dashboard shows it: the status its page
@@ -22,22 +23,9 @@ export type FormRefusal = {
 
 /**
  * The status a dashboard page answers a refusal with, the form shown again: the API's status for
- * the same kind (api/errors.ts), so a page and a route refuse alike.
+ * the same kind (internal/refusalHttpStatus.ts), so a page and a route refuse alike.
  */
-const PAGE_STATUS_OF = {
-  invalid: 400,
-  unauthenticated: 401,
-  payment_required: 402,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  rate_limited: 429,
-  internal: 500,
-  unavailable: 503,
-} as const satisfies Record<RefusalKind, number>;
+const PAGE_STATUS_OF = REFUSAL_HTTP_STATUS satisfies Record<RefusalKind, number>;
 
 export type Outcome<T> = ({ ok: true } & T) | FormRefusal;
 
