@@ -231,6 +231,32 @@ describe("credit notes", () => {
     expect(await api.status(invoice.invoice_id)).toEqual({ status: "void" });
   });
 
+  test("every way to pay asks for what remains after a credit note: the page, x402", async () => {
+    const api = await asMerchant();
+    const invoice = await api.create(priced("12.00"));
+    const created = await answer(
+      await api.credit(invoice.invoice_id, {
+        lines: [{ description: "Discount", quantity: 1, unit_price: "2.00" }],
+        reason: "Agreed discount",
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(await api.get(invoice.invoice_id)).toMatchObject({
+      status: "sent",
+      credited_amount: "2.00",
+      amount_due: "10.00",
+    });
+    const page = await (await fetch(`${stack.api.url}/i/${invoice.slug}`)).text();
+    expect(page).toContain("Now asked for (USDC)");
+    expect(page).toContain('data-total-units="10000000"');
+    const x402 = await stack.request(`/api/x402/${invoice.slug}`);
+    expect(x402.status).toBe(402);
+    const required = JSON.parse(
+      Buffer.from(x402.headers.get("payment-required") ?? "", "base64").toString("utf8"),
+    ) as { accepts: { amount: string }[] };
+    expect(required.accepts.map((a) => a.amount)).toEqual(["10000000"]);
+  });
+
   test("voiding a sent invoice issues a full credit note, attached to the void notice", async () => {
     const api = await asMerchant();
     const invoice = await api.create(priced("8.00"));

@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import { invoiceAmountDue } from "../../domain/moneyRules.ts";
+import { invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
@@ -27,6 +27,8 @@ export function InvoicePage(props: {
 }) {
   const { invoice, state } = props;
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
+  // What it asks for once its credit notes are taken off: what the page's script counts down.
+  const invoiced = invoicedAmount(invoice.total_amount, invoice.credited_amount);
   const due = invoiceAmountDue(
     invoice.status,
     invoice.total_amount,
@@ -42,7 +44,7 @@ export function InvoicePage(props: {
       <PaymentRoot
         slug={invoice.slug}
         depositAddress={getAddress(invoice.deposit_address)}
-        totalUnits={invoice.total_amount}
+        totalUnits={invoiced}
         state={status}
       >
         <section class="card">
@@ -80,6 +82,18 @@ export function InvoicePage(props: {
                 <td colspan={3}>Total (USDC)</td>
                 <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
               </tr>
+              {invoice.credited_amount > 0n ? (
+                <>
+                  <tr>
+                    <td colspan={3}>Credited (credit notes)</td>
+                    <td class="num">−{formatUsdcForDisplay(invoice.credited_amount)}</td>
+                  </tr>
+                  <tr class="total">
+                    <td colspan={3}>Now asked for (USDC)</td>
+                    <td class="num">{formatUsdcForDisplay(invoiced)}</td>
+                  </tr>
+                </>
+              ) : null}
             </tbody>
           </table>
           {invoice.notes ? <p class="small muted">{invoice.notes}</p> : null}
@@ -91,7 +105,7 @@ export function InvoicePage(props: {
         <PaymentProgress
           state={state}
           due={due}
-          total={invoice.total_amount}
+          total={invoiced}
           refunded={props.refunded}
           doneTitle="Payment received. Thank you!"
         />
