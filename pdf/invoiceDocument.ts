@@ -3,6 +3,8 @@ import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
 import type { InvoiceTaxView } from "../domain/invoiceTaxView.ts";
 import { formatUsdcForDisplay } from "../domain/money.ts";
 import { TAX_CATEGORY_NAMES } from "../domain/tax.ts";
+import { creditNoteReason } from "./creditNoteReason.ts";
+import { ACCENT, INK, label, MUTED, RULE } from "./documentStyle.ts";
 import { ascentOf } from "./fontFaces.ts";
 import { type FontRun, fontRuns } from "./fonts.ts";
 import { renderPdf } from "./renderPdf.ts";
@@ -35,13 +37,6 @@ export type InvoicePdfData = {
    */
   creditNote?: { creditsInvoice: string; reason: string } | null;
 };
-
-const INK = "#1f2933";
-const MUTED = "#616e7c";
-const RULE = "#d9e2ec";
-const ACCENT = "#1652f0";
-
-const label = (value: string): Content => ({ text: value.toUpperCase(), style: "label" });
 
 /**
  * The invoice as a pdfmake document: pure data from the stored record, no I/O. Rendered once
@@ -326,25 +321,6 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
   } catch {
     return renderPdf(invoiceDocument(invoice, { scriptFonts: false }));
   }
-}
-
-/** Why a credit note was issued, where an invoice has its payment instructions. */
-function creditNoteReason(
-  creditNote: { creditsInvoice: string; reason: string },
-  text: (value: string, style?: Record<string, unknown>) => Content,
-): Content {
-  return {
-    margin: [0, 28, 0, 0],
-    stack: [
-      label("Reason"),
-      text(creditNote.reason, { margin: [0, 4, 0, 0] }),
-      {
-        text: `This credit note lowers what invoice ${creditNote.creditsInvoice} asks for by the amount above. Nothing is to be paid on it; anything already paid above the invoice's new amount is refundable.`,
-        color: MUTED,
-        margin: [0, 8, 0, 0],
-      },
-    ],
-  };
 }
 
 /** How to pay an invoice: the deposit address, the USDC contract, the QR code. */

@@ -26,6 +26,7 @@ import {
   webhookUrl,
   X402_URL_DESCRIPTION,
 } from "../schemaFields.ts";
+import { InvoiceCreditFields } from "./creditFields.ts";
 import {
   createInvoiceResponseExample,
   EXAMPLE_INVOICE_ID,
@@ -370,22 +371,7 @@ export const InvoiceSchema = z
       description: "The `metadata` it was created with; `{}` when none was given.",
     }),
     ...InvoiceTaxFields,
-    credited_amount: z.string().optional().openapi({
-      description:
-        "Only once it has credit notes: the sum of their totals, in USDC. The invoice then asks for `total_amount` less this.",
-    }),
-    credit_notes: z
-      .array(
-        z.object({
-          credit_note_id: z.uuid(),
-          credit_note_number: z.string(),
-          total_amount: z.string(),
-          reason: z.string(),
-          created_at: z.string(),
-        }),
-      )
-      .optional()
-      .openapi({ description: "Only once it has credit notes: each of them, oldest first." }),
+    ...InvoiceCreditFields,
   })
   .openapi("Invoice", { example: invoiceExample });
 
