@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { FieldError } from "../api/errors.ts";
 import { CliError, EXIT } from "./io.ts";
 
@@ -19,12 +20,15 @@ export function withApiKey(
 
 const TIMEOUT_MS = 60_000;
 
+/** An answer as it came: its status, headers and bytes. */
+type Exchanged = { status: number; headers: IncomingHttpHeaders; bytes: Buffer };
+
 /**
  * One HTTP exchange through node:http(s), its answer read whole. Not `fetch`: loading Node's
  * fetch (undici) cost every API command ~70 ms of CPU, a quarter of its start-up goal
  * (bench/cliStartup.ts).
  */
-async function exchange(url: string, init: ApiRequest): Promise<{ status: number; text: string }> {
+async function exchange(url: string, init: ApiRequest): Promise<Exchanged> {
   const parsed = new URL(url);
   // As CommonJS: importing node:http as ES module evaluates its every export, fetch's
   // undici among them, the cost this avoids.
@@ -42,7 +46,8 @@ async function exchange(url: string, init: ApiRequest): Promise<{ status: number
       response.on("end", () =>
         resolve({
           status: response.statusCode ?? 0,
-          text: Buffer.concat(chunks).toString("utf8"),
+          headers: response.headers,
+          bytes: Buffer.concat(chunks),
         }),
       );
     });
@@ -55,27 +60,17 @@ async function exchange(url: string, init: ApiRequest): Promise<{ status: number
 }
 
 /**
- * Calls the Remit API, with the target's API key when it has one. Unreachable, or answering 5xx: exit 2 naming the URL. Answering 4xx: exit
- * 1 with the API's own message and field errors.
+ * One call to the Remit API, with the target's API key when it has one. Unreachable, or
+ * answering 5xx: exit 2 naming the URL. Answering 4xx: exit 1 with the API's own message, error
+ * code and field errors (a 409 `einvoice_fields_missing` names the fields to add).
  */
-export async function callApi(
-  target: ApiTarget,
-  path: string,
-  init: ApiRequest = {},
-): Promise<ApiAnswer> {
+async function send(target: ApiTarget, path: string, init: ApiRequest): Promise<Exchanged> {
   const url = `${target.url.replace(/\/+$/, "")}${path}`;
-  let response: { status: number; text: string };
+  let response: Exchanged;
   try {
     response = await exchange(url, { ...init, headers: withApiKey(target, init.headers) });
   } catch (error) {
     throw unreachable(url, { cause: error });
-  }
-  const { text } = response;
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON (a PDF, or a proxy's HTML error page)
   }
   if (response.status >= 500) {
     throw new CliError(
@@ -84,10 +79,50 @@ export async function callApi(
     );
   }
   if (response.status >= 400) {
-    const error = (body as { error?: { message?: string; fields?: FieldError[] } }).error;
-    throw new CliError(error?.message ?? `HTTP ${response.status}`, EXIT.invalid, error?.fields);
+    const error = (parsed(response.bytes.toString("utf8")) as { error?: ApiErrorBody } | null)
+      ?.error;
+    throw new CliError(
+      error?.message ?? `HTTP ${response.status}`,
+      EXIT.invalid,
+      error?.fields,
+      error?.code,
+    );
   }
-  return { status: response.status, text, body };
+  return response;
+}
+
+type ApiErrorBody = { code?: string; message?: string; fields?: FieldError[] };
+
+/** JSON's value, or null for what is not JSON (a PDF, or a proxy's HTML error page). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Calls the Remit API and reads its answer as text (and JSON, when it is): see `send`. */
+export async function callApi(
+  target: ApiTarget,
+  path: string,
+  init: ApiRequest = {},
+): Promise<ApiAnswer> {
+  const response = await send(target, path, init);
+  const text = response.bytes.toString("utf8");
+  return { status: response.status, text, body: parsed(text) ?? text };
+}
+
+/**
+ * Downloads a file the API serves (a PDF, an e-invoice): its bytes as they are, and the file
+ * name its `Content-Disposition` gives, if any. Refusals as `callApi`'s.
+ */
+export async function downloadFromApi(
+  target: ApiTarget,
+  path: string,
+): Promise<{ bytes: Buffer; contentDisposition: string | undefined }> {
+  const response = await send(target, path, {});
+  return { bytes: response.bytes, contentDisposition: response.headers["content-disposition"] };
 }
 
 /**

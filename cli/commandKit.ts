@@ -150,5 +150,22 @@ export async function postAndPrint(
   printAnswer(options, answer.text, readable);
 }
 
+/**
+ * An unpaged list's answer (webhook endpoints, credit notes): the API's JSON with --json, else
+ * its rows, found under `key`, as a table; `none` on stderr when there are none.
+ */
+export function printRows(
+  options: ApiOptions,
+  answer: { text: string; body: unknown },
+  key: string,
+  columns: Column[],
+  none: string,
+): void {
+  const rows = (answer.body as Record<string, Row[]>)[key] ?? [];
+  if (options.json) printJson(answer.text);
+  else if (rows.length === 0) process.stderr.write(`${none}\n`);
+  else process.stdout.write(`${table(rows, columns)}\n`);
+}
+
 /** The creation time column every list shows. */
 export const created = field("created_at");

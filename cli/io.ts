@@ -10,6 +10,8 @@ export class CliError extends Error {
     message: string,
     readonly exitCode: number,
     readonly fields?: FieldError[],
+    /** The API's error code, when the API refused (`einvoice_fields_missing`, …). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -66,7 +68,7 @@ export function printError(error: CliError, json: boolean): void {
   if (error instanceof CliCancelled) return;
   if (json) {
     process.stderr.write(
-      `${JSON.stringify({ error: { code: error.fields ? "validation_failed" : "error", message: error.message, ...(error.fields ? { fields: error.fields } : {}) } }, null, 2)}\n`,
+      `${JSON.stringify({ error: { code: error.code ?? (error.fields ? "validation_failed" : "error"), message: error.message, ...(error.fields ? { fields: error.fields } : {}) } }, null, 2)}\n`,
     );
     return;
   }

@@ -1,11 +1,11 @@
-import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
-import { type ApiTarget, callApi, defaultApiUrl, unreachable, withApiKey } from "./api.ts";
+import { type ApiTarget, callApi, defaultApiUrl } from "./api.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { registerListen } from "./listen.ts";
 import { pdfFileName } from "./pdfFileName.ts";
 import { registerResourceCommands } from "./resources.ts";
+import { saveDownload } from "./saveDownload.ts";
 import type { Validation } from "./validate.ts";
 
 // What only some commands need is imported by those commands, when they run: viem, the
@@ -163,23 +163,10 @@ invoices
   .addOption(apiOption())
   .addOption(apiKeyOption())
   .action(async (id: string, options: CreateOptions & { output?: string }) => {
-    const url = `${options.api.replace(/\/+$/, "")}/api/invoices/${encodeURIComponent(id)}/pdf`;
-    const response = await fetch(url, { headers: withApiKey(target(options)) }).catch(
-      (error: Error) => {
-        throw unreachable(url, error);
-      },
+    const api = target(options);
+    await saveDownload(api, `/api/invoices/${encodeURIComponent(id)}/pdf`, options.output, () =>
+      defaultPdfName(api, id),
     );
-    if (!response.ok) {
-      const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-      throw new CliError(
-        body.error?.message ?? `HTTP ${response.status}`,
-        response.status >= 500 ? EXIT.unavailable : EXIT.invalid,
-      );
-    }
-    const file = options.output ?? (await defaultPdfName(target(options), id));
-    const bytes = Buffer.from(await response.arrayBuffer());
-    await writeFile(file, bytes);
-    process.stderr.write(`wrote ${file} (${bytes.length} bytes)\n`);
   });
 
 const links = program.command("links").description("create, list and refund payment links");

@@ -12,10 +12,10 @@ import {
   id,
   listCommand,
   postAndPrint,
-  type Row,
-  table,
+  printRows,
   targetOf,
 } from "./commandKit.ts";
+import { creditNoteCommands } from "./creditNoteCommands.ts";
 import { CliError, EXIT, printJson } from "./io.ts";
 import { payoutCommands, refundCommand } from "./moneyCommands.ts";
 import { scheduleCommands } from "./scheduleCommands.ts";
@@ -79,6 +79,7 @@ export function registerResourceCommands(
   });
 
   refundCommand(invoices, common, "invoices");
+  creditNoteCommands(program, invoices, common);
   scheduleCommands(program, common);
 
   listCommand(links, common, {
@@ -175,17 +176,17 @@ export function registerResourceCommands(
   common(
     webhooks.command("list").description("your webhook endpoints (GET /api/webhook-endpoints)"),
   ).action(async (options: ApiOptions) => {
-    const answer = await callApi(targetOf(options), "/api/webhook-endpoints");
-    if (options.json) return printJson(answer.text);
-    const rows = (answer.body as { data: Row[] }).data;
-    if (rows.length === 0) return void process.stderr.write("no webhook endpoints\n");
-    process.stdout.write(
-      `${table(rows, [
+    printRows(
+      options,
+      await callApi(targetOf(options), "/api/webhook-endpoints"),
+      "data",
+      [
         ["ID", field("id")],
         ["URL", field("url")],
         ["EVENTS", (r) => (Array.isArray(r.events) ? r.events.join(",") : "all")],
         ["ENABLED", field("enabled")],
-      ])}\n`,
+      ],
+      "no webhook endpoints",
     );
   });
   common(

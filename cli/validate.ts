@@ -1,5 +1,10 @@
 import { type FieldError, fieldErrors } from "../api/errors.ts";
 import {
+  type CreateCreditNoteInput,
+  CreateCreditNoteSchema,
+  createCreditNoteKnownKeys,
+} from "../app/creditNotes/schema.ts";
+import {
   type CreateInvoiceInput,
   CreateInvoiceSchema,
   createInvoiceKnownKeys,
@@ -63,6 +68,17 @@ export function validateLink(body: unknown): Validation<CreateLinkInput> {
     };
   }
   return { ok: true, value: parsed.data };
+}
+
+/**
+ * The API's schema for `POST /api/invoices/{id}/credit-notes`: lines or `full`, and a reason.
+ * What can be credited depends on the invoice, and only the API knows it.
+ */
+export function validateCreditNote(body: unknown): Validation<CreateCreditNoteInput> {
+  const parsed = CreateCreditNoteSchema.safeParse(body);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, fields: fieldErrors(parsed.error, body, createCreditNoteKnownKeys) };
 }
 
 /**
