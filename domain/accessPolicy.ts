@@ -145,6 +145,13 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "POST /dashboard/invoices/{id}/events/{event}/redeliver": owner("write", "calls out"),
   "POST /dashboard/invoices/{id}/void": owner("write", "voids an invoice"),
   "POST /dashboard/invoices/{id}/refunds": owner("write", "moves money"),
+  "POST /dashboard/invoices/{id}/credit-notes": owner(
+    "write",
+    "issues a credit note: lowers what is owed, emails the vendor",
+  ),
+  "GET /dashboard/invoices/{id}/einvoice": owner("read", "an invoice of the merchant's"),
+  "GET /dashboard/credit-notes/{id}/pdf": owner("read", "a credit note of the merchant's"),
+  "GET /dashboard/credit-notes/{id}/einvoice": owner("read", "a credit note of the merchant's"),
   "GET /dashboard/links": owner("read", "the merchant's links"),
   "GET /dashboard/links/new": owner("read", "the link form"),
   "POST /dashboard/links/new": owner("write", "creates a link"),

@@ -93,3 +93,27 @@ export function storedLineTax(row: {
   if (!row.tax_category) return null;
   return { category: row.tax_category, rate: row.tax_rate ? parseTaxRate(row.tax_rate) : null };
 }
+
+/** A stored line, an invoice's or a credit note's. */
+export type StoredLine = {
+  description: string;
+  quantity: string;
+  unit_price: bigint;
+  line_total: bigint;
+  tax_category: TaxCategory | null;
+  tax_rate: string | null;
+};
+
+/**
+ * A stored line as a priced line, its tax as stored: what the credit note rules compare and
+ * total.
+ */
+export function storedPricedLine(row: StoredLine): PricedLineItem {
+  return {
+    description: row.description,
+    quantity: row.quantity,
+    unitPrice: row.unit_price,
+    lineTotal: row.line_total,
+    tax: storedLineTax(row),
+  };
+}

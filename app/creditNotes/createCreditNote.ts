@@ -21,7 +21,7 @@ import {
   fullCreditLines,
   statusAfterCredit,
 } from "../../domain/creditNotes.ts";
-import { storedLineTax } from "../../domain/invoiceTaxView.ts";
+import { storedPricedLine } from "../../domain/invoiceTaxView.ts";
 import {
   type PricedLineItem,
   pricedTotals,
@@ -174,15 +174,7 @@ function pricedRequest(lines: NonNullable<CreateCreditNoteInput["lines"]>): Pric
 /** An invoice's stored lines, as priced lines (their tax as stored). */
 async function pricedInvoiceLines(trx: Transaction<Database>, invoiceId: string) {
   const rows = await findLineItems(trx, invoiceId);
-  return rows.map(
-    (row): PricedLineItem => ({
-      description: row.description,
-      quantity: row.quantity,
-      unitPrice: row.unit_price,
-      lineTotal: row.line_total,
-      tax: storedLineTax(row),
-    }),
-  );
+  return rows.map(storedPricedLine);
 }
 
 /** Every line of the invoice's earlier credit notes. */
@@ -192,15 +184,7 @@ async function earlierCreditLines(trx: Transaction<Database>, invoiceId: string)
     trx,
     notes.map((note) => note.id),
   );
-  return rows.map(
-    (row): PricedLineItem => ({
-      description: row.description,
-      quantity: row.quantity,
-      unitPrice: row.unit_price,
-      lineTotal: row.line_total,
-      tax: storedLineTax(row),
-    }),
-  );
+  return rows.map(storedPricedLine);
 }
 
 /**

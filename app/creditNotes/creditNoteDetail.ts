@@ -6,7 +6,7 @@ import {
   merchantCreditNotes,
 } from "../../db/queries/creditNotes.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
-import { storedLineTax } from "../../domain/invoiceTaxView.ts";
+import { storedPricedLine } from "../../domain/invoiceTaxView.ts";
 import { pricedTotals } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { Actor } from "../actor.ts";
@@ -102,15 +102,7 @@ export async function presentCreditNotes(
   ]);
   return notes.map((note, index) => {
     const own = lines.filter((line) => line.credit_note_id === note.id);
-    const { tax } = pricedTotals(
-      own.map((line) => ({
-        description: line.description,
-        quantity: line.quantity,
-        unitPrice: line.unit_price,
-        lineTotal: line.line_total,
-        tax: storedLineTax(line),
-      })),
-    );
+    const { tax } = pricedTotals(own.map(storedPricedLine));
     return {
       credit_note_id: note.id,
       credit_note_number: note.credit_note_number,

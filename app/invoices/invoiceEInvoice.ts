@@ -1,8 +1,7 @@
 import { getAddress } from "viem";
 import { findLineItems, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
-import { storedLineTax } from "../../domain/invoiceTaxView.ts";
-import type { TaxCategory } from "../../domain/tax.ts";
+import { type StoredLine, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { toCii } from "../../einvoice/cii.ts";
 import {
   type EInvoiceDocument,
@@ -21,16 +20,6 @@ import { notFound, Refusal } from "../refusal.ts";
 /** The e-invoice formats: Peppol BIS UBL, UN/CEFACT CII, and the PDF with the CII in it. */
 export const EINVOICE_FORMATS = ["ubl", "cii", "facturx"] as const;
 export type EInvoiceFormat = (typeof EINVOICE_FORMATS)[number];
-
-/** A stored line, an invoice's or a credit note's. */
-type StoredLine = {
-  description: string;
-  quantity: string;
-  unit_price: bigint;
-  line_total: bigint;
-  tax_category: TaxCategory | null;
-  tax_rate: string | null;
-};
 
 /** An e-invoice file as downloaded. */
 export type EInvoiceFile = { bytes: Uint8Array; contentType: string; fileName: string };
@@ -166,17 +155,11 @@ export async function eInvoiceFile(
   format: EInvoiceFormat,
   storedPdf: () => Promise<Buffer | undefined>,
 ): Promise<EInvoiceFile> {
-  if ("missing" in built) throw refuseMissing(built.missing);
+  const missing = missingForFormat(built, format);
+  if (missing.length > 0 || "missing" in built) throw refuseMissing(missing);
   const { document } = built;
   const name = document.number.replace(/[^\w.-]/g, "_");
-  if (format === "ubl") {
-    const missing = missingForPeppol(document).map((m) => {
-      const field = PEPPOL_FIELDS[m.field];
-      return field ? { field, message: PEPPOL_MESSAGE } : m;
-    });
-    if (missing.length > 0) throw refuseMissing(missing);
-    return file(toUbl(document), "application/xml", `${name}-ubl.xml`);
-  }
+  if (format === "ubl") return file(toUbl(document), "application/xml", `${name}-ubl.xml`);
   if (format === "cii") return file(toCii(document), "application/xml", `${name}-cii.xml`);
   const pdf = await storedPdf();
   if (!pdf) throw notFound(document.type === "invoice" ? "invoice" : "credit note");
@@ -184,6 +167,38 @@ export async function eInvoiceFile(
     bytes: toFacturX(pdf, toCii(document)),
     contentType: "application/pdf",
     fileName: `${name}-facturx.pdf`,
+  };
+}
+
+/** What a built document lacks for `format` (UBL also needs Peppol's addressing); none: it can be written. */
+function missingForFormat(
+  built: { document: EInvoiceDocument } | { missing: MissingField[] },
+  format: EInvoiceFormat,
+): MissingField[] {
+  if ("missing" in built) return built.missing;
+  if (format !== "ubl") return [];
+  return missingForPeppol(built.document).map((m) => {
+    const field = PEPPOL_FIELDS[m.field];
+    return field ? { field, message: PEPPOL_MESSAGE } : m;
+  });
+}
+
+/**
+ * What the invoice lacks for each e-invoice format, without writing one: the 409's fields of
+ * each download, for a page that links to them (an empty list: the download answers). Its
+ * credit notes carry its parties and its own tax categories, so they lack the same.
+ *
+ * @example eInvoiceMissingFields(invoice, lines).cii // [{ field: "vendor_country", message: "is required" }]
+ */
+export function eInvoiceMissingFields(
+  invoice: InvoiceRow,
+  lines: readonly StoredLine[],
+): Record<EInvoiceFormat, MissingField[]> {
+  const built = invoiceEInvoiceDocument(invoice, lines);
+  return {
+    ubl: missingForFormat(built, "ubl"),
+    cii: missingForFormat(built, "cii"),
+    facturx: missingForFormat(built, "facturx"),
   };
 }
 

@@ -280,6 +280,8 @@ describe("the authorization matrix: every route × every caller against domain/a
         return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/credit-notes/"))
         return params.credit_note_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/credit-notes/"))
+        return params.credit_note_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/schedules/"))
         return params.schedule_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
@@ -296,6 +298,8 @@ describe("the authorization matrix: every route × every caller against domain/a
   const QUERIES: Partial<Record<RouteKey, string>> = {
     "GET /api/invoices/{id}/einvoice": "?format=cii",
     "GET /api/credit-notes/{id}/einvoice": "?format=cii",
+    "GET /dashboard/invoices/{id}/einvoice": "?format=cii",
+    "GET /dashboard/credit-notes/{id}/einvoice": "?format=cii",
   };
 
   const check = (

@@ -104,6 +104,8 @@ label.check{font-weight:400;font-size:15px;margin:0;padding:3px 0}
 pre.payload{margin:0;background:var(--bg);border:1px solid var(--rule);border-radius:6px;padding:10px;white-space:pre-wrap}
 pre.payload code{word-break:break-all}
 code.name{word-break:normal;overflow-wrap:normal;white-space:nowrap}
+.doclinks{display:inline-flex;flex-wrap:wrap;gap:2px 12px}
+.einvoice ul{margin:4px 0 0;padding-left:20px}.einvoice li>code{word-break:break-all}
 h2.mono{font:600 17px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
 `;
 
@@ -130,7 +132,19 @@ export const dashboardJs = `(function () {
   var copies = document.querySelectorAll("button[data-copy]");
   for (var c = 0; c < copies.length; c++) copies[c].hidden = false;
 
-  var form = document.getElementById("invoice-form");
+  // A credit note's lines only when "These lines" is chosen (all shown without the script).
+  var credit = document.getElementById("credit-note-form");
+  if (credit) {
+    var showLines = function () {
+      var chosen = credit.querySelector("input[name=credit]:checked");
+      var box = credit.querySelector("[data-credit-lines]");
+      if (box) box.hidden = !chosen || chosen.value !== "lines";
+    };
+    credit.addEventListener("change", showLines);
+    showLines();
+  }
+  // The invoice form's lines, or a credit note's (the same editor, web/dashboard/pages/invoiceFormCards.tsx).
+  var form = document.getElementById("invoice-form") || document.getElementById("credit-note-form");
   if (!form) return;
   var body = form.querySelector("tbody.lines-body");
   var template = document.getElementById("line-template");

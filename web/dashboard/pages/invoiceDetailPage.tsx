@@ -1,9 +1,13 @@
 import type { InvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
+import { eInvoiceMissingFields } from "../../../app/invoices/invoiceEInvoice.ts";
 import { isVoidable, reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { blankCreditNoteForm, creditNoteRefusal } from "../creditNoteForm.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
+import { CreditNotesCard } from "./creditNotesCard.tsx";
 import { DataTable } from "./dataTable.tsx";
-import { Field } from "./formFields.tsx";
+import { EInvoiceDownloads } from "./eInvoiceDownloads.tsx";
+import { Field, type FormState } from "./formFields.tsx";
 import { checksummed, Hash } from "./hashes.tsx";
 import { InvoiceTaxCard, lineTaxLabel, taxOfInvoice } from "./invoiceTax.tsx";
 import { happenings } from "./invoiceTimeline.tsx";
@@ -14,6 +18,7 @@ const NOTICES: Record<string, { tone: "ok" | "bad"; text: string }> = {
   redelivered: { tone: "ok", text: "The webhook is queued for redelivery." },
   created: { tone: "ok", text: "The invoice is created." },
   voided: { tone: "ok", text: "The invoice is void." },
+  credited: { tone: "ok", text: "The credit note is issued and emailed to the customer." },
 };
 
 export function InvoiceDetailPage(props: {
@@ -30,8 +35,11 @@ export function InvoiceDetailPage(props: {
    * the amount field's hint.
    */
   refundDefault?: { amount: string } | { refused: string };
+  /** The credit note form as typed, shown again with the messages per field. */
+  creditNote?: FormState;
 }) {
   const { invoice, lines, money } = props.detail;
+  const readiness = eInvoiceMissingFields(invoice, lines);
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   const tax = taxOfInvoice(invoice, lines);
@@ -87,6 +95,11 @@ export function InvoiceDetailPage(props: {
             </form>
           )}
         </div>
+        <h3 id="einvoice">E-invoice</h3>
+        <EInvoiceDownloads
+          base={`/dashboard/invoices/${invoice.id}/einvoice`}
+          readiness={readiness}
+        />
       </section>
       {money.received > 0n && (
         <section class="card" aria-labelledby="refund">
@@ -146,6 +159,14 @@ export function InvoiceDetailPage(props: {
         />
       </section>
       {tax && <InvoiceTaxCard view={tax} />}
+      <CreditNotesCard
+        session={props.session}
+        detail={props.detail}
+        refusal={creditNoteRefusal(props.detail)}
+        form={props.creditNote ?? blankCreditNoteForm()}
+        taxed={tax !== null}
+        readiness={readiness}
+      />
       <section class="card" aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         <ol class="timeline">

@@ -6,7 +6,12 @@ import { Field, type FormLine, type FormState, WalletTypeField } from "./formFie
 import type { Session } from "./pageSession.ts";
 import { usdc } from "./usdc.ts";
 
-function LineRow(props: { index: number | "#"; line: FormLine; errors: Record<string, string> }) {
+function LineRow(props: {
+  index: number | "#";
+  line: FormLine;
+  errors: Record<string, string>;
+  tax: boolean;
+}) {
   const i = props.index;
   const nameOf = (key: keyof FormLine) => `line_items[${i}].${key}`;
   const label = (key: keyof FormLine, text: string) => (
@@ -44,27 +49,31 @@ function LineRow(props: { index: number | "#"; line: FormLine; errors: Record<st
       <td class="desc">{cell("description", "Description", "description")}</td>
       <td class="qty">{cell("quantity", "Quantity", "quantity")}</td>
       <td class="price">{cell("unit_price", "Unit price (USDC)", "price")}</td>
-      <td class="rate">{cell("tax_rate", "Tax rate (%)", "tax-rate")}</td>
-      <td class="cat">
-        {label("tax_category", "Tax category")}
-        <select
-          id={nameOf("tax_category")}
-          name={nameOf("tax_category")}
-          data-name="line_items[#].tax_category"
-          data-role="tax-category"
-          aria-invalid={props.errors[nameOf("tax_category")] ? "true" : undefined}
-        >
-          <option value="" selected={!category}>
-            —
-          </option>
-          {TAX_CATEGORIES.map((code) => (
-            <option value={code} selected={category === code}>
-              {code} · {TAX_CATEGORY_NAMES[code]}
-            </option>
-          ))}
-        </select>
-        {error("tax_category")}
-      </td>
+      {props.tax && (
+        <>
+          <td class="rate">{cell("tax_rate", "Tax rate (%)", "tax-rate")}</td>
+          <td class="cat">
+            {label("tax_category", "Tax category")}
+            <select
+              id={nameOf("tax_category")}
+              name={nameOf("tax_category")}
+              data-name="line_items[#].tax_category"
+              data-role="tax-category"
+              aria-invalid={props.errors[nameOf("tax_category")] ? "true" : undefined}
+            >
+              <option value="" selected={!category}>
+                —
+              </option>
+              {TAX_CATEGORIES.map((code) => (
+                <option value={code} selected={category === code}>
+                  {code} · {TAX_CATEGORY_NAMES[code]}
+                </option>
+              ))}
+            </select>
+            {error("tax_category")}
+          </td>
+        </>
+      )}
       <td class="num">
         <output data-role="line-total" />
       </td>
@@ -129,20 +138,48 @@ export function CustomerCard(props: { state: FormState }) {
 
 /** The line items with their totals (the dashboard's script adds and removes lines in place). */
 export function LinesCard(props: { state: FormState }) {
-  const { state } = props;
-  const lineError = state.errors.line_items;
   return (
     <section class="card">
       <h2 id="lines-heading">Line items</h2>
+      <LinesEditor
+        state={props.state}
+        labelledBy="lines-heading"
+        hint="Tax is optional. A rate alone is standard-rated (S); a line at 0 % needs its category (zero-rated, exempt, reverse charge, …). Once one line has tax, every line needs it."
+      />
+    </section>
+  );
+}
+
+/**
+ * The editable lines (named `line_items[i].…`), the add and update buttons and the totals: the
+ * invoice form's, and a credit note's. In a form with id `invoice-form` or `credit-note-form`
+ * the dashboard's script prices them live. `tax: false` leaves out each line's rate and
+ * category and the subtotal and tax rows (a credit note of an invoice without tax has none).
+ */
+export function LinesEditor(props: {
+  state: FormState;
+  labelledBy: string;
+  hint: string;
+  tax?: boolean;
+}) {
+  const { state } = props;
+  const lineError = state.errors.line_items;
+  const tax = props.tax ?? true;
+  return (
+    <>
       <div class="tablewrap">
-        <table class="lines" aria-labelledby="lines-heading">
+        <table class="lines" aria-labelledby={props.labelledBy}>
           <thead>
             <tr>
               <th scope="col">Description</th>
               <th scope="col">Quantity</th>
               <th scope="col">Unit price (USDC)</th>
-              <th scope="col">Tax rate (%)</th>
-              <th scope="col">Tax category</th>
+              {tax && (
+                <>
+                  <th scope="col">Tax rate (%)</th>
+                  <th scope="col">Tax category</th>
+                </>
+              )}
               <th scope="col" class="num">
                 Line total
               </th>
@@ -153,19 +190,16 @@ export function LinesCard(props: { state: FormState }) {
           </thead>
           <tbody class="lines-body">
             {state.lines.map((line, index) => (
-              <LineRow index={index} line={line} errors={state.errors} />
+              <LineRow index={index} line={line} errors={state.errors} tax={tax} />
             ))}
           </tbody>
         </table>
       </div>
       <template id="line-template">
-        <LineRow index="#" line={EMPTY_LINE} errors={{}} />
+        <LineRow index="#" line={EMPTY_LINE} errors={{}} tax={tax} />
       </template>
       {lineError && <p class="error">{lineError}</p>}
-      <p class="hint">
-        Tax is optional. A rate alone is standard-rated (S); a line at 0 % needs its category
-        (zero-rated, exempt, reverse charge, …). Once one line has tax, every line needs it.
-      </p>
+      <p class="hint">{props.hint}</p>
       <div class="actions">
         <button type="submit" name="_action" value="add_line" data-role="add" formnovalidate>
           Add a line
@@ -175,19 +209,23 @@ export function LinesCard(props: { state: FormState }) {
         </button>
       </div>
       <div class="totals" aria-live="polite">
-        <p class="sub" data-role="taxed" hidden={!state.tax}>
-          Subtotal:{" "}
-          <output id="invoice-subtotal">{state.tax ? usdc(state.tax.subtotal) : "—"}</output>
-        </p>
-        <p class="sub" data-role="taxed" hidden={!state.tax}>
-          Tax: <output id="invoice-tax">{state.tax ? usdc(state.tax.tax) : "—"}</output>
-        </p>
+        {tax && (
+          <>
+            <p class="sub" data-role="taxed" hidden={!state.tax}>
+              Subtotal:{" "}
+              <output id="invoice-subtotal">{state.tax ? usdc(state.tax.subtotal) : "—"}</output>
+            </p>
+            <p class="sub" data-role="taxed" hidden={!state.tax}>
+              Tax: <output id="invoice-tax">{state.tax ? usdc(state.tax.tax) : "—"}</output>
+            </p>
+          </>
+        )}
         <p>
           Total:{" "}
           <output id="invoice-total">{state.total === null ? "—" : usdc(state.total)}</output>
         </p>
       </div>
-    </section>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "../asset
 import { textFields } from "../forms.ts";
 import { ForbiddenPage } from "../pages/signIn.tsx";
 import { type DashboardEnv, hasValidCsrfToken, requireSession } from "../session.ts";
+import { registerCreditNotes } from "./creditNotes.tsx";
 import { registerEvents } from "./events.tsx";
 import { registerExports } from "./exports.tsx";
 import { registerInvoice } from "./invoice.tsx";
@@ -99,6 +100,7 @@ export function dashboardRoutes(
   registerOverview(signedIn, deps);
   registerInvoices(signedIn, deps);
   registerInvoice(signedIn, deps);
+  registerCreditNotes(signedIn, deps);
   registerLinks(signedIn, deps);
   registerPayments(signedIn, deps);
   registerKeys(signedIn, deps);

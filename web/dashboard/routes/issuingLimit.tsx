@@ -18,6 +18,7 @@ export const ISSUING_FORMS = [
   "/schedules/:id/run",
   "/invoices/:id/void",
   "/invoices/:id/refunds",
+  "/invoices/:id/credit-notes",
   "/settings/wallets",
   "/settings/payouts",
 ] as const;
