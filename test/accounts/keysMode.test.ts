@@ -60,7 +60,9 @@ describe("keys mode", () => {
       .replace("{id}", path.startsWith("/api/keys") ? randomUUID() : invoice.invoice_id)
       .replace("{slug}", invoice.slug)
       .replace("{event_id}", randomUUID())
-      .replace("{address}", "0x9f1A0469CBce2fEb53C705746446981548845b3B");
+      .replace("{address}", "0x9f1A0469CBce2fEb53C705746446981548845b3B")
+      // A route that requires a query gets a valid one, so the request reaches authorization.
+      .concat(path.endsWith("/einvoice") ? "?format=cii" : "");
   const bodyFor = (path: string): unknown =>
     path === "/api/invoices"
       ? invoiceRequest({ merchant_email: acme.email })
@@ -74,7 +76,9 @@ describe("keys mode", () => {
               ? { email: "someone@example.com" }
               : path.endsWith("/refunds")
                 ? {}
-                : undefined;
+                : path.endsWith("/credit-notes")
+                  ? { full: true, reason: "x" }
+                  : undefined;
   const call = async ({ method, path }: Operation, headers: Record<string, string> = {}) =>
     answer(
       await stack.request(fill(path), {
@@ -159,8 +163,9 @@ describe("keys mode", () => {
     // Create invoice and link, send, redeliver, create and revoke a key, add and remove a wallet,
     // change the merchant's settings, void an invoice, refund an invoice and a link; add, change,
     // delete, rotate and test a webhook endpoint; create, change, pause, resume, cancel and run a
-    // schedule, change the reminder policy, remind a vendor now; pay out of the managed wallet.
-    expect(writes).toBe(26);
+    // schedule, change the reminder policy, remind a vendor now; pay out of the managed wallet;
+    // issue a credit note.
+    expect(writes).toBe(27);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {
