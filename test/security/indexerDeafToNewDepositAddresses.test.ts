@@ -103,6 +103,7 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
         id: `${paid.transactionHash}-${paid.logs[0]?.logIndex}`,
         txHash: paid.transactionHash,
         from: devAccount(1).address.toLowerCase(),
+        to: invoice.deposit_address.toLowerCase(),
         value: 25_000_000n,
         blockNumber: paid.blockNumber,
         paidAt: new Date(Number(block.timestamp) * 1000),
