@@ -3,6 +3,7 @@ import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import type { InvoiceRow } from "./invoices.ts";
+import { lineColumns } from "./lineColumns.ts";
 
 export type CreditNoteRow = Selectable<Database["app.credit_notes"]>;
 export type CreditNoteLineRow = Selectable<Database["app.credit_note_lines"]>;
@@ -60,13 +61,7 @@ export async function insertCreditNote(
     .values(
       data.lines.map((line, position) => ({
         credit_note_id: data.note.id,
-        position,
-        description: line.description,
-        quantity: line.quantity,
-        unit_price: line.unitPrice,
-        line_total: line.lineTotal,
-        tax_category: line.tax?.category ?? null,
-        tax_rate: line.tax?.rate?.text ?? null,
+        ...lineColumns(line, position),
       })),
     )
     .execute();

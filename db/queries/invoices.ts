@@ -2,6 +2,7 @@ import { type Insertable, type Selectable, sql, type Transaction } from "kysely"
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
+import { lineColumns } from "./lineColumns.ts";
 
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
 export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
@@ -28,13 +29,7 @@ export async function insertInvoice(
     .values(
       data.lines.map((line, position) => ({
         invoice_id: data.invoice.id,
-        position,
-        description: line.description,
-        quantity: line.quantity,
-        unit_price: line.unitPrice,
-        line_total: line.lineTotal,
-        tax_category: line.tax?.category ?? null,
-        tax_rate: line.tax?.rate?.text ?? null,
+        ...lineColumns(line, position),
       })),
     )
     .execute();
