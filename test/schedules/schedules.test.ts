@@ -15,7 +15,10 @@ type Schedule = Json & { schedule_id: string; status: string; next_issue_date: s
  * merchant's others; pause, resume, cancel and run-now; the template validated as POST
  * /api/invoices validates.
  */
-describe("invoice schedules", () => {
+// A test here chains up to eight ticks, each a round of worker jobs that issue and render invoices.
+// Under a second CPU-heavy job on this 2-core kind one took over the suite's 180 s bound (a bound,
+// not a figure: speed is measured in bench/), so these get room for a 3× slower machine.
+describe("invoice schedules", { timeout: 540_000 }, () => {
   let stack: TestStack;
 
   beforeAll(async () => {
