@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isAlive, owningSupervisor, waitFor } from "../internal/process.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
+import { installLocalFeeds } from "./localFeeds.ts";
 import { rpcRequest } from "./rpc.ts";
 import { ensureUsdcGenesis } from "./usdcGenesis.ts";
 
@@ -38,9 +39,10 @@ export const LOCAL_CHAIN_MIN_HEAD = 64;
 
 /**
  * The simulated Base that `npm start` runs when no BASE_RPC_URL is configured: anvil as chain
- * 8453 with Circle's USDC at its canonical address. Its state (blocks included) is kept in
- * `<dataDir>/chain/state.json`, written every two seconds and on exit, so payments made on it
- * survive restarts like the database does (startFromState: what a kill during a write leaves).
+ * 8453 with Circle's USDC at its canonical address and Chainlink-compatible price feeds at
+ * Base's feed addresses. Its state (blocks included) is kept in `<dataDir>/chain/state.json`,
+ * written every two seconds and on exit, so payments made on it survive restarts like the
+ * database does (startFromState: what a kill during a write leaves).
  */
 export async function startLocalChain(options: LocalChainOptions): Promise<Anvil> {
   const dir = path.join(options.dataDir, "chain");
@@ -58,6 +60,8 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Anvil
         `0x${(LOCAL_CHAIN_MIN_HEAD - head).toString(16)}`,
         "0x0",
       ]);
+    // A chain made before the price feeds existed gets them (a no-op on a newer one).
+    await installLocalFeeds(anvil.url);
   } catch (error) {
     await anvil.stop();
     throw error;

@@ -3,11 +3,12 @@ import path from "node:path";
 import { freePort } from "../internal/freePort.ts";
 import { startAnvil } from "./anvil.ts";
 import { deployUsdc } from "./deployUsdc.ts";
+import { installLocalFeeds } from "./localFeeds.ts";
 
 /**
- * Makes sure `file` holds an anvil state in which USDC is deployed and the dev accounts are
- * funded, building it once (~0.3 s) on a throwaway automining anvil. Starting from the dump
- * afterwards is instant.
+ * Makes sure `file` holds an anvil state in which USDC is deployed, the dev accounts are
+ * funded and Chainlink-compatible price feeds stand at Base's feed addresses, building it once
+ * (under a second) on a throwaway automining anvil. Starting from the dump afterwards is instant.
  */
 export async function ensureUsdcGenesis(file: string): Promise<string> {
   if (
@@ -22,6 +23,7 @@ export async function ensureUsdcGenesis(file: string): Promise<string> {
   const anvil = await startAnvil({ port: await freePort(), blockTime: 0, dumpState: partial });
   try {
     await deployUsdc(anvil.url);
+    await installLocalFeeds(anvil.url);
   } finally {
     await anvil.stop();
   }

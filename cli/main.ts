@@ -306,6 +306,22 @@ dev
     },
   );
 
+dev
+  .command("rate <feed> <usd>")
+  .description(
+    "move a local price feed from the next block on: <feed> is EUR, GBP or USDC, <usd> the USD per unit (remit dev rate EUR 1.10)",
+  )
+  .addOption(
+    new Option("--rpc-url <url>", "the local chain (default: http://127.0.0.1:$ANVIL_PORT, 8545)")
+      .env("REMIT_RPC_URL")
+      .default(`http://127.0.0.1:${process.env.ANVIL_PORT || "8545"}`),
+  )
+  .addOption(jsonOption())
+  .action(async (feed: string, usd: string, options: { rpcUrl: string }) => {
+    const { devRate } = await import("./devRate.ts");
+    printJson(await devRate(feed, usd, options.rpcUrl));
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { priceFeedAbi } from "../abis/priceFeed.ts";
+import { PRICE_FEEDS, SEQUENCER_UPTIME_FEED } from "../domain/currencies.ts";
+import { parseFeedAnswer, roundProblem, sequencerProblem } from "../domain/rates.ts";
+import { localFeedArtifactSource } from "../scripts/compile-local-feed.ts";
+import { chainUrl, createChain } from "../test/helpers/chain.ts";
+import { LOCAL_START_RATES, resetLocalFeeds, setLocalFeedRound } from "./localFeeds.ts";
+import { localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
+import { feedRoundAt } from "./priceFeeds.ts";
+
+describe("the local chain's price feeds", () => {
+  const url = chainUrl();
+  const chain = createChain(url);
+  // Every feed back to a new chain's rounds, for whichever test runs next on this chain.
+  afterEach(() => resetLocalFeeds(url));
+
+  test("stand at Base's canonical feed addresses, answering AggregatorV3Interface with a usable round", async () => {
+    const block = await chain.client.getBlock();
+    for (const [name, feed] of Object.entries(PRICE_FEEDS)) {
+      const decimals = await chain.client.readContract({
+        address: feed.address,
+        abi: priceFeedAbi,
+        functionName: "decimals",
+      });
+      expect(decimals).toBe(feed.decimals);
+      const round = await feedRoundAt(chain.client, feed.address, block.number);
+      expect(round?.answer).toBeGreaterThan(0n);
+      expect(roundProblem(feed, round, block.timestamp)).toBeNull();
+      if (name === "EUR") expect(round?.answer).toBe(parseFeedAnswer(LOCAL_START_RATES.EUR, 8));
+    }
+    const sequencer = await feedRoundAt(chain.client, SEQUENCER_UPTIME_FEED.address, block.number);
+    expect(sequencerProblem(sequencer, block.timestamp)).toBeNull();
+  });
+
+  test("a rate moved from one block on: the block before reads the old round, the block after the new", async () => {
+    const feed = PRICE_FEEDS.GBP;
+    const before = await chain.client.getBlockNumber();
+    const old = await feedRoundAt(chain.client, feed.address, before);
+    const moved = await setLocalFeedRound(url, feed.address, { answer: 131_000_000n });
+    expect(moved.blockNumber).toBeGreaterThan(before);
+    expect((await feedRoundAt(chain.client, feed.address, before))?.answer).toBe(old?.answer);
+    const now = await feedRoundAt(chain.client, feed.address, moved.blockNumber);
+    expect(now).toMatchObject({ answer: 131_000_000n, roundId: moved.roundId });
+    expect(moved.roundId).toBe((old?.roundId ?? 0n) + 1n);
+  });
+
+  test("a stale round and a sequencer outage are readable as such", async () => {
+    const block = await chain.client.getBlock();
+    const stale = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, {
+      answer: 110_000_000n,
+      startedAt: block.timestamp - 90_000n,
+      updatedAt: block.timestamp - 90_000n,
+    });
+    const staleBlock = await chain.client.getBlock({ blockNumber: stale.blockNumber });
+    const round = await feedRoundAt(chain.client, PRICE_FEEDS.EUR.address, stale.blockNumber);
+    expect(roundProblem(PRICE_FEEDS.EUR, round, staleBlock.timestamp)).toMatch(/heartbeat/);
+
+    const down = await setLocalFeedRound(url, SEQUENCER_UPTIME_FEED.address, { answer: 1n });
+    const downBlock = await chain.client.getBlock({ blockNumber: down.blockNumber });
+    const status = await feedRoundAt(chain.client, SEQUENCER_UPTIME_FEED.address, down.blockNumber);
+    expect(sequencerProblem(status, downBlock.timestamp)).toMatch(/down/);
+    // Back up now: still refused for the grace period.
+    const up = await setLocalFeedRound(url, SEQUENCER_UPTIME_FEED.address, { answer: 0n });
+    const upBlock = await chain.client.getBlock({ blockNumber: up.blockNumber });
+    const back = await feedRoundAt(chain.client, SEQUENCER_UPTIME_FEED.address, up.blockNumber);
+    expect(sequencerProblem(back, upBlock.timestamp)).toMatch(/grace period/);
+    // Every feed back to a new chain's rounds, for whichever test runs next on this chain.
+    await resetLocalFeeds(url);
+    const after = await chain.client.getBlock();
+    for (const feed of Object.values(PRICE_FEEDS))
+      expect(
+        roundProblem(
+          feed,
+          await feedRoundAt(chain.client, feed.address, after.number),
+          after.timestamp,
+        ),
+      ).toBeNull();
+    const sequencer = await feedRoundAt(chain.client, SEQUENCER_UPTIME_FEED.address, after.number);
+    expect(sequencerProblem(sequencer, after.timestamp)).toBeNull();
+  });
+
+  test("a feed address without a feed reads as no round; a real chain's feed is never written", async () => {
+    const empty = "0x000000000000000000000000000000000000dEaD";
+    expect(await feedRoundAt(chain.client, empty, await chain.client.getBlockNumber())).toBeNull();
+    await expect(setLocalFeedRound(url, empty, { answer: 1n })).rejects.toThrow(
+      /not Remit's local simulated chain/,
+    );
+  });
+
+  test("the committed runtime code is what solc makes of chain/contracts/LocalPriceFeed.sol", async () => {
+    const source = await localFeedArtifactSource();
+    expect(source).toContain(localPriceFeedRuntimeCode);
+  });
+});
