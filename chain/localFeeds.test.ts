@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { priceFeedAbi } from "../abis/priceFeed.ts";
 import { PRICE_FEEDS, SEQUENCER_UPTIME_FEED } from "../domain/currencies.ts";
-import { parseFeedAnswer, roundProblem, sequencerProblem } from "../domain/rates.ts";
+import {
+  amountForUsdc,
+  parseFeedAnswer,
+  roundProblem,
+  sequencerProblem,
+  usdcForAmount,
+} from "../domain/rates.ts";
 import { localFeedArtifactSource } from "../scripts/compile-local-feed.ts";
 import { chainUrl, createChain } from "../test/helpers/chain.ts";
 import { LOCAL_START_RATES, resetLocalFeeds, setLocalFeedRound } from "./localFeeds.ts";
 import { localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
-import { feedRoundAt } from "./priceFeeds.ts";
+import { feedRoundAt, rateAtBlock } from "./priceFeeds.ts";
 
 describe("the local chain's price feeds", () => {
   const url = chainUrl();
@@ -90,5 +96,28 @@ describe("the local chain's price feeds", () => {
   test("the committed runtime code is what solc makes of chain/contracts/LocalPriceFeed.sol", async () => {
     const source = await localFeedArtifactSource();
     expect(source).toContain(localPriceFeedRuntimeCode);
+  });
+
+  test("a currency's rate at a block: its feed and USDC's, that block's rounds, judged at that block's time", async () => {
+    await setLocalFeedRound(url, PRICE_FEEDS.USDC.address, { answer: 99_800_000n });
+    const first = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, { answer: 110_000_000n });
+    const second = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, { answer: 120_000_000n });
+    const atFirst = await rateAtBlock(chain.client, "EUR", first.blockNumber);
+    const atSecond = await rateAtBlock(chain.client, "EUR", second.blockNumber);
+    // 100 EUR at 1.10 USD/EUR with USDC at 0.998 USD: 110.220441 USDC (rounded up).
+    expect(atFirst.rate && usdcForAmount(100_000_000n, atFirst.rate)).toBe(110_220_441n);
+    expect(atSecond.rate && usdcForAmount(100_000_000n, atSecond.rate)).toBe(120_240_481n);
+    // The same block read again gives the same rate (a replay converts the same way).
+    const again = await rateAtBlock(chain.client, "EUR", first.blockNumber);
+    expect(again.rate && amountForUsdc(110_220_441n, again.rate)).toBe(100_000_000n);
+    // USD reads USDC / USD alone.
+    const usd = await rateAtBlock(chain.client, "USD", second.blockNumber);
+    expect(Object.keys(usd.rate?.rounds ?? {})).toEqual(["USDC"]);
+
+    const down = await setLocalFeedRound(url, SEQUENCER_UPTIME_FEED.address, { answer: 1n });
+    expect(await rateAtBlock(chain.client, "GBP", down.blockNumber)).toMatchObject({
+      problem: "the Base sequencer is down",
+    });
+    expect((await rateAtBlock(chain.client, "GBP", second.blockNumber)).rate).toBeDefined();
   });
 });

@@ -1,6 +1,18 @@
 import type { Address, PublicClient } from "viem";
 import { priceFeedAbi } from "../abis/priceFeed.ts";
-import type { FeedRound } from "../domain/rates.ts";
+import {
+  type FiatCurrency,
+  feedsOf,
+  PRICE_FEEDS,
+  SEQUENCER_UPTIME_FEED,
+} from "../domain/currencies.ts";
+import {
+  type FeedRound,
+  type Rate,
+  rateOf,
+  roundProblem,
+  sequencerProblem,
+} from "../domain/rates.ts";
 
 /**
  * The round `address`'s feed answered at `blockNumber` (its `latestRoundData()` in that block's
@@ -35,4 +47,38 @@ function isRevert(error: unknown): boolean {
   return names.some((name) =>
     ["ContractFunctionRevertedError", "ContractFunctionZeroDataError"].includes(name),
   );
+}
+
+/** A currency's rate at a block, or why there is none (a stale feed, the sequencer down…). */
+export type RateAtBlock =
+  | { rate: Rate; blockTime: bigint; problem?: never }
+  | { problem: string; blockTime: bigint; rate?: never };
+
+/**
+ * The rate of `currency` for a payment mined in `blockNumber`: the rounds its feeds and the
+ * sequencer uptime feed answered in that block, judged against that block's timestamp (not
+ * Remit's clock), so every replica, replay and auditor computes the same conversion. A problem
+ * is an answer, not an error: the payment waits for a block whose rounds are usable.
+ */
+export async function rateAtBlock(
+  client: Pick<PublicClient, "readContract"> & {
+    getBlock(args: { blockNumber: bigint }): Promise<{ timestamp: bigint }>;
+  },
+  currency: FiatCurrency,
+  blockNumber: bigint,
+): Promise<RateAtBlock> {
+  const block = await client.getBlock({ blockNumber });
+  const blockTime = block.timestamp;
+  const sequencer = await feedRoundAt(client, SEQUENCER_UPTIME_FEED.address, blockNumber);
+  const down = sequencerProblem(sequencer, blockTime);
+  if (down) return { problem: down, blockTime };
+  const rounds: Rate["rounds"] = {};
+  for (const name of feedsOf(currency)) {
+    const feed = PRICE_FEEDS[name];
+    const round = await feedRoundAt(client, feed.address, blockNumber);
+    const problem = roundProblem(feed, round, blockTime);
+    if (problem || !round) return { problem: problem ?? `${feed.pair}: no round`, blockTime };
+    rounds[name] = round;
+  }
+  return { rate: rateOf(currency, rounds), blockTime };
 }
