@@ -38,6 +38,15 @@ export const filter = (param: string, description: string, amount = false): Filt
   description,
   amount,
 });
+
+/**
+ * A list's time range, `--{name}-from` and `--{name}-to`, as the API reads every such pair: a
+ * date or an ISO time, both ends included, a bare date as its end meaning the whole day.
+ */
+export const timeRange = (name: string): Filter[] => [
+  filter(`${name}_from`, `${name} on or after: YYYY-MM-DD or an ISO time`),
+  filter(`${name}_to`, `${name} on or before: YYYY-MM-DD (the whole day) or an ISO time`),
+];
 const camel = (param: string) => param.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
 /** Columns of the readable table: a header and how to read it from a row. */

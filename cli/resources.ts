@@ -14,6 +14,7 @@ import {
   postAndPrint,
   printRows,
   targetOf,
+  timeRange,
 } from "./commandKit.ts";
 import { creditNoteCommands } from "./creditNoteCommands.ts";
 import { CliError, EXIT, printJson } from "./io.ts";
@@ -33,8 +34,7 @@ export function registerResourceCommands(
     what: "your invoices",
     filters: [
       filter("status", "draft, sent, overdue, paid, void… (comma-separated)"),
-      filter("created_from", "created on or after: YYYY-MM-DD or an ISO time"),
-      filter("created_to", "created on or before: YYYY-MM-DD (the whole day) or an ISO time"),
+      ...timeRange("created"),
       filter("due_from", "due on or after YYYY-MM-DD"),
       filter("due_to", "due on or before YYYY-MM-DD"),
       filter("amount_min", "total at least this, in USDC (100, 99.50)", true),
@@ -88,8 +88,7 @@ export function registerResourceCommands(
     what: "your payment links",
     filters: [
       filter("status", "link statuses (comma-separated)"),
-      filter("created_from", "created on or after: YYYY-MM-DD or an ISO time"),
-      filter("created_to", "created on or before: YYYY-MM-DD (the whole day) or an ISO time"),
+      ...timeRange("created"),
       filter("amount_min", "amount at least this, in USDC", true),
       filter("amount_max", "amount at most this, in USDC", true),
       filter("q", "search slug and description"),
@@ -122,8 +121,7 @@ export function registerResourceCommands(
       filter("invoice_id", "one invoice's payments"),
       filter("link_id", "one link's payments"),
       filter("payer", "from this address"),
-      filter("paid_from", "paid on or after: YYYY-MM-DD or an ISO time"),
-      filter("paid_to", "paid on or before: YYYY-MM-DD (the whole day) or an ISO time"),
+      ...timeRange("paid"),
       filter("amount_min", "at least this, in USDC", true),
       filter("amount_max", "at most this, in USDC", true),
     ],

@@ -1,11 +1,14 @@
 import { type Context, Hono } from "hono";
-import { clearExpiredSessions } from "../app/dashboard/sessions.ts";
 import { claimAccount, isClaimLinkUsable } from "../app/merchants/claim.ts";
 import type { Db } from "../db/database.ts";
 import { CLAIM_TOKEN_PATTERN } from "../domain/apiKeys.ts";
 import type { Logger } from "../internal/logger.ts";
-import { type DashboardDeps, dashboardCookieSettings } from "./dashboard/routes/shared.tsx";
-import { endSession, setSessionCookie } from "./dashboard/session.ts";
+import {
+  type DashboardDeps,
+  dashboardCookieSettings,
+  emailedLinkPage,
+} from "./dashboard/routes/shared.tsx";
+import { startSession } from "./dashboard/session.ts";
 import { formPageHeaders as claimHeaders, isCrossSite } from "./formGuards.ts";
 import { ClaimedPage, ClaimPage, ClaimRefusedPage } from "./pages/claimPage.tsx";
 
@@ -28,12 +31,14 @@ export function claimRoutes(deps: ClaimDeps): Hono {
   const cookies = dashboardCookieSettings(deps);
   const refused = (c: Context) => c.html(<ClaimRefusedPage />, 410);
 
-  app.get("/claim/:token", async (c) => {
+  const claimPage = emailedLinkPage(
+    (token) => isClaimLinkUsable(deps.db, token),
+    ClaimPage,
+    refused,
+  );
+  app.get("/claim/:token", (c) => {
     claimHeaders(c);
-    const token = c.req.param("token");
-    if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
-    if (!(await isClaimLinkUsable(deps.db, token))) return refused(c);
-    return c.html(<ClaimPage />);
+    return claimPage(c);
   });
 
   app.post("/claim/:token", async (c) => {
@@ -47,10 +52,7 @@ export function claimRoutes(deps: ClaimDeps): Hono {
     const requestId = (c.get("requestId" as never) as string | undefined) ?? null;
     const claimed = await claimAccount(deps.db, token, requestId);
     if (!claimed) return refused(c);
-    // Whatever session this browser carried (a planted one included) ends: a new token always.
-    await endSession(c, deps.db, cookies);
-    setSessionCookie(c, cookies, claimed.sessionToken);
-    await clearExpiredSessions(deps.db);
+    await startSession(c, deps.db, cookies, claimed.sessionToken);
     deps.log.info("merchant claimed", { key_id: claimed.keyId });
     return c.html(<ClaimedPage apiKey={claimed.apiKey} email={claimed.email} />);
   });

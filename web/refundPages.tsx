@@ -1,7 +1,7 @@
 /** What the claim page shows of the refund: its amount and what it is for. */
 import type { RefundClaimView } from "../app/refunds/claimRefund.ts";
 import { formatUsdcForDisplay } from "../domain/money.ts";
-import { Layout } from "./layout.tsx";
+import { CardPage, Layout } from "./layout.tsx";
 
 export type { RefundClaimView };
 
@@ -67,34 +67,28 @@ export function RefundClaimPage(props: {
 /** The address was taken: the refund is on its way. */
 export function RefundClaimedPage(props: { amount: bigint; to: string }) {
   return (
-    <Layout title="Your refund is on its way">
-      <section class="card">
-        <h1>Your refund is on its way</h1>
-        <p>
-          <strong>{formatUsdcForDisplay(props.amount)} USDC</strong> is being sent to
-        </p>
-        <div class="copyrow">
-          <code>{props.to}</code>
-        </div>
-        <p class="muted small">
-          It usually arrives within a minute. The merchant and you are emailed once it is paid.
-        </p>
-      </section>
-    </Layout>
+    <CardPage title="Your refund is on its way">
+      <p>
+        <strong>{formatUsdcForDisplay(props.amount)} USDC</strong> is being sent to
+      </p>
+      <div class="copyrow">
+        <code>{props.to}</code>
+      </div>
+      <p class="muted small">
+        It usually arrives within a minute. The merchant and you are emailed once it is paid.
+      </p>
+    </CardPage>
   );
 }
 
 /** An unknown, expired or used link: one answer for all three. */
 export function RefundClaimRefusedPage() {
   return (
-    <Layout title="This refund link no longer works">
-      <section class="card">
-        <h1>This refund link no longer works</h1>
-        <p class="muted">
-          Refund links work once, for a limited time. If you have not received your refund, ask the
-          merchant for a new link.
-        </p>
-      </section>
-    </Layout>
+    <CardPage title="This refund link no longer works">
+      <p class="muted">
+        Refund links work once, for a limited time. If you have not received your refund, ask the
+        merchant for a new link.
+      </p>
+    </CardPage>
   );
 }

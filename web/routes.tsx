@@ -108,6 +108,28 @@ export function pageRoutes(deps: PageDeps): Hono {
   app.get("/favicon.ico", asset(faviconSvg, "image/svg+xml"));
   app.get(WALLET_SCRIPT, async (c) => asset(await walletJs(), "text/javascript; charset=utf-8")(c));
 
+  /**
+   * The "Paid but not showing?" box of a payable page: what the transaction hash pasted in it
+   * (`?tx=`) did, its form sent back to the page itself; none where the service looks up no
+   * transactions.
+   */
+  const paidCheckBox = async (
+    c: Context,
+    owner: "invoice" | "link",
+    target: { slug: string; deposit_address: string },
+    page: string,
+  ) => {
+    const check = await checkPaidTransaction(c, deps.paidCheck, target.slug);
+    return deps.paidCheck ? (
+      <PaidButNotShowing
+        check={check}
+        owner={owner}
+        action={page}
+        depositAddress={getAddress(target.deposit_address)}
+      />
+    ) : null;
+  };
+
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
     const hosted = await hostedInvoice(deps.db, c.req.param("slug"));
@@ -116,7 +138,7 @@ export function pageRoutes(deps: PageDeps): Hono {
     // Void: no way to pay (no address, QR code or wallet button), no polling.
     if (!state)
       return c.html(<VoidInvoicePage invoice={invoice} lines={lines} refunded={refunded} />);
-    const check = await checkPaidTransaction(c, deps.paidCheck, invoice.slug);
+    const paidCheck = await paidCheckBox(c, "invoice", invoice, `/i/${invoice.slug}`);
     const due = invoiceAmountDue(
       invoice.status,
       invoice.total_amount,
@@ -138,16 +160,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         x402Url={x402}
         qrSvg={qr}
         pay={walletOptions(deps, invoice.deposit_address, due)}
-        paidCheck={
-          deps.paidCheck ? (
-            <PaidButNotShowing
-              check={check}
-              owner="invoice"
-              action={`/i/${invoice.slug}`}
-              depositAddress={getAddress(invoice.deposit_address)}
-            />
-          ) : null
-        }
+        paidCheck={paidCheck}
       />,
     );
   });
@@ -157,7 +170,7 @@ export function pageRoutes(deps: PageDeps): Hono {
     const hosted = await hostedLink(deps.db, c.req.param("slug"));
     if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
     const { link, state, refunded } = hosted;
-    const check = await checkPaidTransaction(c, deps.paidCheck, link.slug);
+    const paidCheck = await paidCheckBox(c, "link", link, `/pay/${link.slug}`);
     const due = amountDue(link.amount, state.received);
     const qr = await payQr(link.deposit_address, due);
     const pay = walletOptions(deps, link.deposit_address, due);
@@ -173,16 +186,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         x402Url={x402}
         qrSvg={qr}
         pay={desktop ? { wallet: pay.wallet } : pay}
-        paidCheck={
-          deps.paidCheck ? (
-            <PaidButNotShowing
-              check={check}
-              owner="link"
-              action={`/pay/${link.slug}`}
-              depositAddress={getAddress(link.deposit_address)}
-            />
-          ) : null
-        }
+        paidCheck={paidCheck}
       />,
     );
   });

@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { DocumentHead } from "../layout.tsx";
 import { DASHBOARD_CSS, DASHBOARD_JS } from "./assets.ts";
 import { CSRF_FIELD } from "./session.ts";
 
@@ -28,14 +29,7 @@ export const Csrf = (props: { token: string }) => (
 function Document(props: { title: string; children: Child }) {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>{`${props.title} · Remit dashboard`}</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href={DASHBOARD_CSS} />
-      </head>
+      <DocumentHead title={`${props.title} · Remit dashboard`} stylesheet={DASHBOARD_CSS} />
       <body>
         {props.children}
         <script src={DASHBOARD_JS} defer />

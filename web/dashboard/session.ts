@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { endSessionOf, resumeSession } from "../../app/dashboard/sessions.ts";
+import { clearExpiredSessions, endSessionOf, resumeSession } from "../../app/dashboard/sessions.ts";
 import type { Db } from "../../db/database.ts";
 import {
   CSRF_FIELD,
@@ -59,6 +59,22 @@ export async function endSession(c: Context, db: Db, settings: CookieSettings): 
   const token = sessionTokenOf(c, settings);
   if (token) await endSessionOf(db, token);
   clearSessionCookie(c, settings);
+}
+
+/**
+ * Signs this browser in under a new session's token (a sign-in or a claim link followed):
+ * whatever session it carried, a planted one included, ends first, so a sign-in always gets a
+ * new token; sessions past their end are swept as it goes.
+ */
+export async function startSession(
+  c: Context,
+  db: Db,
+  settings: CookieSettings,
+  token: string,
+): Promise<void> {
+  await endSession(c, db, settings);
+  setSessionCookie(c, settings, token);
+  await clearExpiredSessions(db);
 }
 
 /**

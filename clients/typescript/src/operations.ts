@@ -41,6 +41,14 @@ export class Operations {
     return this.http.send(this.request("get", path, call));
   }
 
+  /** The bytes of a route that answers with a file (a PDF, an e-invoice). */
+  async bytes<Path extends keyof paths>(
+    path: Path,
+    call: OperationCall<Path, "get" & keyof paths[Path]> = {},
+  ) {
+    return new Uint8Array(await (await this.raw(path, call)).arrayBuffer());
+  }
+
   request(method: Method, path: string, call: OperationCall<keyof paths, never>) {
     const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = call.params?.[name];

@@ -15,7 +15,7 @@ import {
   type EInvoiceFile,
   type EInvoiceFormat,
 } from "../../../app/invoices/invoiceEInvoice.ts";
-import { actionKeyOf, newActionKey } from "../actionKey.ts";
+import { newActionKey, runConfirmed } from "../actionKey.ts";
 import {
   creditNoteBody,
   creditNoteErrors,
@@ -89,12 +89,12 @@ export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void
         />,
       );
     }
-    const input = validated(CreateCreditNoteSchema, body, createCreditNoteKnownKeys);
     // A double click or a reload posts the same key: answered by the first credit note.
-    const key = actionKeyOf(form.idempotency_key) ?? newActionKey();
-    const done = input.ok
-      ? await attempt(() => createCreditNote(deps, actorOf(c), id, input.data, key))
-      : input;
+    const { done } = await runConfirmed(
+      form,
+      validated(CreateCreditNoteSchema, body, createCreditNoteKnownKeys),
+      (data, key) => createCreditNote(deps, actorOf(c), id, data, key),
+    );
     if (!done.ok)
       return render(
         creditNoteErrors(

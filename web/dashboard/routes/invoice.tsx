@@ -11,7 +11,7 @@ import {
 import { CreateRefundSchema } from "../../../app/refunds/schema.ts";
 import { isVoidable, reportedStatus } from "../../../domain/invoiceStatus.ts";
 import { formatUsdc } from "../../../domain/money.ts";
-import { actionKeyOf, newActionKey } from "../actionKey.ts";
+import { actionKeyOf, newActionKey, runConfirmed } from "../actionKey.ts";
 import { formToBody, typedAmount } from "../forms.ts";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
 import { RefundConfirmPage } from "../pages/refundConfirmPage.tsx";
@@ -163,13 +163,11 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
         />,
       );
     }
-    const input = validated(CreateRefundSchema, body, createRefundKnownKeys);
-    // A confirmation without a key (a form from before keys): one of its own, and the API's
-    // duplicate window still refuses a repeat.
-    const key = actionKeyOf(form.idempotency_key) ?? newActionKey();
-    const done = input.ok
-      ? await attempt(() => refundInvoice(deps, actorOf(c), id, input.data, key))
-      : input;
+    const { key, done } = await runConfirmed(
+      form,
+      validated(CreateRefundSchema, body, createRefundKnownKeys),
+      (data, key) => refundInvoice(deps, actorOf(c), id, data, key),
+    );
     if (!done.ok) return refused(done.fields, done.message, done.status);
     // POST → 303 → GET: the page after it shows the refund (and its claim link, opened from
     // its sealed copy under the key), and reloading it requests nothing.

@@ -17,7 +17,7 @@ import {
   usdcAmount,
 } from "../../../app/schemaFields.ts";
 import { formatUsdc } from "../../../domain/money.ts";
-import { actionKeyOf, newActionKey } from "../actionKey.ts";
+import { actionKeyOf, newActionKey, runConfirmed } from "../actionKey.ts";
 import { type FormFields, formToBody, typedAmount } from "../forms.ts";
 import { ManagedWalletCard, PayoutConfirmPage } from "../pages/payouts.tsx";
 import { SettingsPage } from "../pages/settingsPage.tsx";
@@ -197,9 +197,8 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
         />,
       );
     }
-    const key = actionKeyOf(form.idempotency_key) ?? newActionKey();
-    const done = await attempt(() =>
-      createPayout(deps, actorOf(c), input.data, { idempotencyKey: key }),
+    const { key, done } = await runConfirmed(form, input, (data, key) =>
+      createPayout(deps, actorOf(c), data, { idempotencyKey: key }),
     );
     if (!done.ok)
       return refused(

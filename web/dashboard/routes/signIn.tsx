@@ -1,6 +1,5 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import {
-  clearExpiredSessions,
   isSignInLinkUsable,
   requestSignInLink,
   signInWithLink,
@@ -16,7 +15,7 @@ import {
   SignInRefusedPage,
   SignInSentPage,
 } from "../pages/signIn.tsx";
-import { type DashboardEnv, endSession, setSessionCookie } from "../session.ts";
+import { type DashboardEnv, endSession, startSession } from "../session.ts";
 import { type DashboardDeps, dashboardCookieSettings, emailedLinkPage } from "./shared.tsx";
 
 /** What the composition root gives the sign-in forms: the client's IP and its rate limit. */
@@ -76,10 +75,7 @@ export function registerSignIn(
     if (!CLAIM_TOKEN_PATTERN.test(token)) return refused(c);
     const sessionToken = await signInWithLink(deps.db, token);
     if (!sessionToken) return refused(c);
-    // Whatever session this browser carried (a planted one included) ends: a new token always.
-    await endSession(c, deps.db, cookies);
-    setSessionCookie(c, cookies, sessionToken);
-    await clearExpiredSessions(deps.db);
+    await startSession(c, deps.db, cookies, sessionToken);
     deps.log.info("dashboard signed in");
     return c.redirect("/dashboard", 303);
   });

@@ -3,8 +3,6 @@ import type { RequestOptions } from "../http.js";
 import type { Operations } from "../operations.js";
 import type { CreateCreditNoteRequest } from "../types.js";
 
-const bytes = async (response: Response) => new Uint8Array(await response.arrayBuffer());
-
 /** `remit.creditNotes`. */
 export function creditNotes(api: Operations) {
   return {
@@ -25,17 +23,11 @@ export function creditNotes(api: Operations) {
     list: async (filter: { invoice_id?: string } = {}, options?: RequestOptions) =>
       (await api.operation("get", "/api/credit-notes", { query: filter, options })).credit_notes,
     /** The stored PDF's bytes. */
-    pdf: async (id: string, options?: RequestOptions) =>
-      bytes(await api.raw("/api/credit-notes/{id}/pdf", { params: { id }, options })),
+    pdf: (id: string, options?: RequestOptions) =>
+      api.bytes("/api/credit-notes/{id}/pdf", { params: { id }, options }),
     /** The credit note as an EN 16931 e-invoice's bytes (`ubl`, `cii` or `facturx`). */
-    einvoice: async (id: string, format: "ubl" | "cii" | "facturx", options?: RequestOptions) =>
-      bytes(
-        await api.raw("/api/credit-notes/{id}/einvoice", {
-          params: { id },
-          query: { format },
-          options,
-        }),
-      ),
+    einvoice: (id: string, format: "ubl" | "cii" | "facturx", options?: RequestOptions) =>
+      api.bytes("/api/credit-notes/{id}/einvoice", { params: { id }, query: { format }, options }),
   };
 }
 

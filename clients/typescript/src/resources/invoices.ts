@@ -24,24 +24,14 @@ export function invoices(api: Operations) {
     void: (id: string, options?: RequestOptions) =>
       api.operation("post", "/api/invoices/{id}/void", { params: { id }, options }),
     /** The stored PDF's bytes. */
-    pdf: async (id: string, options?: RequestOptions) =>
-      new Uint8Array(
-        await (await api.raw("/api/invoices/{id}/pdf", { params: { id }, options })).arrayBuffer(),
-      ),
+    pdf: (id: string, options?: RequestOptions) =>
+      api.bytes("/api/invoices/{id}/pdf", { params: { id }, options }),
     /**
      * The invoice as an EN 16931 e-invoice's bytes: `ubl` (Peppol BIS) or `cii` XML, or a
      * `facturx` PDF. A 409 `einvoice_fields_missing` names the fields the invoice lacks.
      */
-    einvoice: async (id: string, format: "ubl" | "cii" | "facturx", options?: RequestOptions) =>
-      new Uint8Array(
-        await (
-          await api.raw("/api/invoices/{id}/einvoice", {
-            params: { id },
-            query: { format },
-            options,
-          })
-        ).arrayBuffer(),
-      ),
+    einvoice: (id: string, format: "ubl" | "cii" | "facturx", options?: RequestOptions) =>
+      api.bytes("/api/invoices/{id}/einvoice", { params: { id }, query: { format }, options }),
     /**
      * Refunds money Remit still holds for the invoice, under an Idempotency-Key (generated
      * unless given): a retry answers the first refund, never pays twice. Without `amount`,
@@ -67,12 +57,8 @@ export function invoices(api: Operations) {
     remind: (id: string, options?: RequestOptions) =>
       api.operation("post", "/api/invoices/{id}/remind", { params: { id }, options }),
     /** The PDF's bytes by the invoice's `slug`, as its page links it (no key needed). */
-    pdfBySlug: async (slug: string, options?: RequestOptions) =>
-      new Uint8Array(
-        await (
-          await api.raw("/api/invoices/by-slug/{slug}/pdf", { params: { slug }, options })
-        ).arrayBuffer(),
-      ),
+    pdfBySlug: (slug: string, options?: RequestOptions) =>
+      api.bytes("/api/invoices/by-slug/{slug}/pdf", { params: { slug }, options }),
   };
 }
 
