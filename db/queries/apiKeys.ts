@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
+import { merchantsOwnRow } from "./merchantsOwnRow.ts";
 
 /** A live key with its merchant, as a request is authenticated with it. */
 export type KeyIdentity = {
@@ -112,8 +113,7 @@ export async function revokeApiKey(
   return db
     .updateTable("app.api_keys")
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .returning(listed)
     .executeTakeFirst();
 }

@@ -1,12 +1,12 @@
 import { type Selectable, sql, type Transaction } from "kysely";
 import type { ScheduleStatus } from "../../domain/schedule.ts";
+import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
+import { merchantsOwnRow } from "./merchantsOwnRow.ts";
 
 export type ScheduleRow = Selectable<Database["app.invoice_schedules"]>;
 export type ScheduleListRow = ScheduleRow & { list_at: string };
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type NewSchedule = {
   merchantId: string;
@@ -54,8 +54,7 @@ export async function findSchedule(
   return db
     .selectFrom("app.invoice_schedules")
     .selectAll()
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .executeTakeFirst();
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from "kysely";
+import { type Selectable, sql, type Transaction } from "kysely";
 import type { Database, Executor } from "../database.ts";
 import { takeManagedWallet } from "./managedWalletPool.ts";
 
@@ -8,13 +8,31 @@ export type MerchantForInvoice = {
   managedWalletAddress: string | null;
 };
 
+/**
+ * The columns a creation reads of the merchant row it upserts (and so locks), and the
+ * MerchantForInvoice they make: an invoice's creation and a link's read the same three.
+ */
+const MERCHANT_FOR_INVOICE = ["id", "last_invoice_number", "managed_wallet_address"] as const;
+
+const merchantForInvoice = (
+  row: Pick<Selectable<Database["app.merchants"]>, (typeof MERCHANT_FOR_INVOICE)[number]>,
+): MerchantForInvoice => ({
+  id: row.id,
+  invoiceNumber: row.last_invoice_number,
+  managedWalletAddress: row.managed_wallet_address,
+});
+
+/** The merchant row of `email` (the caller lower-cases it), to select columns from. */
+const merchantByEmail = (db: Executor, email: string) =>
+  db.selectFrom("app.merchants").where("email", "=", email);
+
+/** The merchant row `id`, to select columns from. */
+const merchantById = (db: Executor, id: string) =>
+  db.selectFrom("app.merchants").where("id", "=", id);
+
 /** The merchant's last invoice number (0 for a merchant without invoices or not yet known). */
 export async function findLastInvoiceNumber(db: Executor, email: string): Promise<number> {
-  const row = await db
-    .selectFrom("app.merchants")
-    .select("last_invoice_number")
-    .where("email", "=", email)
-    .executeTakeFirst();
+  const row = await merchantByEmail(db, email).select("last_invoice_number").executeTakeFirst();
   return row?.last_invoice_number ?? 0;
 }
 
@@ -35,13 +53,9 @@ export async function takeNextInvoiceNumber(
         .column("email")
         .doUpdateSet({ last_invoice_number: sql`app.merchants.last_invoice_number + 1` }),
     )
-    .returning(["id", "last_invoice_number", "managed_wallet_address"])
+    .returning(MERCHANT_FOR_INVOICE)
     .executeTakeFirstOrThrow();
-  return {
-    id: row.id,
-    invoiceNumber: row.last_invoice_number,
-    managedWalletAddress: row.managed_wallet_address,
-  };
+  return merchantForInvoice(row);
 }
 
 /**
@@ -56,13 +70,9 @@ export async function findOrCreateMerchant(
     .insertInto("app.merchants")
     .values({ email })
     .onConflict((oc) => oc.column("email").doUpdateSet({ email }))
-    .returning(["id", "last_invoice_number", "managed_wallet_address"])
+    .returning(MERCHANT_FOR_INVOICE)
     .executeTakeFirstOrThrow();
-  return {
-    id: row.id,
-    invoiceNumber: row.last_invoice_number,
-    managedWalletAddress: row.managed_wallet_address,
-  };
+  return merchantForInvoice(row);
 }
 
 /**
@@ -115,10 +125,8 @@ export async function findMerchantByEmail(
   db: Executor,
   email: string,
 ): Promise<MerchantAccount | undefined> {
-  const row = await db
-    .selectFrom("app.merchants")
+  const row = await merchantByEmail(db, email)
     .select(["id", "email", "claimed_at", "name"])
-    .where("email", "=", email)
     .executeTakeFirst();
   return row && { id: row.id, email: row.email, claimedAt: row.claimed_at, name: row.name };
 }
@@ -180,40 +188,24 @@ export async function findNameOwner(db: Executor, nameKey: string): Promise<stri
 
 /** The name registered for the merchant `id` (`remit merchants add --name`), or null. */
 export async function findRegisteredName(db: Executor, id: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("app.merchants")
-    .select("name")
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await merchantById(db, id).select("name").executeTakeFirst();
   return row?.name ?? null;
 }
 
 /** The email of the merchant `id`. */
 export async function findMerchantEmail(db: Executor, id: string): Promise<string> {
-  const row = await db
-    .selectFrom("app.merchants")
-    .select("email")
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
+  const row = await merchantById(db, id).select("email").executeTakeFirstOrThrow();
   return row.email;
 }
 
 /** When the merchant `id` was claimed, or null when it has no account (yet). */
 export async function findClaimedAt(db: Executor, id: string): Promise<Date | null> {
-  const row = await db
-    .selectFrom("app.merchants")
-    .select("claimed_at")
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await merchantById(db, id).select("claimed_at").executeTakeFirst();
   return row?.claimed_at ?? null;
 }
 
 /** The merchant's managed wallet address, or null before its first managed invoice or link. */
 export async function findManagedWallet(db: Executor, id: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("app.merchants")
-    .select("managed_wallet_address")
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await merchantById(db, id).select("managed_wallet_address").executeTakeFirst();
   return row?.managed_wallet_address ?? null;
 }

@@ -1,10 +1,9 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import type { PayerAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
+import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 
 export type PayerAuthorizationRow = Selectable<Database["app.payer_authorizations"]>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Statuses that hold the deposit address: another authorization for it would pay twice. */
 const OPEN: PayerAuthorizationStatus[] = ["pending", "sending", "submitted"];
@@ -26,7 +25,7 @@ export async function findPayerAuthorization(
   db: Executor,
   id: string,
 ): Promise<PayerAuthorizationRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!UUID_PATTERN.test(id)) return undefined;
   return db
     .selectFrom("app.payer_authorizations")
     .selectAll()

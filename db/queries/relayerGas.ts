@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Executor } from "../database.ts";
+import { depositAddressOwnerColumn } from "./depositAddressOwner.ts";
 import type { RefundOwner } from "./refunds.ts";
 
 /** What the relayer's gas went to: sweeps, refunds, payers' gasless payments. */
@@ -82,19 +83,7 @@ export async function merchantOfDepositAddress(
   db: Executor,
   depositAddress: string,
 ): Promise<string | undefined> {
-  const address = depositAddress.toLowerCase();
-  const invoice = await db
-    .selectFrom("app.invoices")
-    .select("merchant_id")
-    .where("deposit_address", "=", address)
-    .executeTakeFirst();
-  if (invoice) return invoice.merchant_id;
-  const link = await db
-    .selectFrom("app.payment_links")
-    .select("merchant_id")
-    .where("deposit_address", "=", address)
-    .executeTakeFirst();
-  return link?.merchant_id;
+  return depositAddressOwnerColumn(db, depositAddress.toLowerCase(), "merchant_id");
 }
 
 /**

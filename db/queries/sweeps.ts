@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from "kysely";
 import { jobKey } from "../../domain/jobs.ts";
 import type { Database, Executor } from "../database.ts";
+import { depositAddressOwnerColumn } from "./depositAddressOwner.ts";
 import { indexedTransfersFrom } from "./indexer.ts";
 
 export type SweepRow = Selectable<Database["app.sweeps"]>;
@@ -118,18 +119,7 @@ export async function findSweepDestination(
   db: Executor,
   depositAddress: string,
 ): Promise<string | null> {
-  const invoice = await db
-    .selectFrom("app.invoices")
-    .select("wallet_address")
-    .where("deposit_address", "=", depositAddress)
-    .executeTakeFirst();
-  if (invoice) return invoice.wallet_address;
-  const link = await db
-    .selectFrom("app.payment_links")
-    .select("wallet_address")
-    .where("deposit_address", "=", depositAddress)
-    .executeTakeFirst();
-  return link?.wallet_address ?? null;
+  return (await depositAddressOwnerColumn(db, depositAddress, "wallet_address")) ?? null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Selectable, sql } from "kysely";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
+import { merchantsOwnRow } from "./merchantsOwnRow.ts";
 
 export type WebhookEndpointRow = Selectable<Database["app.webhook_endpoints"]>;
 
@@ -58,8 +59,7 @@ export async function findWebhookEndpoint(
   return db
     .selectFrom("app.webhook_endpoints")
     .selectAll()
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .where("deleted_at", "is", null)
     .executeTakeFirst();
 }
@@ -78,8 +78,7 @@ export async function updateWebhookEndpoint(
   const row = await db
     .updateTable("app.webhook_endpoints")
     .set({ ...values, updated_at: new Date() })
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .where("deleted_at", "is", null)
     .returningAll()
     .executeTakeFirst();
@@ -103,8 +102,7 @@ export async function deleteWebhookEndpoint(
   return db
     .updateTable("app.webhook_endpoints")
     .set({ deleted_at: new Date(), enabled: false, updated_at: new Date() })
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .where("deleted_at", "is", null)
     .returningAll()
     .executeTakeFirst();
@@ -130,8 +128,7 @@ export async function rotateWebhookEndpointSecret(
       secret: sealedSecret,
       updated_at: new Date(),
     }))
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .where("deleted_at", "is", null)
     .returningAll()
     .executeTakeFirst();
@@ -243,8 +240,7 @@ export async function findMerchantEvent(
   return db
     .selectFrom("app.payment_events")
     .select(["id", "payload"])
-    .where("id", "=", id)
-    .where("merchant_id", "=", merchantId)
+    .$call(merchantsOwnRow(merchantId, id))
     .executeTakeFirst();
 }
 

@@ -3,6 +3,22 @@ import type { Metadata } from "../../domain/metadata.ts";
 import type { StoredInvoiceStatus, WalletType } from "../../domain/statuses.ts";
 import type { TaxCategory } from "../../domain/tax.ts";
 
+/**
+ * The columns of one priced line, an invoice's line item or a credit note's line alike: both
+ * tables are written from one mapping (db/queries/lineColumns.ts) and read by one PDF layout.
+ */
+type PricedLineColumns = {
+  position: number;
+  description: string;
+  // numeric arrives as a string: the quantity exactly as it was sent.
+  quantity: ColumnType<string, string, never>;
+  unit_price: bigint;
+  line_total: bigint;
+  /** The line's VAT category and rate (migration 0039); null on an invoice without tax. */
+  tax_category: ColumnType<TaxCategory | null, TaxCategory | null | undefined, never>;
+  tax_rate: ColumnType<string | null, string | null | undefined, never>;
+};
+
 /** Invoices, their line items, PDFs and search documents: tables of schema `app` as kysely sees them (db/database.ts). Amounts are USDC base units. */
 export interface InvoiceTables {
   "app.invoices": {
@@ -47,18 +63,7 @@ export interface InvoiceTables {
     /** The sum of its credit notes' totals (migration 0040), kept by their insert trigger. */
     credited_amount: ColumnType<bigint, never, never>;
   };
-  "app.invoice_line_items": {
-    invoice_id: string;
-    position: number;
-    description: string;
-    // numeric arrives as a string: the quantity exactly as it was sent.
-    quantity: ColumnType<string, string, never>;
-    unit_price: bigint;
-    line_total: bigint;
-    /** The line's VAT category and rate (migration 0039); null on an invoice without tax. */
-    tax_category: ColumnType<TaxCategory | null, TaxCategory | null | undefined, never>;
-    tax_rate: ColumnType<string | null, string | null | undefined, never>;
-  };
+  "app.invoice_line_items": PricedLineColumns & { invoice_id: string };
   /** What `q` searches in an invoice (migration 0020): written by triggers, never by code. */
   "app.invoice_search": {
     invoice_id: string;
@@ -84,16 +89,7 @@ export interface InvoiceTables {
     total_amount: bigint;
     created_at: Date;
   };
-  "app.credit_note_lines": {
-    credit_note_id: string;
-    position: number;
-    description: string;
-    quantity: ColumnType<string, string, never>;
-    unit_price: bigint;
-    line_total: bigint;
-    tax_category: ColumnType<TaxCategory | null, TaxCategory | null | undefined, never>;
-    tax_rate: ColumnType<string | null, string | null | undefined, never>;
-  };
+  "app.credit_note_lines": PricedLineColumns & { credit_note_id: string };
   "app.credit_note_pdfs": {
     credit_note_id: string;
     pdf: Buffer;

@@ -2,6 +2,20 @@ import type { Generated } from "kysely";
 import type { PayerAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
 import type { PayoutTrigger, RefundSource, RefundStatus } from "../../domain/statuses.ts";
 
+/**
+ * The columns of a relayed transfer's progress, a refund's or a payout's alike: both move
+ * `requested → submitted → confirmed | failed`, written by one update (db/queries/transferProgress.ts).
+ */
+type TransferProgressColumns = {
+  status: Generated<RefundStatus>;
+  tx_hash: Generated<string | null>;
+  error: Generated<string | null>;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  confirmed_at: Generated<Date | null>;
+};
+
 /** Counted payments, their state and events, refunds, payouts and gasless payments: tables of schema `app` as kysely sees them (db/database.ts). Amounts are USDC base units. */
 export interface PaymentTables {
   /** Every counted transfer, written by reconcile with the payment state (migration 0020). */
@@ -62,14 +76,7 @@ export interface PaymentTables {
     claim_token_hash: string | null;
     claim_expires_at: Date | null;
     claimed_at: Generated<Date | null>;
-    status: Generated<RefundStatus>;
-    tx_hash: Generated<string | null>;
-    error: Generated<string | null>;
-    attempts: Generated<number>;
-    created_at: Generated<Date>;
-    updated_at: Generated<Date>;
-    confirmed_at: Generated<Date | null>;
-  };
+  } & TransferProgressColumns;
   /** Payouts out of a managed wallet to a registered payout wallet (migration 0037). */
   "app.payouts": {
     id: string;
@@ -79,14 +86,7 @@ export interface PaymentTables {
     nonce: string;
     amount: bigint;
     trigger: Generated<PayoutTrigger>;
-    status: Generated<RefundStatus>;
-    tx_hash: Generated<string | null>;
-    error: Generated<string | null>;
-    attempts: Generated<number>;
-    created_at: Generated<Date>;
-    updated_at: Generated<Date>;
-    confirmed_at: Generated<Date | null>;
-  };
+  } & TransferProgressColumns;
   "app.payer_authorizations": {
     id: Generated<string>;
     deposit_address: string;
