@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { createCreditNote } from "../../app/creditNotes/createCreditNote.ts";
 import {
   authorizedCreditNoteEInvoice,
@@ -18,8 +18,8 @@ import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
-import { EInvoiceQuerySchema, eInvoiceContent, eInvoiceResponse } from "../invoices/einvoice.ts";
-import { pdfResponse } from "../invoices/pdfResponse.ts";
+import { EInvoiceQuerySchema, eInvoiceResponse, eInvoiceResponses } from "../invoices/einvoice.ts";
+import { pdfDownload, pdfResponse } from "../invoices/pdfResponse.ts";
 import { jsonBody } from "../middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
 
@@ -85,13 +85,7 @@ const pdfRoute = createRoute({
   description: "Rendered once at issue: byte-identical to the one emailed to the vendor, forever.",
   security,
   request: { params: CreditNoteIdParamSchema },
-  responses: {
-    200: {
-      description: "The PDF",
-      content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
-    },
-    ...errorResponses(401, 404),
-  },
+  responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });
 
 const eInvoiceRoute = createRoute({
@@ -103,13 +97,7 @@ const eInvoiceRoute = createRoute({
     "As the invoice's e-invoice (`GET /api/invoices/{id}/einvoice`): a UBL 2.1 `CreditNote` (Peppol BIS Billing 3.0), a CII of type 381, or the credit note's PDF as Factur-X, naming the invoice it corrects (BG-3); 409 `einvoice_fields_missing` when its invoice lacks what EN 16931 requires.",
   security,
   request: { params: CreditNoteIdParamSchema, query: EInvoiceQuerySchema },
-  responses: {
-    200: {
-      description: "The e-invoice (`Content-Disposition` names it, e.g. `CN-0001-ubl.xml`)",
-      content: eInvoiceContent,
-    },
-    ...errorResponses(400, 401, 404, 409),
-  },
+  responses: eInvoiceResponses("CN-0001-ubl.xml"),
 });
 
 export function registerCreditNoteRoutes(app: Router, deps: AppDeps): void {

@@ -4,12 +4,7 @@ import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { errorResponses, pathParam, type Router } from "../openapi.ts";
-import { pdfResponse } from "./pdfResponse.ts";
-
-const pdfContent = {
-  description: "The PDF",
-  content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
-};
+import { pdfDownload, pdfResponse } from "./pdfResponse.ts";
 
 const route = createRoute({
   method: "get",
@@ -20,7 +15,7 @@ const route = createRoute({
     "The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
   security: [{ bearerAuth: [] }],
   request: { params: InvoiceIdParamSchema },
-  responses: { 200: pdfContent, ...errorResponses(401, 404) },
+  responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });
 
 const bySlugRoute = createRoute({
@@ -39,7 +34,7 @@ const bySlugRoute = createRoute({
       ),
     }),
   },
-  responses: { 200: pdfContent, ...errorResponses(404, 429) },
+  responses: { 200: pdfDownload, ...errorResponses(404, 429) },
 });
 
 export function registerInvoicePdf(app: Router, deps: AppDeps): void {
