@@ -3,17 +3,16 @@ import { authorizedInvoicePdf, invoicePdfBySlug } from "../../app/invoices/invoi
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, pathParam, type Router } from "../openapi.ts";
+import { errorResponses, keyRoute, pathParam, type Router } from "../openapi.ts";
 import { pdfDownload, pdfResponse } from "./pdfResponse.ts";
 
-const route = createRoute({
+const route = keyRoute({
   method: "get",
   path: "/api/invoices/{id}/pdf",
   tags: ["Invoices"],
   summary: "Download the invoice PDF",
   description:
     "The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
-  security: [{ bearerAuth: [] }],
   request: { params: InvoiceIdParamSchema },
   responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });
