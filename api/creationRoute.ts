@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import { type Actor, actorOf } from "./auth/identity.ts";
-import { jsonBody } from "./middleware/jsonBody.ts";
+import { jsonBody, jsonRequestBody } from "./middleware/jsonBody.ts";
 import { errorResponses, jsonResponse, type Router, validationHook } from "./openapi.ts";
 
 /**
@@ -56,7 +56,7 @@ export function creationRoute<Request extends ZodType, Response extends ZodType>
     middleware: [jsonBody] as const,
     request: {
       headers: IdempotencyKeyHeadersSchema,
-      body: { required: true, content: { "application/json": { schema: request } } },
+      ...jsonRequestBody(request),
     },
     responses: {
       201: jsonResponse("Created", response, responseExample),

@@ -1,4 +1,4 @@
-import { OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Handler } from "hono";
 import type { ZodError, ZodType } from "zod";
 import type { AppEnv } from "./appEnv.ts";
@@ -36,6 +36,20 @@ export const jsonResponse = <Schema extends ZodType>(
   description,
   content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
 });
+
+/** A route's `security` when it needs an API key: the `bearerAuth` scheme of api/auth/registerAuth.ts. */
+export const keySecurity = [{ bearerAuth: [] }];
+
+/**
+ * A route that needs an API key, as createRoute declares it, with keySecurity after the route's
+ * own fields (so after its description in the document).
+ */
+export const keyRoute = <
+  P extends string,
+  R extends Omit<RouteConfig, "path" | "security"> & { path: P },
+>(
+  config: R,
+) => createRoute({ ...config, security: keySecurity });
 
 /** A response with a CSV file for a route's `responses`, `example` the document's file. */
 export const csvResponse = (example: string) => ({

@@ -1,4 +1,3 @@
-import { createRoute, z } from "@hono/zod-openapi";
 import { createCreditNote } from "../../app/creditNotes/createCreditNote.ts";
 import {
   authorizedCreditNoteEInvoice,
@@ -18,14 +17,12 @@ import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
-import { EInvoiceQuerySchema, eInvoiceContent, eInvoiceResponse } from "../invoices/einvoice.ts";
-import { pdfResponse } from "../invoices/pdfResponse.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { EInvoiceQuerySchema, eInvoiceResponse, eInvoiceResponses } from "../invoices/einvoice.ts";
+import { pdfDownload, pdfResponse } from "../invoices/pdfResponse.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 
-const security = [{ bearerAuth: [] }];
-
-const createRouteDef = createRoute({
+const createRouteDef = keyRoute({
   method: "post",
   path: "/api/invoices/{id}/credit-notes",
   tags: ["Credit notes"],
@@ -37,12 +34,11 @@ const createRouteDef = createRoute({
     "400 with the field for: a draft (void it instead) or void invoice, an invoice already credited in full, lines unlike the invoice's, a total above what the invoice still asks for. " +
     "`credit_note.created` goes to your webhook endpoints and event log; the vendor of a sent invoice is emailed the credit note's PDF. " +
     "Retry safely with an `Idempotency-Key` header: the same key and body answer the first credit note again.",
-  security,
   middleware: [jsonBody],
   request: {
     params: InvoiceIdParamSchema,
     headers: IdempotencyKeyHeadersSchema,
-    body: { required: true, content: { "application/json": { schema: CreateCreditNoteSchema } } },
+    ...jsonRequestBody(CreateCreditNoteSchema),
   },
   responses: {
     201: jsonResponse("The credit note issued", CreditNoteSchema),
@@ -50,12 +46,11 @@ const createRouteDef = createRoute({
   },
 });
 
-const getRoute = createRoute({
+const getRoute = keyRoute({
   method: "get",
   path: "/api/credit-notes/{id}",
   tags: ["Credit notes"],
   summary: "Get a credit note",
-  security,
   request: { params: CreditNoteIdParamSchema },
   responses: {
     200: jsonResponse("The credit note", CreditNoteSchema),
@@ -63,13 +58,12 @@ const getRoute = createRoute({
   },
 });
 
-const listRoute = createRoute({
+const listRoute = keyRoute({
   method: "get",
   path: "/api/credit-notes",
   tags: ["Credit notes"],
   summary: "List your credit notes",
   description: "Your newest 100 credit notes, newest first; `invoice_id` for one invoice's.",
-  security,
   request: { query: CreditNoteListQuerySchema },
   responses: {
     200: jsonResponse("The credit notes", CreditNotesResponseSchema, { credit_notes: [] }),
@@ -77,39 +71,25 @@ const listRoute = createRoute({
   },
 });
 
-const pdfRoute = createRoute({
+const pdfRoute = keyRoute({
   method: "get",
   path: "/api/credit-notes/{id}/pdf",
   tags: ["Credit notes"],
   summary: "Download a credit note's PDF",
   description: "Rendered once at issue: byte-identical to the one emailed to the vendor, forever.",
-  security,
   request: { params: CreditNoteIdParamSchema },
-  responses: {
-    200: {
-      description: "The PDF",
-      content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
-    },
-    ...errorResponses(401, 404),
-  },
+  responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });
 
-const eInvoiceRoute = createRoute({
+const eInvoiceRoute = keyRoute({
   method: "get",
   path: "/api/credit-notes/{id}/einvoice",
   tags: ["Credit notes"],
   summary: "Download a credit note as an EN 16931 e-invoice",
   description:
     "As the invoice's e-invoice (`GET /api/invoices/{id}/einvoice`): a UBL 2.1 `CreditNote` (Peppol BIS Billing 3.0), a CII of type 381, or the credit note's PDF as Factur-X, naming the invoice it corrects (BG-3); 409 `einvoice_fields_missing` when its invoice lacks what EN 16931 requires.",
-  security,
   request: { params: CreditNoteIdParamSchema, query: EInvoiceQuerySchema },
-  responses: {
-    200: {
-      description: "The e-invoice (`Content-Disposition` names it, e.g. `CN-0001-ubl.xml`)",
-      content: eInvoiceContent,
-    },
-    ...errorResponses(400, 401, 404, 409),
-  },
+  responses: eInvoiceResponses("CN-0001-ubl.xml"),
 });
 
 export function registerCreditNoteRoutes(app: Router, deps: AppDeps): void {

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { type EventDeliveryRow, eventDetail, eventLog } from "../../app/events/eventLog.ts";
 import { type Event, EventSchema as LoggedEventSchema } from "../../app/events/paymentEvent.ts";
 import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
@@ -7,7 +7,7 @@ import { EVENT_LOG_TYPES } from "../../domain/webhookEndpoints.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
-import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, keyRoute, pathParam, type Router } from "../openapi.ts";
 
 const EXAMPLE_EVENT_ID = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
 
@@ -76,14 +76,13 @@ const eventsRoute = listRoute({
   response: pageResponse("events", EventSchema, eventExample),
 });
 
-const getRoute = createRoute({
+const getRoute = keyRoute({
   method: "get",
   path: "/api/events/{id}",
   tags: ["Events"],
   summary: "Get an event and its deliveries",
   description:
     "The event as delivered, and each of its deliveries: to each webhook endpoint, and to the invoice's or link's own `webhook_url`, with its status, attempts and last response code.",
-  security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
       id: pathParam(

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import {
   authorizedInvoiceEInvoice,
@@ -8,7 +8,7 @@ import {
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, type Router } from "../openapi.ts";
+import { errorResponses, keyRoute, type Router } from "../openapi.ts";
 
 /** `?format=`: shared with the credit notes' e-invoice route. */
 export const EInvoiceQuerySchema = z.object({
@@ -20,28 +20,31 @@ export const EInvoiceQuerySchema = z.object({
   }),
 });
 
-/** The 200 of an e-invoice route: XML or a PDF. */
-export const eInvoiceContent = {
-  "application/xml": { schema: z.string() },
-  "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
-};
+/**
+ * The responses of an e-invoice download, an invoice's or a credit note's: the file (XML or a
+ * PDF, `fileName` the example its `Content-Disposition` gives), a bad `?format=` (400), no key,
+ * another merchant's record (404), or a record EN 16931 cannot be written from (409).
+ */
+export const eInvoiceResponses = (fileName: string) => ({
+  200: {
+    description: `The e-invoice (\`Content-Disposition\` names it, e.g. \`${fileName}\`)`,
+    content: {
+      "application/xml": { schema: z.string() },
+      "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+    },
+  },
+  ...errorResponses(400, 401, 404, 409),
+});
 
-const route = createRoute({
+const route = keyRoute({
   method: "get",
   path: "/api/invoices/{id}/einvoice",
   tags: ["Invoices"],
   summary: "Download the invoice as an EN 16931 e-invoice",
   description:
     "The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in USD (ISO 4217 has no USDC; 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.",
-  security: [{ bearerAuth: [] }],
   request: { params: InvoiceIdParamSchema, query: EInvoiceQuerySchema },
-  responses: {
-    200: {
-      description: "The e-invoice (`Content-Disposition` names it, e.g. `INV-0001-ubl.xml`)",
-      content: eInvoiceContent,
-    },
-    ...errorResponses(400, 401, 404, 409),
-  },
+  responses: eInvoiceResponses("INV-0001-ubl.xml"),
 });
 
 /** `GET /api/invoices/{id}/einvoice?format=ubl|cii|facturx`. */

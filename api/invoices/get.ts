@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, keySecurity, type Router } from "../openapi.ts";
 import { authorizedInvoiceBody } from "./present.ts";
 
 const route = createRoute({
@@ -10,7 +10,7 @@ const route = createRoute({
   path: "/api/invoices/{id}",
   tags: ["Invoices"],
   summary: "Get an invoice",
-  security: [{ bearerAuth: [] }],
+  security: keySecurity,
   description:
     "Every stored field, line items with their totals, the derived status and the payments received. Never the webhook secret.",
   request: { params: InvoiceIdParamSchema },

@@ -3,24 +3,18 @@ import { authorizedInvoicePdf, invoicePdfBySlug } from "../../app/invoices/invoi
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, pathParam, type Router } from "../openapi.ts";
-import { pdfResponse } from "./pdfResponse.ts";
+import { errorResponses, keyRoute, pathParam, type Router } from "../openapi.ts";
+import { pdfDownload, pdfResponse } from "./pdfResponse.ts";
 
-const pdfContent = {
-  description: "The PDF",
-  content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
-};
-
-const route = createRoute({
+const route = keyRoute({
   method: "get",
   path: "/api/invoices/{id}/pdf",
   tags: ["Invoices"],
   summary: "Download the invoice PDF",
   description:
     "The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
-  security: [{ bearerAuth: [] }],
   request: { params: InvoiceIdParamSchema },
-  responses: { 200: pdfContent, ...errorResponses(401, 404) },
+  responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });
 
 const bySlugRoute = createRoute({
@@ -39,7 +33,7 @@ const bySlugRoute = createRoute({
       ),
     }),
   },
-  responses: { 200: pdfContent, ...errorResponses(404, 429) },
+  responses: { 200: pdfDownload, ...errorResponses(404, 429) },
 });
 
 export function registerInvoicePdf(app: Router, deps: AppDeps): void {

@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { InvoicePdf } from "../../app/invoices/invoiceDetail.ts";
 
@@ -12,3 +13,9 @@ export function pdfResponse(c: Context, pdf: InvoicePdf) {
     "Cache-Control": "private, max-age=31536000, immutable",
   });
 }
+
+/** The 200 of a stored PDF's download (pdfResponse), for the OpenAPI document. */
+export const pdfDownload = {
+  description: "The PDF",
+  content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
+};

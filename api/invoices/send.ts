@@ -3,7 +3,7 @@ import { InvoiceIdParamSchema, InvoiceSchema } from "../../app/invoices/schema.t
 import { sendInvoice } from "../../app/invoices/sendInvoice.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, keySecurity, type Router } from "../openapi.ts";
 import { invoiceBody } from "./present.ts";
 
 const route = createRoute({
@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/api/invoices/{id}/send",
   tags: ["Invoices"],
   summary: "Send a draft invoice to the vendor",
-  security: [{ bearerAuth: [] }],
+  security: keySecurity,
   description:
     "Emails the vendor (hosted-invoice link, PDF attached) and moves a `draft` to `sent`. " +
     "Only drafts can be sent: any other status is a 409 (an invoice is emailed once; share `invoice_url` to remind).",

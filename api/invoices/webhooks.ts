@@ -12,7 +12,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/statuses.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, keySecurity, pathParam, type Router } from "../openapi.ts";
 import { deliveryExample, redeliveryExample, webhookEventExample } from "./webhookExamples.ts";
 
 const AttemptSchema = z.object({
@@ -59,7 +59,7 @@ const listRoute = createRoute({
   path: "/api/invoices/{id}/webhooks",
   tags: ["Webhooks"],
   summary: "List an invoice's payment events and their webhook deliveries",
-  security: [{ bearerAuth: [] }],
+  security: keySecurity,
   description:
     "Every event with every delivery and every attempt (time, status code, latency, error).",
   request: { params: InvoiceIdParamSchema },
@@ -79,7 +79,7 @@ const redeliverRoute = createRoute({
   path: "/api/invoices/{id}/webhooks/{event_id}/redeliver",
   tags: ["Webhooks"],
   summary: "Deliver an event again",
-  security: [{ bearerAuth: [] }],
+  security: keySecurity,
   description:
     "Queues a new delivery of the same event (same body, same event id: receivers dedupe on it) to the invoice's webhook_url, with its own retries. Limited: one redelivery of an event queued or in flight at a time (409 `redelivery_queued`), and 20 redeliveries per invoice per hour (429 `rate_limited`, `Retry-After`); " +
     "also per client IP and per API key (`RATE_LIMIT_REDELIVERIES_PER_MIN`).",

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { createApiKey, ownApiKeys, revokeOwnApiKey } from "../../app/keys/manageKeys.ts";
 import {
   ApiKeySchema,
@@ -11,20 +11,17 @@ import {
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 import { presentApiKey } from "./present.ts";
 
-const security = [{ bearerAuth: [] }];
-
-const listRoute = createRoute({
+const listRoute = keyRoute({
   method: "get",
   path: "/api/keys",
   tags: ["Account"],
   summary: "List your API keys",
   description:
     "Every key of the calling key's merchant, revoked ones included. Never a key itself.",
-  security,
   responses: {
     200: jsonResponse("The keys", z.object({ keys: z.array(ApiKeySchema) }), {
       keys: [apiKeyExample],
@@ -33,32 +30,28 @@ const listRoute = createRoute({
   },
 });
 
-const createKeyRoute = createRoute({
+const createKeyRoute = keyRoute({
   method: "post",
   path: "/api/keys",
   tags: ["Account"],
   summary: "Create an API key",
   description:
     "A new key for the calling key's merchant (a `write` key is needed). The key is in this answer only: store it now.",
-  security,
   middleware: [jsonBody],
-  request: {
-    body: { required: true, content: { "application/json": { schema: CreateApiKeySchema } } },
-  },
+  request: jsonRequestBody(CreateApiKeySchema),
   responses: {
     201: jsonResponse("Created", CreatedApiKeySchema),
     ...errorResponses(400, 401, 403, 413, 415),
   },
 });
 
-const revokeRoute = createRoute({
+const revokeRoute = keyRoute({
   method: "delete",
   path: "/api/keys/{id}",
   tags: ["Account"],
   summary: "Revoke an API key",
   description:
     "At once, on every API replica (keys are looked up on every request). Revoking a revoked key changes nothing.",
-  security,
   request: { params: KeyIdParamSchema },
   responses: {
     200: jsonResponse("The revoked key", ApiKeySchema),

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { DepositPaymentsSchema, SweepSchema } from "../../app/invoices/schema.ts";
 import { linkSnippets } from "../../app/links/createLink.ts";
@@ -15,7 +15,7 @@ import { presentSweep } from "../../domain/sweepView.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
 import { linkSummaryExample, linkSummaryShape, presentLinkSummary } from "../lists/links.ts";
-import { errorResponses, jsonResponse, pathParam, type Router } from "../openapi.ts";
+import { errorResponses, jsonResponse, keyRoute, pathParam, type Router } from "../openapi.ts";
 
 const LinkSchema = z
   .object({
@@ -56,14 +56,13 @@ const LinkSchema = z
     },
   });
 
-const route = createRoute({
+const route = keyRoute({
   method: "get",
   path: "/api/links/{slug}",
   tags: ["Payment links"],
   summary: "Get a payment link",
   description:
     "Every stored field but the webhook secret, the snippets, what was received, refunded and is still due, every transfer to the deposit address, the sweeps and the refunds, as `GET /api/invoices/{id}` shows an invoice. Its merchant's key only, in every AUTH_MODE: a slug is public (it is in every checkout URL), so without a key this is a 401 and with another merchant's a 404.",
-  security: [{ bearerAuth: [] }],
   request: {
     params: z.object({
       slug: pathParam("slug", "7hKp2VwQx9Rm", "The link's slug."),

@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { assertKnownParams, metadataFilterOf, pageOf } from "../../app/lists/listQuery.ts";
 import type { ListPage, ListResult } from "../../app/lists/merchantLists.ts";
@@ -6,7 +6,7 @@ import type { ListKind } from "../../domain/listCursor.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf, type KeyIdentity } from "../auth/identity.ts";
-import { errorResponses, jsonResponse } from "../openapi.ts";
+import { errorResponses, jsonResponse, keyRoute } from "../openapi.ts";
 
 /**
  * The HTTP side of every list (the invoices, links, payments, events, schedules, the audit log,
@@ -30,13 +30,12 @@ export const listRoute = <
   query: Q;
   response: R;
 }) =>
-  createRoute({
+  keyRoute({
     method: "get",
     path: config.path,
     tags: config.tags,
     summary: config.summary,
     description: config.description,
-    security: [{ bearerAuth: [] }],
     request: { query: config.query },
     responses: { 200: config.response, ...errorResponses(400, 401) },
   });

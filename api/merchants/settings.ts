@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   type MerchantSettings,
   ownSettings,
@@ -9,10 +9,8 @@ import { formatUsdc } from "../../domain/money.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-
-const security = [{ bearerAuth: [] }];
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 
 const toleranceDescription =
   'A shortfall of at most this many USDC still makes an invoice `paid` (exchange withdrawal fees are the usual cause); `paid_amount` always shows what really arrived. "0.00" (the default): only the exact total is `paid`, as spec §3.1 has it. At most "10.00". Applies to invoices created after the change (each invoice keeps the tolerance it was issued with), never to payment links.';
@@ -25,30 +23,26 @@ const UpdateSettingsSchema = z
   .strictObject({ underpayment_tolerance: usdcAmount.optional() })
   .openapi("UpdateMerchantSettings", { example: { underpayment_tolerance: "0.50" } });
 
-const getRoute = createRoute({
+const getRoute = keyRoute({
   method: "get",
   path: "/api/merchant/settings",
   tags: ["Account"],
   summary: "Read your settings",
   description: "Your account's settings: the underpayment tolerance.",
-  security,
   responses: {
     200: jsonResponse("Your settings", SettingsSchema),
     ...errorResponses(401),
   },
 });
 
-const patchRoute = createRoute({
+const patchRoute = keyRoute({
   method: "patch",
   path: "/api/merchant/settings",
   tags: ["Account"],
   summary: "Change your settings",
   description: `Changes the fields given (a \`write\` key). \`underpayment_tolerance\`: ${toleranceDescription} A change is audited (\`settings.updated\`, old → new) and the account's email is told of it.`,
-  security,
   middleware: [jsonBody],
-  request: {
-    body: { required: true, content: { "application/json": { schema: UpdateSettingsSchema } } },
-  },
+  request: jsonRequestBody(UpdateSettingsSchema),
   responses: {
     200: jsonResponse("The settings now", SettingsSchema),
     ...errorResponses(400, 401, 403, 413, 415),

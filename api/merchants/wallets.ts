@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
 import { EXAMPLE_WALLET_ADDRESS } from "../../app/invoices/examples.ts";
 import {
@@ -11,16 +11,15 @@ import { checksummedAddress } from "../../app/schemaFields.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { notFound } from "../errors.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
 import {
   errorResponses,
   jsonResponse,
+  keyRoute,
   pathParam,
   type Router,
   validationHook,
 } from "../openapi.ts";
-
-const security = [{ bearerAuth: [] }];
 
 const WalletSchema = z
   .object({ address: z.string(), created_at: z.string() })
@@ -45,14 +44,13 @@ const AddressParamSchema = z.object({
   ),
 });
 
-const listRoute = createRoute({
+const listRoute = keyRoute({
   method: "get",
   path: "/api/merchant/wallets",
   tags: ["Account"],
   summary: "List your payout wallets",
   description:
     "Where your `byo` invoices and links may send money, and your managed wallet (null until your first `managed` invoice or link).",
-  security,
   responses: {
     200: jsonResponse(
       "The wallets",
@@ -66,18 +64,15 @@ const listRoute = createRoute({
   },
 });
 
-const addRoute = createRoute({
+const addRoute = keyRoute({
   method: "post",
   path: "/api/merchant/wallets",
   tags: ["Account"],
   summary: "Register a payout wallet",
   description:
     "Adds a wallet your `byo` invoices and links may name as `wallet_address`, and emails you at once (a stolen key cannot quietly redirect payments). 201 when added, 200 when it already was.",
-  security,
   middleware: [jsonBody],
-  request: {
-    body: { required: true, content: { "application/json": { schema: AddWalletSchema } } },
-  },
+  request: jsonRequestBody(AddWalletSchema),
   responses: {
     201: jsonResponse("Added", WalletSchema),
     200: jsonResponse("Already registered", WalletSchema),
@@ -85,14 +80,13 @@ const addRoute = createRoute({
   },
 });
 
-const removeRoute = createRoute({
+const removeRoute = keyRoute({
   method: "delete",
   path: "/api/merchant/wallets/{address}",
   tags: ["Account"],
   summary: "Remove a payout wallet",
   description:
     "New `byo` invoices and links can no longer name it. Existing ones keep their wallet (invoices are append-only).",
-  security,
   request: { params: AddressParamSchema },
   responses: {
     200: jsonResponse("Removed", z.object({ address: z.string(), removed: z.literal(true) }), {

@@ -1,9 +1,18 @@
 import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
+import type { ZodType } from "zod";
 import { ApiError, formatPath, validationError } from "../errors.ts";
 import { jsonErrorOffset, jsonNestingOffset, lineAndColumn } from "./jsonErrorPosition.ts";
 import { lingerOnClose } from "./lingeringClose.ts";
 import { findUnpairedSurrogate } from "./unpairedSurrogate.ts";
+
+/**
+ * The required JSON body of `schema` that a route behind jsonBody declares, to spread into its
+ * `request`.
+ */
+export const jsonRequestBody = <Schema extends ZodType>(schema: Schema) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});
 
 /** Request bodies above this are refused with 413 before they are read in full. */
 export const MAX_BODY_BYTES = 256 * 1024;

@@ -1,4 +1,3 @@
-import { createRoute } from "@hono/zod-openapi";
 import { createPayout, managedWalletOf, payoutsOf } from "../../app/payouts/createPayout.ts";
 import { presentManagedWallet, presentPayout } from "../../app/payouts/present.ts";
 import {
@@ -10,12 +9,10 @@ import {
 import { merchantActorOf } from "../auth/authorize.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 
-const security = [{ bearerAuth: [] }];
-
-const createPayoutRoute = createRoute({
+const createPayoutRoute = keyRoute({
   method: "post",
   path: "/api/merchant/payouts",
   tags: ["Account"],
@@ -24,11 +21,10 @@ const createPayoutRoute = createRoute({
     "Moves USDC out of your managed wallet (where `managed` invoices and links are swept) to one of your registered payout wallets, never any other address (400 `not_a_payout_wallet`): one EIP-3009 `transferWithAuthorization` signed by the managed wallet's key with a nonce derived from the payout's id, relayed by the service (its gas counts in the relayer's daily budgets): a retry can never pay twice. " +
     "At most `available` (`GET /api/merchant/payouts`): the wallet's balance by Remit's books less what refunds and payouts on their way reserve (409 `payout_exceeds_available`). Audited; your account is emailed at once. At most `REFUNDS_PER_MERCHANT_PER_HOUR` payouts per merchant and hour, counted apart from refunds (429 `rate_limited`), and the relayer's daily gas budgets hold (429 `relayer_budget_exhausted`). " +
     "Retry safely with an `Idempotency-Key` header: the same key and body answer the first payout again. The payout moves `requested → submitted → confirmed`, or `failed` (nothing left the wallet; you are emailed).",
-  security,
   middleware: [jsonBody],
   request: {
     headers: IdempotencyKeyHeadersSchema,
-    body: { required: true, content: { "application/json": { schema: CreatePayoutSchema } } },
+    ...jsonRequestBody(CreatePayoutSchema),
   },
   responses: {
     201: jsonResponse("The payout requested", PayoutSchema),
@@ -36,14 +32,13 @@ const createPayoutRoute = createRoute({
   },
 });
 
-const listPayoutsRoute = createRoute({
+const listPayoutsRoute = keyRoute({
   method: "get",
   path: "/api/merchant/payouts",
   tags: ["Account"],
   summary: "Your payouts and your managed wallet's balance",
   description:
     "The last 100 payouts, newest first, and your managed wallet: its `balance` by Remit's books, what of it is `reserved` for refunds and payouts on their way, and what is `available` to pay out.",
-  security,
   responses: {
     200: jsonResponse("The payouts and the wallet", PayoutsResponseSchema, {
       payouts: [],

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { REFUND_CLAIM_TTL_DAYS } from "../../app/refunds/createRefund.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
@@ -15,8 +15,14 @@ import {
 import { actorOf } from "../auth/identity.ts";
 import { IdempotencyKeyHeadersSchema } from "../creationRoute.ts";
 import type { AppDeps } from "../deps.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import {
+  errorResponses,
+  jsonResponse,
+  keySecurity,
+  type Router,
+  validationHook,
+} from "../openapi.ts";
 
 const description =
   "Pays money Remit still controls for it back out, as an EIP-3009 `transferWithAuthorization` signed by the deposit key (or the managed wallet's) with a nonce derived from the refund's id and relayed like a sweep: a retry can never pay twice. " +
@@ -30,65 +36,72 @@ const description =
   "Limits, so refunds cannot drain the relayer that pays their gas: at least `REFUND_MINIMUM` (400 `below_minimum`; 409 `refund_below_minimum` when everything refundable is less), at most 3 unfinished refunds per invoice or link (409 `too_many_unfinished_refunds`), `REFUNDS_PER_MERCHANT_PER_HOUR` per merchant (429 `rate_limited`), and the relayer's daily gas budgets (429 `relayer_budget_exhausted` with `Retry-After`; 409 `refunds_unavailable` when the relayer pays nothing). " +
   "Money never moves on a public identifier: an invoice is refunded with its merchant's key (or, in open mode for a merchant without an account, by its `invoice_id`), a payment link with its merchant's key only (its slug is public). The refund moves `requested → submitted → confirmed` (its transfer out indexed) or `failed`; `invoice.refunded` / `link.refunded` is sent to the webhook_url when it is confirmed.";
 
-const body = {
-  body: { required: true, content: { "application/json": { schema: CreateRefundSchema } } },
-};
 const responses = {
   201: jsonResponse("The refund requested", CreateRefundResponseSchema),
   ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
 };
 
-const invoiceRoute = createRoute({
-  method: "post",
-  path: "/api/invoices/{id}/refunds",
-  tags: ["Refunds"],
-  summary: "Refund an invoice's payment",
-  security: [{ bearerAuth: [] }],
-  description,
-  middleware: [jsonBody],
-  request: { params: InvoiceIdParamSchema, headers: IdempotencyKeyHeadersSchema, ...body },
-  responses,
-});
-
-const linkRoute = createRoute({
-  method: "post",
-  path: "/api/links/{slug}/refunds",
-  tags: ["Refunds"],
-  summary: "Refund a payment link's payment",
-  security: [{ bearerAuth: [] }],
-  description,
-  middleware: [jsonBody],
-  request: { params: LinkSlugParamSchema, headers: IdempotencyKeyHeadersSchema, ...body },
-  responses,
-});
+/**
+ * A refund route: an invoice's and a payment link's are one operation on another target (named
+ * by `params`, taken from them by `targetOf`), with the same body, idempotency key, limits and
+ * answer (the refund, with its one-time claim link when it has one).
+ */
+function registerRefund(
+  app: Router,
+  deps: AppDeps,
+  target: {
+    path: string;
+    summary: string;
+    params: z.ZodObject<Record<string, z.ZodString>>;
+    /** The target's id or slug among the route's validated path parameters. */
+    targetOf(param: Record<string, string>): string;
+    refund: typeof refundInvoice;
+  },
+): void {
+  const route = createRoute({
+    method: "post",
+    path: target.path,
+    tags: ["Refunds"],
+    summary: target.summary,
+    security: keySecurity,
+    description,
+    middleware: [jsonBody],
+    request: {
+      params: target.params,
+      headers: IdempotencyKeyHeadersSchema,
+      ...jsonRequestBody(CreateRefundSchema),
+    },
+    responses,
+  });
+  app.openapi<typeof route>(
+    route,
+    async (c) => {
+      const { row, claimUrl } = await target.refund(
+        deps,
+        actorOf(c),
+        target.targetOf(c.req.valid("param")),
+        c.req.valid("json"),
+        c.req.valid("header")["idempotency-key"],
+      );
+      return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
+    },
+    validationHook(createRefundKnownKeys),
+  );
+}
 
 export function registerRefundRoutes(app: Router, deps: AppDeps): void {
-  app.openapi<typeof invoiceRoute>(
-    invoiceRoute,
-    async (c) => {
-      const { row, claimUrl } = await refundInvoice(
-        deps,
-        actorOf(c),
-        c.req.valid("param").id,
-        c.req.valid("json"),
-        c.req.valid("header")["idempotency-key"],
-      );
-      return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
-    },
-    validationHook(createRefundKnownKeys),
-  );
-  app.openapi<typeof linkRoute>(
-    linkRoute,
-    async (c) => {
-      const { row, claimUrl } = await refundLink(
-        deps,
-        actorOf(c),
-        c.req.valid("param").slug,
-        c.req.valid("json"),
-        c.req.valid("header")["idempotency-key"],
-      );
-      return c.json({ ...presentRefund(row), ...(claimUrl ? { claim_url: claimUrl } : {}) }, 201);
-    },
-    validationHook(createRefundKnownKeys),
-  );
+  registerRefund(app, deps, {
+    path: "/api/invoices/{id}/refunds",
+    summary: "Refund an invoice's payment",
+    params: InvoiceIdParamSchema,
+    targetOf: (param: { id: string }) => param.id,
+    refund: refundInvoice,
+  });
+  registerRefund(app, deps, {
+    path: "/api/links/{slug}/refunds",
+    summary: "Refund a payment link's payment",
+    params: LinkSlugParamSchema,
+    targetOf: (param: { slug: string }) => param.slug,
+    refund: refundLink,
+  });
 }

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { InvoiceIdParamSchema } from "../../app/invoices/schema.ts";
 import { rule } from "../../app/lists/listQuery.ts";
 import {
@@ -18,10 +18,8 @@ import {
 } from "../../domain/reminders.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
-
-const security = [{ bearerAuth: [] }];
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 
 const StepSchema = z
   .strictObject({
@@ -83,29 +81,25 @@ const UpdatePolicySchema = z
     },
   });
 
-const getPolicyRoute = createRoute({
+const getPolicyRoute = keyRoute({
   method: "get",
   path: "/api/reminder-policy",
   tags: ["Reminders"],
   summary: "Your payment reminder policy",
   description:
     "When the vendors of your open invoices are reminded by email (the invoice link, the amount still due, the PDF): by default 3 days before the due date, on it, 7 and 14 days after, at most 4 per invoice. A `read` key is enough.",
-  security,
   responses: { 200: jsonResponse("The policy", PolicySchema), ...errorResponses(401) },
 });
 
-const patchPolicyRoute = createRoute({
+const patchPolicyRoute = keyRoute({
   method: "patch",
   path: "/api/reminder-policy",
   tags: ["Reminders"],
   summary: "Change your payment reminder policy",
   description:
     "Fields left out are unchanged; `steps` replaces every step. Audited. A `write` key is needed.",
-  security,
   middleware: [jsonBody],
-  request: {
-    body: { required: true, content: { "application/json": { schema: UpdatePolicySchema } } },
-  },
+  request: jsonRequestBody(UpdatePolicySchema),
   responses: {
     200: jsonResponse("The policy", PolicySchema),
     ...errorResponses(400, 401, 403, 413, 415),
@@ -128,13 +122,12 @@ const ReminderSchema = z
     },
   });
 
-const remindRoute = createRoute({
+const remindRoute = keyRoute({
   method: "post",
   path: "/api/invoices/{id}/remind",
   tags: ["Reminders"],
   summary: "Remind the vendor now",
   description: `Queues a reminder email to the vendor (the invoice link, the amount still due after partial payments, the PDF attached), on the invoice's timeline. Only while something is due: a draft, paid, overpaid or void invoice is a 409 \`nothing_due\`. Every reminder, on request or automatic, keeps one cadence: none within ${REMINDER_GAP_HOURS} hours of the invoice's own email or of its previous reminder, and at most ${REMINDERS_PER_CUSTOMER_PER_DAY} a day per customer (the vendor email) whichever invoice it is about; otherwise a 429 \`rate_limited\` saying which, with \`Retry-After\` until one may go. A reminder on or after a policy step's day stands for that step. A \`write\` key is needed.`,
-  security,
   request: { params: InvoiceIdParamSchema },
   responses: {
     202: jsonResponse("Queued", ReminderSchema),

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { assertKnownParams } from "../../app/lists/listQuery.ts";
 import {
   CSV_HEADER,
@@ -9,7 +9,7 @@ import {
 import { AGING_BUCKETS } from "../../domain/receivables.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
-import { csvResponse, errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { csvResponse, errorResponses, jsonResponse, keyRoute, type Router } from "../openapi.ts";
 
 const BucketsSchema = z
   .object(
@@ -68,28 +68,26 @@ const ReportSchema = z
   })
   .openapi("ReceivablesReport", { example });
 
-const reportRoute = createRoute({
+const reportRoute = keyRoute({
   method: "get",
   path: "/api/reports/receivables",
   tags: ["Reports"],
   summary: "Aged receivables",
   description:
     "What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date. Each invoice counts its `amount_due` (after partial payments), so `total` is the sum of the open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
   responses: {
     200: jsonResponse("The report", ReportSchema),
     ...errorResponses(400, 401),
   },
 });
 
-const csvRoute = createRoute({
+const csvRoute = keyRoute({
   method: "get",
   path: "/api/exports/receivables.csv",
   tags: ["Exports"],
   summary: "Export aged receivables as CSV",
   description:
     "`GET /api/reports/receivables` as CSV: one row per vendor, then a `Total` row (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as USDC decimals). A `read` key is enough.",
-  security: [{ bearerAuth: [] }],
   request: {
     query: z.object({
       bom: z

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { CreateInvoiceResponseSchema } from "../../app/invoices/schema.ts";
 import { enumListParam, pageParams } from "../../app/lists/listQuery.ts";
@@ -29,14 +29,10 @@ import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
 import { fieldErrors, validationError } from "../errors.ts";
 import { listRequest, listRoute, pageBody, pageResponse } from "../lists/listRoute.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router } from "../openapi.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router } from "../openapi.ts";
 
-const security = [{ bearerAuth: [] }];
 const tags = ["Invoice schedules"];
-const body = <S extends z.ZodType>(schema: S) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
 
 const ListQuerySchema = z.object({
   ...pageParams,
@@ -44,16 +40,15 @@ const ListQuerySchema = z.object({
 });
 const LIST_KEYS: readonly string[] = Object.keys(ListQuerySchema.shape);
 
-const createScheduleRoute = createRoute({
+const createScheduleRoute = keyRoute({
   method: "post",
   path: "/api/invoice-schedules",
   tags,
   summary: "Create an invoice schedule",
   description:
     "Issues `invoice` as an ordinary invoice (numbered with the merchant's others, its PDF, deposit address, vendor email and webhooks) on each period's date, due `days_until_due` days later, until `end_date` or `count`. A `start_date` in the past starts at the current period unless `backfill` is true (every past period, at most 12). Dates are in the years 1970 to 9000. The template is validated exactly as `POST /api/invoices` validates a body (errors under `invoice.`). A period whose date has passed is issued by the worker within a minute; each period exactly once. A `write` key is needed.",
-  security,
   middleware: [jsonBody],
-  request: body(CreateScheduleSchema),
+  request: jsonRequestBody(CreateScheduleSchema),
   responses: {
     201: jsonResponse("Created", ScheduleSchema),
     ...errorResponses(400, 401, 403, 413, 415),
@@ -70,26 +65,24 @@ const schedulesRoute = listRoute({
   response: pageResponse("schedules", ScheduleSchema, scheduleExample),
 });
 
-const getRoute = createRoute({
+const getRoute = keyRoute({
   method: "get",
   path: "/api/invoice-schedules/{id}",
   tags,
   summary: "Get an invoice schedule",
-  security,
   request: { params: ScheduleIdParamSchema },
   responses: { 200: jsonResponse("The schedule", ScheduleSchema), ...errorResponses(401, 404) },
 });
 
-const updateRoute = createRoute({
+const updateRoute = keyRoute({
   method: "patch",
   path: "/api/invoice-schedules/{id}",
   tags,
   summary: "Change an invoice schedule",
   description:
     "Its template (`invoice`, replaced whole and validated as on creation), `end_date`, `count` or `days_until_due`, for the invoices not yet issued. The interval and start date are fixed: cancel and create another schedule to change them. A cancelled schedule is a 409.",
-  security,
   middleware: [jsonBody],
-  request: { params: ScheduleIdParamSchema, ...body(UpdateScheduleSchema) },
+  request: { params: ScheduleIdParamSchema, ...jsonRequestBody(UpdateScheduleSchema) },
   responses: {
     200: jsonResponse("The changed schedule", ScheduleSchema),
     ...errorResponses(400, 401, 403, 404, 409, 413, 415),
@@ -97,13 +90,12 @@ const updateRoute = createRoute({
 });
 
 const stateRoute = (action: "pause" | "resume" | "cancel", description: string) =>
-  createRoute({
+  keyRoute({
     method: "post",
     path: `/api/invoice-schedules/{id}/${action}`,
     tags,
     summary: `${action[0]?.toUpperCase()}${action.slice(1)} an invoice schedule`,
     description,
-    security,
     request: { params: ScheduleIdParamSchema },
     responses: {
       200: jsonResponse("The schedule", ScheduleSchema),
@@ -125,14 +117,13 @@ const cancelRoute = stateRoute(
   "For good: nothing more is issued, run-now included. The invoices issued stay as they are.",
 );
 
-const runRoute = createRoute({
+const runRoute = keyRoute({
   method: "post",
   path: "/api/invoice-schedules/{id}/run",
   tags,
   summary: "Issue a schedule's next invoice now",
   description:
     "Bills the customer today: the next period's invoice is issued now (dated today, due `days_until_due` later) and the schedule moves past that period. Answers exactly as `POST /api/invoices` does. An active or paused schedule; a cancelled one is a 409 `schedule_cancelled`, a completed one `schedule_completed`, and a run that loses its period to another run at the same moment a 409 `schedule_busy`. Charged to the invoice-creation budget of `POST /api/invoices` (one budget per client address: 429 `rate_limited`).",
-  security,
   request: { params: ScheduleIdParamSchema },
   responses: {
     201: jsonResponse("The invoice issued", CreateInvoiceResponseSchema),

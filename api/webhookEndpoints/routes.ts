@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import {
   changeWebhookEndpoint,
   createWebhookEndpoint,
@@ -21,15 +21,11 @@ import {
 import { MAX_WEBHOOK_ENDPOINTS, TEST_EVENTS_PER_HOUR } from "../../domain/webhookEndpoints.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
-import { jsonBody } from "../middleware/jsonBody.ts";
-import { errorResponses, jsonResponse, type Router, validationHook } from "../openapi.ts";
+import { jsonBody, jsonRequestBody } from "../middleware/jsonBody.ts";
+import { errorResponses, jsonResponse, keyRoute, type Router, validationHook } from "../openapi.ts";
 import { presentWebhookEndpoint } from "./present.ts";
 
-const security = [{ bearerAuth: [] }];
 const tags = ["Webhook endpoints"];
-const body = <S extends z.ZodType>(schema: S) => ({
-  body: { required: true, content: { "application/json": { schema } } },
-});
 
 const TestEventSchema = z
   .object({
@@ -47,13 +43,12 @@ const TestEventSchema = z
     },
   });
 
-const listRoute = createRoute({
+const listRoute = keyRoute({
   method: "get",
   path: "/api/webhook-endpoints",
   tags,
   summary: "List your webhook endpoints",
   description: "Every endpoint of the calling key's merchant, oldest first. Never a secret.",
-  security,
   responses: {
     200: jsonResponse("The endpoints", z.object({ data: z.array(WebhookEndpointSchema) }), {
       data: [webhookEndpointExample],
@@ -62,27 +57,25 @@ const listRoute = createRoute({
   },
 });
 
-const createEndpointRoute = createRoute({
+const createEndpointRoute = keyRoute({
   method: "post",
   path: "/api/webhook-endpoints",
   tags,
   summary: "Add a webhook endpoint",
   description: `Every event of the merchant's invoices and payment links (those \`events\` names; omitted: all) is sent to the endpoint, signed with its own secret, with the retries of any webhook. The secret is in this answer only. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints an account (409 \`endpoint_limit_reached\`). A \`write\` key is needed.`,
-  security,
   middleware: [jsonBody],
-  request: body(CreateWebhookEndpointSchema),
+  request: jsonRequestBody(CreateWebhookEndpointSchema),
   responses: {
     201: jsonResponse("Created", WebhookEndpointWithSecretSchema),
     ...errorResponses(400, 401, 403, 409, 413, 415),
   },
 });
 
-const getRoute = createRoute({
+const getRoute = keyRoute({
   method: "get",
   path: "/api/webhook-endpoints/{id}",
   tags,
   summary: "Get a webhook endpoint",
-  security,
   request: { params: EndpointIdParamSchema },
   responses: {
     200: jsonResponse("The endpoint", WebhookEndpointSchema),
@@ -90,30 +83,28 @@ const getRoute = createRoute({
   },
 });
 
-const updateRoute = createRoute({
+const updateRoute = keyRoute({
   method: "patch",
   path: "/api/webhook-endpoints/{id}",
   tags,
   summary: "Change a webhook endpoint",
   description:
     "Its `url` (deliveries still being retried go to the new one), `events` (null: every type) or `enabled` (a disabled endpoint is sent no new event). Fields left out are unchanged.",
-  security,
   middleware: [jsonBody],
-  request: { params: EndpointIdParamSchema, ...body(UpdateWebhookEndpointSchema) },
+  request: { params: EndpointIdParamSchema, ...jsonRequestBody(UpdateWebhookEndpointSchema) },
   responses: {
     200: jsonResponse("The changed endpoint", WebhookEndpointSchema),
     ...errorResponses(400, 401, 403, 404, 413, 415),
   },
 });
 
-const deleteRoute = createRoute({
+const deleteRoute = keyRoute({
   method: "delete",
   path: "/api/webhook-endpoints/{id}",
   tags,
   summary: "Delete a webhook endpoint",
   description:
     "Nothing more is sent to it: deliveries still being retried stop (`failed`). Its deliveries stay in the event log.",
-  security,
   request: { params: EndpointIdParamSchema },
   responses: {
     200: jsonResponse("The deleted endpoint", WebhookEndpointSchema),
@@ -121,14 +112,13 @@ const deleteRoute = createRoute({
   },
 });
 
-const rotateRoute = createRoute({
+const rotateRoute = keyRoute({
   method: "post",
   path: "/api/webhook-endpoints/{id}/rotate-secret",
   tags,
   summary: "Rotate a webhook endpoint's secret",
   description:
     "A new secret, in this answer only. For 24 hours (`previous_secret_expires_at`) every delivery is signed with both the new and the previous secret — two `v1,…` signatures in `webhook-signature`, two `sha256=…` values, comma-separated, in `X-Service-Signature` — so the receiver can switch secrets without refusing a delivery; after that, with the new one only. Rotating again within the overlap drops the oldest secret at once.",
-  security,
   request: { params: EndpointIdParamSchema },
   responses: {
     200: jsonResponse("The endpoint with its new secret", WebhookEndpointWithSecretSchema),
@@ -136,13 +126,12 @@ const rotateRoute = createRoute({
   },
 });
 
-const testRoute = createRoute({
+const testRoute = keyRoute({
   method: "post",
   path: "/api/webhook-endpoints/{id}/test",
   tags,
   summary: "Send a test event to a webhook endpoint",
   description: `Queues a signed \`webhook.test\` event (\`{event_id, type, created_at, endpoint_id}\`) to this endpoint only, enabled or not, delivered and retried like any event and listed in \`GET /api/events\`. At most ${TEST_EVENTS_PER_HOUR} an hour per account (429 \`rate_limited\`, \`Retry-After\`).`,
-  security,
   request: { params: EndpointIdParamSchema },
   responses: {
     202: jsonResponse("Queued", TestEventSchema),
