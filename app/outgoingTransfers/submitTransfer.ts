@@ -18,8 +18,12 @@ import {
 } from "./outgoingTransfer.ts";
 
 /** What submitting a transfer out needs from the worker's process. */
-export type SubmitTransferDeps = {
+export type SubmitTransferDeps<R extends Relay = Relay> = {
   db: Db;
+  /** The service seed, for the managed wallets' hardened derivation (never in the API). */
+  managedWalletSeed: string;
+  /** The relayer's one procedure; absent without a relayer (the transfer fails). */
+  relay: R | undefined;
   /** Queues the transfer's submission again, after the spending lock's holder. */
   addJob: AddJob;
   log: JobLog;

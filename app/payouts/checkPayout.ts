@@ -1,19 +1,9 @@
-import type { Db } from "../../db/database.ts";
 import { findPayout, updatePayout } from "../../db/queries/payouts.ts";
-import type { JobLog } from "../jobLog.ts";
-import type { AddJob } from "../jobQueue.ts";
-import { executedTransfer } from "../outgoingTransfers/checkTransfer.ts";
-import type { Relay } from "../relay.ts";
+import { type CheckTransferDeps, executedTransfer } from "../outgoingTransfers/checkTransfer.ts";
 import { PAYOUT } from "./execution.ts";
 
-/** What following a payout needs from the worker's process. */
-export type CheckPayoutDeps = {
-  db: Db;
-  relay: Pick<Relay, "checkRelayed" | "authorizationUsed">;
-  /** Queues this check again (check_payout), or the payout's submission (submit_payout). */
-  addJob: AddJob;
-  log: JobLog;
-};
+/** What following a payout needs from the worker's process (check_payout). */
+export type CheckPayoutDeps = CheckTransferDeps;
 
 /**
  * One look at a submitted payout, never a wait (app/outgoingTransfers/checkTransfer.ts): once

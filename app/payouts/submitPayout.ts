@@ -1,23 +1,14 @@
-import type { Db } from "../../db/database.ts";
 import { findPayout } from "../../db/queries/payouts.ts";
-import type { JobLog } from "../jobLog.ts";
-import type { AddJob } from "../jobQueue.ts";
 import { failTransfer } from "../outgoingTransfers/outgoingTransfer.ts";
-import { managedWalletSigner, submitTransfer } from "../outgoingTransfers/submitTransfer.ts";
-import type { Relay } from "../relay.ts";
+import {
+  managedWalletSigner,
+  type SubmitTransferDeps,
+  submitTransfer,
+} from "../outgoingTransfers/submitTransfer.ts";
 import { PAYOUT } from "./execution.ts";
 
-/** What paying a payout needs from the worker's process. */
-export type SubmitPayoutDeps = {
-  db: Db;
-  /** The service seed, for the managed wallets' hardened derivation (never in the API). */
-  managedWalletSeed: string;
-  /** The relayer's one procedure; absent without a relayer (the payout fails). */
-  relay: Relay | undefined;
-  /** Queues this payout's submission again, after the spending lock's holder (submit_payout). */
-  addJob: AddJob;
-  log: JobLog;
-};
+/** What paying a payout needs from the worker's process (submit_payout). */
+export type SubmitPayoutDeps = SubmitTransferDeps;
 
 /**
  * Pays a requested payout: the managed wallet's key signs an EIP-3009 transferWithAuthorization

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import { getAddress, type Hash } from "viem";
-import type { Database, Db } from "../../db/database.ts";
+import type { Database } from "../../db/database.ts";
 import { indexedTransfersFrom } from "../../db/queries/indexer.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
@@ -15,22 +15,14 @@ import {
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentEvent } from "../events/paymentEvent.ts";
 import { type RecordedEventFacts, recordEvent } from "../events/recordEvent.ts";
-import type { JobLog } from "../jobLog.ts";
-import type { AddJob } from "../jobQueue.ts";
-import { executedTransfer } from "../outgoingTransfers/checkTransfer.ts";
+import { type CheckTransferDeps, executedTransfer } from "../outgoingTransfers/checkTransfer.ts";
 import { addTransferJob, checkJob } from "../outgoingTransfers/outgoingTransfer.ts";
-import type { Relay } from "../relay.ts";
 import { REFUND } from "./execution.ts";
 
-/** What following a refund needs from the worker's process. */
-export type CheckRefundDeps = {
-  db: Db;
+/** What following a refund needs from the worker's process (check_refund). */
+export type CheckRefundDeps = CheckTransferDeps & {
   /** Ponder's schema for this build: a deposit's refund is confirmed once its transfer is indexed. */
   indexerSchema: string;
-  relay: Pick<Relay, "checkRelayed" | "authorizationUsed">;
-  /** Queues this check again (check_refund), or the refund's submission (submit_refund). */
-  addJob: AddJob;
-  log: JobLog;
 };
 
 /**

@@ -1,30 +1,23 @@
 import type { LocalAccount } from "viem";
-import type { Db, Executor } from "../../db/database.ts";
+import type { Executor } from "../../db/database.ts";
 import { findDerivationIndex } from "../../db/queries/depositAddresses.ts";
 import { queueSweep } from "../../db/queries/jobs.ts";
 import { expireRefundClaim, findRefund, type RefundRow } from "../../db/queries/refunds.ts";
 import { DEPOSIT_ACCOUNT, deriveAccount } from "../../keys/hdWallet.ts";
-import type { JobLog } from "../jobLog.ts";
-import type { AddJob } from "../jobQueue.ts";
 import { failTransfer } from "../outgoingTransfers/outgoingTransfer.ts";
-import { managedWalletSigner, submitTransfer } from "../outgoingTransfers/submitTransfer.ts";
+import {
+  managedWalletSigner,
+  type SubmitTransferDeps,
+  submitTransfer,
+} from "../outgoingTransfers/submitTransfer.ts";
 import type { Relay } from "../relay.ts";
 import { REFUND } from "./execution.ts";
 
 /** The relayer's one procedure and the deposit keys' seed: what only the worker holds. */
 type RefundRelay = Relay & { mnemonic: string };
 
-/** What paying a refund needs from the worker's process. */
-export type SubmitRefundDeps = {
-  db: Db;
-  /** The service seed, for the managed wallets' hardened derivation (never in the API). */
-  managedWalletSeed: string;
-  /** Absent without a relayer (the refund fails). */
-  relay: RefundRelay | undefined;
-  /** Queues this refund's submission again, after the address's sweep lock's holder. */
-  addJob: AddJob;
-  log: JobLog;
-};
+/** What paying a refund needs from the worker's process (submit_refund). */
+export type SubmitRefundDeps = SubmitTransferDeps<RefundRelay>;
 
 /**
  * Pays a requested refund: the key of the address it leaves from (the deposit's, or the
