@@ -117,3 +117,32 @@ export function storedPricedLine(row: StoredLine): PricedLineItem {
     tax: storedLineTax(row),
   };
 }
+
+/** A stored line as the API shows it, an invoice's `line_items` or a credit note's. */
+export type PresentedLine = {
+  description: string;
+  quantity: number;
+  unit_price: string;
+  line_total: string;
+  tax_category?: TaxCategory;
+  tax_rate?: string;
+};
+
+/**
+ * A stored line as the API shows it: its tax category (and rate, but for category O) only on
+ * an invoice with tax, so a line without tax is the spec's line, unchanged.
+ */
+export function presentStoredLine(line: StoredLine): PresentedLine {
+  return {
+    description: line.description,
+    quantity: Number(line.quantity),
+    unit_price: formatUsdc(line.unit_price),
+    line_total: formatUsdc(line.line_total),
+    ...(line.tax_category
+      ? {
+          tax_category: line.tax_category,
+          ...(line.tax_rate !== null ? { tax_rate: line.tax_rate } : {}),
+        }
+      : {}),
+  };
+}

@@ -138,20 +138,20 @@ export function invoiceMoney(
 /** What the merchant's open invoices owe: all of it, and the part that is overdue. */
 export type Outstanding = { due: bigint; count: number; overdue: bigint; overdueCount: number };
 
+/** An invoice's figures as the dashboard's totals of what is owed read them. */
+export type OpenInvoiceFigures = {
+  status: StoredInvoiceStatus;
+  total: bigint;
+  credited: bigint;
+  received: bigint;
+  dueDate: string;
+};
+
 /**
  * The outstanding and overdue totals of a set of invoices (the dashboard overview's figures):
  * the invoices with something due count, each for what it owes.
  */
-export function outstanding(
-  invoices: readonly {
-    status: StoredInvoiceStatus;
-    total: bigint;
-    credited: bigint;
-    received: bigint;
-    dueDate: string;
-  }[],
-  today: string,
-): Outstanding {
+export function outstanding(invoices: readonly OpenInvoiceFigures[], today: string): Outstanding {
   const sum: Outstanding = { due: 0n, count: 0, overdue: 0n, overdueCount: 0 };
   for (const invoice of invoices) {
     const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received, invoice.credited);
@@ -185,13 +185,7 @@ export function overview(
   facts: {
     receivedThisMonth: bigint;
     refundsThisMonth: readonly { status: RefundStatus; amount: bigint }[];
-    openInvoices: readonly {
-      status: StoredInvoiceStatus;
-      total: bigint;
-      credited: bigint;
-      received: bigint;
-      dueDate: string;
-    }[];
+    openInvoices: readonly OpenInvoiceFigures[];
   },
   today: string,
 ): Overview {

@@ -11,7 +11,12 @@ import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
-import { invoiceTaxView, storedLineTax, taxAmountFields } from "../../domain/invoiceTaxView.ts";
+import {
+  invoiceTaxView,
+  presentStoredLine,
+  storedLineTax,
+  taxAmountFields,
+} from "../../domain/invoiceTaxView.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
@@ -51,19 +56,7 @@ function presentInvoice(
     vendor_email: invoice.vendor_email,
     vendor_name: invoice.vendor_name,
     vendor_address: invoice.vendor_address,
-    line_items: lines.map((line): Invoice["line_items"][number] => ({
-      description: line.description,
-      quantity: Number(line.quantity),
-      unit_price: formatUsdc(line.unit_price),
-      line_total: formatUsdc(line.line_total),
-      // Only on an invoice with tax: the spec's line is unchanged otherwise.
-      ...(line.tax_category
-        ? {
-            tax_category: line.tax_category,
-            ...(line.tax_rate !== null ? { tax_rate: line.tax_rate } : {}),
-          }
-        : {}),
-    })),
+    line_items: lines.map(presentStoredLine),
     total_amount: formatUsdc(invoice.total_amount),
     currency: "USDC",
     chain_id: BASE_CHAIN_ID,

@@ -31,13 +31,13 @@ import {
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
 import { sha256Hex } from "../../domain/sha256.ts";
-import { PdfBusyError } from "../../pdf/renderPool.ts";
 import { type Actor, auditActor } from "../actor.ts";
 import { authorizedInvoice } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { recordEvent } from "../events/recordEvent.ts";
 import { claimOrReplay, rememberAnswer } from "../idempotency.ts";
-import { Refusal, validationError } from "../refusal.ts";
+import { validationError } from "../refusal.ts";
+import { renderPdfOrRefuse } from "../renderPdfOrRefuse.ts";
 import { creditNotePdfData } from "./creditNotePdf.ts";
 import type { CreateCreditNoteInput } from "./schema.ts";
 
@@ -217,17 +217,7 @@ async function issueCreditNote(
     total_amount: totals.total,
     created_at: createdAt,
   };
-  const pdf = await deps.pdf
-    .render(creditNotePdfData(deps, invoice, note, plan.lines))
-    .catch((error) => {
-      if (error instanceof PdfBusyError)
-        throw new Refusal(
-          "unavailable",
-          "busy",
-          "the server is rendering too many PDFs; retry shortly",
-        );
-      throw error;
-    });
+  const pdf = await renderPdfOrRefuse(deps.pdf, creditNotePdfData(deps, invoice, note, plan.lines));
   await insertCreditNote(trx, { note, lines: plan.lines, pdf: { pdf, sha256: sha256Hex(pdf) } });
   const credited = invoice.credited_amount + note.total_amount;
   const { received } = await loadPaymentState(trx, invoice.deposit_address);

@@ -6,7 +6,7 @@ import {
   merchantCreditNotes,
 } from "../../db/queries/creditNotes.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
-import { storedPricedLine } from "../../domain/invoiceTaxView.ts";
+import { presentStoredLine, storedPricedLine } from "../../domain/invoiceTaxView.ts";
 import { pricedTotals } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { Actor } from "../actor.ts";
@@ -111,18 +111,7 @@ export async function presentCreditNotes(
       reason: note.reason,
       full: note.credits_in_full,
       issue_date: note.issue_date,
-      line_items: own.map((line) => ({
-        description: line.description,
-        quantity: Number(line.quantity),
-        unit_price: formatUsdc(line.unit_price),
-        line_total: formatUsdc(line.line_total),
-        ...(line.tax_category
-          ? {
-              tax_category: line.tax_category,
-              ...(line.tax_rate !== null ? { tax_rate: line.tax_rate } : {}),
-            }
-          : {}),
-      })),
+      line_items: own.map(presentStoredLine),
       subtotal_amount: formatUsdc(note.subtotal_amount),
       tax_amount: formatUsdc(note.tax_amount),
       total_amount: formatUsdc(note.total_amount),

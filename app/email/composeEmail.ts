@@ -56,7 +56,7 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     ...vendorFacts(deps, invoice),
     x402Url: x402Url(deps, invoice.slug),
   });
-  return withInvoicePdf(deps, email, invoice, pdf, content);
+  return withStoredPdf(deps, email, invoice.invoice_number, pdf, content);
 }
 
 /** What a vendor's emails say of the invoice: its number, parties, total, due date, where to pay. */
@@ -72,11 +72,14 @@ function vendorFacts(deps: EmailDeps, invoice: InvoiceRow) {
   };
 }
 
-/** A vendor's email with the invoice's PDF attached. */
-function withInvoicePdf(
+/**
+ * A vendor's email with a document's stored PDF attached (an invoice's, a credit note's), named
+ * after its number.
+ */
+function withStoredPdf(
   deps: EmailDeps,
   email: EmailRow,
-  invoice: InvoiceRow,
+  documentNumber: string,
   pdf: { pdf: Buffer },
   content: { subject: string; text: string; html: string },
 ): OutgoingEmail {
@@ -86,9 +89,7 @@ function withInvoicePdf(
     from: deps.emailFrom,
     ...content,
     // The stored bytes: the attachment is byte-identical to the PDF the API serves.
-    attachments: [
-      { filename: `${invoice.invoice_number}.pdf`, type: "application/pdf", content: pdf.pdf },
-    ],
+    attachments: [{ filename: `${documentNumber}.pdf`, type: "application/pdf", content: pdf.pdf }],
   };
 }
 
@@ -116,15 +117,7 @@ async function composeCreditNoteEmail(deps: EmailDeps, email: EmailRow): Promise
     ),
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
   });
-  return {
-    id: email.id,
-    to: email.recipient,
-    from: deps.emailFrom,
-    ...content,
-    attachments: [
-      { filename: `${note.credit_note_number}.pdf`, type: "application/pdf", content: pdf.pdf },
-    ],
-  };
+  return withStoredPdf(deps, email, note.credit_note_number, pdf, content);
 }
 
 /** A payment reminder (app/reminders/remind.ts): the amount due when it was sent, the PDF. */
@@ -139,7 +132,7 @@ async function composeReminderEmail(deps: EmailDeps, email: EmailRow): Promise<O
     amountDue: BigInt(amountDue),
     today: email.details?.day ?? email.created_at.toISOString().slice(0, 10),
   });
-  return withInvoicePdf(deps, email, invoice, pdf, content);
+  return withStoredPdf(deps, email, invoice.invoice_number, pdf, content);
 }
 
 /** The emails of merchant accounts (api/merchants/*): a claim or sign-in link, a payout wallet added. */

@@ -145,15 +145,18 @@ export const LinkRefundedEventSchema = z
   })
   .openapi("LinkRefundedEvent");
 
-/** Every event of a merchant's invoices and links, told apart by `type`. */
-export const PaymentEventSchema = z.discriminatedUnion("type", [
+/** The events of a merchant's invoices and links: a payment event and every delivered body. */
+const PAYMENT_EVENT_SCHEMAS = [
   InvoicePaymentEventSchema,
   InvoiceDueEventSchema,
   InvoiceRefundedEventSchema,
   CreditNoteCreatedEventSchema,
   LinkPaymentEventSchema,
   LinkRefundedEventSchema,
-]);
+] as const;
+
+/** Every event of a merchant's invoices and links, told apart by `type`. */
+export const PaymentEventSchema = z.discriminatedUnion("type", PAYMENT_EVENT_SCHEMAS);
 
 /** An event of a merchant's invoices or links, as delivered and logged. */
 export type PaymentEvent = z.infer<typeof PaymentEventSchema>;
@@ -171,15 +174,7 @@ export const EndpointTestEventSchema = z
 
 /** Every body a webhook delivers and the event log holds: a payment event or an endpoint's test. */
 export const EventSchema = z
-  .discriminatedUnion("type", [
-    InvoicePaymentEventSchema,
-    InvoiceDueEventSchema,
-    InvoiceRefundedEventSchema,
-    CreditNoteCreatedEventSchema,
-    LinkPaymentEventSchema,
-    LinkRefundedEventSchema,
-    EndpointTestEventSchema,
-  ])
+  .discriminatedUnion("type", [...PAYMENT_EVENT_SCHEMAS, EndpointTestEventSchema])
   .openapi("Event", {
     description:
       'Exactly the JSON body every delivery of the event sent (the same `event_id`), told apart by `type` (docs/api.md, "Webhooks").',

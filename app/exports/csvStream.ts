@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { Counter, register as processRegistry } from "prom-client";
 import type { Executor } from "../../db/database.ts";
-import { exportOwnerNames } from "../../db/queries/exports.ts";
+import { type ExportRange, exportOwnerNames } from "../../db/queries/exports.ts";
 import { CSV_BOM, csvRow, exportFileName } from "../../domain/csv.ts";
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import type { ListKey } from "../../domain/listCursor.ts";
+import type { Actor } from "../actor.ts";
+import { ownMerchantId } from "../authorize.ts";
 import {
   assertKnownParams,
   assertRanges,
@@ -143,4 +145,37 @@ export async function exportFileNameOf(
   const owner = await exportOwnerNames(db, merchantId);
   const domain = owner.email.split("@")[1]?.replace(/\.[^.]+$/, "") ?? null;
   return exportFileName([owner.name, owner.defaultName, domain], what, query.from, query.to, today);
+}
+
+/**
+ * An export's download of the actor's own merchant for a validated query (the range checked
+ * against `params`): its rows read batch by batch in list order, streamed as CSV under its file
+ * name. What tells the invoices' export from the payments' is what this takes.
+ */
+export async function csvExport<Row extends { list_at: string; id: string }>(
+  db: Executor,
+  actor: Actor,
+  params: Record<string, string>,
+  query: z.infer<typeof ExportQuerySchema>,
+  what: {
+    name: "invoices" | "payments";
+    header: readonly string[];
+    readBatch: (merchantId: string, range: ExportRange, after: ListKey | null) => Promise<Row[]>;
+    cellsOf: (row: Row) => readonly (string | null)[];
+  },
+): Promise<Response> {
+  const merchantId = ownMerchantId(actor.identity);
+  const range = exportRange(params, query);
+  const body = csvStream(
+    what.name,
+    what.header,
+    (after) => what.readBatch(merchantId, range, after),
+    (row) => ({ at: row.list_at, id: row.id }),
+    what.cellsOf,
+    query.bom !== "false",
+  );
+  return new Response(body, {
+    status: 200,
+    headers: csvHeaders(await exportFileNameOf(db, merchantId, what.name, query)),
+  });
 }

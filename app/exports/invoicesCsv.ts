@@ -7,15 +7,8 @@ import { invoiceTaxView, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import type { Actor } from "../actor.ts";
-import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
-import {
-  csvHeaders,
-  csvStream,
-  type ExportQuerySchema,
-  exportFileNameOf,
-  exportRange,
-} from "./csvStream.ts";
+import { csvExport, type ExportQuerySchema } from "./csvStream.ts";
 
 /** Invoices read per batch (each with its line items, 30 at most). */
 const BATCH = 500;
@@ -135,20 +128,12 @@ export async function invoicesCsv(
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
 ): Promise<Response> {
-  const merchantId = ownMerchantId(actor.identity);
-  const range = exportRange(params, query);
   const today = utcToday();
-  const body = csvStream(
-    "invoices",
-    INVOICES_CSV_HEADER,
-    async (after) =>
+  return csvExport(deps.db, actor, params, query, {
+    name: "invoices",
+    header: INVOICES_CSV_HEADER,
+    readBatch: async (merchantId, range, after) =>
       withInvoiceTax(await invoiceExportBatch(deps.db, merchantId, range, after, BATCH)),
-    (row) => ({ at: row.list_at, id: row.id }),
-    (row) => cells(row, today),
-    query.bom !== "false",
-  );
-  return new Response(body, {
-    status: 200,
-    headers: csvHeaders(await exportFileNameOf(deps.db, merchantId, "invoices", query)),
+    cellsOf: (row) => cells(row, today),
   });
 }

@@ -4,15 +4,8 @@ import { type PaymentExportRow, paymentExportBatch } from "../../db/queries/expo
 import { csvTime } from "../../domain/csv.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { Actor } from "../actor.ts";
-import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
-import {
-  csvHeaders,
-  csvStream,
-  type ExportQuerySchema,
-  exportFileNameOf,
-  exportRange,
-} from "./csvStream.ts";
+import { csvExport, type ExportQuerySchema } from "./csvStream.ts";
 
 /** Payments read per batch. */
 const BATCH = 1000;
@@ -77,18 +70,11 @@ export async function paymentsCsv(
   params: Record<string, string>,
   query: z.infer<typeof ExportQuerySchema>,
 ): Promise<Response> {
-  const merchantId = ownMerchantId(actor.identity);
-  const range = exportRange(params, query);
-  const body = csvStream(
-    "payments",
-    PAYMENTS_CSV_HEADER,
-    (after) => paymentExportBatch(deps.db, merchantId, range, after, BATCH),
-    (row) => ({ at: row.list_at, id: row.id }),
-    (row) => cells(row, deps.explorerUrl),
-    query.bom !== "false",
-  );
-  return new Response(body, {
-    status: 200,
-    headers: csvHeaders(await exportFileNameOf(deps.db, merchantId, "payments", query)),
+  return csvExport(deps.db, actor, params, query, {
+    name: "payments",
+    header: PAYMENTS_CSV_HEADER,
+    readBatch: (merchantId, range, after) =>
+      paymentExportBatch(deps.db, merchantId, range, after, BATCH),
+    cellsOf: (row) => cells(row, deps.explorerUrl),
   });
 }

@@ -16,7 +16,6 @@ import { sealSecret } from "../../domain/secretBox.ts";
 import { sha256Hex } from "../../domain/sha256.ts";
 import { newSlug, newWebhookSecret } from "../../domain/tokens.ts";
 import { deriveAddress } from "../../keys/hdWallet.ts";
-import { PdfBusyError } from "../../pdf/renderPool.ts";
 import type { Actor } from "../actor.ts";
 import { assertPayoutWalletAllowed } from "../assertPayoutWalletAllowed.ts";
 import { assertWebhookUrlAllowed } from "../assertWebhookUrlAllowed.ts";
@@ -31,7 +30,8 @@ import type { CoreDeps } from "../deps.ts";
 import { chargeEmailToOthers } from "../emailBudget.ts";
 import { createKeyedQueue } from "../keyedQueue.ts";
 import { provisionAddresses } from "../provisionAddresses.ts";
-import { Refusal, validationError } from "../refusal.ts";
+import { validationError } from "../refusal.ts";
+import { renderPdfOrRefuse } from "../renderPdfOrRefuse.ts";
 import { createNumberForecasts } from "./invoiceNumberForecast.ts";
 import { type InvoiceRecordForPdf, invoicePdfData } from "./invoicePdfData.ts";
 import type { CreateInvoiceInput, CreateInvoiceResponse } from "./schema.ts";
@@ -133,15 +133,7 @@ export async function createInvoice(
     tax_exemption_reason: input.tax_exemption_reason ?? null,
   });
   const render = (record: InvoiceRecordForPdf) =>
-    deps.pdf.render(invoicePdfData(record, lines, urls.invoice_url)).catch((error) => {
-      if (error instanceof PdfBusyError)
-        throw new Refusal(
-          "unavailable",
-          "busy",
-          "the server is rendering too many PDFs; retry shortly",
-        );
-      throw error;
-    });
+    renderPdfOrRefuse(deps.pdf, invoicePdfData(record, lines, urls.invoice_url));
 
   let forecasts = forecastsByDb.get(deps.db);
   if (!forecasts) {

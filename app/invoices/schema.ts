@@ -42,22 +42,6 @@ import { CreateInvoiceTaxFields, InvoiceTaxFields, taxRules } from "./taxFields.
  * (in `params`) that the 400 body reports per field.
  */
 
-// The field primitives live in app/schemaFields.ts; named here too, where callers have long found them.
-export {
-  CONTROL_CHARACTERS,
-  calendarDate,
-  checksummedAddress,
-  emailAddress,
-  isCalendarDate,
-  nonEmptyText,
-  rule,
-  usdcAmount,
-  walletRules,
-  walletType,
-  webhookUrl,
-  X402_URL_DESCRIPTION,
-} from "../schemaFields.ts";
-
 export const LineItemSchema = z
   .strictObject({
     description: nonEmptyText(500).openapi({ description: "What the line bills for." }),

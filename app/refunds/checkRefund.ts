@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
-import { getAddress, type Hash, type Hex } from "viem";
-import type { Database, Db } from "../../db/database.ts";
+import { getAddress, type Hash } from "viem";
+import type { Database } from "../../db/database.ts";
 import { indexedTransfersFrom } from "../../db/queries/indexer.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
@@ -12,92 +12,38 @@ import {
   refundedAmountOf,
   updateRefund,
 } from "../../db/queries/refunds.ts";
-import { findRelayedByPurpose } from "../../db/queries/relayerTransactions.ts";
-import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentEvent } from "../events/paymentEvent.ts";
-import { recordEvent } from "../events/recordEvent.ts";
-import type { JobLog } from "../jobLog.ts";
-import type { AddJob } from "../jobQueue.ts";
-import type { Relay } from "../relay.ts";
-import { failRefund, REFUND_CHECK_MS, refundPurpose } from "./execution.ts";
+import { type RecordedEventFacts, recordEvent } from "../events/recordEvent.ts";
+import { type CheckTransferDeps, executedTransfer } from "../outgoingTransfers/checkTransfer.ts";
+import { addTransferJob, checkJob } from "../outgoingTransfers/outgoingTransfer.ts";
+import { REFUND } from "./execution.ts";
 
-/** What following a refund needs from the worker's process. */
-export type CheckRefundDeps = {
-  db: Db;
+/** What following a refund needs from the worker's process (check_refund). */
+export type CheckRefundDeps = CheckTransferDeps & {
   /** Ponder's schema for this build: a deposit's refund is confirmed once its transfer is indexed. */
   indexerSchema: string;
-  relay: Pick<Relay, "checkRelayed" | "authorizationUsed">;
-  /** Queues this check again (check_refund), or the refund's submission (submit_refund). */
-  addJob: AddJob;
-  log: JobLog;
 };
 
-/** Submissions of one refund before one that keeps failing on chain is given up. */
-const MAX_SUBMISSIONS = 5;
-
 /**
- * One look at a submitted refund, never a wait. Its transaction mined and succeeded → the
- * refund is confirmed once the indexer has its transfer out of the deposit address (a managed
- * wallet's transfers are not indexed: there, the receipt confirms it); still pending → look
- * again in a second (the relayer re-sends it at a higher fee when it lingers); reverted or its
- * relayer nonce taken → confirmed if USDC used the authorization anyway (an earlier submission
- * was executed), else handed back to submit_refund under a new relayer nonce and the same
- * authorization nonce: paid once at most, whatever happens. A confirmed refund records
+ * One look at a submitted refund, never a wait (app/outgoingTransfers/checkTransfer.ts): once
+ * its transfer executed, the refund is confirmed when the indexer has its transfer out of the
+ * deposit address (a managed wallet's transfers are not indexed: there, the receipt confirms
+ * it), else looked at again in a second. A confirmed refund records
  * `invoice.refunded` / `link.refunded` (the webhook) and emails the merchant and the vendor.
  */
 export async function checkRefund(deps: CheckRefundDeps, refundId: string): Promise<void> {
-  const { relay } = deps;
   const refund = await findRefund(deps.db, refundId);
   if (refund?.status !== "submitted") return;
-  const again = async () => {
-    await deps.addJob(
-      TASK.checkRefund,
-      { refund_id: refund.id },
-      { jobKey: jobKey.refundCheck(refund.id), runAt: new Date(Date.now() + REFUND_CHECK_MS) },
-    );
-  };
-  const relayed = await findRelayedByPurpose(deps.db, refundPurpose(refund.id, refund.attempts));
-  const outcome = relayed ? await relay.checkRelayed(relayed) : undefined;
-  if (outcome?.state === "pending") return again();
-  let hash: Hash | null = outcome?.state === "mined" && outcome.success ? outcome.hash : null;
-  if (
-    !hash &&
-    (await relay.authorizationUsed(getAddress(refund.from_address), refund.nonce as Hex))
-  )
-    hash = await executedSubmission(deps, refund);
-  else if (!hash) {
-    const why =
-      outcome?.state === "mined"
-        ? `transaction ${outcome.hash} reverted`
-        : "its relayer nonce was used by another transaction";
-    if (refund.attempts >= MAX_SUBMISSIONS) {
-      await failRefund(
-        deps.db,
-        refund,
-        `submitted ${refund.attempts} times, never executed: ${why}`,
-      );
-      return;
-    }
-    deps.log.warn(`refund ${refund.id}: ${why}; submitting it again`);
-    await updateRefund(
-      deps.db,
-      refund.id,
-      { status: "requested", error: `${why}; submitting again` },
-      ["submitted"],
-    );
-    await deps.addJob(
-      TASK.submitRefund,
-      { refund_id: refund.id },
-      { jobKey: jobKey.refund(refund.id) },
-    );
-    return;
-  }
+  const executed = await executedTransfer(deps, REFUND, refund);
+  if (!executed) return;
+  const { hash } = executed;
   if (refund.source === "deposit" && !(await indexed(deps, refund, hash))) {
     // Executed on chain; confirmed when the indexer has it (the ledger auditors read).
     if (hash && hash !== refund.tx_hash)
       await updateRefund(deps.db, refund.id, { tx_hash: hash }, ["submitted"]);
-    return again();
+    await addTransferJob(deps.addJob, checkJob(REFUND, refund.id));
+    return;
   }
   const confirmed = await deps.db.transaction().execute((trx) => confirmRefund(trx, refund, hash));
   if (confirmed)
@@ -124,16 +70,6 @@ async function indexed(
         t.to !== undefined &&
         t.to.toLowerCase() === refund.to_address?.toLowerCase(),
   );
-}
-
-/** The hash of the submission USDC executed, when the current one was not it. */
-async function executedSubmission(deps: CheckRefundDeps, refund: RefundRow): Promise<Hash | null> {
-  for (let n = refund.attempts; n >= 1; n--) {
-    const row = await findRelayedByPurpose(deps.db, refundPurpose(refund.id, n));
-    const outcome = row ? await deps.relay.checkRelayed(row) : undefined;
-    if (outcome?.state === "mined" && outcome.success) return outcome.hash;
-  }
-  return null;
 }
 
 /**
@@ -171,68 +107,76 @@ async function confirmRefund(
     const invoice = await findInvoice(trx, row.invoice_id);
     if (!invoice) return true;
     const state = await loadPaymentState(trx, invoice.deposit_address);
-    const payload: PaymentEvent = {
-      type: "invoice.refunded",
-      ...common,
-      invoice_id: invoice.id,
-      invoice_number: invoice.invoice_number,
-      status: invoice.status,
-      paid_amount: formatUsdc(state.received),
-      metadata: invoice.metadata,
-    };
-    await recordEvent(
-      trx,
-      {
+    await recordRefunded(trx, row, {
+      event: {
+        type: "invoice.refunded",
+        ...common,
+        invoice_id: invoice.id,
+        invoice_number: invoice.invoice_number,
+        status: invoice.status,
+        paid_amount: formatUsdc(state.received),
+        metadata: invoice.metadata,
+      },
+      facts: {
         owner: { invoiceId: invoice.id },
         status: invoice.status,
         paidAmount: state.received,
-        txHash: row.tx_hash,
-        paidAt: null,
-        merchantEmail: null,
         webhookUrl: invoice.webhook_url,
       },
-      payload,
-    );
-    for (const recipient of [invoice.merchant_email, invoice.vendor_email])
-      await queueRefundEmail(trx, {
-        kind: "refund_confirmed",
-        recipient,
-        invoiceId: invoice.id,
-        refundId: row.id,
-        eventId: id,
-      });
+      recipients: [invoice.merchant_email, invoice.vendor_email],
+      invoiceId: invoice.id,
+    });
     return true;
   }
   const link = row.link_id ? await findLinkById(trx, row.link_id) : undefined;
   if (!link) return true;
   const state = await loadPaymentState(trx, link.deposit_address);
-  const payload: PaymentEvent = {
-    type: "link.refunded",
-    ...common,
-    slug: link.slug,
-    status: link.status,
-    amount_usdc: formatUsdc(state.received),
-    metadata: link.metadata,
-  };
-  await recordEvent(
-    trx,
-    {
+  await recordRefunded(trx, row, {
+    event: {
+      type: "link.refunded",
+      ...common,
+      slug: link.slug,
+      status: link.status,
+      amount_usdc: formatUsdc(state.received),
+      metadata: link.metadata,
+    },
+    facts: {
       owner: { linkId: link.id },
       status: link.status,
       paidAmount: state.received,
-      txHash: row.tx_hash,
-      paidAt: null,
-      merchantEmail: null,
       webhookUrl: link.webhook_url,
     },
-    payload,
-  );
-  await queueRefundEmail(trx, {
-    kind: "refund_confirmed",
-    recipient: link.merchant_email,
+    recipients: [link.merchant_email],
     invoiceId: null,
-    refundId: row.id,
-    eventId: id,
   });
   return true;
+}
+
+/**
+ * The confirmed refund's event on its invoice or link (the webhook; no payment, so no paid
+ * moment and no payment email) and its `refund_confirmed` emails, each naming that event.
+ */
+async function recordRefunded(
+  trx: Transaction<Database>,
+  row: RefundRow,
+  refunded: {
+    event: PaymentEvent;
+    facts: Pick<RecordedEventFacts, "owner" | "status" | "paidAmount" | "webhookUrl">;
+    recipients: string[];
+    invoiceId: string | null;
+  },
+): Promise<void> {
+  await recordEvent(
+    trx,
+    { ...refunded.facts, txHash: row.tx_hash, paidAt: null, merchantEmail: null },
+    refunded.event,
+  );
+  for (const recipient of refunded.recipients)
+    await queueRefundEmail(trx, {
+      kind: "refund_confirmed",
+      recipient,
+      invoiceId: refunded.invoiceId,
+      refundId: row.id,
+      eventId: refunded.event.event_id,
+    });
 }
