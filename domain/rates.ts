@@ -69,6 +69,9 @@ export type Rate = {
   rounds: Partial<Record<keyof typeof PRICE_FEEDS, FeedRound>>;
 };
 
+/** The exact fraction of a rate alone: USDC per unit of the currency. */
+export type Ratio = Pick<Rate, "numerator" | "denominator">;
+
 /**
  * The rate of `currency` from its feeds' rounds (`rounds` must hold each of `feedsOf(currency)`,
  * checked by `roundProblem` first). USD is one USD: only USDC / USD applies, so a USD invoice is
@@ -100,13 +103,13 @@ export function rateOf(
  * what the payer sends, converted back with `amountForUsdc` at the same rate, is never short of
  * `amount` (ceil then floor returns at least the start).
  */
-export function usdcForAmount(amount: bigint, rate: Rate): bigint {
+export function usdcForAmount(amount: bigint, rate: Ratio): bigint {
   const product = amount * rate.numerator;
   return (product + rate.denominator - 1n) / rate.denominator;
 }
 
 /** What `usdc` base units are worth in the rate's currency: rounded down (never overcounted). */
-export function amountForUsdc(usdc: bigint, rate: Rate): bigint {
+export function amountForUsdc(usdc: bigint, rate: Ratio): bigint {
   return (usdc * rate.denominator) / rate.numerator;
 }
 
