@@ -12,7 +12,8 @@ import { localFeedArtifactSource } from "../scripts/compile-local-feed.ts";
 import { chainUrl, createChain } from "../test/helpers/chain.ts";
 import { LOCAL_START_RATES, resetLocalFeeds, setLocalFeedRound } from "./localFeeds.ts";
 import { localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
-import { feedRoundAt, rateAtBlock } from "./priceFeeds.ts";
+import { feedRoundAt, firstUsableRate, rateAtBlock } from "./priceFeeds.ts";
+import { rpcRequest } from "./rpc.ts";
 
 describe("the local chain's price feeds", () => {
   const url = chainUrl();
@@ -119,5 +120,27 @@ describe("the local chain's price feeds", () => {
       problem: "the Base sequencer is down",
     });
     expect((await rateAtBlock(chain.client, "GBP", second.blockNumber)).rate).toBeDefined();
+  });
+
+  test("a payment in a block with a stale feed converts at the first fresh round after it, not before", async () => {
+    const block = await chain.client.getBlock();
+    const stale = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, {
+      answer: 110_000_000n,
+      startedAt: block.timestamp - 90_000n,
+      updatedAt: block.timestamp - 90_000n,
+    });
+    await rpcRequest(url, "anvil_mine", ["0x5"]);
+    const staleHead = await chain.client.getBlockNumber();
+    // No usable block up to the head yet: the payment waits.
+    expect(await firstUsableRate(chain.client, "EUR", stale.blockNumber, staleHead)).toBeNull();
+    const fresh = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, { answer: 125_000_000n });
+    await rpcRequest(url, "anvil_mine", ["0x7"]);
+    const head = await chain.client.getBlockNumber();
+    const found = await firstUsableRate(chain.client, "EUR", stale.blockNumber, head);
+    expect(found?.blockNumber).toBe(fresh.blockNumber);
+    expect(found?.rate.rounds.EUR?.answer).toBe(125_000_000n);
+    // A payment in a block with a usable rate converts at its own block.
+    const own = await firstUsableRate(chain.client, "EUR", fresh.blockNumber + 2n, head);
+    expect(own?.blockNumber).toBe(fresh.blockNumber + 2n);
   });
 });

@@ -82,3 +82,37 @@ export async function rateAtBlock(
   }
   return { rate: rateOf(currency, rounds), blockTime };
 }
+
+/** A usable rate and the block it was read at. */
+export type UsableRate = { rate: Rate; blockTime: bigint; blockNumber: bigint };
+
+/**
+ * The rate for a payment mined in `paymentBlock` whose own block gives none (a stale feed, the
+ * sequencer down or in its grace period): the rate at the first block after it, up to `head`,
+ * where the rate is usable — the first fresh round, as Chainlink's guidance has it. Found by
+ * halving [paymentBlock, head], which assumes one outage between them (usable from some block
+ * on); what it answers is a block that is usable and whose predecessor is not, so a stored
+ * conversion names a block anyone can check. Null while no block up to `head` is usable.
+ */
+export async function firstUsableRate(
+  client: Parameters<typeof rateAtBlock>[0],
+  currency: FiatCurrency,
+  paymentBlock: bigint,
+  head: bigint,
+): Promise<UsableRate | null> {
+  const atPayment = await rateAtBlock(client, currency, paymentBlock);
+  if (atPayment.rate) return { ...atPayment, blockNumber: paymentBlock };
+  if (head <= paymentBlock) return null;
+  const atHead = await rateAtBlock(client, currency, head);
+  if (!atHead.rate) return null;
+  // Invariant: unusable at `low`, usable at `high` (found: the rate there).
+  let low = paymentBlock;
+  let found: UsableRate = { ...atHead, blockNumber: head };
+  while (found.blockNumber - low > 1n) {
+    const middle = low + (found.blockNumber - low) / 2n;
+    const at = await rateAtBlock(client, currency, middle);
+    if (at.rate) found = { ...at, blockNumber: middle };
+    else low = middle;
+  }
+  return found;
+}
