@@ -87,22 +87,19 @@ function declaredTables(): Tables {
   if (!symbol) throw new Error("cannot resolve the `Database` interface");
   const tables: Tables = new Map();
   for (const table of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
-    const declaration = table.declarations?.[0];
-    if (
-      !declaration ||
-      !ts.isPropertySignature(declaration) ||
-      !declaration.type ||
-      !ts.isTypeLiteralNode(declaration.type)
-    ) {
-      throw new Error(`Database member ${table.name} is not a table literal`);
-    }
-    const file = declaration.getSourceFile();
+    // A table is an object type: a literal, or literals joined by `&` (columns that two tables
+    // share are written once, e.g. db/tables/payments.ts's transfer progress). Its columns are
+    // read through the checker, each from the property that declares it.
     const columns = new Map<string, Column>();
-    for (const column of declaration.type.members) {
-      if (!ts.isPropertySignature(column) || !column.type) continue;
-      const name = column.name.getText(file).replace(/^["']|["']$/g, "");
-      columns.set(name, describeType(checker, selectTypeOf(checker, column.type)));
+    for (const column of checker.getPropertiesOfType(checker.getTypeOfSymbol(table))) {
+      const declaration = column.declarations?.[0];
+      if (!declaration || !ts.isPropertySignature(declaration) || !declaration.type)
+        throw new Error(
+          `Database member ${table.name}: column ${column.name} is not declared with a type`,
+        );
+      columns.set(column.name, describeType(checker, selectTypeOf(checker, declaration.type)));
     }
+    if (!columns.size) throw new Error(`Database member ${table.name} declares no columns`);
     tables.set(table.name, columns);
   }
   return tables;
