@@ -6,6 +6,7 @@ import type { LinkTables } from "./tables/links.ts";
 import type { MerchantTables } from "./tables/merchants.ts";
 import type { OperationsTables } from "./tables/operations.ts";
 import type { PaymentTables } from "./tables/payments.ts";
+import type { RateTables } from "./tables/rates.ts";
 import type { ScheduleTables } from "./tables/schedules.ts";
 import type { WebhookTables } from "./tables/webhooks.ts";
 
@@ -15,6 +16,7 @@ export interface Database
     ScheduleTables,
     LinkTables,
     PaymentTables,
+    RateTables,
     MerchantTables,
     WebhookTables,
     ChainTables,

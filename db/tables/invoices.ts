@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { Metadata } from "../../domain/metadata.ts";
 import type { StoredInvoiceStatus, WalletType } from "../../domain/statuses.ts";
 import type { TaxCategory } from "../../domain/tax.ts";
@@ -40,6 +41,8 @@ export interface InvoiceTables {
     wallet_address: string;
     deposit_address: string;
     total_amount: bigint;
+    /** What its amounts are in (migration 0041): `USDC`, or a currency paid at a feed's rate. */
+    currency: Generated<Currency>;
     webhook_url: string | null;
     webhook_secret: string | null;
     status: StoredInvoiceStatus;

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { Metadata } from "../../domain/metadata.ts";
 import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
 
@@ -10,6 +11,8 @@ export interface LinkTables {
     merchant_id: string;
     merchant_email: string;
     amount: bigint;
+    /** What its amount is in (migration 0041): `USDC`, or a currency paid at a feed's rate. */
+    currency: Generated<Currency>;
     description: string;
     wallet_type: WalletType;
     wallet_address: string;

@@ -11,6 +11,7 @@ const link = (merchantName: string): LinkRow => ({
   merchant_email: "shop@example.com",
   merchant_name: merchantName,
   amount: 12_500_000n,
+  currency: "USDC",
   description: "Order #77",
   wallet_type: "managed",
   wallet_address: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
