@@ -9,6 +9,7 @@ import { fundDevAccountsFromWhale } from "../chain/fundFromWhale.ts";
 import { rpcRequest } from "../chain/rpc.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
+import { ensureBuilt } from "../platform/build.mjs";
 import { migrate } from "../db/migrate.ts";
 import { freePort } from "../internal/freePort.ts";
 
@@ -38,6 +39,7 @@ declare module "vitest" {
  * accounts are funded from USDC_WHALE: the tests then pay with the upstream's USDC.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await runFromBundles();
   const dir = await mkdtemp(path.join(tmpdir(), "remit-test-"));
   const genesis = await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json"));
   const postgres = await startEmbeddedPostgres({
@@ -78,6 +80,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * The processes a test starts (API, worker, indexer, render threads) run from the bundles
+ * `npm start` runs (platform/build.mjs), built once here: what is tested is what is shipped, and
+ * a stack starts on less than half the CPU it took through tsx and a Vite build of the indexer
+ * (measured: 12 s → 5 s of CPU, 7 s → 3.5 s to start, per stack). The forked test workers
+ * inherit the variable. REMIT_TEST_FROM_SOURCES=1 runs them from their TypeScript instead.
+ */
+async function runFromBundles(): Promise<void> {
+  if (process.env.REMIT_TEST_FROM_SOURCES === "1") return;
+  const bundles = await ensureBuilt();
+  process.env.REMIT_BUILD_DIR = bundles.dir;
 }
 
 /** BASE_FORK_URL's upstream, checked to be Base with USDC, and the block to fork at. */
