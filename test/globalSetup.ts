@@ -9,9 +9,9 @@ import { fundDevAccountsFromWhale } from "../chain/fundFromWhale.ts";
 import { rpcRequest } from "../chain/rpc.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
-import { ensureBuilt } from "../platform/build.mjs";
 import { migrate } from "../db/migrate.ts";
 import { freePort } from "../internal/freePort.ts";
+import { ensureBuilt } from "../platform/build.mjs";
 
 /** The migrated database every test database is cloned from. */
 export const TEMPLATE_DATABASE = "remit_template";
