@@ -10,6 +10,7 @@ import {
   openAmountDue,
   outstanding,
   overview,
+  receivedInCurrencyForStatus,
   refundedAmount,
 } from "./moneyRules.ts";
 
@@ -151,5 +152,19 @@ describe("openAmountDue", () => {
     expect(openAmountDue("partial", 3_000_000n, 2_000_000n, 0n)).toBe(1_000_000n);
     for (const status of ["draft", "paid", "excess", "void"] as const)
       expect(openAmountDue(status, 3_000_000n, 0n, 0n), status).toBe(0n);
+  });
+});
+
+describe("receivedInCurrencyForStatus", () => {
+  test("within half a cent of the amount counts as the amount", () => {
+    expect(receivedInCurrencyForStatus(100_000_000n, 99_999_999n)).toBe(100_000_000n);
+    expect(receivedInCurrencyForStatus(100_000_000n, 100_005_000n)).toBe(100_000_000n);
+    expect(receivedInCurrencyForStatus(100_000_000n, 99_995_000n)).toBe(100_000_000n);
+  });
+
+  test("further off, the sum as it is: short is partial, over is excess", () => {
+    expect(receivedInCurrencyForStatus(100_000_000n, 99_994_999n)).toBe(99_994_999n);
+    expect(receivedInCurrencyForStatus(100_000_000n, 100_005_001n)).toBe(100_005_001n);
+    expect(receivedInCurrencyForStatus(100_000_000n, 0n)).toBe(0n);
   });
 });

@@ -204,3 +204,24 @@ export function overview(
 
 /** The first moment (UTC) of the month `today` (YYYY-MM-DD) is in. */
 export const monthStartOf = (today: string): Date => new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+
+/**
+ * Half a cent, in base units of 6 decimals: how far the converted sum of the payments to an
+ * invoice or link priced in a currency may be from its amount and still count as that amount.
+ * Each conversion rounds to a base unit (what to send up, what arrived down: domain/rates.ts),
+ * so a payer who sent exactly what was asked can land a unit or two off the amount; a currency
+ * is settled to its cent, and half of one is no payment anybody makes on purpose.
+ */
+export const CONVERSION_ROUNDING = 5_000n;
+
+/**
+ * What the converted payments count as when judging a currency-priced owner's status: the
+ * amount itself when their sum is within CONVERSION_ROUNDING of it, otherwise their sum.
+ *
+ * @example receivedInCurrencyForStatus(100_000_000n, 99_999_999n) // 100_000_000n
+ * @example receivedInCurrencyForStatus(100_000_000n, 60_000_000n) // 60_000_000n
+ */
+export function receivedInCurrencyForStatus(amount: bigint, convertedSum: bigint): bigint {
+  const off = convertedSum > amount ? convertedSum - amount : amount - convertedSum;
+  return off <= CONVERSION_ROUNDING ? amount : convertedSum;
+}

@@ -145,3 +145,34 @@ describe("links: every whole amount received is settled", () => {
     ).toEqual({ sweep: true, amount: 10_000_000n });
   });
 });
+
+describe("an owner priced in a currency: the rule in the currency, that share of the USDC", () => {
+  // 100 EUR asked; USDC received at about 1.08 USDC per EUR.
+  const eur = (status: "paid" | "partial" | "excess" | "void", receivedInCurrency: bigint) =>
+    ({ kind: "invoice", status, amount: 100_000_000n, receivedInCurrency }) as const;
+
+  test("paid: everything that arrived is settled, though the USDC figure exceeds the EUR amount", () => {
+    expect(settledAmount(eur("paid", 100_000_000n), 108_000_000n)).toBe(108_000_000n);
+    // A conversion a unit over the amount still settles all of it: no dust left behind.
+    expect(settledAmount(eur("paid", 100_000_001n), 108_000_001n)).toBe(108_000_001n);
+  });
+
+  test("excess: the share its total was worth, the rest held for refund", () => {
+    // 125 EUR worth arrived as 135 USDC: 100/125 of it is the merchant's.
+    expect(settledAmount(eur("excess", 125_000_000n), 135_000_000n)).toBe(108_000_000n);
+  });
+
+  test("partial, void, and payments still waiting for a rate", () => {
+    expect(settledAmount(eur("partial", 50_000_000n), 54_000_000n)).toBeNull();
+    expect(settledAmount(eur("void", 100_000_000n), 108_000_000n)).toBe(0n);
+    // Arrived, but no usable rate yet: held as a partial payment is.
+    expect(settledAmount(eur("paid", 0n), 108_000_000n)).toBeNull();
+    expect(settledAmount(eur("paid", 0n), 0n)).toBe(0n);
+  });
+
+  test("decideSweep sweeps a paid EUR invoice's whole USDC balance", () => {
+    expect(
+      decideSweep(input({ owner: eur("paid", 100_000_000n), received: 108_000_000n })),
+    ).toEqual({ sweep: true, amount: 108_000_000n });
+  });
+});

@@ -10,9 +10,16 @@ export type SweepSettings = {
 };
 
 /** What a deposit address belongs to, as the policy sees it. */
-export type SweepOwner =
+export type SweepOwner = (
   | { kind: "invoice"; status: StoredInvoiceStatus; amount: bigint }
-  | { kind: "link"; status: LinkStatus; amount: bigint };
+  | { kind: "link"; status: LinkStatus; amount: bigint }
+) & {
+  /**
+   * Set for an owner priced in a currency (EUR, GBP, USD), whose `amount` is in it: what its
+   * counted payments are worth in that currency (app.payment_state.received_in_currency).
+   */
+  receivedInCurrency?: bigint;
+};
 
 export type SweepInput = {
   owner: SweepOwner;
@@ -61,8 +68,26 @@ export type SweepDecision =
  *   payment; the remainder is an overpayment or the start of the next payment, and is held.
  * Null while partially paid (the payer may be sending the rest); 0 with nothing received, and
  * for a `void` invoice: whatever reaches it is an unexpected payment, held for refund.
+ * For an owner priced in a currency, the rule is applied in the currency and gives that share
+ * of the USDC received: a `paid` EUR invoice settles everything that arrived, an `excess` one
+ * the part of it that its total was worth.
  */
 export function settledAmount(owner: SweepOwner, received: bigint): bigint | null {
+  const inCurrency = owner.receivedInCurrency;
+  if (inCurrency === undefined) return settledOfUnit(owner, received);
+  // Priced in a currency: the same rule in it, then that share of the USDC received (payments
+  // waiting for a rate count for nothing in the currency yet: held like a partial payment).
+  if (inCurrency === 0n) return received === 0n ? 0n : null;
+  // `paid` (`confirmed`) in a currency is the amount to within a conversion's rounding: all of
+  // what arrived is settled.
+  if (owner.status === "paid" || owner.status === "confirmed") return received;
+  const settled = settledOfUnit(owner, inCurrency);
+  if (settled === null) return null;
+  return (received * settled) / inCurrency;
+}
+
+/** settledAmount of an owner whose `amount` and `received` are in one unit. */
+function settledOfUnit(owner: SweepOwner, received: bigint): bigint | null {
   if (owner.status === "partial") return null;
   if (owner.kind === "invoice") {
     if (owner.status === "excess") return owner.amount;

@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../app/deps.ts";
+import type { FeedReader } from "../app/payments/convertOwnerPayments.ts";
 import type { WebhookDeliverySettings } from "../app/webhooks/deliverWebhook.ts";
 import type { TransactionLookup } from "../chain/transactionMined.ts";
 import type { Clock } from "../db/clock.ts";
@@ -18,8 +19,8 @@ export type WorkerDeps = {
   payUrl: string;
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
-  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
-  chain: TransactionLookup;
+  /** The chain, read-only: to confirm that a transfer the index lost is really gone, and the price feeds. */
+  chain: TransactionLookup & FeedReader;
   confirmations: number;
   /** Sweep every counted payment automatically (SWEEP=on); otherwise only on request. */
   autoSweep: boolean;

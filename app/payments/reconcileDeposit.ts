@@ -15,6 +15,7 @@ import {
 } from "../../db/queries/paymentEvents.ts";
 import { saveCountedPayments } from "../../db/queries/paymentLists.ts";
 import { queueReconcileCatchUp } from "../../db/queries/reconcileCatchUp.ts";
+import type { Currency } from "../../domain/currencies.ts";
 import type { StoredInvoiceStatus } from "../../domain/invoiceStatus.ts";
 import {
   findLostTransfers,
@@ -22,11 +23,17 @@ import {
   lostWaitIsOver,
 } from "../../domain/lostTransfers.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { amountDue, invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
+import {
+  amountDue,
+  invoiceAmountDue,
+  invoicedAmount,
+  receivedInCurrencyForStatus,
+} from "../../domain/moneyRules.ts";
 import {
   amountForStatus,
   confirmedTransfers,
   derivePaymentState,
+  type IndexedTransfer,
   invoiceStatusFor,
   type LinkStatus,
   linkStatusFor,
@@ -44,14 +51,18 @@ import type {
 import { recordEvent } from "../events/recordEvent.ts";
 import type { JobLog } from "../jobLog.ts";
 import { decideSweepOf } from "../sweeps/sweepDecision.ts";
+import { convertOwnerPayments, type FeedReader } from "./convertOwnerPayments.ts";
 
 /** What a reconcile needs from the worker's process. */
 export type ReconcileDeps = {
   db: Db;
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
-  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
-  chain: TransactionLookup;
+  /**
+   * The chain, read-only: to confirm that a transfer the index lost is really gone, and to read
+   * the price feeds a currency-priced owner's payments are converted at.
+   */
+  chain: TransactionLookup & FeedReader;
   confirmations: number;
   /** EXCESS_DUST_THRESHOLD in base units: dust held after an exact payment, notices coalesced. */
   dustThreshold: bigint;
@@ -68,6 +79,8 @@ type EventContext = {
   createdAt: Date;
   status: string;
   state: PaymentState;
+  /** What the counted payments are worth in the owner's unit (its currency, or USDC). */
+  received: bigint;
   txHash: string | null;
 };
 
@@ -81,6 +94,8 @@ type Owner = {
   owner: PaymentOwner;
   merchantId: string;
   label: string;
+  /** What its amounts are in: USDC, or a currency its payments are converted to. */
+  currency: Currency;
   amount: bigint;
   status: OwnerStatus;
   /** The status for an amount (amountForStatus's: dust after an exact payment left out). */
@@ -113,6 +128,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       owner: { invoiceId: invoice.id },
       merchantId: invoice.merchant_id,
       label: `invoice ${invoice.invoice_number}`,
+      currency: invoice.currency,
       amount: invoicedAmount(invoice.total_amount, invoice.credited_amount),
       status: invoice.status,
       statusFor,
@@ -127,7 +143,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         invoice_number: invoice.invoice_number,
         status: e.status as StoredInvoiceStatus,
         tx_hash: e.txHash,
-        paid_amount: formatUsdc(e.state.received),
+        paid_amount: formatUsdc(e.received),
         paid_at: e.state.latestPaidAt?.toISOString() ?? null,
         total_amount: formatUsdc(invoice.total_amount),
         // The API's amount_due: nothing once `paid` (a tolerated shortfall included) or `void`.
@@ -135,7 +151,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
           invoiceAmountDue(
             e.status as StoredInvoiceStatus,
             invoice.total_amount,
-            e.state.received,
+            e.received,
             invoice.credited_amount,
           ),
         ),
@@ -152,6 +168,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       owner: { linkId: link.id },
       merchantId: link.merchant_id,
       label: `link ${link.slug}`,
+      currency: link.currency,
       amount: link.amount,
       status: link.status,
       statusFor,
@@ -165,10 +182,11 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
         slug: link.slug,
         status: e.status as LinkStatus,
         tx_hash: e.txHash,
+        // In USDC whatever the link's currency: the field says so (spec §2.5).
         amount_usdc: formatUsdc(e.state.received),
         confirmed_at: e.state.latestPaidAt?.toISOString() ?? null,
         amount: formatUsdc(link.amount),
-        amount_due: formatUsdc(amountDue(link.amount, e.state.received)),
+        amount_due: formatUsdc(amountDue(link.amount, e.received)),
         metadata: link.metadata,
       }),
       saveStatus: (t, status) => setLinkStatus(t, link.id, status as LinkStatus),
@@ -186,15 +204,20 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
  * second time. The owner's row is locked, so concurrent runs for one address serialise. Then
  * it asks the sweep policy whether, or when, to sweep the address. `recheck`: a transfer waits
  * for its confirmations or for the indexer, and the caller looks again soon.
+ *
+ * An owner priced in a currency (EUR, GBP, USD) is judged on its payments converted to that
+ * currency (convertOwnerPayments: each once, at the quote it paid or its block's rate), and its
+ * events tell amounts in it. `waitingForRate`: a payment waits for a usable rate (a stale feed,
+ * the sequencer down), and the caller looks again later.
  */
 export async function reconcileDeposit(
   deps: ReconcileDeps,
   address: string,
   log: JobLog,
-): Promise<{ recheck: boolean }> {
-  const recheck = await deps.db.transaction().execute(async (trx) => {
+): Promise<{ recheck: boolean; waitingForRate: boolean }> {
+  return deps.db.transaction().execute(async (trx) => {
     const owner = await findOwner(trx, address);
-    if (!owner) return false;
+    if (!owner) return { recheck: false, waitingForRate: false };
     const [head, transfers, previous, memory] = await Promise.all([
       indexedHead(trx, deps.indexerSchema),
       indexedTransfersTo(trx, deps.indexerSchema, address),
@@ -203,12 +226,24 @@ export async function reconcileDeposit(
     ]);
     const confirmed = confirmedTransfers(transfers, head, deps.confirmations);
     const next = derivePaymentState(address, confirmed);
+    const conversion = await convertedReceived(trx, deps, owner, address, confirmed, head);
     // Transfers still waiting for their confirmations: look again soon.
     const waiting = transfers.length > confirmed.length;
-    if (next.received === previous.received && next.counted.join() === previous.counted.join()) {
+    const outcome = (recheck: boolean) => ({
+      recheck,
+      waitingForRate: conversion?.waiting ?? false,
+    });
+    // What was received before and now, in the owner's unit (USDC, or its currency).
+    const receivedBefore = conversion ? (memory.receivedInCurrency ?? 0n) : previous.received;
+    const received = conversion ? conversion.received : next.received;
+    if (
+      next.received === previous.received &&
+      next.counted.join() === previous.counted.join() &&
+      received === receivedBefore
+    ) {
       // What went missing is back as it was: the next loss starts a wait of its own.
       if (memory.lostSince) await clearTransfersMissing(trx, address);
-      return waiting;
+      return outcome(waiting);
     }
     // A counted transfer missing from the index is either re-mined (the same transaction at
     // another log index or in another block: counted where it is now), reorged out, or being
@@ -224,22 +259,39 @@ export async function reconcileDeposit(
     ) {
       const now = new Date();
       const since = await markTransfersMissing(trx, address, now);
-      if (!lostWaitIsOver(since, now)) return true;
+      if (!lostWaitIsOver(since, now)) return outcome(true);
       log.warn(
         `${owner.label} (${getAddress(address)}): transfers ${[...lost.missing, ...lost.unconfirmed].join(", ")} are mined but not back in the index after ${LOST_TRANSFER_WAIT_MS / 1000} s; counting what the index holds`,
       );
     }
     const payments = orderedPayments(address, confirmed).map((t) => t.value);
-    const status = owner.statusFor(amountForStatus(owner.amount, payments, deps.dustThreshold));
+    const status = owner.statusFor(
+      conversion
+        ? receivedInCurrencyForStatus(owner.amount, conversion.received)
+        : amountForStatus(owner.amount, payments, deps.dustThreshold),
+    );
     const type = voidInvoiceEvent(
       owner.status,
-      paymentEventType(previous, next, status, owner.kind, {
-        previousStatus: owner.status,
-        notifiedReceived: memory.notifiedReceived,
-        dustThreshold: deps.dustThreshold,
-      }),
+      paymentEventType(
+        { ...previous, received: receivedBefore },
+        { ...next, received },
+        status,
+        owner.kind,
+        {
+          previousStatus: owner.status,
+          notifiedReceived: memory.notifiedReceived,
+          dustThreshold: deps.dustThreshold,
+        },
+      ),
     );
-    await savePaymentState(trx, owner.owner, address, next, type ? next.received : undefined);
+    await savePaymentState(
+      trx,
+      owner.owner,
+      address,
+      next,
+      type ? received : undefined,
+      conversion?.received ?? null,
+    );
     // The counted transfers as rows of their own, for GET /api/payments and the exports.
     await saveCountedPayments(
       trx,
@@ -257,13 +309,14 @@ export async function reconcileDeposit(
       if (decision.sweep) await queueSweep(trx, address);
       else if (decision.retryAt) await queueSweep(trx, address, decision.retryAt);
     }
+    const receivedOfAmount = `received ${formatUsdc(received)} of ${formatUsdc(owner.amount)} ${owner.currency}`;
     if (!type) {
       log.info(
-        next.received === previous.received
+        received === receivedBefore
           ? `${owner.label} (${getAddress(address)}): the same payments, re-mined (${lost.remined.join(", ")}), counted where they are now`
-          : `${owner.label} (${getAddress(address)}): received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}, ${status}; dust, told with the next event`,
+          : `${owner.label} (${getAddress(address)}): ${receivedOfAmount}, ${status}; dust, told with the next event`,
       );
-      return waiting;
+      return outcome(waiting);
     }
     const id = crypto.randomUUID();
     // One moment for the event: in its payload, its row and its delivery log alike.
@@ -273,13 +326,13 @@ export async function reconcileDeposit(
     const txHash = type.endsWith("payment_reversed")
       ? (removed ?? previous.latestTxHash)
       : next.latestTxHash;
-    const body = owner.payload({ id, type, createdAt, status, state: next, txHash });
+    const body = owner.payload({ id, type, createdAt, status, state: next, received, txHash });
     await recordEvent(
       trx,
       {
         owner: owner.owner,
         status,
-        paidAmount: next.received,
+        paidAmount: received,
         txHash,
         paidAt: next.latestPaidAt,
         merchantEmail: owner.merchantEmail,
@@ -287,12 +340,35 @@ export async function reconcileDeposit(
       },
       body,
     );
-    log.info(
-      `${owner.label} (${getAddress(address)}): ${type}, received ${formatUsdc(next.received)} of ${formatUsdc(owner.amount)}`,
-    );
-    return waiting;
+    log.info(`${owner.label} (${getAddress(address)}): ${type}, ${receivedOfAmount}`);
+    return outcome(waiting);
   });
-  return { recheck };
+}
+
+/**
+ * For an owner priced in a currency: what its counted payments are worth in it (the converted
+ * ones summed) and whether any waits for a usable rate; null for one priced in USDC.
+ */
+async function convertedReceived(
+  trx: Executor,
+  deps: ReconcileDeps,
+  owner: Owner,
+  address: string,
+  confirmed: readonly IndexedTransfer[],
+  head: bigint | null,
+): Promise<{ received: bigint; waiting: boolean } | null> {
+  if (owner.currency === "USDC") return null;
+  const { converted, waiting } = await convertOwnerPayments(
+    trx,
+    deps.chain,
+    { depositAddress: address, currency: owner.currency },
+    orderedPayments(address, confirmed),
+    head ?? 0n,
+  );
+  return {
+    received: converted.reduce((sum, payment) => sum + payment.amount, 0n),
+    waiting: waiting.length > 0,
+  };
 }
 
 /**

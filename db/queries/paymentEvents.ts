@@ -36,19 +36,28 @@ export async function loadPaymentState(
 
 /**
  * What reconcile remembers of a deposit address besides its state: the amount received the last
- * event told (0 before the first), and since when counted transfers have been missing from the
- * index while still mined (null: none are).
+ * event told (0 before the first; in the owner's currency when it has one), since when counted
+ * transfers have been missing from the index while still mined (null: none are), and what the
+ * counted payments were worth in the owner's currency (null: priced in USDC, or nothing yet).
  */
 export async function loadReconcileMemory(
   db: Executor,
   depositAddress: string,
-): Promise<{ notifiedReceived: bigint; lostSince: Date | null }> {
+): Promise<{
+  notifiedReceived: bigint;
+  lostSince: Date | null;
+  receivedInCurrency: bigint | null;
+}> {
   const row = await db
     .selectFrom("app.payment_state")
-    .select(["notified_received", "lost_since"])
+    .select(["notified_received", "lost_since", "received_in_currency"])
     .where("deposit_address", "=", depositAddress.toLowerCase())
     .executeTakeFirst();
-  return { notifiedReceived: row?.notified_received ?? 0n, lostSince: row?.lost_since ?? null };
+  return {
+    notifiedReceived: row?.notified_received ?? 0n,
+    lostSince: row?.lost_since ?? null,
+    receivedInCurrency: row?.received_in_currency ?? null,
+  };
 }
 
 /**
@@ -91,9 +100,12 @@ export async function savePaymentState(
   depositAddress: string,
   state: PaymentState,
   notifiedReceived?: bigint,
+  /** What the counted payments are worth in the owner's currency; null when priced in USDC. */
+  receivedInCurrency: bigint | null = null,
 ): Promise<void> {
   const values = {
     received: state.received,
+    received_in_currency: receivedInCurrency,
     counted: state.counted,
     latest_tx_hash: state.latestTxHash,
     latest_paid_at: state.latestPaidAt,

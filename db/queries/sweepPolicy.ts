@@ -30,6 +30,8 @@ export async function loadSweepFacts(
     status: string | null;
     amount: bigint | null;
     received: bigint;
+    received_in_currency: bigint | null;
+    currency: string | null;
     swept: bigint;
     signed: bigint;
     refunding: bigint;
@@ -41,6 +43,8 @@ export async function loadSweepFacts(
       -- An invoice's after its credit notes (domain/moneyRules.ts invoicedAmount).
       coalesce(i.total_amount - i.credited_amount, l.amount) as amount,
       coalesce(s.received, 0)::bigint as received,
+      s.received_in_currency,
+      coalesce(i.currency, l.currency) as currency,
       s.updated_at,
       (select coalesce(sum(w.amount), 0)::bigint from app.sweeps w
         where w.deposit_address = d.address and w.status <> 'failed') as swept,
@@ -56,7 +60,13 @@ export async function loadSweepFacts(
   const row = rows[0];
   if (!row?.kind || row.status === null || row.amount === null) return undefined;
   return {
-    owner: { kind: row.kind, status: row.status, amount: row.amount } as SweepOwner,
+    owner: {
+      kind: row.kind,
+      status: row.status,
+      amount: row.amount,
+      // Priced in a currency: its amount is in it, and so is what is judged settled.
+      ...(row.currency !== "USDC" ? { receivedInCurrency: row.received_in_currency ?? 0n } : {}),
+    } as SweepOwner,
     received: row.received,
     swept: row.swept,
     signed: row.signed,

@@ -46,6 +46,8 @@ export interface PaymentTables {
     notified_received: Generated<bigint>;
     /** Since when counted transfers are missing from the index but still mined (0014). */
     lost_since: Date | null;
+    /** The counted payments in the owner's currency; null when priced in USDC (0042). */
+    received_in_currency: bigint | null;
   };
   "app.payment_events": {
     id: string;

@@ -14,15 +14,22 @@ const Payload = z.object({ address: z.string().regex(/^0x[0-9a-f]{40}$/) });
 const RECHECK_MS = 1_000;
 
 /**
+ * How soon to look again while a payment waits for a usable rate (a feed round older than its
+ * heartbeat, the sequencer down or in its grace period): feeds move in minutes or hours, not
+ * blocks, so every 15 s is soon enough and costs a few calls to the node.
+ */
+const RATE_RECHECK_MS = 15_000;
+
+/**
  * Reconciles a deposit address (app/payments/reconcileDeposit.ts: its status derived from the
  * transfers indexed to it, the difference recorded as an event, the sweep policy asked), and
  * queues itself again a second later while a transfer waits for its confirmations or for the
- * indexer. A failure (the database, a chain that cannot be asked) throws: nothing is recorded,
+ * indexer (every 15 s while a payment waits for a usable rate). A failure (the database, a chain that cannot be asked) throws: nothing is recorded,
  * and graphile-worker retries the job.
  */
 export function reconcileDeposit(deps: WorkerDeps): Task {
   return payloadTask(Payload, async ({ address }, helpers) => {
-    const { recheck } = await reconcile(
+    const { recheck, waitingForRate } = await reconcile(
       {
         db: deps.db,
         indexerSchema: deps.indexerSchema,
@@ -34,11 +41,12 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       address,
       helpers.logger,
     );
-    if (recheck) {
+    if (recheck || waitingForRate) {
+      const delay = recheck ? RECHECK_MS : RATE_RECHECK_MS;
       await helpers.addJob(
         TASK.reconcileDeposit,
         { address },
-        { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + RECHECK_MS) },
+        { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + delay) },
       );
     }
   });

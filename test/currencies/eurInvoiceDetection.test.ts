@@ -1,0 +1,156 @@
+import { sql } from "kysely";
+import type { Address } from "viem";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { rpcRequest } from "../../chain/rpc.ts";
+import { PRICE_FEEDS } from "../../domain/currencies.ts";
+import { parseFeedAnswer } from "../../domain/rates.ts";
+import { waitFor } from "../../internal/process.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
+import { startStack, type TestStack } from "../helpers/stack.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+
+type Created = { invoice_id: string; deposit_address: Address };
+
+/**
+ * Detection of payments to an invoice priced in EUR, on the real stack: the worker converts each
+ * counted payment at the rate the local chain's EUR / USD feed gives in its block, and judges the
+ * invoice on the sum in euros. The API takes no `currency` yet (docs/currencies.md), so the test
+ * prices its invoice in EUR in the database, under session_replication_role = replica: the
+ * invoice record is append-only, and its trigger is what that setting leaves out.
+ */
+describe("an EUR invoice's payments, converted at their blocks' rates", () => {
+  const chain = useChainForFile();
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    await chain.snapshot();
+    stack = await startStack({ worker: true, indexer: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await chain.revert();
+  });
+  afterEach(() => resetLocalFeeds(chain.url));
+
+  /** An invoice of 100.00 EUR. */
+  const createEurInvoice = async (): Promise<Created> => {
+    const response = await stack.request("/api/invoices", {
+      method: "POST",
+      json: invoiceRequest({
+        line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+      }),
+    });
+    expect(response.status).toBe(201);
+    const invoice = (await response.json()) as Created;
+    await stack.db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await sql`update app.invoices set currency = 'EUR' where id = ${invoice.invoice_id}`.execute(
+        trx,
+      );
+    });
+    return invoice;
+  };
+  const eurAt = (usd: string) =>
+    setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
+  const stored = async (invoice: Created) => {
+    const { rows } = await sql<{
+      status: string;
+      received: string | null;
+      received_in_currency: string | null;
+    }>`select i.status, s.received::text, s.received_in_currency::text
+       from app.invoices i left join app.payment_state s on s.deposit_address = i.deposit_address
+       where i.id = ${invoice.invoice_id}`.execute(stack.db);
+    return rows[0];
+  };
+  const waitForStored = (invoice: Created, what: string, status: string, inEur: string) =>
+    waitFor(
+      what,
+      async () => {
+        const row = await stored(invoice);
+        return row?.status === status && row.received_in_currency === inEur ? row : undefined;
+      },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
+    );
+  const events = async (invoice: Created) => {
+    const { rows } = await sql<{ type: string; paid_amount: string; payload: string }>`
+      select type, paid_amount::text, payload from app.payment_events
+      where invoice_id = ${invoice.invoice_id} order by created_at`.execute(stack.db);
+    return rows.map((row) => ({
+      type: row.type,
+      paidAmount: row.paid_amount,
+      payload: JSON.parse(row.payload) as Record<string, unknown>,
+    }));
+  };
+
+  test("two partial payments at two rates sum in euros: 55 USDC at 1.10, then 60 USDC at 1.20, is 100.00 EUR, paid", async () => {
+    const invoice = await createEurInvoice();
+    await eurAt("1.10");
+    await chain.payUsdc(devAccount(1), invoice.deposit_address, 55_000_000n);
+    const partial = await waitForStored(invoice, "50 EUR, partial", "partial", "50000000");
+    expect(partial.received).toBe("55000000");
+
+    await eurAt("1.20");
+    await chain.payUsdc(devAccount(2), invoice.deposit_address, 60_000_000n);
+    const paid = await waitForStored(invoice, "100 EUR, paid", "paid", "100000000");
+    // What arrived is USDC, and stays so: the books count it as such.
+    expect(paid.received).toBe("115000000");
+
+    // The events and webhooks tell the spec's fields in the invoice's currency.
+    const told = await events(invoice);
+    expect(told.map((e) => [e.type, e.paidAmount])).toEqual([
+      ["invoice.partial", "50000000"],
+      ["invoice.paid", "100000000"],
+    ]);
+    expect(told[1]?.payload).toMatchObject({
+      status: "paid",
+      paid_amount: "100.00",
+      total_amount: "100.00",
+      amount_due: "0.00",
+    });
+  });
+
+  test("paid at a worse rate it is partial; more than the rest makes it excess", async () => {
+    const invoice = await createEurInvoice();
+    await eurAt("1.25");
+    // 110 USDC at 1.25 USDC per EUR is 88 EUR: short of 100.
+    await chain.payUsdc(devAccount(3), invoice.deposit_address, 110_000_000n);
+    await waitForStored(invoice, "88 EUR, partial", "partial", "88000000");
+    // The rest is 12 EUR, 15 USDC at 1.25; 16.25 USDC is 13 EUR, 1 EUR over: excess.
+    await chain.payUsdc(devAccount(3), invoice.deposit_address, 16_250_000n);
+    await waitForStored(invoice, "101 EUR, excess", "excess", "101000000");
+  });
+
+  test("a payment while the feed is stale converts nothing, and counts at the first fresh round after it", async () => {
+    const invoice = await createEurInvoice();
+    const now = await chain.client.getBlock();
+    // A round two days old: older than the feed's heartbeat, no rate to trust.
+    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.10", 8),
+      startedAt: now.timestamp - 172_800n,
+      updatedAt: now.timestamp - 172_800n,
+    });
+    await chain.payUsdc(devAccount(4), invoice.deposit_address, 110_000_000n);
+    // Counted in USDC, worth nothing in euros yet: the invoice stays `sent`, nothing is told.
+    await waitFor(
+      "the payment counted, unconverted",
+      async () => {
+        const row = await stored(invoice);
+        return row?.received === "110000000" ? row : undefined;
+      },
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
+    );
+    expect(await stored(invoice)).toMatchObject({ status: "sent", received_in_currency: "0" });
+    expect(await events(invoice)).toEqual([]);
+
+    // A fresh round at 1.10: the payment is worth 100 EUR, and the invoice is paid.
+    await eurAt("1.10");
+    await rpcRequest(chain.url, "anvil_mine", ["0x2"]);
+    await waitForStored(invoice, "100 EUR once the feed is fresh", "paid", "100000000");
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from app.payment_conversions
+      where deposit_address = ${invoice.deposit_address.toLowerCase()}`.execute(stack.db);
+    expect(rows[0]?.n).toBe(1);
+  });
+});
