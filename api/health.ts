@@ -8,6 +8,7 @@ import { relayerGasSpent } from "../db/queries/relayerGas.ts";
 import { countFailingSweeps } from "../db/queries/sweeps.ts";
 import { utcDayStart } from "../domain/relayedAuthorization.ts";
 import { REFUND_GAS_RESERVE, type RelayerBudget } from "../domain/relayerBudget.ts";
+import { feedsReport, sharedFeedsReading } from "./feedHealth.ts";
 
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 
@@ -20,6 +21,13 @@ export type HealthReport = {
     worker: ComponentState;
     relayer?: ComponentState;
   };
+  /**
+   * The price feeds invoices priced in a currency are converted at (api/feedHealth.ts): their
+   * rounds' age and whether a payment now could be converted. Reported, not part of `status`:
+   * a stale feed holds back those invoices' conversions (they wait, docs/currencies.md), not the
+   * service, and USDC invoices do not read it.
+   */
+  rates: ComponentState;
 };
 
 /** `rpcUrl`: one JSON-RPC URL or a comma-separated list (the first that answers counts). */
@@ -201,6 +209,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
       }, failed)
     : undefined;
 
+  const rates = sharedFeedsReading(deps.rpcUrl).then(feedsReport, failed);
   const components = {
     database: await database,
     chain: await chain,
@@ -209,5 +218,5 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     ...(relayer ? { relayer: await relayer } : {}),
   };
   const ok = Object.values(components).every((component) => component.ok);
-  return { status: ok ? "ok" : "degraded", components };
+  return { status: ok ? "ok" : "degraded", components, rates: await rates };
 }

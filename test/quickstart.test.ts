@@ -147,5 +147,5 @@ describe("the README's quickstart, command by command", () => {
       amount: "20.00",
     });
     expect(await rpcRequest<string>(rpc, "eth_getBalance", [payer, "latest"])).toBe(ethBefore);
-  }, 120_000);
+  });
 });

@@ -8,6 +8,7 @@ import {
   type RelayerGasSpent,
   relayerGasSpent,
 } from "../../db/queries/relayerGas.ts";
+import { type FeedName, PRICE_FEEDS } from "../../domain/currencies.ts";
 import { utcDayStart } from "../../domain/relayedAuthorization.ts";
 import { REFUND_GAS_RESERVE, type RelayerBudget } from "../../domain/relayerBudget.ts";
 import {
@@ -16,6 +17,7 @@ import {
   WEBHOOK_DELIVERY_STATUSES,
 } from "../../domain/statuses.ts";
 import type { Logger } from "../../internal/logger.ts";
+import { feedAges, sharedFeedsReading } from "../feedHealth.ts";
 import { withTimeout } from "../health.ts";
 
 export type ServiceMetricsDeps = {
@@ -105,6 +107,20 @@ export function registerServiceMetrics(
     collect: async () => {
       const { head, indexed } = await chainReading();
       lagGauge.set(head === null || indexed === null ? Number.NaN : Number(head - indexed));
+    },
+  });
+
+  const feedAge: Gauge = new Gauge({
+    name: "remit_price_feed_age_seconds",
+    help: "Age of each price feed's latest round at the chain's latest block (api/feedHealth.ts); NaN when it has none or the chain does not answer. Past the feed's heartbeat (86400 s) payments priced in its currency wait for a fresh round.",
+    labelNames: ["feed"] as const,
+    registers: [registry],
+    collect: async () => {
+      const ages = await sharedFeedsReading(deps.rpcUrl)
+        .then(feedAges)
+        .catch(() => null);
+      for (const feed of Object.keys(PRICE_FEEDS))
+        feedAge.set({ feed }, ages?.[feed as FeedName] ?? Number.NaN);
     },
   });
 

@@ -41,7 +41,7 @@ describe("remit merchants add on the embedded database of DATA_DIR", () => {
       `await (await import(${JSON.stringify(path.join(projectRoot, "db/migrate.ts"))})).migrate(${JSON.stringify(postgres.url("remit"))})`,
     ]);
     await postgres.stop();
-  }, 120_000);
+  });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -99,7 +99,7 @@ describe("remit merchants add on the embedded database of DATA_DIR", () => {
     } finally {
       await postgres.stop();
     }
-  }, 120_000);
+  });
 
   test("no cluster in DATA_DIR: says how to get one", async () => {
     const empty = await mkdtemp(path.join(tmpdir(), "remit-cli-empty-"));

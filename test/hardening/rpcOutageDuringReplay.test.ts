@@ -182,5 +182,5 @@ describe("an indexer replay while the worker's RPC is down", () => {
     expect(hooksFor(id)).toHaveLength(1);
     const emails = (await stack.outbox()).filter((e) => e.to.includes(merchant));
     expect(emails.map((e) => e.subject)).toEqual([expect.stringContaining("paid in full")]);
-  }, 120_000);
+  });
 });

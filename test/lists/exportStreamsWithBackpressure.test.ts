@@ -67,7 +67,7 @@ describe("a CSV export streams at the reader's pace", () => {
       payments: 0,
       links: 0,
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });

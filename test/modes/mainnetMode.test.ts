@@ -102,7 +102,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     } finally {
       await Promise.all([optimism.stop(), empty.stop()]);
     }
-  }, 120_000);
+  });
 
   test("follows A from START_BLOCK, past an unreachable fallback RPC, and detects a payment; an api,worker replica joins", async () => {
     const chain = createChain(upstream.url);

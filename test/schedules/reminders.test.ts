@@ -203,7 +203,7 @@ describe("reminders and receivables", () => {
       await tick(stack.db);
     }
     expect((await remindersOf(invoice.invoice_id)).map((r) => r.step)).toEqual([1]);
-  }, 120_000);
+  });
 
   /** The reminders of these invoices: which invoice, which step (null: by hand), when. */
   const remindersOfAll = async (ids: string[]) =>

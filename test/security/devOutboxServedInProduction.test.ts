@@ -97,7 +97,7 @@ describe("mainnet mode without a real email configuration", () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("an API following a real chain", () => {

@@ -115,5 +115,5 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
       process.kill(frozen, "SIGCONT");
       await sql`select pg_terminate_backend(${frozen})`.execute(stack.db);
     }
-  }, 90_000);
+  });
 });

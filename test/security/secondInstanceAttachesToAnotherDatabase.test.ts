@@ -65,7 +65,7 @@ describe("a second npm start with the ports of a running one", () => {
     env = { ...ports.env, LOG_LEVEL: "info" };
     first = startService({ ...env, DATA_DIR: await newDir("first") });
     await waitForLine(first, /ready in/);
-  }, 120_000);
+  });
   afterAll(async () => {
     if (first) await stopProcess(first.child, "SIGINT", 30_000);
   });
@@ -161,5 +161,5 @@ describe("an embedded Postgres started on a port another Postgres holds", () => 
       await ours.stop();
       await other?.stop();
     }
-  }, 60_000);
+  });
 });

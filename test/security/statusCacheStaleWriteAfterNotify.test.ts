@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { StatusCache } from "../../api/payments/statusCache.ts";
+import { EVENT_MS } from "../helpers/waits.ts";
 
 /** A stand-in for pg.Client: connects at once, and lets the test deliver NOTIFYs. */
 const pg = await vi.hoisted(async () => {
@@ -55,7 +56,7 @@ describe("a status read that an invalidation overtakes", () => {
     const generation = cache.generation();
     const lostClient = client();
     lostClient.emit("error", new Error("connection terminated"));
-    await vi.waitFor(() => expect(client()).not.toBe(lostClient), { timeout: 5_000 });
+    await vi.waitFor(() => expect(client()).not.toBe(lostClient), { timeout: EVENT_MS });
     await vi.waitFor(() => {
       cache.set("probe", PAID, cache.generation());
       expect(cache.get("probe")).toEqual(PAID);

@@ -145,5 +145,5 @@ describe("the transaction lookup reveals nothing about merchants", () => {
       expect(leaks(page)).toEqual([]);
     }
     // A sweep waits for the relayer: longer than the default on a loaded machine.
-  }, 150_000);
+  });
 });

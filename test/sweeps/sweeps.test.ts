@@ -393,7 +393,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     await chain.client.setBalance({ address: relayer.address, value: parseEther("1") });
     await until("the retried sweep", async () => (await chain.usdcBalance(wallet)) === 9_000_000n);
     expect(await chain.usdcBalance(invoice.deposit_address)).toBe(0n);
-  }, 120_000);
+  });
 
   test("SWEEP=off leaves funds on the deposit address; `remit deposits` lists and sweeps them", async () => {
     const manual = await startStack({
@@ -452,7 +452,7 @@ describe("settlement: deposits are swept to the merchant's wallet", () => {
     } finally {
       await manual.stop();
     }
-  }, 120_000);
+  });
 
   test("a sweep signed for money the address no longer holds (a payment the chain forgot) is not retried for ever nor reported failing; the next payment has it moved", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
