@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { type BlockRate, convertPayments, type Quote } from "./currencyPayments.ts";
+import {
+  type BlockRate,
+  convertPayments,
+  DEFAULT_QUOTE_WINDOW_MS,
+  type Quote,
+  standingQuote,
+} from "./currencyPayments.ts";
 import { amountDue } from "./moneyRules.ts";
 import { type IndexedTransfer, invoiceStatusFor } from "./paymentState.ts";
 import { parseFeedAnswer, rateOf, usdcForAmount } from "./rates.ts";
@@ -110,5 +116,31 @@ describe("payments to an invoice priced in EUR", () => {
       amount: 50_000_000n,
       quoteId: null,
     });
+  });
+});
+
+describe("standingQuote", () => {
+  const at = (iso: string) => new Date(`2026-11-29T${iso}Z`);
+  const quote = (id: string, amountDue: bigint, quotedAt: string): Quote => ({
+    id,
+    amountDue,
+    amountDueUsdc: (amountDue * 108n) / 100n,
+    rate: { numerator: 108n, denominator: 100n },
+    quotedAt: at(quotedAt),
+    expiresAt: new Date(at(quotedAt).getTime() + DEFAULT_QUOTE_WINDOW_MS),
+  });
+
+  test("the newest quote for the same amount, while it has two minutes left", () => {
+    const quotes = [quote("a", 100_000_000n, "10:00:00"), quote("b", 100_000_000n, "10:05:00")];
+    expect(standingQuote(quotes, 100_000_000n, at("10:06:00"))?.id).toBe("b");
+    // 10:05 + 15 min = 10:20; at 10:18:01 less than two minutes are left.
+    expect(standingQuote(quotes, 100_000_000n, at("10:18:00"))?.id).toBe("b");
+    expect(standingQuote(quotes, 100_000_000n, at("10:18:01"))).toBeUndefined();
+  });
+
+  test("none for another amount (a partial payment changed what is due), nor one from the future", () => {
+    const quotes = [quote("a", 100_000_000n, "10:00:00")];
+    expect(standingQuote(quotes, 40_000_000n, at("10:01:00"))).toBeUndefined();
+    expect(standingQuote(quotes, 100_000_000n, at("09:59:00"))).toBeUndefined();
   });
 });

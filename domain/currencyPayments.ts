@@ -77,3 +77,32 @@ export function convertPayments(
   }
   return { converted, waiting };
 }
+
+/** How long a quote holds when the merchant sets no window: 15 minutes, as BTCPay's invoices. */
+export const DEFAULT_QUOTE_WINDOW_MS = 15 * 60_000;
+
+/**
+ * A quote is shown again only while it has at least this long left: a payer who opens the page
+ * with a minute to go would otherwise be asked for an amount that lapses while their wallet
+ * signs. Past it, the page asks at the rate of the moment (a new quote), and says so.
+ */
+export const QUOTE_MIN_REMAINING_MS = 2 * 60_000;
+
+/**
+ * The quote that still stands for `amountDue` at `now`: the newest one given for that same
+ * amount with at least QUOTE_MIN_REMAINING_MS left, so every reload inside a window shows the
+ * same figure; undefined when a new one must be given.
+ */
+export function standingQuote(
+  quotes: readonly Quote[],
+  amountDue: bigint,
+  now: Date,
+): Quote | undefined {
+  const fresh = quotes.filter(
+    (q) =>
+      q.amountDue === amountDue &&
+      q.quotedAt.getTime() <= now.getTime() &&
+      q.expiresAt.getTime() - now.getTime() >= QUOTE_MIN_REMAINING_MS,
+  );
+  return fresh.sort((a, b) => b.quotedAt.getTime() - a.quotedAt.getTime())[0];
+}

@@ -1,0 +1,54 @@
+import { rateAtBlock } from "../../chain/priceFeeds.ts";
+import type { Executor } from "../../db/database.ts";
+import { quotesOf, saveQuote } from "../../db/queries/rates.ts";
+import type { FiatCurrency } from "../../domain/currencies.ts";
+import {
+  DEFAULT_QUOTE_WINDOW_MS,
+  type Quote,
+  standingQuote,
+} from "../../domain/currencyPayments.ts";
+import { usdcForAmount } from "../../domain/rates.ts";
+
+/** The chain, read-only: its latest block and the feeds in it (chain/priceFeeds.ts). */
+export type QuoteReader = Parameters<typeof rateAtBlock>[0] & {
+  getBlockNumber(): Promise<bigint>;
+};
+
+/** What to ask a payer for, or why nothing can be asked now. */
+export type QuoteAnswer =
+  | { quote: Quote; reused: boolean; unavailable?: never }
+  | { unavailable: string; quote?: never };
+
+/**
+ * What a payer of a currency-priced invoice or link is asked to send now for `amountDue` (in
+ * its currency): the quote that still stands for that amount (domain/currencyPayments.ts
+ * standingQuote: every reload inside the window shows the same figure), or a new one at the rate
+ * of the chain's latest block, held for `windowMs` from `now` and stored, so a payment of exactly
+ * its `amountDueUsdc` inside the window counts as `amountDue` (convertPayments). When the latest
+ * block gives no usable rate (a stale feed, the sequencer down), nothing is asked: `unavailable`
+ * says why, and the page says "rate unavailable".
+ */
+export async function quoteAmountDue(
+  db: Executor,
+  reader: QuoteReader,
+  owner: { depositAddress: string; currency: FiatCurrency },
+  amountDue: bigint,
+  now: Date,
+  windowMs: number = DEFAULT_QUOTE_WINDOW_MS,
+): Promise<QuoteAnswer> {
+  const standing = standingQuote(await quotesOf(db, owner.depositAddress), amountDue, now);
+  if (standing) return { quote: standing, reused: true };
+  const blockNumber = await reader.getBlockNumber();
+  const at = await rateAtBlock(reader, owner.currency, blockNumber);
+  if (at.problem !== undefined) return { unavailable: at.problem };
+  const quote: Quote = {
+    id: crypto.randomUUID(),
+    amountDue,
+    amountDueUsdc: usdcForAmount(amountDue, at.rate),
+    rate: { numerator: at.rate.numerator, denominator: at.rate.denominator },
+    quotedAt: now,
+    expiresAt: new Date(now.getTime() + windowMs),
+  };
+  await saveQuote(db, { ...quote, ...owner, blockNumber });
+  return { quote, reused: false };
+}
