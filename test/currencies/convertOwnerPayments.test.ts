@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { convertOwnerPayments } from "../../app/payments/convertOwnerPayments.ts";
-import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { setLocalFeedRound } from "../../chain/localFeeds.ts";
 import { rpcRequest } from "../../chain/rpc.ts";
 import { saveQuote } from "../../db/queries/rates.ts";
 import { PRICE_FEEDS } from "../../domain/currencies.ts";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
-import { parseFeedAnswer, rateOf, usdcForAmount } from "../../domain/rates.ts";
-import { chainUrl, createChain } from "../helpers/chain.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { rateOf, usdcForAmount } from "../../domain/rates.ts";
+import { useEurFixture } from "./eurFixture.ts";
 
 /**
  * The conversion of payments to an EUR-priced deposit address against the real database and the
@@ -17,19 +16,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
  * holds; reconcileDeposit hands it over), the rates are real rounds in real blocks.
  */
 describe("converting an EUR deposit address's payments", () => {
-  const url = chainUrl();
-  const chain = createChain(url);
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database.drop());
-  afterEach(() => resetLocalFeeds(url));
-
-  const owner = () => ({
-    depositAddress: `0x${randomUUID().replaceAll("-", "")}00000000`,
-    currency: "EUR" as const,
-  });
+  const { url, chain, db, owner, eurAt } = useEurFixture();
   const transfer = (value: bigint, blockNumber: bigint, paidAt = new Date()): IndexedTransfer => {
     const hash = `0x${randomUUID().replaceAll("-", "").repeat(2)}`;
     return {
@@ -41,27 +28,25 @@ describe("converting an EUR deposit address's payments", () => {
       paidAt,
     };
   };
-  const eurAt = async (usd: string) =>
-    setLocalFeedRound(url, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
   const conversionRows = (address: string) =>
     sql<{
       n: string;
       rate_block_number: string;
     }>`select count(*)::text as n, max(rate_block_number)::text as rate_block_number
-      from app.payment_conversions where deposit_address = ${address}`.execute(database.db);
+      from app.payment_conversions where deposit_address = ${address}`.execute(db());
 
   test("each payment at its own block's rate, converted once and then read back, whatever the rate does next", async () => {
     const address = owner();
     const first = await eurAt("1.10");
     const one = transfer(55_000_000n, first.blockNumber);
     const head = await chain.client.getBlockNumber();
-    const once = await convertOwnerPayments(database.db, chain.client, address, [one], head);
+    const once = await convertOwnerPayments(db(), chain.client, address, [one], head);
     expect(once.converted.map((c) => c.amount)).toEqual([50_000_000n]);
 
     const second = await eurAt("1.20");
     const two = transfer(60_000_000n, second.blockNumber);
     const both = await convertOwnerPayments(
-      database.db,
+      db(),
       chain.client,
       address,
       [one, two],
@@ -76,7 +61,7 @@ describe("converting an EUR deposit address's payments", () => {
     const third = await eurAt("1.375");
     const remined = { ...one, blockNumber: third.blockNumber };
     const after = await convertOwnerPayments(
-      database.db,
+      db(),
       chain.client,
       address,
       [remined],
@@ -96,7 +81,7 @@ describe("converting an EUR deposit address's payments", () => {
     const paid = transfer(55_000_000n, stale.blockNumber);
     await rpcRequest(url, "anvil_mine", ["0x3"]);
     const waiting = await convertOwnerPayments(
-      database.db,
+      db(),
       chain.client,
       address,
       [paid],
@@ -108,7 +93,7 @@ describe("converting an EUR deposit address's payments", () => {
     const fresh = await eurAt("1.25");
     await rpcRequest(url, "anvil_mine", ["0x4"]);
     const done = await convertOwnerPayments(
-      database.db,
+      db(),
       chain.client,
       address,
       [paid],
@@ -127,7 +112,7 @@ describe("converting an EUR deposit address's payments", () => {
       USDC: { roundId: 1n, answer: 100_000_000n, startedAt: 1n, updatedAt: 1n },
     });
     const quotedAt = new Date();
-    await saveQuote(database.db, {
+    await saveQuote(db(), {
       id: randomUUID(),
       depositAddress: address.depositAddress,
       currency: "EUR",
@@ -141,7 +126,7 @@ describe("converting an EUR deposit address's payments", () => {
     const moved = await eurAt("1.12");
     const paid = transfer(110_000_000n, moved.blockNumber, new Date(quotedAt.getTime() + 60_000));
     const result = await convertOwnerPayments(
-      database.db,
+      db(),
       chain.client,
       address,
       [paid],
