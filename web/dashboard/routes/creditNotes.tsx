@@ -28,14 +28,7 @@ import { CreditNoteConfirmPage } from "../pages/creditNoteConfirmPage.tsx";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
 import { attempt, type FormRefusal, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The credit note form's own fields, posted again by its confirmation. */
 const CREDIT_FIELDS = /^(credit|reason|line_items\[\d{1,2}\]\.\w+)$/;
@@ -46,7 +39,7 @@ const CREDIT_FIELDS = /^(credit|reason|line_items\[\d{1,2}\]\.\w+)$/;
  * e-invoices of invoices and credit notes, streamed as the API streams them (the API itself
  * takes keys only).
  */
-export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void {
+export const registerCreditNotes: SignedInRoutes = (app, deps) => {
   app.post("/invoices/:id/credit-notes", async (c) => {
     const id = c.req.param("id");
     const detail = await merchantInvoiceDetail(deps, actorOf(c), id);
@@ -128,7 +121,7 @@ export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void
       authorizedCreditNoteEInvoice(deps, actorOf(c), c.req.param("id"), format),
     ),
   );
-}
+};
 
 const isFormat = (value: string | undefined): value is EInvoiceFormat =>
   (EINVOICE_FORMATS as readonly string[]).includes(value ?? "");

@@ -18,17 +18,10 @@ import { RefundConfirmPage } from "../pages/refundConfirmPage.tsx";
 import { VoidConfirmPage } from "../pages/voidConfirmPage.tsx";
 import { attempt, type FormRefusal, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** One invoice's page, and what its merchant may do there: redeliver, void, refund. */
-export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
+export const registerInvoice: SignedInRoutes = (app, deps) => {
   const invoiceDetail = (c: Context<DashboardEnv>, id: string) =>
     merchantInvoiceDetail(deps, actorOf(c), id);
 
@@ -173,4 +166,4 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     // its sealed copy under the key), and reloading it requests nothing.
     return c.redirect(`/dashboard/invoices/${id}?refund_action=${encodeURIComponent(key)}`, 303);
   });
-}
+};

@@ -15,18 +15,10 @@ import {
 import { InvoicesPage } from "../pages/invoicesPage.tsx";
 import { NewInvoicePage } from "../pages/newInvoicePage.tsx";
 import { attempt, validated } from "../refusals.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  filterOf,
-  formOf,
-  readList,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, filterOf, formOf, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 /** `/dashboard/invoices`: the list, filtered and searched; and a new invoice's form. */
-export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
+export const registerInvoices: SignedInRoutes = (app, deps) => {
   app.get("/invoices", async (c) => {
     const status = filterOf(c, "status", REPORTED_INVOICE_STATUSES);
     const q = (c.req.query("q") ?? "").slice(0, 200);
@@ -81,4 +73,4 @@ export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
     const errors = formErrors(created.fields, lines);
     return render(errors, Object.keys(errors).length === 0 ? created.message : undefined, 400);
   });
-}
+};

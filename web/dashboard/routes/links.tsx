@@ -8,15 +8,7 @@ import type { FormState } from "../pages/formFields.tsx";
 import { LinkDetailPage, NewLinkPage } from "../pages/links.tsx";
 import { LinksPage } from "../pages/linksPage.tsx";
 import { attempt, validated } from "../refusals.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  readList,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 const LINK_TEXT = [
   "description",
@@ -29,7 +21,7 @@ const LINK_TEXT = [
 ] as const;
 
 /** `/dashboard/links`: the list, a new link's form, and one link's page. */
-export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
+export const registerLinks: SignedInRoutes = (app, deps) => {
   app.get("/links", async (c) => {
     const list = await readList(c, "links", (actor, page) => linkList(deps, actor, {}, page));
     return c.html(<LinksPage session={list.session} links={list.rows} pager={list.pager} />);
@@ -94,4 +86,4 @@ export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
       />,
     );
   });
-}
+};

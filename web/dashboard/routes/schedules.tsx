@@ -35,15 +35,7 @@ import { type ScheduleEditing, ScheduleFormPage } from "../pages/scheduleFormPag
 import { every, SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
 import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  PAGE_SIZE,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, PAGE_SIZE, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The template's text fields: the invoice's, but its dates, which the schedule sets. */
 const TEMPLATE_TEXT = INVOICE_TEXT.filter((key) => key !== "issue_date" && key !== "due_date");
@@ -83,7 +75,7 @@ const editingOf = (schedule: Schedule): ScheduleEditing => ({
  * it issued) and its buttons: pause, resume, cancel, issue the next invoice now; and a new
  * schedule's form (the invoice form's cards and a calendar), on POST /api/invoice-schedules' code.
  */
-export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
+export const registerSchedules: SignedInRoutes = (app, deps) => {
   app.get("/schedules", async (c) => {
     const cursor = c.req.query("cursor");
     const after = cursor ? decodeListCursor("schedules", cursor) : undefined;
@@ -291,4 +283,4 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
     "/schedules/:id/run",
     button("issued", "run", (id, c) => runOwnScheduleNow(deps, actorOf(c), id)),
   );
-}
+};
