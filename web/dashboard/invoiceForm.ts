@@ -134,8 +134,22 @@ export function invoiceBody(
   return body;
 }
 
-/** The refusal's field messages, with the person's message for a price that cannot be read. */
-export const formErrors = (fields: Record<string, string>, lines: Line[]) => ({
-  ...fields,
-  ...typedAmountErrors(typedLinePrices(lines)),
-});
+/**
+ * The form shown again after the API refused it: the refusal's messages at their fields (a
+ * price that cannot be read: the person's message, not the JSON API's strict one), and its
+ * `message` above the form only when none is at a field.
+ */
+export function refusedState(
+  form: FormFields,
+  lines: Line[],
+  fields: Record<string, string>,
+  message: string,
+): FormState {
+  const errors = { ...fields, ...typedAmountErrors(typedLinePrices(lines)) };
+  return submittedState(
+    form,
+    lines,
+    errors,
+    Object.keys(errors).length === 0 ? message : undefined,
+  );
+}

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { MerchantActor } from "../../../app/actor.ts";
 import { merchantDefaults } from "../../../app/merchants/settings.ts";
 import {
   cancelSchedule,
@@ -25,12 +26,13 @@ import { decodeListCursor } from "../../../domain/listCursor.ts";
 import { type FormFields, formToBody } from "../forms.ts";
 import {
   blankInvoiceForm,
-  formErrors,
   INVOICE_TEXT,
   invoiceBody,
+  refusedState,
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
+import type { FormState } from "../pages/formFields.tsx";
 import { type ScheduleEditing, ScheduleFormPage } from "../pages/scheduleFormPage.tsx";
 import { every, SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
 import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.ts";
@@ -197,16 +199,9 @@ export const registerSchedules: SignedInRoutes = (app, deps) => {
   ) => {
     const form = formOf(c);
     const { lines, create } = submittedLines(form);
-    const render = (errors: Record<string, string>, problem?: string, status: 200 | 400 = 200) =>
-      c.html(
-        <ScheduleFormPage
-          session={session(c)}
-          state={submittedState(form, lines, errors, problem)}
-          editing={editing}
-        />,
-        status,
-      );
-    if (!create) return render({});
+    const render = (state: FormState, status: 200 | 400 = 200) =>
+      c.html(<ScheduleFormPage session={session(c)} state={state} editing={editing} />, status);
+    if (!create) return render(submittedState(form, lines, {}));
     const email = c.get("signedIn").identity.merchantEmail;
     const saved = await save({
       ...formToBody(form, ["interval", "start_date", "end_date"]),
@@ -223,8 +218,7 @@ export const registerSchedules: SignedInRoutes = (app, deps) => {
         message,
       ]),
     );
-    const errors = formErrors(fields, lines);
-    return render(errors, Object.keys(errors).length === 0 ? saved.message : undefined, 400);
+    return render(refusedState(form, lines, fields, saved.message), 400);
   };
 
   const schedulePage = async (
@@ -250,15 +244,19 @@ export const registerSchedules: SignedInRoutes = (app, deps) => {
   };
   app.get("/schedules/:id", (c) => schedulePage(c, { notice: c.req.query("notice") }));
 
+  /**
+   * A schedule's button: `change` (one of app/schedules' use cases) on the schedule of the path,
+   * then its page with `notice`; refused, its page saying why it was not `verb`.
+   */
   const button =
     (
       verb: string,
       notice: string,
-      run: (id: string, c: Context<DashboardEnv>) => Promise<unknown>,
+      change: (d: typeof deps, actor: MerchantActor, id: string) => Promise<unknown>,
     ) =>
     async (c: Context<DashboardEnv>) => {
       const id = c.req.param("id") ?? "";
-      const done = await attempt(async () => ({ result: await run(id, c) }));
+      const done = await attempt(async () => ({ result: await change(deps, actorOf(c), id) }));
       if (done.ok) return c.redirect(`/dashboard/schedules/${id}?notice=${notice}`, 303);
       if (done.status === 404) return notFound(c, "schedule");
       return schedulePage(
@@ -267,20 +265,8 @@ export const registerSchedules: SignedInRoutes = (app, deps) => {
         done.status === 429 ? 429 : 409,
       );
     };
-  app.post(
-    "/schedules/:id/pause",
-    button("paused", "paused", (id, c) => pauseSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/resume",
-    button("resumed", "resumed", (id, c) => resumeSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/cancel",
-    button("cancelled", "cancelled", (id, c) => cancelSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/run",
-    button("issued", "run", (id, c) => runOwnScheduleNow(deps, actorOf(c), id)),
-  );
+  app.post("/schedules/:id/pause", button("paused", "paused", pauseSchedule));
+  app.post("/schedules/:id/resume", button("resumed", "resumed", resumeSchedule));
+  app.post("/schedules/:id/cancel", button("cancelled", "cancelled", cancelSchedule));
+  app.post("/schedules/:id/run", button("issued", "run", runOwnScheduleNow));
 };
