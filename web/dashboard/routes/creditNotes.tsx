@@ -8,6 +8,10 @@ import {
   CreateCreditNoteSchema,
   createCreditNoteKnownKeys,
 } from "../../../app/creditNotes/schema.ts";
+import {
+  eInvoiceDownloadHeaders,
+  pdfDownloadHeaders,
+} from "../../../app/invoices/downloadHeaders.ts";
 import { merchantInvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
 import {
   authorizedInvoiceEInvoice,
@@ -102,13 +106,7 @@ export const registerCreditNotes: SignedInRoutes = (app, deps) => {
   app.get("/credit-notes/:id/pdf", async (c) => {
     const pdf = await attempt(() => creditNotePdf(deps, actorOf(c), c.req.param("id")));
     if (!pdf.ok) return notFound(c, "credit note");
-    return c.body(pdf.bytes, 200, {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${pdf.invoiceNumber}.pdf"`,
-      "Content-Length": String(pdf.bytes.length),
-      ETag: `"${pdf.sha256}"`,
-      "Cache-Control": "private, max-age=31536000, immutable",
-    });
+    return c.body(pdf.bytes, 200, pdfDownloadHeaders(pdf));
   });
 
   app.get("/invoices/:id/einvoice", (c) =>
@@ -140,12 +138,7 @@ async function eInvoiceDownload(
   if (!isFormat(format)) return notFound(c, "e-invoice format");
   const done = await attempt(async () => ({ file: await file(format) }));
   if (done.ok)
-    return c.body(new Uint8Array(done.file.bytes), 200, {
-      "Content-Type": done.file.contentType,
-      "Content-Disposition": `attachment; filename="${done.file.fileName}"`,
-      "Content-Length": String(done.file.bytes.byteLength),
-      "Cache-Control": "private, no-cache",
-    });
+    return c.body(new Uint8Array(done.file.bytes), 200, eInvoiceDownloadHeaders(done.file));
   if (done.status === 404) return notFound(c, what);
   return c.html(
     <PlainLayout title="No e-invoice">
