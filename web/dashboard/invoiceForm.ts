@@ -11,6 +11,7 @@ import {
   typedLinePrices,
 } from "./forms.ts";
 import type { FormState } from "./pages/formFields.tsx";
+import { formProblem } from "./refusals.ts";
 
 /**
  * The invoice form's fields and round trips, shared by the new invoice's page and the new
@@ -146,10 +147,5 @@ export function refusedState(
   message: string,
 ): FormState {
   const errors = { ...fields, ...typedAmountErrors(typedLinePrices(lines)) };
-  return submittedState(
-    form,
-    lines,
-    errors,
-    Object.keys(errors).length === 0 ? message : undefined,
-  );
+  return submittedState(form, lines, errors, formProblem(errors, undefined, message));
 }

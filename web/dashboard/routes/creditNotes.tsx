@@ -30,7 +30,7 @@ import { submittedLines } from "../invoiceForm.ts";
 import { PlainLayout } from "../layout.tsx";
 import { CreditNoteConfirmPage } from "../pages/creditNoteConfirmPage.tsx";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
-import { attempt, type FormRefusal, validated } from "../refusals.ts";
+import { attempt, type FormRefusal, formProblem, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
@@ -56,11 +56,7 @@ export const registerCreditNotes: SignedInRoutes = (app, deps) => {
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={
-            Object.keys(errors).length > 0
-              ? "No credit note was issued: see its form below."
-              : undefined
-          }
+          problem={formProblem(errors, "No credit note was issued: see its form below.")}
           creditNote={creditNoteFormState(form, lines, fields, problem)}
         />,
         status,

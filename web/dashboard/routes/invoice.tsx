@@ -16,7 +16,7 @@ import { formToBody, typedAmount } from "../forms.ts";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
 import { RefundConfirmPage } from "../pages/refundConfirmPage.tsx";
 import { VoidConfirmPage } from "../pages/voidConfirmPage.tsx";
-import { attempt, type FormRefusal, validated } from "../refusals.ts";
+import { attempt, type FormRefusal, formProblem, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
 import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
@@ -126,11 +126,11 @@ export const registerInvoice: SignedInRoutes = (app, deps) => {
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={
-            Object.keys(errors).length > 0
-              ? "The refund was not requested: see the form below."
-              : message
-          }
+          problem={formProblem(
+            errors,
+            "The refund was not requested: see the form below.",
+            message,
+          )}
           refund={{ values: form, errors }}
           refundDefault={await refundDefaultOf(c, detail)}
         />,

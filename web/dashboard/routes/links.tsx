@@ -7,7 +7,7 @@ import { formToBody, idempotencyKeyOf, typedAmount, typedAmountErrors } from "..
 import type { FormState } from "../pages/formFields.tsx";
 import { LinkDetailPage, NewLinkPage } from "../pages/links.tsx";
 import { LinksPage } from "../pages/linksPage.tsx";
-import { attempt, validated } from "../refusals.ts";
+import { attempt, formProblem, validated } from "../refusals.ts";
 import { actorOf, formOf, notFound, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 const LINK_TEXT = [
@@ -68,7 +68,7 @@ export const registerLinks: SignedInRoutes = (app, deps) => {
       : input;
     if (created.ok) return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
     const errors = { ...created.fields, ...amountErrors };
-    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined);
+    return render(errors, formProblem(errors, undefined, created.message));
   });
   app.get("/links/:slug", async (c) => {
     const detail = await merchantLinkDetail(deps, actorOf(c), c.req.param("slug"));
