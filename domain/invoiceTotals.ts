@@ -37,6 +37,25 @@ export function quantityToString(quantity: number): string {
 }
 
 /**
+ * One line priced: its unit price in base units, and `amount` (the rounding of its pricing) of
+ * its quantity at that price as its total, with its `tax`.
+ */
+function pricedLine(
+  item: LineItemInput,
+  amount: (quantity: number, unitPrice: bigint) => bigint,
+  tax: LineTax | null,
+): PricedLineItem {
+  const unitPrice = usdcToBaseUnits(item.unit_price);
+  return {
+    description: item.description,
+    quantity: quantityToString(item.quantity),
+    unitPrice,
+    lineTotal: amount(item.quantity, unitPrice),
+    tax,
+  };
+}
+
+/**
  * Each line's total (quantity × unit price, rounded half-up to 6 decimals) and the invoice
  * total (their sum), in USDC base units.
  */
@@ -44,16 +63,7 @@ export function priceLineItems(items: readonly LineItemInput[]): {
   lines: PricedLineItem[];
   total: bigint;
 } {
-  const lines = items.map((item) => {
-    const unitPrice = usdcToBaseUnits(item.unit_price);
-    return {
-      description: item.description,
-      quantity: quantityToString(item.quantity),
-      unitPrice,
-      lineTotal: lineTotal(item.quantity, unitPrice),
-      tax: null,
-    };
-  });
+  const lines = items.map((item) => pricedLine(item, lineTotal, null));
   return { lines, total: lines.reduce((sum, line) => sum + line.lineTotal, 0n) };
 }
 
@@ -80,14 +90,7 @@ export function priceInvoice(items: readonly LineItemInput[]): {
   const lines = items.map((item) => {
     const tax = resolveLineTax(item.tax_rate, item.tax_category);
     if ("code" in tax) throw new RangeError(`line "${item.description}": ${tax.message}`);
-    const unitPrice = usdcToBaseUnits(item.unit_price);
-    return {
-      description: item.description,
-      quantity: quantityToString(item.quantity),
-      unitPrice,
-      lineTotal: lineNetAmount(item.quantity, unitPrice),
-      tax,
-    };
+    return pricedLine(item, lineNetAmount, tax);
   });
   return { lines, ...pricedTotals(lines) };
 }

@@ -130,6 +130,26 @@ export function pageRoutes(deps: PageDeps): Hono {
     ) : null;
   };
 
+  /**
+   * What a payable page shows besides its invoice or link, for what is `due`: the "Paid but not
+   * showing?" box, the QR code, the x402 resource (also the `Link` header while something is
+   * due) and the wallet button's options.
+   */
+  const payableParts = async (
+    c: Context,
+    owner: "invoice" | "link",
+    target: { slug: string; deposit_address: string },
+    page: string,
+    due: bigint,
+  ) => {
+    const paidCheck = await paidCheckBox(c, owner, target, page);
+    const qr = await payQr(target.deposit_address, due);
+    const x402 = x402Url(deps, target.slug);
+    if (due > 0n) paymentLinkHeader(c, x402);
+    const pay = walletOptions(deps, target.deposit_address, due);
+    return { paidCheck, qrSvg: qr, x402Url: x402, pay };
+  };
+
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
     const hosted = await hostedInvoice(deps.db, c.req.param("slug"));
@@ -138,18 +158,15 @@ export function pageRoutes(deps: PageDeps): Hono {
     // Void: no way to pay (no address, QR code or wallet button), no polling.
     if (!state)
       return c.html(<VoidInvoicePage invoice={invoice} lines={lines} refunded={refunded} />);
-    const paidCheck = await paidCheckBox(c, "invoice", invoice, `/i/${invoice.slug}`);
     const due = invoiceAmountDue(
       invoice.status,
       invoice.total_amount,
       state.received,
       invoice.credited_amount,
     );
-    const qr = await payQr(invoice.deposit_address, due);
+    const parts = await payableParts(c, "invoice", invoice, `/i/${invoice.slug}`, due);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
-    const x402 = x402Url(deps, invoice.slug);
-    if (due > 0n) paymentLinkHeader(c, x402);
     return c.html(
       <InvoicePage
         invoice={invoice}
@@ -157,10 +174,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         state={state}
         refunded={refunded}
         pdfUrl={pdfUrl}
-        x402Url={x402}
-        qrSvg={qr}
-        pay={walletOptions(deps, invoice.deposit_address, due)}
-        paidCheck={paidCheck}
+        {...parts}
       />,
     );
   });
@@ -170,12 +184,8 @@ export function pageRoutes(deps: PageDeps): Hono {
     const hosted = await hostedLink(deps.db, c.req.param("slug"));
     if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
     const { link, state, refunded } = hosted;
-    const paidCheck = await paidCheckBox(c, "link", link, `/pay/${link.slug}`);
     const due = amountDue(link.amount, state.received);
-    const qr = await payQr(link.deposit_address, due);
-    const pay = walletOptions(deps, link.deposit_address, due);
-    const x402 = x402Url(deps, link.slug);
-    if (due > 0n) paymentLinkHeader(c, x402);
+    const { pay, ...parts } = await payableParts(c, "link", link, `/pay/${link.slug}`, due);
     // w.js on a desktop says so: no phone's wallet app to open there (web/widget.ts).
     const desktop = c.req.query("device") === "desktop";
     return c.html(
@@ -183,10 +193,8 @@ export function pageRoutes(deps: PageDeps): Hono {
         link={link}
         state={state}
         refunded={refunded}
-        x402Url={x402}
-        qrSvg={qr}
+        {...parts}
         pay={desktop ? { wallet: pay.wallet } : pay}
-        paidCheck={paidCheck}
       />,
     );
   });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { eInvoiceDownloadHeaders } from "../../app/invoices/downloadHeaders.ts";
 import {
   authorizedInvoiceEInvoice,
   EINVOICE_FORMATS,
@@ -58,11 +59,5 @@ export function registerInvoiceEInvoice(app: Router, deps: AppDeps): void {
 
 /** An e-invoice file as a download. */
 export function eInvoiceResponse(c: Context, file: EInvoiceFile) {
-  return c.body(new Uint8Array(file.bytes), 200, {
-    "Content-Type": file.contentType,
-    "Content-Disposition": `attachment; filename="${file.fileName}"`,
-    "Content-Length": String(file.bytes.byteLength),
-    // Made anew on each request from the stored record (which never changes).
-    "Cache-Control": "private, no-cache",
-  });
+  return c.body(new Uint8Array(file.bytes), 200, eInvoiceDownloadHeaders(file));
 }

@@ -185,24 +185,14 @@ export function registerScheduleRoutes(app: Router, deps: AppDeps): void {
     withTemplateHook(updateScheduleKnownKeys),
   );
 
-  app.openapi(pauseRoute, async (c) =>
-    c.json(
-      presentSchedule(await pauseSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
-      200,
-    ),
-  );
-  app.openapi(resumeRoute, async (c) =>
-    c.json(
-      presentSchedule(await resumeSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
-      200,
-    ),
-  );
-  app.openapi(cancelRoute, async (c) =>
-    c.json(
-      presentSchedule(await cancelSchedule(deps, merchantActorOf(c), c.req.valid("param").id)),
-      200,
-    ),
-  );
+  /** A state change of stateRoute's: `change` on the schedule, answered with the schedule then. */
+  const registerStateChange = (route: typeof pauseRoute, change: typeof pauseSchedule) =>
+    app.openapi(route, async (c) =>
+      c.json(presentSchedule(await change(deps, merchantActorOf(c), c.req.valid("param").id)), 200),
+    );
+  registerStateChange(pauseRoute, pauseSchedule);
+  registerStateChange(resumeRoute, resumeSchedule);
+  registerStateChange(cancelRoute, cancelSchedule);
 
   app.openapi(runRoute, async (c) =>
     c.json(await runOwnScheduleNow(deps, merchantActorOf(c), c.req.valid("param").id), 201),

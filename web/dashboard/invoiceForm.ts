@@ -11,6 +11,7 @@ import {
   typedLinePrices,
 } from "./forms.ts";
 import type { FormState } from "./pages/formFields.tsx";
+import { formProblem } from "./refusals.ts";
 
 /**
  * The invoice form's fields and round trips, shared by the new invoice's page and the new
@@ -134,8 +135,17 @@ export function invoiceBody(
   return body;
 }
 
-/** The refusal's field messages, with the person's message for a price that cannot be read. */
-export const formErrors = (fields: Record<string, string>, lines: Line[]) => ({
-  ...fields,
-  ...typedAmountErrors(typedLinePrices(lines)),
-});
+/**
+ * The form shown again after the API refused it: the refusal's messages at their fields (a
+ * price that cannot be read: the person's message, not the JSON API's strict one), and its
+ * `message` above the form only when none is at a field.
+ */
+export function refusedState(
+  form: FormFields,
+  lines: Line[],
+  fields: Record<string, string>,
+  message: string,
+): FormState {
+  const errors = { ...fields, ...typedAmountErrors(typedLinePrices(lines)) };
+  return submittedState(form, lines, errors, formProblem(errors, undefined, message));
+}

@@ -27,6 +27,16 @@ export type FormRefusal = {
  */
 const PAGE_STATUS_OF = REFUSAL_HTTP_STATUS satisfies Record<RefusalKind, number>;
 
+/**
+ * The message above a form shown again: `atFields` (say, "see the form below") when the
+ * refusal's messages are at the form's fields, else `otherwise` (its own message, or none).
+ */
+export const formProblem = (
+  errors: Record<string, string>,
+  atFields: string | undefined,
+  otherwise?: string,
+): string | undefined => (Object.keys(errors).length > 0 ? atFields : otherwise);
+
 export type Outcome<T> = ({ ok: true } & T) | FormRefusal;
 
 const byPath = (fields: FieldError[] | undefined): Record<string, string> =>

@@ -9,6 +9,22 @@ import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
+/**
+ * A hosted invoice's first card: its number, its merchant and their address as issued, then
+ * `children` (its status and whom it bills).
+ */
+export function InvoiceHead(props: { invoice: InvoiceRow; children: Child }) {
+  const { invoice } = props;
+  return (
+    <section class="card">
+      <p class="muted small">Invoice {invoice.invoice_number}</p>
+      <h1>{invoice.merchant_name_snapshot}</h1>
+      <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
+      {props.children}
+    </section>
+  );
+}
+
 /** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
 export function InvoicePage(props: {
   invoice: InvoiceRow;
@@ -47,17 +63,14 @@ export function InvoicePage(props: {
         totalUnits={invoiced}
         state={status}
       >
-        <section class="card">
-          <p class="muted small">Invoice {invoice.invoice_number}</p>
-          <h1>{invoice.merchant_name_snapshot}</h1>
-          <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
+        <InvoiceHead invoice={invoice}>
           <StatusBadge status={status} />
           <p class="small">
             Billed to <strong>{invoice.vendor_name}</strong>
             {invoice.vendor_address ? ` · ${invoice.vendor_address}` : ""} · issued{" "}
             {invoice.issue_date} · due <strong>{invoice.due_date}</strong>
           </p>
-        </section>
+        </InvoiceHead>
 
         <section class="card" aria-label="Items">
           <table>

@@ -1,6 +1,7 @@
 import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { Layout } from "../layout.tsx";
+import { InvoiceHead } from "./invoicePage.tsx";
 
 /**
  * `{PAY_URL}/i/{slug}` of a void invoice: what it was, and that nothing is to be paid. No
@@ -20,15 +21,12 @@ export function VoidInvoicePage(props: {
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot} (void)`}
     >
       <div data-state="void">
-        <section class="card">
-          <p class="muted small">Invoice {invoice.invoice_number}</p>
-          <h1>{invoice.merchant_name_snapshot}</h1>
-          <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
+        <InvoiceHead invoice={invoice}>
           <span class="badge">void</span>
           <p class="small">
             Billed to <strong>{invoice.vendor_name}</strong> · issued {invoice.issue_date}
           </p>
-        </section>
+        </InvoiceHead>
         <section class="card" aria-label="Void">
           <h2>This invoice is void</h2>
           <p>

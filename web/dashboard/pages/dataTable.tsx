@@ -7,6 +7,9 @@ export type Column<Row> = {
   /** A figure: the header and the cells get `class="num"` (aligned right). */
   num?: boolean;
   cell: (row: Row) => Child;
+  /** The row's own page: each cell a link there (`class` of the link: `linkClass`). */
+  href?: (row: Row) => string;
+  linkClass?: string;
 };
 
 /**
@@ -33,6 +36,14 @@ export function DataTable<Row>(props: {
   if (props.empty !== undefined && props.rows.length === 0)
     return <p class="muted">{props.empty}</p>;
   const num = (column: Column<Row>) => (column.num ? "num" : undefined);
+  const content = (column: Column<Row>, row: Row) =>
+    column.href ? (
+      <a class={column.linkClass} href={column.href(row)}>
+        {column.cell(row)}
+      </a>
+    ) : (
+      column.cell(row)
+    );
   return (
     <div class="tablewrap">
       <table class="responsive" aria-labelledby={props.labelledBy}>
@@ -53,7 +64,7 @@ export function DataTable<Row>(props: {
             <tr {...props.rowAttributes?.(row)}>
               {props.columns.map((column) => (
                 <td data-label={column.label} class={num(column)}>
-                  {column.cell(row)}
+                  {content(column, row)}
                 </td>
               ))}
             </tr>

@@ -42,11 +42,8 @@ export function EventsPage(props: {
             { label: "When", cell: (event) => <Time at={at(event.created_at)} /> },
             {
               label: "Type",
-              cell: (event) => (
-                <a href={`/dashboard/events/${event.event_id}`}>
-                  <code>{event.type}</code>
-                </a>
-              ),
+              href: (event) => `/dashboard/events/${event.event_id}`,
+              cell: (event) => <code>{event.type}</code>,
             },
             { label: "About", cell: (event) => <EventSubject event={event} /> },
           ]}

@@ -122,7 +122,22 @@ export function FormHead(props: { session: Session; state: FormState; create: st
   );
 }
 
-export function CustomerCard(props: { state: FormState }) {
+/**
+ * What the invoice bills, between its head and the merchant's side: the customer, the lines and
+ * their tax (a new invoice's form, and the invoice a schedule issues).
+ */
+export function BilledCards(props: { state: FormState }) {
+  return (
+    <>
+      <CustomerCard state={props.state} />
+      <LinesCard state={props.state} />
+      <TaxCard state={props.state} />
+    </>
+  );
+}
+
+/** Whom the invoice is for: the vendor's name, email and address. */
+function CustomerCard(props: { state: FormState }) {
   const { state } = props;
   return (
     <section class="card">
@@ -137,7 +152,7 @@ export function CustomerCard(props: { state: FormState }) {
 }
 
 /** The line items with their totals (the dashboard's script adds and removes lines in place). */
-export function LinesCard(props: { state: FormState }) {
+function LinesCard(props: { state: FormState }) {
   return (
     <section class="card">
       <h2 id="lines-heading">Line items</h2>
@@ -233,7 +248,7 @@ export function LinesEditor(props: {
  * The parties' tax fields and the exemption reason: what an invoice with tax on its lines
  * states (the lines' rate and category are in the lines card), checked by the API's schema.
  */
-export function TaxCard(props: { state: FormState }) {
+function TaxCard(props: { state: FormState }) {
   const { state } = props;
   return (
     <section class="card" aria-labelledby="tax-heading">

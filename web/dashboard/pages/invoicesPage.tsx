@@ -60,9 +60,8 @@ export function InvoicesPage(props: {
           columns={[
             {
               label: "Number",
-              cell: (invoice) => (
-                <a href={`/dashboard/invoices/${invoice.id}`}>{invoice.invoice_number}</a>
-              ),
+              href: (invoice) => `/dashboard/invoices/${invoice.id}`,
+              cell: (invoice) => invoice.invoice_number,
             },
             {
               label: "Customer",

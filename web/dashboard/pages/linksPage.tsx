@@ -21,7 +21,8 @@ export function LinksPage(props: { session: Session; links: LinkListRow[]; pager
           columns={[
             {
               label: "Description",
-              cell: (link) => <a href={`/dashboard/links/${link.slug}`}>{link.description}</a>,
+              href: (link) => `/dashboard/links/${link.slug}`,
+              cell: (link) => link.description,
             },
             { label: "Created", cell: (link) => <Time at={link.created_at} /> },
             { label: "Status", cell: (link) => <Badge status={link.status} /> },

@@ -1,13 +1,6 @@
 import { DashboardLayout } from "../layout.tsx";
 import { Field, type FormState } from "./formFields.tsx";
-import {
-  CustomerCard,
-  FormHead,
-  LinesCard,
-  NotCreated,
-  TaxCard,
-  YouCard,
-} from "./invoiceFormCards.tsx";
+import { BilledCards, FormHead, NotCreated, YouCard } from "./invoiceFormCards.tsx";
 import type { Session } from "./pageSession.ts";
 
 export function NewInvoicePage(props: { session: Session; state: FormState }) {
@@ -17,9 +10,7 @@ export function NewInvoicePage(props: { session: Session; state: FormState }) {
       <NotCreated state={state} what="invoice" />
       <form method="post" action="/dashboard/invoices/new" id="invoice-form" novalidate>
         <FormHead session={props.session} state={state} create="Create invoice" />
-        <CustomerCard state={state} />
-        <LinesCard state={state} />
-        <TaxCard state={state} />
+        <BilledCards state={state} />
         <section class="card">
           <h2>Terms</h2>
           <div class="grid2">

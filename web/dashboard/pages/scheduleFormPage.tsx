@@ -1,13 +1,6 @@
 import { DashboardLayout } from "../layout.tsx";
 import { Field, type FormState } from "./formFields.tsx";
-import {
-  CustomerCard,
-  FormHead,
-  LinesCard,
-  NotCreated,
-  TaxCard,
-  YouCard,
-} from "./invoiceFormCards.tsx";
+import { BilledCards, FormHead, NotCreated, YouCard } from "./invoiceFormCards.tsx";
 import type { Session } from "./pageSession.ts";
 
 /** A schedule being changed: its calendar, which a change cannot move, shown as text. */
@@ -82,9 +75,7 @@ export function ScheduleFormPage(props: {
           </div>
           <Field name="notes" label="Notes on each invoice" state={state} multiline />
         </section>
-        <CustomerCard state={state} />
-        <LinesCard state={state} />
-        <TaxCard state={state} />
+        <BilledCards state={state} />
         <YouCard state={state} sendLabel="Email each invoice to the customer when it is issued" />
         <button type="submit" class="primary" name="_action" value="create">
           {submit}

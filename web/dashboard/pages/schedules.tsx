@@ -144,11 +144,8 @@ export function SchedulesPage(props: {
           columns={[
             {
               label: "Customer",
-              cell: (s) => (
-                <a href={`/dashboard/schedules/${s.schedule_id}`}>
-                  {String(s.invoice.vendor_name ?? s.invoice.vendor_email)}
-                </a>
-              ),
+              href: (s) => `/dashboard/schedules/${s.schedule_id}`,
+              cell: (s) => String(s.invoice.vendor_name ?? s.invoice.vendor_email),
             },
             { label: "How often", cell: (s) => every(s) },
             { label: "Status", cell: (s) => <Badge status={s.status} /> },

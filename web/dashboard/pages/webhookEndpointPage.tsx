@@ -96,11 +96,8 @@ export function WebhookEndpointPage(props: {
           columns={[
             {
               label: "Event",
-              cell: (delivery) => (
-                <a href={`/dashboard/events/${delivery.event_id}`}>
-                  <code>{delivery.event_type}</code>
-                </a>
-              ),
+              href: (delivery) => `/dashboard/events/${delivery.event_id}`,
+              cell: (delivery) => <code>{delivery.event_type}</code>,
             },
             { label: "Queued", cell: (delivery) => <Time at={delivery.created_at} /> },
             { label: "Status", cell: (delivery) => <Badge status={delivery.status} /> },

@@ -36,11 +36,9 @@ export function WebhooksPage(props: {
           columns={[
             {
               label: "URL",
-              cell: (endpoint) => (
-                <a class="mono" href={`/dashboard/webhooks/${endpoint.id}`}>
-                  {endpoint.url}
-                </a>
-              ),
+              href: (endpoint) => `/dashboard/webhooks/${endpoint.id}`,
+              cell: (endpoint) => endpoint.url,
+              linkClass: "mono",
             },
             { label: "Events", cell: (endpoint) => eventsText(endpoint.events) },
             { label: "State", cell: (endpoint) => <State enabled={endpoint.enabled} /> },

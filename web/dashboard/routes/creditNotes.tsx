@@ -8,6 +8,10 @@ import {
   CreateCreditNoteSchema,
   createCreditNoteKnownKeys,
 } from "../../../app/creditNotes/schema.ts";
+import {
+  eInvoiceDownloadHeaders,
+  pdfDownloadHeaders,
+} from "../../../app/invoices/downloadHeaders.ts";
 import { merchantInvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
 import {
   authorizedInvoiceEInvoice,
@@ -26,16 +30,9 @@ import { submittedLines } from "../invoiceForm.ts";
 import { PlainLayout } from "../layout.tsx";
 import { CreditNoteConfirmPage } from "../pages/creditNoteConfirmPage.tsx";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
-import { attempt, type FormRefusal, validated } from "../refusals.ts";
+import { attempt, type FormRefusal, formProblem, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The credit note form's own fields, posted again by its confirmation. */
 const CREDIT_FIELDS = /^(credit|reason|line_items\[\d{1,2}\]\.\w+)$/;
@@ -46,7 +43,7 @@ const CREDIT_FIELDS = /^(credit|reason|line_items\[\d{1,2}\]\.\w+)$/;
  * e-invoices of invoices and credit notes, streamed as the API streams them (the API itself
  * takes keys only).
  */
-export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void {
+export const registerCreditNotes: SignedInRoutes = (app, deps) => {
   app.post("/invoices/:id/credit-notes", async (c) => {
     const id = c.req.param("id");
     const detail = await merchantInvoiceDetail(deps, actorOf(c), id);
@@ -59,11 +56,7 @@ export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={
-            Object.keys(errors).length > 0
-              ? "No credit note was issued: see its form below."
-              : undefined
-          }
+          problem={formProblem(errors, "No credit note was issued: see its form below.")}
           creditNote={creditNoteFormState(form, lines, fields, problem)}
         />,
         status,
@@ -109,13 +102,7 @@ export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void
   app.get("/credit-notes/:id/pdf", async (c) => {
     const pdf = await attempt(() => creditNotePdf(deps, actorOf(c), c.req.param("id")));
     if (!pdf.ok) return notFound(c, "credit note");
-    return c.body(pdf.bytes, 200, {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${pdf.invoiceNumber}.pdf"`,
-      "Content-Length": String(pdf.bytes.length),
-      ETag: `"${pdf.sha256}"`,
-      "Cache-Control": "private, max-age=31536000, immutable",
-    });
+    return c.body(pdf.bytes, 200, pdfDownloadHeaders(pdf));
   });
 
   app.get("/invoices/:id/einvoice", (c) =>
@@ -128,7 +115,7 @@ export function registerCreditNotes(app: SignedInApp, deps: DashboardDeps): void
       authorizedCreditNoteEInvoice(deps, actorOf(c), c.req.param("id"), format),
     ),
   );
-}
+};
 
 const isFormat = (value: string | undefined): value is EInvoiceFormat =>
   (EINVOICE_FORMATS as readonly string[]).includes(value ?? "");
@@ -147,12 +134,7 @@ async function eInvoiceDownload(
   if (!isFormat(format)) return notFound(c, "e-invoice format");
   const done = await attempt(async () => ({ file: await file(format) }));
   if (done.ok)
-    return c.body(new Uint8Array(done.file.bytes), 200, {
-      "Content-Type": done.file.contentType,
-      "Content-Disposition": `attachment; filename="${done.file.fileName}"`,
-      "Content-Length": String(done.file.bytes.byteLength),
-      "Cache-Control": "private, no-cache",
-    });
+    return c.body(new Uint8Array(done.file.bytes), 200, eInvoiceDownloadHeaders(done.file));
   if (done.status === 404) return notFound(c, what);
   return c.html(
     <PlainLayout title="No e-invoice">

@@ -3,21 +3,13 @@ import { EVENT_LOG_TYPES } from "../../../domain/webhookEndpoints.ts";
 import { EventPage } from "../pages/eventPage.tsx";
 import { EventsPage } from "../pages/eventsPage.tsx";
 import { attempt } from "../refusals.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  filterOf,
-  notFound,
-  readList,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, filterOf, notFound, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 /**
  * `/dashboard/events`: the merchant's event log, newest first, by type; and one event's page,
  * its payload as delivered and its deliveries: the read models of GET /api/events.
  */
-export function registerEvents(app: SignedInApp, deps: DashboardDeps): void {
+export const registerEvents: SignedInRoutes = (app, deps) => {
   app.get("/events", async (c) => {
     const type = filterOf(c, "type", EVENT_LOG_TYPES);
     const list = await readList(c, "events", (actor, page) =>
@@ -35,4 +27,4 @@ export function registerEvents(app: SignedInApp, deps: DashboardDeps): void {
       <EventPage session={session(c)} event={found.event} deliveries={found.deliveries} />,
     );
   });
-}
+};

@@ -4,10 +4,10 @@ import { paymentsCsv } from "../../../app/exports/paymentsCsv.ts";
 import { receivablesCsvResponse } from "../../../app/reports/receivables.ts";
 import { PlainLayout } from "../layout.tsx";
 import { attempt, validated } from "../refusals.ts";
-import { actorOf, type DashboardDeps, notFound, type SignedInApp } from "./shared.tsx";
+import { actorOf, notFound, type SignedInRoutes } from "./shared.tsx";
 
 /** The API's CSV exports, streamed under the session (the API itself takes keys only). */
-export function registerExports(app: SignedInApp, deps: DashboardDeps): void {
+export const registerExports: SignedInRoutes = (app, deps) => {
   app.get("/exports/:file", async (c) => {
     const file = c.req.param("file");
     if (file === "receivables.csv") {
@@ -44,4 +44,4 @@ export function registerExports(app: SignedInApp, deps: DashboardDeps): void {
       400,
     );
   });
-}
+};

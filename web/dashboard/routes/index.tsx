@@ -20,7 +20,13 @@ import { registerReceivables } from "./receivables.tsx";
 import { registerReminders } from "./reminders.tsx";
 import { registerSchedules } from "./schedules.tsx";
 import { registerSettings } from "./settings.tsx";
-import { type DashboardDeps, dashboardCookieSettings, forbidden, rememberForm } from "./shared.tsx";
+import {
+  type DashboardDeps,
+  dashboardCookieSettings,
+  forbidden,
+  rememberForm,
+  type SignedInRoutes,
+} from "./shared.tsx";
 import { registerSignIn, registerSignOut, type SignInGuards } from "./signIn.tsx";
 import { registerWebhooks } from "./webhooks.tsx";
 
@@ -96,21 +102,24 @@ export function dashboardRoutes(
   });
   const issuing = guards.issuing;
   if (issuing) for (const path of ISSUING_FORMS) signedIn.post(path, issuing);
-  registerSignOut(signedIn, deps);
-  registerOverview(signedIn, deps);
-  registerInvoices(signedIn, deps);
-  registerInvoice(signedIn, deps);
-  registerCreditNotes(signedIn, deps);
-  registerLinks(signedIn, deps);
-  registerPayments(signedIn, deps);
-  registerKeys(signedIn, deps);
-  registerSettings(signedIn, deps);
-  registerExports(signedIn, deps);
-  registerWebhooks(signedIn, deps);
-  registerEvents(signedIn, deps);
-  registerSchedules(signedIn, deps);
-  registerReceivables(signedIn, deps);
-  registerReminders(signedIn, deps);
+  const signedInRoutes: SignedInRoutes[] = [
+    registerSignOut,
+    registerOverview,
+    registerInvoices,
+    registerInvoice,
+    registerCreditNotes,
+    registerLinks,
+    registerPayments,
+    registerKeys,
+    registerSettings,
+    registerExports,
+    registerWebhooks,
+    registerEvents,
+    registerSchedules,
+    registerReceivables,
+    registerReminders,
+  ];
+  for (const register of signedInRoutes) register(signedIn, deps);
 
   app.route("/dashboard", signedIn);
   return app;

@@ -16,19 +16,12 @@ import { formToBody, typedAmount } from "../forms.ts";
 import { InvoiceDetailPage } from "../pages/invoiceDetailPage.tsx";
 import { RefundConfirmPage } from "../pages/refundConfirmPage.tsx";
 import { VoidConfirmPage } from "../pages/voidConfirmPage.tsx";
-import { attempt, type FormRefusal, validated } from "../refusals.ts";
+import { attempt, type FormRefusal, formProblem, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** One invoice's page, and what its merchant may do there: redeliver, void, refund. */
-export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
+export const registerInvoice: SignedInRoutes = (app, deps) => {
   const invoiceDetail = (c: Context<DashboardEnv>, id: string) =>
     merchantInvoiceDetail(deps, actorOf(c), id);
 
@@ -133,11 +126,11 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
         <InvoiceDetailPage
           session={session(c)}
           detail={detail}
-          problem={
-            Object.keys(errors).length > 0
-              ? "The refund was not requested: see the form below."
-              : message
-          }
+          problem={formProblem(
+            errors,
+            "The refund was not requested: see the form below.",
+            message,
+          )}
           refund={{ values: form, errors }}
           refundDefault={await refundDefaultOf(c, detail)}
         />,
@@ -173,4 +166,4 @@ export function registerInvoice(app: SignedInApp, deps: DashboardDeps): void {
     // its sealed copy under the key), and reloading it requests nothing.
     return c.redirect(`/dashboard/invoices/${id}?refund_action=${encodeURIComponent(key)}`, 303);
   });
-}
+};

@@ -7,26 +7,19 @@ import { REPORTED_INVOICE_STATUSES } from "../../../domain/statuses.ts";
 import { idempotencyKeyOf } from "../forms.ts";
 import {
   blankInvoiceForm,
-  formErrors,
   invoiceBody,
+  refusedState,
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
+import type { FormState } from "../pages/formFields.tsx";
 import { InvoicesPage } from "../pages/invoicesPage.tsx";
 import { NewInvoicePage } from "../pages/newInvoicePage.tsx";
 import { attempt, validated } from "../refusals.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  filterOf,
-  formOf,
-  readList,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, filterOf, formOf, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 /** `/dashboard/invoices`: the list, filtered and searched; and a new invoice's form. */
-export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
+export const registerInvoices: SignedInRoutes = (app, deps) => {
   app.get("/invoices", async (c) => {
     const status = filterOf(c, "status", REPORTED_INVOICE_STATUSES);
     const q = (c.req.query("q") ?? "").slice(0, 200);
@@ -61,15 +54,9 @@ export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
   app.post("/invoices/new", async (c) => {
     const form = formOf(c);
     const { lines, create } = submittedLines(form);
-    const render = (errors: Record<string, string>, problem?: string, status: 200 | 400 = 200) =>
-      c.html(
-        <NewInvoicePage
-          session={session(c)}
-          state={submittedState(form, lines, errors, problem)}
-        />,
-        status,
-      );
-    if (!create) return render({});
+    const render = (state: FormState, status: 200 | 400 = 200) =>
+      c.html(<NewInvoicePage session={session(c)} state={state} />, status);
+    if (!create) return render(submittedState(form, lines, {}));
     const body = invoiceBody(form, lines, c.get("signedIn").identity.merchantEmail);
     const input = validated(CreateInvoiceSchema, body, createInvoiceKnownKeys);
     const created = input.ok
@@ -77,8 +64,6 @@ export function registerInvoices(app: SignedInApp, deps: DashboardDeps): void {
       : input;
     if (created.ok)
       return c.redirect(`/dashboard/invoices/${created.invoice_id}?notice=created`, 303);
-    // A price that cannot be read: the person's message, not the JSON API's strict one.
-    const errors = formErrors(created.fields, lines);
-    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined, 400);
+    return render(refusedState(form, lines, created.fields, created.message), 400);
   });
-}
+};

@@ -5,17 +5,10 @@ import { type FormFields, formToBody } from "../forms.ts";
 import { KeysPage } from "../pages/keysPage.tsx";
 import { validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** `/dashboard/keys`: the merchant's API keys, a new one (shown once), revoking one. */
-export function registerKeys(app: SignedInApp, deps: DashboardDeps): void {
+export const registerKeys: SignedInRoutes = (app, deps) => {
   const keysPage = async (
     c: Context<DashboardEnv>,
     extra: {
@@ -56,4 +49,4 @@ export function registerKeys(app: SignedInApp, deps: DashboardDeps): void {
       return notFound(c, "API key");
     return c.redirect("/dashboard/keys?notice=revoked", 303);
   });
-}
+};

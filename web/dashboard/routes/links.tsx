@@ -7,16 +7,8 @@ import { formToBody, idempotencyKeyOf, typedAmount, typedAmountErrors } from "..
 import type { FormState } from "../pages/formFields.tsx";
 import { LinkDetailPage, NewLinkPage } from "../pages/links.tsx";
 import { LinksPage } from "../pages/linksPage.tsx";
-import { attempt, validated } from "../refusals.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  readList,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { attempt, formProblem, validated } from "../refusals.ts";
+import { actorOf, formOf, notFound, readList, type SignedInRoutes, session } from "./shared.tsx";
 
 const LINK_TEXT = [
   "description",
@@ -29,7 +21,7 @@ const LINK_TEXT = [
 ] as const;
 
 /** `/dashboard/links`: the list, a new link's form, and one link's page. */
-export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
+export const registerLinks: SignedInRoutes = (app, deps) => {
   app.get("/links", async (c) => {
     const list = await readList(c, "links", (actor, page) => linkList(deps, actor, {}, page));
     return c.html(<LinksPage session={list.session} links={list.rows} pager={list.pager} />);
@@ -76,7 +68,7 @@ export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
       : input;
     if (created.ok) return c.redirect(`/dashboard/links/${created.slug}?notice=created`, 303);
     const errors = { ...created.fields, ...amountErrors };
-    return render(errors, Object.keys(errors).length === 0 ? created.message : undefined);
+    return render(errors, formProblem(errors, undefined, created.message));
   });
   app.get("/links/:slug", async (c) => {
     const detail = await merchantLinkDetail(deps, actorOf(c), c.req.param("slug"));
@@ -94,4 +86,4 @@ export function registerLinks(app: SignedInApp, deps: DashboardDeps): void {
       />,
     );
   });
-}
+};

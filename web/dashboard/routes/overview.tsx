@@ -1,10 +1,10 @@
 import { merchantOverview } from "../../../app/dashboard/overview.ts";
 import { utcToday } from "../../../domain/invoiceStatus.ts";
 import { OverviewPage } from "../pages/overviewPage.tsx";
-import { actorOf, type DashboardDeps, type SignedInApp, session } from "./shared.tsx";
+import { actorOf, type SignedInRoutes, session } from "./shared.tsx";
 
 /** `/dashboard`: this month's money and the newest payments. */
-export function registerOverview(app: SignedInApp, deps: DashboardDeps): void {
+export const registerOverview: SignedInRoutes = (app, deps) => {
   app.get("/", async (c) => {
     const { overview, recent } = await merchantOverview(deps, actorOf(c), utcToday(), 5);
     return c.html(
@@ -16,4 +16,4 @@ export function registerOverview(app: SignedInApp, deps: DashboardDeps): void {
       />,
     );
   });
-}
+};

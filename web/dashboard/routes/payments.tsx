@@ -1,9 +1,9 @@
 import { paymentList } from "../../../app/lists/merchantLists.ts";
 import { PaymentsPage } from "../pages/paymentsPage.tsx";
-import { type DashboardDeps, readList, type SignedInApp } from "./shared.tsx";
+import { readList, type SignedInRoutes } from "./shared.tsx";
 
 /** `/dashboard/payments`: every payment in, newest first. */
-export function registerPayments(app: SignedInApp, deps: DashboardDeps): void {
+export const registerPayments: SignedInRoutes = (app, deps) => {
   app.get("/payments", async (c) => {
     const list = await readList(c, "payments", (actor, page) => paymentList(deps, actor, {}, page));
     return c.html(
@@ -15,4 +15,4 @@ export function registerPayments(app: SignedInApp, deps: DashboardDeps): void {
       />,
     );
   });
-}
+};

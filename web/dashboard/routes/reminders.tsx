@@ -2,14 +2,14 @@ import type { Context } from "hono";
 import { changeReminderPolicy, ownReminderPolicy } from "../../../app/reminders/manageReminders.ts";
 import { RemindersPage } from "../pages/schedules.tsx";
 import type { DashboardEnv } from "../session.ts";
-import { actorOf, type DashboardDeps, formOf, type SignedInApp, session } from "./shared.tsx";
+import { actorOf, formOf, type SignedInRoutes, session } from "./shared.tsx";
 
 /**
  * `/dashboard/reminders`: the payment reminder policy (PATCH /api/reminder-policy's): reminders
  * on or off, each of its steps on or off, the cap per invoice. The steps' days stay the API's to
  * change.
  */
-export function registerReminders(app: SignedInApp, deps: DashboardDeps): void {
+export const registerReminders: SignedInRoutes = (app, deps) => {
   const page = async (
     c: Context<DashboardEnv>,
     extra: { notice?: string; problem?: string },
@@ -42,4 +42,4 @@ export function registerReminders(app: SignedInApp, deps: DashboardDeps): void {
     });
     return c.redirect("/dashboard/reminders?notice=saved", 303);
   });
-}
+};

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { MerchantActor } from "../../../app/actor.ts";
 import { merchantDefaults } from "../../../app/merchants/settings.ts";
 import {
   cancelSchedule,
@@ -25,25 +26,18 @@ import { decodeListCursor } from "../../../domain/listCursor.ts";
 import { type FormFields, formToBody } from "../forms.ts";
 import {
   blankInvoiceForm,
-  formErrors,
   INVOICE_TEXT,
   invoiceBody,
+  refusedState,
   submittedLines,
   submittedState,
 } from "../invoiceForm.ts";
+import type { FormState } from "../pages/formFields.tsx";
 import { type ScheduleEditing, ScheduleFormPage } from "../pages/scheduleFormPage.tsx";
 import { every, SchedulePage, SchedulesPage } from "../pages/schedules.tsx";
 import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  PAGE_SIZE,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, PAGE_SIZE, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The template's text fields: the invoice's, but its dates, which the schedule sets. */
 const TEMPLATE_TEXT = INVOICE_TEXT.filter((key) => key !== "issue_date" && key !== "due_date");
@@ -83,7 +77,7 @@ const editingOf = (schedule: Schedule): ScheduleEditing => ({
  * it issued) and its buttons: pause, resume, cancel, issue the next invoice now; and a new
  * schedule's form (the invoice form's cards and a calendar), on POST /api/invoice-schedules' code.
  */
-export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
+export const registerSchedules: SignedInRoutes = (app, deps) => {
   app.get("/schedules", async (c) => {
     const cursor = c.req.query("cursor");
     const after = cursor ? decodeListCursor("schedules", cursor) : undefined;
@@ -205,16 +199,9 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
   ) => {
     const form = formOf(c);
     const { lines, create } = submittedLines(form);
-    const render = (errors: Record<string, string>, problem?: string, status: 200 | 400 = 200) =>
-      c.html(
-        <ScheduleFormPage
-          session={session(c)}
-          state={submittedState(form, lines, errors, problem)}
-          editing={editing}
-        />,
-        status,
-      );
-    if (!create) return render({});
+    const render = (state: FormState, status: 200 | 400 = 200) =>
+      c.html(<ScheduleFormPage session={session(c)} state={state} editing={editing} />, status);
+    if (!create) return render(submittedState(form, lines, {}));
     const email = c.get("signedIn").identity.merchantEmail;
     const saved = await save({
       ...formToBody(form, ["interval", "start_date", "end_date"]),
@@ -231,8 +218,7 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
         message,
       ]),
     );
-    const errors = formErrors(fields, lines);
-    return render(errors, Object.keys(errors).length === 0 ? saved.message : undefined, 400);
+    return render(refusedState(form, lines, fields, saved.message), 400);
   };
 
   const schedulePage = async (
@@ -258,15 +244,19 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
   };
   app.get("/schedules/:id", (c) => schedulePage(c, { notice: c.req.query("notice") }));
 
+  /**
+   * A schedule's button: `change` (one of app/schedules' use cases) on the schedule of the path,
+   * then its page with `notice`; refused, its page saying why it was not `verb`.
+   */
   const button =
     (
       verb: string,
       notice: string,
-      run: (id: string, c: Context<DashboardEnv>) => Promise<unknown>,
+      change: (d: typeof deps, actor: MerchantActor, id: string) => Promise<unknown>,
     ) =>
     async (c: Context<DashboardEnv>) => {
       const id = c.req.param("id") ?? "";
-      const done = await attempt(async () => ({ result: await run(id, c) }));
+      const done = await attempt(async () => ({ result: await change(deps, actorOf(c), id) }));
       if (done.ok) return c.redirect(`/dashboard/schedules/${id}?notice=${notice}`, 303);
       if (done.status === 404) return notFound(c, "schedule");
       return schedulePage(
@@ -275,20 +265,8 @@ export function registerSchedules(app: SignedInApp, deps: DashboardDeps): void {
         done.status === 429 ? 429 : 409,
       );
     };
-  app.post(
-    "/schedules/:id/pause",
-    button("paused", "paused", (id, c) => pauseSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/resume",
-    button("resumed", "resumed", (id, c) => resumeSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/cancel",
-    button("cancelled", "cancelled", (id, c) => cancelSchedule(deps, actorOf(c), id)),
-  );
-  app.post(
-    "/schedules/:id/run",
-    button("issued", "run", (id, c) => runOwnScheduleNow(deps, actorOf(c), id)),
-  );
-}
+  app.post("/schedules/:id/pause", button("paused", "paused", pauseSchedule));
+  app.post("/schedules/:id/resume", button("resumed", "resumed", resumeSchedule));
+  app.post("/schedules/:id/cancel", button("cancelled", "cancelled", cancelSchedule));
+  app.post("/schedules/:id/run", button("issued", "run", runOwnScheduleNow));
+};

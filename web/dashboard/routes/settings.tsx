@@ -23,14 +23,7 @@ import { ManagedWalletCard, PayoutConfirmPage } from "../pages/payouts.tsx";
 import { SettingsPage } from "../pages/settingsPage.tsx";
 import { attempt, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The API's messages for the settings' texts; {} when all are valid. */
 function checkSettings(values: Record<string, string | undefined>): Record<string, string> {
@@ -51,7 +44,7 @@ function checkSettings(values: Record<string, string | undefined>): Record<strin
  * `/dashboard/settings`: the texts of new invoices and links, the notification email (pending
  * until the link sent to it is followed), the underpayment tolerance, and the payout wallets.
  */
-export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
+export const registerSettings: SignedInRoutes = (app, deps) => {
   const settingsPage = async (
     c: Context<DashboardEnv>,
     extra: {
@@ -212,4 +205,4 @@ export function registerSettings(app: SignedInApp, deps: DashboardDeps): void {
     if (!removed) return notFound(c, "payout wallet");
     return c.redirect("/dashboard/settings?notice=wallet_removed", 303);
   });
-}
+};

@@ -22,6 +22,12 @@ export type DashboardDeps = CoreDeps & {
 /** The signed-in pages' router: every route below /dashboard once a session is checked. */
 export type SignedInApp = Hono<DashboardEnv>;
 
+/**
+ * A module of signed-in pages (routes/*.tsx): registers its routes on the signed-in router, with
+ * the process's dependencies. routes/index.tsx registers each one in turn.
+ */
+export type SignedInRoutes = (app: SignedInApp, deps: DashboardDeps) => void;
+
 /** Whether the session cookie is Secure (and `__Host-`): outside local mode, or over https. */
 export const dashboardCookieSettings = (
   deps: Pick<DashboardDeps, "payUrl" | "dashboard">,

@@ -25,15 +25,7 @@ import { WebhooksPage } from "../pages/webhooksPage.tsx";
 import { dashboardPageOf, pagerLinks } from "../paging.ts";
 import { attempt, type FormRefusal, validated } from "../refusals.ts";
 import type { DashboardEnv } from "../session.ts";
-import {
-  actorOf,
-  type DashboardDeps,
-  formOf,
-  notFound,
-  PAGE_SIZE,
-  type SignedInApp,
-  session,
-} from "./shared.tsx";
+import { actorOf, formOf, notFound, PAGE_SIZE, type SignedInRoutes, session } from "./shared.tsx";
 
 /** The API's body from the form: its URL, and the ticked event filters (none: every type). */
 function endpointBody(form: FormFields): Record<string, unknown> {
@@ -52,7 +44,7 @@ const endpointValues = (endpoint: WebhookEndpointRow): FormFields => ({
  * each one's page (its delivery log; test, rotate, disable or enable, change, delete): the use
  * cases of POST/GET/PATCH/DELETE /api/webhook-endpoints.
  */
-export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
+export const registerWebhooks: SignedInRoutes = (app, deps) => {
   const listPage = async (
     c: Context<DashboardEnv>,
     state: { values?: FormFields; errors?: Record<string, string>; problem?: string } = {},
@@ -188,4 +180,4 @@ export function registerWebhooks(app: SignedInApp, deps: DashboardDeps): void {
     if (!deleted.ok) return notFound(c, "webhook endpoint");
     return c.redirect("/dashboard/webhooks?notice=deleted", 303);
   });
-}
+};
