@@ -4,6 +4,7 @@ import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import type { InvoiceRow } from "./invoices.ts";
 import { lineColumns } from "./lineColumns.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type CreditNoteRow = Selectable<Database["app.credit_notes"]>;
 export type CreditNoteLineRow = Selectable<Database["app.credit_note_lines"]>;
@@ -17,12 +18,7 @@ export async function lockInvoice(
   trx: Transaction<Database>,
   id: string,
 ): Promise<InvoiceRow | undefined> {
-  return trx
-    .selectFrom("app.invoices")
-    .selectAll()
-    .where("id", "=", id)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(trx, "app.invoices", "id", id, { forUpdate: true });
 }
 
 /**
@@ -84,10 +80,7 @@ export async function queueCreditNoteEmail(
 }
 
 /** The credit note with this id, or undefined (also for ids that are not UUIDs at all). */
-export async function findCreditNote(db: Executor, id: string): Promise<CreditNoteRow | undefined> {
-  if (!UUID_PATTERN.test(id)) return undefined;
-  return db.selectFrom("app.credit_notes").selectAll().where("id", "=", id).executeTakeFirst();
-}
+export const findCreditNote = rowFinder("app.credit_notes", "id", { pattern: UUID_PATTERN });
 
 export async function findCreditNoteLines(
   db: Executor,

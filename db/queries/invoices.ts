@@ -3,6 +3,7 @@ import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import { lineColumns } from "./lineColumns.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
 export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
@@ -69,19 +70,10 @@ export async function findNewestInvoiceTime(
 }
 
 /** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
-export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
-  if (!UUID_PATTERN.test(id)) return undefined;
-  return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();
-}
+export const findInvoice = rowFinder("app.invoices", "id", { pattern: UUID_PATTERN });
 
-export async function findInvoiceBySlug(
-  db: Executor,
-  slug: string,
-): Promise<InvoiceRow | undefined> {
-  // Not a slug (a NUL byte, say, which Postgres refuses in text): no such invoice.
-  if (!SLUG_PATTERN.test(slug)) return undefined;
-  return db.selectFrom("app.invoices").selectAll().where("slug", "=", slug).executeTakeFirst();
-}
+/** The invoice with this slug, or undefined (also for strings that cannot be slugs). */
+export const findInvoiceBySlug = rowFinder("app.invoices", "slug", { pattern: SLUG_PATTERN });
 
 export async function findLineItems(db: Executor, invoiceId: string): Promise<LineItemRow[]> {
   return db
@@ -130,12 +122,7 @@ export async function lockInvoiceByDepositAddress(
   db: Executor,
   depositAddress: string,
 ): Promise<InvoiceRow | undefined> {
-  return db
-    .selectFrom("app.invoices")
-    .selectAll()
-    .where("deposit_address", "=", depositAddress)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(db, "app.invoices", "deposit_address", depositAddress, { forUpdate: true });
 }
 
 export async function setInvoiceStatus(
