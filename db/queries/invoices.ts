@@ -2,7 +2,7 @@ import { type Insertable, type Selectable, sql, type Transaction } from "kysely"
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
-import { lineColumns } from "./lineColumns.ts";
+import { findDocumentPdf, insertDocumentParts, type StoredPdf } from "./documentParts.ts";
 import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
@@ -20,24 +20,12 @@ export async function insertInvoice(
   data: {
     invoice: NewInvoiceRow;
     lines: PricedLineItem[];
-    pdf: { pdf: Buffer; sha256: string };
+    pdf: StoredPdf;
     sendToVendor: boolean;
   },
 ): Promise<void> {
   await trx.insertInto("app.invoices").values(data.invoice).execute();
-  await trx
-    .insertInto("app.invoice_line_items")
-    .values(
-      data.lines.map((line, position) => ({
-        invoice_id: data.invoice.id,
-        ...lineColumns(line, position),
-      })),
-    )
-    .execute();
-  await trx
-    .insertInto("app.invoice_pdfs")
-    .values({ invoice_id: data.invoice.id, ...data.pdf })
-    .execute();
+  await insertDocumentParts(trx, "invoice", data.invoice.id, data);
   if (data.sendToVendor) await queueVendorEmail(trx, data.invoice.id, data.invoice.vendor_email);
 }
 
@@ -84,15 +72,9 @@ export async function findLineItems(db: Executor, invoiceId: string): Promise<Li
     .execute();
 }
 
-export async function findPdf(
-  db: Executor,
-  invoiceId: string,
-): Promise<{ pdf: Buffer; sha256: string } | undefined> {
-  return db
-    .selectFrom("app.invoice_pdfs")
-    .select(["pdf", "sha256"])
-    .where("invoice_id", "=", invoiceId)
-    .executeTakeFirst();
+/** The invoice's stored PDF, or undefined. */
+export async function findPdf(db: Executor, invoiceId: string): Promise<StoredPdf | undefined> {
+  return findDocumentPdf(db, "invoice", invoiceId);
 }
 
 /**
