@@ -1,4 +1,4 @@
-import { type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jobKey } from "../../domain/jobs.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { RefundFacts } from "../../domain/refundPlan.ts";
@@ -129,6 +129,20 @@ export type RefundUpdate = TransferUpdate;
 /** Updates a refund while it is in one of `onlyIf` (transferProgress.ts transferUpdater). */
 export const updateRefund = transferUpdater("app.refunds");
 
+type RefundEb = ExpressionBuilder<Database, "app.refunds">;
+
+/** A refund waiting for its payer to name an address through the claim link: requested, none yet. */
+const awaitingClaim = (eb: RefundEb) =>
+  eb.and([eb("status", "=", "requested"), eb("to_address", "is", null)]);
+
+/** The refund whose claim link has the token hash `tokenHash`, while the link works. */
+const claimableBy = (tokenHash: string) => (eb: RefundEb) =>
+  eb.and([
+    eb("claim_token_hash", "=", tokenHash),
+    awaitingClaim(eb),
+    eb("claim_expires_at", ">", sql<Date>`now()`),
+  ]);
+
 /**
  * The refund a claim link names, while it can still be claimed: requested, no address yet,
  * not expired. (The page's GET: consumes nothing.)
@@ -137,14 +151,7 @@ export async function findClaimableRefund(
   db: Executor,
   tokenHash: string,
 ): Promise<RefundRow | undefined> {
-  return db
-    .selectFrom("app.refunds")
-    .selectAll()
-    .where("claim_token_hash", "=", tokenHash)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
-    .where("claim_expires_at", ">", sql<Date>`now()`)
-    .executeTakeFirst();
+  return db.selectFrom("app.refunds").selectAll().where(claimableBy(tokenHash)).executeTakeFirst();
 }
 
 /**
@@ -160,10 +167,7 @@ export async function claimRefund(
   return db
     .updateTable("app.refunds")
     .set({ to_address: toAddress, claimed_at: sql<Date>`now()`, updated_at: new Date() })
-    .where("claim_token_hash", "=", tokenHash)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
-    .where("claim_expires_at", ">", sql<Date>`now()`)
+    .where(claimableBy(tokenHash))
     .returningAll()
     .executeTakeFirst();
 }
@@ -181,8 +185,7 @@ export async function expireRefundClaim(db: Executor, id: string): Promise<Refun
       updated_at: new Date(),
     })
     .where("id", "=", id)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
+    .where(awaitingClaim)
     .where("claim_expires_at", "<=", sql<Date>`now()`)
     .returningAll()
     .executeTakeFirst();
