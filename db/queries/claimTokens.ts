@@ -1,6 +1,21 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { OneTimeLinkPurpose } from "../../domain/statuses.ts";
-import type { Executor } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
+
+type TokenEb = ExpressionBuilder<Database, "app.claim_tokens">;
+
+/** The links of `purpose` made for `email` (the caps count them per address). */
+const linksTo = (email: string, purpose: OneTimeLinkPurpose) => (eb: TokenEb) =>
+  eb.and([eb("email", "=", email), eb("purpose", "=", purpose)]);
+
+/** The link of `purpose` whose token hash is `tokenHash`, while it works: neither used nor expired. */
+const usableLink = (tokenHash: string, purpose: OneTimeLinkPurpose) => (eb: TokenEb) =>
+  eb.and([
+    eb("token_hash", "=", tokenHash),
+    eb("purpose", "=", purpose),
+    eb("used_at", "is", null),
+    eb("expires_at", ">", sql<Date>`now()`),
+  ]);
 
 /**
  * One-time email links: the claim links of merchant accounts and the dashboard's sign-in links
@@ -69,8 +84,7 @@ export async function countRecentClaimTokens(
       eb.fn.countAll<string>().as("total"),
       sql<string>`count(*) filter (where client_hash = ${clientHash ?? null})`.as("from_client"),
     ])
-    .where("email", "=", email)
-    .where("purpose", "=", purpose)
+    .where(linksTo(email, purpose))
     .where("created_at", ">", sql<Date>`now() - interval '1 hour'`)
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), fromClient: Number(row.from_client) };
@@ -86,8 +100,7 @@ export async function sentOverCapWithin(
   const row = await db
     .selectFrom("app.claim_tokens")
     .select("id")
-    .where("email", "=", email)
-    .where("purpose", "=", purpose)
+    .where(linksTo(email, purpose))
     .where("over_cap_sent_at", ">", sql<Date>`now() - make_interval(mins => ${minutes})`)
     .executeTakeFirst();
   return row !== undefined;
@@ -106,8 +119,7 @@ export async function newestLiveClaimToken(
   const row = await db
     .selectFrom("app.claim_tokens")
     .select(["id", "sealed"])
-    .where("email", "=", email)
-    .where("purpose", "=", purpose)
+    .where(linksTo(email, purpose))
     .where("used_at", "is", null)
     .where("sealed", "is not", null)
     .where("expires_at", ">", sql<Date>`now() + make_interval(mins => ${minMinutesLeft})`)
@@ -145,10 +157,7 @@ export async function isClaimTokenUsable(
   const row = await db
     .selectFrom("app.claim_tokens")
     .select("id")
-    .where("token_hash", "=", tokenHash)
-    .where("purpose", "=", purpose)
-    .where("used_at", "is", null)
-    .where("expires_at", ">", sql<Date>`now()`)
+    .where(usableLink(tokenHash, purpose))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -166,10 +175,7 @@ export async function useClaimToken(
     .updateTable("app.claim_tokens")
     // Used: its sealed copy goes too, the link is never emailed again.
     .set({ used_at: sql<Date>`now()`, sealed: null })
-    .where("token_hash", "=", tokenHash)
-    .where("purpose", "=", purpose)
-    .where("used_at", "is", null)
-    .where("expires_at", ">", sql<Date>`now()`)
+    .where(usableLink(tokenHash, purpose))
     .returning("email")
     .executeTakeFirst();
   return row?.email;

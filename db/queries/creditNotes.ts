@@ -2,8 +2,9 @@ import { type Selectable, sql, type Transaction } from "kysely";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
+import { findDocumentPdf, insertDocumentParts, type StoredPdf } from "./documentParts.ts";
 import type { InvoiceRow } from "./invoices.ts";
-import { lineColumns } from "./lineColumns.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type CreditNoteRow = Selectable<Database["app.credit_notes"]>;
 export type CreditNoteLineRow = Selectable<Database["app.credit_note_lines"]>;
@@ -17,12 +18,7 @@ export async function lockInvoice(
   trx: Transaction<Database>,
   id: string,
 ): Promise<InvoiceRow | undefined> {
-  return trx
-    .selectFrom("app.invoices")
-    .selectAll()
-    .where("id", "=", id)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(trx, "app.invoices", "id", id, { forUpdate: true });
 }
 
 /**
@@ -52,23 +48,11 @@ export async function insertCreditNote(
   data: {
     note: Database["app.credit_notes"];
     lines: readonly PricedLineItem[];
-    pdf: { pdf: Buffer; sha256: string };
+    pdf: StoredPdf;
   },
 ): Promise<void> {
   await trx.insertInto("app.credit_notes").values(data.note).execute();
-  await trx
-    .insertInto("app.credit_note_lines")
-    .values(
-      data.lines.map((line, position) => ({
-        credit_note_id: data.note.id,
-        ...lineColumns(line, position),
-      })),
-    )
-    .execute();
-  await trx
-    .insertInto("app.credit_note_pdfs")
-    .values({ credit_note_id: data.note.id, ...data.pdf })
-    .execute();
+  await insertDocumentParts(trx, "creditNote", data.note.id, data);
 }
 
 /** Queues the vendor's email carrying the credit note's PDF (one per credit note). */
@@ -84,10 +68,7 @@ export async function queueCreditNoteEmail(
 }
 
 /** The credit note with this id, or undefined (also for ids that are not UUIDs at all). */
-export async function findCreditNote(db: Executor, id: string): Promise<CreditNoteRow | undefined> {
-  if (!UUID_PATTERN.test(id)) return undefined;
-  return db.selectFrom("app.credit_notes").selectAll().where("id", "=", id).executeTakeFirst();
-}
+export const findCreditNote = rowFinder("app.credit_notes", "id", { pattern: UUID_PATTERN });
 
 export async function findCreditNoteLines(
   db: Executor,
@@ -103,15 +84,9 @@ export async function findCreditNoteLines(
     .execute();
 }
 
-export async function findCreditNotePdf(
-  db: Executor,
-  id: string,
-): Promise<{ pdf: Buffer; sha256: string } | undefined> {
-  return db
-    .selectFrom("app.credit_note_pdfs")
-    .select(["pdf", "sha256"])
-    .where("credit_note_id", "=", id)
-    .executeTakeFirst();
+/** The credit note's stored PDF, or undefined. */
+export async function findCreditNotePdf(db: Executor, id: string): Promise<StoredPdf | undefined> {
+  return findDocumentPdf(db, "creditNote", id);
 }
 
 /** An invoice's credit notes, oldest first. */

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { RefundStatus, StoredInvoiceStatus } from "../../domain/statuses.ts";
-import type { Executor } from "../database.ts";
+import type { Database, Executor } from "../database.ts";
 import type { LinkRow } from "./links.ts";
 
 /**
@@ -83,6 +83,14 @@ export async function setPendingNotificationEmail(
     .execute();
 }
 
+/** The settings whose pending notification email's link has the token hash `tokenHash`, while it works. */
+const pendingEmailLink =
+  (tokenHash: string) => (eb: ExpressionBuilder<Database, "app.merchant_settings">) =>
+    eb.and([
+      eb("pending_token_hash", "=", tokenHash),
+      eb("pending_expires_at", ">", sql<Date>`now()`),
+    ]);
+
 /** Whether the hash names a pending notification email whose link still works (consumes nothing). */
 export async function isNotificationEmailTokenUsable(
   db: Executor,
@@ -91,8 +99,7 @@ export async function isNotificationEmailTokenUsable(
   const row = await db
     .selectFrom("app.merchant_settings")
     .select("merchant_id")
-    .where("pending_token_hash", "=", tokenHash)
-    .where("pending_expires_at", ">", sql<Date>`now()`)
+    .where(pendingEmailLink(tokenHash))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -109,8 +116,7 @@ export async function confirmNotificationEmail(
   const row = await db
     .selectFrom("app.merchant_settings")
     .select(["merchant_id", "notification_email", "pending_notification_email"])
-    .where("pending_token_hash", "=", tokenHash)
-    .where("pending_expires_at", ">", sql<Date>`now()`)
+    .where(pendingEmailLink(tokenHash))
     .forUpdate()
     .executeTakeFirst();
   if (!row?.pending_notification_email) return undefined;

@@ -1,5 +1,6 @@
 import type { Selectable } from "kysely";
 import type { Database, Executor } from "../database.ts";
+import { rowFinder } from "./rows.ts";
 
 export type EmailRow = Selectable<Database["app.emails"]>;
 
@@ -22,9 +23,8 @@ export const queuedEmail = (email: {
   event_id: email.eventId ?? null,
 });
 
-export async function findEmail(db: Executor, id: string): Promise<EmailRow | undefined> {
-  return db.selectFrom("app.emails").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The queued email with this id, or undefined. */
+export const findEmail = rowFinder("app.emails", "id");
 
 export async function markEmailSent(db: Executor, id: string): Promise<void> {
   await db

@@ -14,7 +14,10 @@ import type {
 } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import {
+  type AmountFilter,
+  type CreatedFilter,
   containsPattern,
+  inRange,
   keysetPage,
   type ListOrder,
   type ListPage,
@@ -26,26 +29,21 @@ import {
 export type InvoiceListStatus = ReportedInvoiceStatus | "void";
 
 /** The invoice list's filters; each one given narrows the list (they combine with AND). */
-export type InvoiceListFilters = {
-  /** Any of these reported statuses (`overdue` derived, `draft`/`sent` then only when not due). */
-  statuses?: readonly InvoiceListStatus[];
-  /** Created at or after this moment. */
-  createdFrom?: Date;
-  /** Created before this moment. */
-  createdBefore?: Date;
-  /** Due on or after / on or before these dates (YYYY-MM-DD). */
-  dueFrom?: string;
-  dueTo?: string;
-  /** Total at least / at most (USDC base units). */
-  amountMin?: bigint;
-  amountMax?: bigint;
-  /** A substring of the invoice number, vendor name or email, or a line item's description. */
-  q?: string;
-  /** Each key with this value (`metadata[order_id]=1042`: domain/metadata.ts metadataFilterValues). */
-  metadata?: Record<string, string>;
-  /** Today's date in UTC (YYYY-MM-DD), which `overdue` is relative to. */
-  today: string;
-};
+export type InvoiceListFilters = CreatedFilter &
+  /** The invoice's total at least / at most. */
+  AmountFilter & {
+    /** Any of these reported statuses (`overdue` derived, `draft`/`sent` then only when not due). */
+    statuses?: readonly InvoiceListStatus[];
+    /** Due on or after / on or before these dates (YYYY-MM-DD). */
+    dueFrom?: string;
+    dueTo?: string;
+    /** A substring of the invoice number, vendor name or email, or a line item's description. */
+    q?: string;
+    /** Each key with this value (`metadata[order_id]=1042`: domain/metadata.ts metadataFilterValues). */
+    metadata?: Record<string, string>;
+    /** Today's date in UTC (YYYY-MM-DD), which `overdue` is relative to. */
+    today: string;
+  };
 
 /**
  * One invoice of the list: what a row of a list shows, without line items or transfers. The
@@ -154,14 +152,11 @@ export async function listInvoices(
     query = query.where((eb) =>
       eb.or(statuses.map((status) => statusCondition(eb, status, today))),
     );
-  if (filters.createdFrom) query = query.where("i.created_at", ">=", filters.createdFrom);
-  if (filters.createdBefore) query = query.where("i.created_at", "<", filters.createdBefore);
+  query = query
+    .$call(inRange("i.created_at", { min: filters.createdFrom, before: filters.createdBefore }))
+    .$call(inRange("i.total_amount", { min: filters.amountMin, max: filters.amountMax }));
   if (filters.dueFrom) query = query.where("i.due_date", ">=", filters.dueFrom);
   if (filters.dueTo) query = query.where("i.due_date", "<=", filters.dueTo);
-  if (filters.amountMin !== undefined)
-    query = query.where("i.total_amount", ">=", filters.amountMin);
-  if (filters.amountMax !== undefined)
-    query = query.where("i.total_amount", "<=", filters.amountMax);
   if (filters.q) {
     const pattern = containsPattern(filters.q);
     // The search document (migration 0020) of the same merchant: one trigram index answers it.

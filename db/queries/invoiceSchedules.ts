@@ -4,6 +4,7 @@ import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
 import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
 import { merchantsOwnRow } from "./merchantsOwnRow.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type ScheduleRow = Selectable<Database["app.invoice_schedules"]>;
 export type ScheduleListRow = ScheduleRow & { list_at: string };
@@ -63,17 +64,11 @@ export async function lockSchedule(
   trx: Transaction<Database>,
   id: string,
 ): Promise<ScheduleRow | undefined> {
-  return trx
-    .selectFrom("app.invoice_schedules")
-    .selectAll()
-    .where("id", "=", id)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(trx, "app.invoice_schedules", "id", id, { forUpdate: true });
 }
 
-export async function findScheduleById(db: Executor, id: string): Promise<ScheduleRow | undefined> {
-  return db.selectFrom("app.invoice_schedules").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The schedule with this id, whatever its merchant (the issuing job's lookup), or undefined. */
+export const findScheduleById = rowFinder("app.invoice_schedules", "id");
 
 /** Newest first: the index invoice_schedules_merchant (merchant, created_at, id). */
 const SCHEDULE_ORDER: ListOrder = {

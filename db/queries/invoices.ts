@@ -2,7 +2,8 @@ import { type Insertable, type Selectable, sql, type Transaction } from "kysely"
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { SLUG_PATTERN, UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
-import { lineColumns } from "./lineColumns.ts";
+import { findDocumentPdf, insertDocumentParts, type StoredPdf } from "./documentParts.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
 export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
@@ -19,24 +20,12 @@ export async function insertInvoice(
   data: {
     invoice: NewInvoiceRow;
     lines: PricedLineItem[];
-    pdf: { pdf: Buffer; sha256: string };
+    pdf: StoredPdf;
     sendToVendor: boolean;
   },
 ): Promise<void> {
   await trx.insertInto("app.invoices").values(data.invoice).execute();
-  await trx
-    .insertInto("app.invoice_line_items")
-    .values(
-      data.lines.map((line, position) => ({
-        invoice_id: data.invoice.id,
-        ...lineColumns(line, position),
-      })),
-    )
-    .execute();
-  await trx
-    .insertInto("app.invoice_pdfs")
-    .values({ invoice_id: data.invoice.id, ...data.pdf })
-    .execute();
+  await insertDocumentParts(trx, "invoice", data.invoice.id, data);
   if (data.sendToVendor) await queueVendorEmail(trx, data.invoice.id, data.invoice.vendor_email);
 }
 
@@ -69,19 +58,10 @@ export async function findNewestInvoiceTime(
 }
 
 /** The invoice with this id, or undefined (also for ids that are not UUIDs at all). */
-export async function findInvoice(db: Executor, id: string): Promise<InvoiceRow | undefined> {
-  if (!UUID_PATTERN.test(id)) return undefined;
-  return db.selectFrom("app.invoices").selectAll().where("id", "=", id).executeTakeFirst();
-}
+export const findInvoice = rowFinder("app.invoices", "id", { pattern: UUID_PATTERN });
 
-export async function findInvoiceBySlug(
-  db: Executor,
-  slug: string,
-): Promise<InvoiceRow | undefined> {
-  // Not a slug (a NUL byte, say, which Postgres refuses in text): no such invoice.
-  if (!SLUG_PATTERN.test(slug)) return undefined;
-  return db.selectFrom("app.invoices").selectAll().where("slug", "=", slug).executeTakeFirst();
-}
+/** The invoice with this slug, or undefined (also for strings that cannot be slugs). */
+export const findInvoiceBySlug = rowFinder("app.invoices", "slug", { pattern: SLUG_PATTERN });
 
 export async function findLineItems(db: Executor, invoiceId: string): Promise<LineItemRow[]> {
   return db
@@ -92,15 +72,9 @@ export async function findLineItems(db: Executor, invoiceId: string): Promise<Li
     .execute();
 }
 
-export async function findPdf(
-  db: Executor,
-  invoiceId: string,
-): Promise<{ pdf: Buffer; sha256: string } | undefined> {
-  return db
-    .selectFrom("app.invoice_pdfs")
-    .select(["pdf", "sha256"])
-    .where("invoice_id", "=", invoiceId)
-    .executeTakeFirst();
+/** The invoice's stored PDF, or undefined. */
+export async function findPdf(db: Executor, invoiceId: string): Promise<StoredPdf | undefined> {
+  return findDocumentPdf(db, "invoice", invoiceId);
 }
 
 /**
@@ -130,12 +104,7 @@ export async function lockInvoiceByDepositAddress(
   db: Executor,
   depositAddress: string,
 ): Promise<InvoiceRow | undefined> {
-  return db
-    .selectFrom("app.invoices")
-    .selectAll()
-    .where("deposit_address", "=", depositAddress)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(db, "app.invoices", "deposit_address", depositAddress, { forUpdate: true });
 }
 
 export async function setInvoiceStatus(

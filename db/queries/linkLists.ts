@@ -2,7 +2,10 @@ import { sql } from "kysely";
 import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import {
+  type AmountFilter,
+  type CreatedFilter,
   containsPattern,
+  inRange,
   keysetPage,
   type ListOrder,
   type ListPage,
@@ -11,17 +14,13 @@ import {
 } from "./listPage.ts";
 
 /** The payment-link list's filters; each one given narrows the list (they combine with AND). */
-export type LinkListFilters = {
-  statuses?: readonly LinkStatus[];
-  /** Created at or after / before these moments. */
-  createdFrom?: Date;
-  createdBefore?: Date;
-  /** Amount asked at least / at most (USDC base units). */
-  amountMin?: bigint;
-  amountMax?: bigint;
-  /** A substring of the slug or the description. */
-  q?: string;
-};
+export type LinkListFilters = CreatedFilter &
+  /** The amount asked at least / at most. */
+  AmountFilter & {
+    statuses?: readonly LinkStatus[];
+    /** A substring of the slug or the description. */
+    q?: string;
+  };
 
 export type LinkListRow = {
   id: string;
@@ -71,10 +70,9 @@ export async function listLinks(
     .select(paymentTotals("link_id", "l.id", "s"))
     .where("l.merchant_id", "=", merchantId);
   if (filters.statuses?.length) query = query.where("l.status", "in", filters.statuses);
-  if (filters.createdFrom) query = query.where("l.created_at", ">=", filters.createdFrom);
-  if (filters.createdBefore) query = query.where("l.created_at", "<", filters.createdBefore);
-  if (filters.amountMin !== undefined) query = query.where("l.amount", ">=", filters.amountMin);
-  if (filters.amountMax !== undefined) query = query.where("l.amount", "<=", filters.amountMax);
+  query = query
+    .$call(inRange("l.created_at", { min: filters.createdFrom, before: filters.createdBefore }))
+    .$call(inRange("l.amount", { min: filters.amountMin, max: filters.amountMax }));
   if (filters.q) {
     // The expression of the trigram index payment_links_search (migration 0020), verbatim.
     const pattern = containsPattern(filters.q);

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Transaction } from "kysely";
 import { SLUG_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
+import { findRowWhere, rowFinder } from "./rows.ts";
 
 export type LinkRow = Selectable<Database["app.payment_links"]>;
 
@@ -13,10 +14,7 @@ export async function insertLink(
 }
 
 /** The payment link with this slug, or undefined (also for strings that cannot be slugs). */
-export async function findLinkBySlug(db: Executor, slug: string): Promise<LinkRow | undefined> {
-  if (!SLUG_PATTERN.test(slug)) return undefined;
-  return db.selectFrom("app.payment_links").selectAll().where("slug", "=", slug).executeTakeFirst();
-}
+export const findLinkBySlug = rowFinder("app.payment_links", "slug", { pattern: SLUG_PATTERN });
 
 /**
  * The payment link whose deposit address this is, its row locked until the caller's
@@ -26,12 +24,9 @@ export async function lockLinkByDepositAddress(
   db: Executor,
   depositAddress: string,
 ): Promise<LinkRow | undefined> {
-  return db
-    .selectFrom("app.payment_links")
-    .selectAll()
-    .where("deposit_address", "=", depositAddress)
-    .forUpdate()
-    .executeTakeFirst();
+  return findRowWhere(db, "app.payment_links", "deposit_address", depositAddress, {
+    forUpdate: true,
+  });
 }
 
 export async function setLinkStatus(

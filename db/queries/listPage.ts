@@ -10,6 +10,27 @@ import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
  * than the page and makes the next cursor.
  */
 
+/** A list's filter on when its rows were created: at or after `createdFrom`, before `createdBefore`. */
+export type CreatedFilter = { createdFrom?: Date; createdBefore?: Date };
+
+/** A list's filter on its rows' amount (USDC base units): at least `amountMin`, at most `amountMax`. */
+export type AmountFilter = { amountMin?: bigint; amountMax?: bigint };
+
+/**
+ * Narrows a list query to the rows whose `column` is in a range, each bound only when given:
+ * at least `min`, and below `before` (a moment's range, half-open) or at most `max` (an
+ * amount's). Use with `$call`: `query.$call(inRange("l.amount", { min, max }))`.
+ */
+export function inRange<C extends string, V>(column: C, range: { min?: V; before?: V; max?: V }) {
+  return <QB extends { where(lhs: C, op: ">=" | "<" | "<=", rhs: V): QB }>(query: QB): QB => {
+    let narrowed = query;
+    if (range.min !== undefined) narrowed = narrowed.where(column, ">=", range.min);
+    if (range.before !== undefined) narrowed = narrowed.where(column, "<", range.before);
+    if (range.max !== undefined) narrowed = narrowed.where(column, "<=", range.max);
+    return narrowed;
+  };
+}
+
 /** How much of a list to read: `limit` rows after the row at `after` (none: from the newest). */
 export type ListPage = { limit: number; after?: ListKey | null };
 

@@ -1,7 +1,8 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { PayerAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
+import { rowFinder, rowInserter } from "./rows.ts";
 
 export type PayerAuthorizationRow = Selectable<Database["app.payer_authorizations"]>;
 
@@ -9,29 +10,12 @@ export type PayerAuthorizationRow = Selectable<Database["app.payer_authorization
 const OPEN: PayerAuthorizationStatus[] = ["pending", "sending", "submitted"];
 
 /** Stores a verified authorization; its insert trigger queues the `relay_authorization` job. */
-export async function insertPayerAuthorization(
-  db: Executor,
-  values: Insertable<Database["app.payer_authorizations"]>,
-): Promise<PayerAuthorizationRow> {
-  return db
-    .insertInto("app.payer_authorizations")
-    .values(values)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+export const insertPayerAuthorization = rowInserter("app.payer_authorizations");
 
 /** The authorization with this id, or undefined (also for strings that are not UUIDs). */
-export async function findPayerAuthorization(
-  db: Executor,
-  id: string,
-): Promise<PayerAuthorizationRow | undefined> {
-  if (!UUID_PATTERN.test(id)) return undefined;
-  return db
-    .selectFrom("app.payer_authorizations")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirst();
-}
+export const findPayerAuthorization = rowFinder("app.payer_authorizations", "id", {
+  pattern: UUID_PATTERN,
+});
 
 /** Whether this payer's nonce was ever stored (a replay, whatever became of the first). */
 export async function isAuthorizationNonceStored(

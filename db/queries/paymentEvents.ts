@@ -6,6 +6,7 @@ import {
 } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
 import { notificationRecipient } from "./dashboard.ts";
+import { rowFinder } from "./rows.ts";
 import { queueEndpointDeliveries } from "./webhookEndpoints.ts";
 
 export type PaymentEventRow = Selectable<Database["app.payment_events"]>;
@@ -184,9 +185,5 @@ export async function recordPaymentEvent(
   await queueEndpointDeliveries(trx, event.id);
 }
 
-export async function findPaymentEvent(
-  db: Executor,
-  id: string,
-): Promise<PaymentEventRow | undefined> {
-  return db.selectFrom("app.payment_events").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The payment event with this id, or undefined. */
+export const findPaymentEvent = rowFinder("app.payment_events", "id");

@@ -1,7 +1,14 @@
 import type { Transaction } from "kysely";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
-import { keysetPage, type ListOrder, type ListPage, type ListResult } from "./listPage.ts";
+import {
+  type AmountFilter,
+  inRange,
+  keysetPage,
+  type ListOrder,
+  type ListPage,
+  type ListResult,
+} from "./listPage.ts";
 
 /** The payment list's filters; each one given narrows the list (they combine with AND). */
 export type PaymentListFilters = {
@@ -14,10 +21,7 @@ export type PaymentListFilters = {
   /** Block time at or after / before these moments. */
   paidFrom?: Date;
   paidBefore?: Date;
-  /** Amount at least / at most (USDC base units). */
-  amountMin?: bigint;
-  amountMax?: bigint;
-};
+} & AmountFilter;
 
 /** One counted transfer, with what it paid (an invoice's number or a link's slug). */
 export type PaymentListRow = {
@@ -81,10 +85,9 @@ export async function listPayments(
   if (filters.invoiceId) query = query.where("p.invoice_id", "=", filters.invoiceId);
   if (filters.linkId) query = query.where("p.link_id", "=", filters.linkId);
   if (filters.payer) query = query.where("p.payer", "=", filters.payer.toLowerCase());
-  if (filters.paidFrom) query = query.where("p.block_time", ">=", filters.paidFrom);
-  if (filters.paidBefore) query = query.where("p.block_time", "<", filters.paidBefore);
-  if (filters.amountMin !== undefined) query = query.where("p.amount", ">=", filters.amountMin);
-  if (filters.amountMax !== undefined) query = query.where("p.amount", "<=", filters.amountMax);
+  query = query
+    .$call(inRange("p.block_time", { min: filters.paidFrom, before: filters.paidBefore }))
+    .$call(inRange("p.amount", { min: filters.amountMin, max: filters.amountMax }));
   return keysetPage(query, PAYMENT_ORDER, page);
 }
 

@@ -1,7 +1,17 @@
-import { sql } from "kysely";
-import type { Executor } from "../database.ts";
+import { type ExpressionBuilder, sql } from "kysely";
+import type { Database, Executor } from "../database.ts";
 
 export type PayoutWalletRow = { address: string; created_at: Date };
+
+/** The merchant's current (not removed) payout wallet `address`, in any letter case. */
+const currentWallet =
+  (merchantId: string, address: string) =>
+  (eb: ExpressionBuilder<Database, "app.payout_wallets">) =>
+    eb.and([
+      eb("merchant_id", "=", merchantId),
+      eb("removed_at", "is", null),
+      eb(sql<string>`lower(address)`, "=", address.toLowerCase()),
+    ]);
 
 /** The merchant's current payout wallets, oldest first. */
 export async function listPayoutWallets(
@@ -26,9 +36,7 @@ export async function isPayoutWallet(
   const row = await db
     .selectFrom("app.payout_wallets")
     .select("id")
-    .where("merchant_id", "=", merchantId)
-    .where("removed_at", "is", null)
-    .where(sql<string>`lower(address)`, "=", address.toLowerCase())
+    .where(currentWallet(merchantId, address))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -50,9 +58,7 @@ export async function addPayoutWallet(
   const existing = await db
     .selectFrom("app.payout_wallets")
     .select(["address", "created_at"])
-    .where("merchant_id", "=", merchantId)
-    .where("removed_at", "is", null)
-    .where(sql<string>`lower(address)`, "=", address.toLowerCase())
+    .where(currentWallet(merchantId, address))
     .executeTakeFirstOrThrow();
   return { wallet: existing, added: false };
 }
@@ -66,9 +72,7 @@ export async function removePayoutWallet(
   const result = await db
     .updateTable("app.payout_wallets")
     .set({ removed_at: sql<Date>`now()` })
-    .where("merchant_id", "=", merchantId)
-    .where("removed_at", "is", null)
-    .where(sql<string>`lower(address)`, "=", address.toLowerCase())
+    .where(currentWallet(merchantId, address))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -1,9 +1,9 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { ManagedWalletBook } from "../../domain/managedWallet.ts";
-import type { RefundStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import { queuedEmail } from "./emails.ts";
-import { type TransferUpdate, transferProgress } from "./transferProgress.ts";
+import { rowFinder, rowInserter } from "./rows.ts";
+import { type TransferUpdate, transferUpdater } from "./transferProgress.ts";
 
 export type PayoutRow = Selectable<Database["app.payouts"]>;
 
@@ -45,16 +45,11 @@ export async function loadManagedWalletBook(
   };
 }
 
-export async function insertPayout(
-  db: Executor,
-  payout: Insertable<Database["app.payouts"]>,
-): Promise<PayoutRow> {
-  return db.insertInto("app.payouts").values(payout).returningAll().executeTakeFirstOrThrow();
-}
+/** Inserts a payout, answered as stored. */
+export const insertPayout = rowInserter("app.payouts");
 
-export async function findPayout(db: Executor, id: string): Promise<PayoutRow | undefined> {
-  return db.selectFrom("app.payouts").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The payout with this id, or undefined. */
+export const findPayout = rowFinder("app.payouts", "id");
 
 /** How many payouts the merchant asked for since `since` (every status), and the oldest one's time. */
 export async function payoutsSince(
@@ -90,24 +85,8 @@ export async function listPayouts(
 /** What a payout's progress changes; `attempt` counts one more submission. */
 export type PayoutUpdate = TransferUpdate;
 
-/**
- * Updates a payout while it is in one of `onlyIf` (a check and a submission racing on one
- * payout: the first to move it wins). Resolves with the updated row, or undefined.
- */
-export async function updatePayout(
-  db: Executor,
-  id: string,
-  values: PayoutUpdate,
-  onlyIf: readonly RefundStatus[],
-): Promise<PayoutRow | undefined> {
-  return db
-    .updateTable("app.payouts")
-    .set(transferProgress(values))
-    .where("id", "=", id)
-    .where("status", "in", onlyIf)
-    .returningAll()
-    .executeTakeFirst();
-}
+/** Updates a payout while it is in one of `onlyIf` (transferProgress.ts transferUpdater). */
+export const updatePayout = transferUpdater("app.payouts");
 
 /** Queues a payout's email to the account (one of each kind per payout). */
 export async function queuePayoutEmail(

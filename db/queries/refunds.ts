@@ -1,12 +1,12 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jobKey } from "../../domain/jobs.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
 import type { RefundFacts } from "../../domain/refundPlan.ts";
-import type { RefundStatus, WalletType } from "../../domain/statuses.ts";
+import type { WalletType } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import { queuedEmail } from "./emails.ts";
-import type { LinkRow } from "./links.ts";
-import { type TransferUpdate, transferProgress } from "./transferProgress.ts";
+import { rowFinder, rowInserter } from "./rows.ts";
+import { type TransferUpdate, transferUpdater } from "./transferProgress.ts";
 
 export type RefundRow = Selectable<Database["app.refunds"]>;
 
@@ -66,12 +66,8 @@ export async function loadRefundFacts(
   };
 }
 
-export async function insertRefund(
-  db: Executor,
-  refund: Insertable<Database["app.refunds"]>,
-): Promise<RefundRow> {
-  return db.insertInto("app.refunds").values(refund).returningAll().executeTakeFirstOrThrow();
-}
+/** Inserts a refund, answered as stored. */
+export const insertRefund = rowInserter("app.refunds");
 
 /**
  * The latest refund of `owner` since `since`, not failed, of `amount` to the same destination
@@ -100,9 +96,8 @@ export async function findRecentSameRefund(
   return query.orderBy("created_at", "desc").limit(1).executeTakeFirst();
 }
 
-export async function findRefund(db: Executor, id: string): Promise<RefundRow | undefined> {
-  return db.selectFrom("app.refunds").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The refund with this id, or undefined. */
+export const findRefund = rowFinder("app.refunds", "id");
 
 /** The refunds of an invoice or link, oldest first. */
 export async function listRefundsOf(db: Executor, owner: RefundOwner): Promise<RefundRow[]> {
@@ -131,24 +126,22 @@ export async function refundedAmountOf(db: Executor, owner: RefundOwner): Promis
 /** What a refund's progress changes; `attempt` counts one more submission. */
 export type RefundUpdate = TransferUpdate;
 
-/**
- * Updates a refund while it is in one of `onlyIf` (a check and a submission racing on one
- * refund: the first to move it wins). Resolves with the updated row, or undefined.
- */
-export async function updateRefund(
-  db: Executor,
-  id: string,
-  values: RefundUpdate,
-  onlyIf: readonly RefundStatus[],
-): Promise<RefundRow | undefined> {
-  return db
-    .updateTable("app.refunds")
-    .set(transferProgress(values))
-    .where("id", "=", id)
-    .where("status", "in", onlyIf)
-    .returningAll()
-    .executeTakeFirst();
-}
+/** Updates a refund while it is in one of `onlyIf` (transferProgress.ts transferUpdater). */
+export const updateRefund = transferUpdater("app.refunds");
+
+type RefundEb = ExpressionBuilder<Database, "app.refunds">;
+
+/** A refund waiting for its payer to name an address through the claim link: requested, none yet. */
+const awaitingClaim = (eb: RefundEb) =>
+  eb.and([eb("status", "=", "requested"), eb("to_address", "is", null)]);
+
+/** The refund whose claim link has the token hash `tokenHash`, while the link works. */
+const claimableBy = (tokenHash: string) => (eb: RefundEb) =>
+  eb.and([
+    eb("claim_token_hash", "=", tokenHash),
+    awaitingClaim(eb),
+    eb("claim_expires_at", ">", sql<Date>`now()`),
+  ]);
 
 /**
  * The refund a claim link names, while it can still be claimed: requested, no address yet,
@@ -158,14 +151,7 @@ export async function findClaimableRefund(
   db: Executor,
   tokenHash: string,
 ): Promise<RefundRow | undefined> {
-  return db
-    .selectFrom("app.refunds")
-    .selectAll()
-    .where("claim_token_hash", "=", tokenHash)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
-    .where("claim_expires_at", ">", sql<Date>`now()`)
-    .executeTakeFirst();
+  return db.selectFrom("app.refunds").selectAll().where(claimableBy(tokenHash)).executeTakeFirst();
 }
 
 /**
@@ -181,10 +167,7 @@ export async function claimRefund(
   return db
     .updateTable("app.refunds")
     .set({ to_address: toAddress, claimed_at: sql<Date>`now()`, updated_at: new Date() })
-    .where("claim_token_hash", "=", tokenHash)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
-    .where("claim_expires_at", ">", sql<Date>`now()`)
+    .where(claimableBy(tokenHash))
     .returningAll()
     .executeTakeFirst();
 }
@@ -202,8 +185,7 @@ export async function expireRefundClaim(db: Executor, id: string): Promise<Refun
       updated_at: new Date(),
     })
     .where("id", "=", id)
-    .where("status", "=", "requested")
-    .where("to_address", "is", null)
+    .where(awaitingClaim)
     .where("claim_expires_at", "<=", sql<Date>`now()`)
     .returningAll()
     .executeTakeFirst();
@@ -298,9 +280,7 @@ export async function findRefundContext(
 }
 
 /** The payment link with this id (a refund's). */
-export async function findLinkById(db: Executor, id: string): Promise<LinkRow | undefined> {
-  return db.selectFrom("app.payment_links").selectAll().where("id", "=", id).executeTakeFirst();
-}
+export const findLinkById = rowFinder("app.payment_links", "id");
 
 /** The managed wallet's derivation of a merchant (its index and path kind), for signing. */
 export async function findManagedWalletKey(

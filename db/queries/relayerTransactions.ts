@@ -1,5 +1,6 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Database, Executor } from "../database.ts";
+import { rowFinder, rowInserter } from "./rows.ts";
 
 export type RelayedRow = Selectable<Database["app.relayer_transactions"]>;
 
@@ -26,28 +27,11 @@ export async function takeRelayerNonce(
   return BigInt(nonce);
 }
 
-export async function insertRelayed(
-  trx: Executor,
-  row: Insertable<Database["app.relayer_transactions"]>,
-): Promise<RelayedRow> {
-  return trx
-    .insertInto("app.relayer_transactions")
-    .values(row)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+/** Records a relayed transaction, answered as stored. */
+export const insertRelayed = rowInserter("app.relayer_transactions");
 
 /** The relayed transaction asked for under `purpose`, if any. */
-export async function findRelayedByPurpose(
-  db: Executor,
-  purpose: string,
-): Promise<RelayedRow | undefined> {
-  return db
-    .selectFrom("app.relayer_transactions")
-    .selectAll()
-    .where("purpose", "=", purpose)
-    .executeTakeFirst();
-}
+export const findRelayedByPurpose = rowFinder("app.relayer_transactions", "purpose");
 
 /** What checking or replacing a relayed transaction changes. */
 export type RelayedUpdate = Partial<

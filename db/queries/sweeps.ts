@@ -1,8 +1,9 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import { jobKey } from "../../domain/jobs.ts";
 import type { Database, Executor } from "../database.ts";
 import { depositAddressOwnerColumn } from "./depositAddressOwner.ts";
 import { indexedTransfersFrom } from "./indexer.ts";
+import { rowFinder, rowInserter } from "./rows.ts";
 
 export type SweepRow = Selectable<Database["app.sweeps"]>;
 
@@ -40,16 +41,11 @@ export async function findLastSweep(
     .executeTakeFirst();
 }
 
-export async function insertSweep(
-  db: Executor,
-  sweep: Insertable<Database["app.sweeps"]>,
-): Promise<SweepRow> {
-  return db.insertInto("app.sweeps").values(sweep).returningAll().executeTakeFirstOrThrow();
-}
+/** Inserts a sweep, answered as stored. */
+export const insertSweep = rowInserter("app.sweeps");
 
-export async function findSweep(db: Executor, id: string): Promise<SweepRow | undefined> {
-  return db.selectFrom("app.sweeps").selectAll().where("id", "=", id).executeTakeFirst();
-}
+/** The sweep with this id, or undefined. */
+export const findSweep = rowFinder("app.sweeps", "id");
 
 /** What a sweep's progress changes; `attempt` counts one more submission. */
 export type SweepUpdate = Partial<

@@ -49,6 +49,18 @@ export async function insertWebhookEndpoint(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * An update of the merchant's endpoint `id` while it is not deleted, answering the changed row
+ * (undefined: no such endpoint of the merchant's); the caller adds what it sets.
+ */
+function updateLiveEndpoint(db: Executor, merchantId: string, id: string) {
+  return db
+    .updateTable("app.webhook_endpoints")
+    .$call(merchantsOwnRow(merchantId, id))
+    .where("deleted_at", "is", null)
+    .returningAll();
+}
+
 /** The merchant's endpoint `id` (not deleted); undefined for another merchant's, or a malformed id. */
 export async function findWebhookEndpoint(
   db: Executor,
@@ -75,12 +87,8 @@ export async function updateWebhookEndpoint(
   values: Partial<Pick<WebhookEndpointRow, "url" | "events" | "enabled">>,
 ): Promise<WebhookEndpointRow | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  const row = await db
-    .updateTable("app.webhook_endpoints")
+  const row = await updateLiveEndpoint(db, merchantId, id)
     .set({ ...values, updated_at: new Date() })
-    .$call(merchantsOwnRow(merchantId, id))
-    .where("deleted_at", "is", null)
-    .returningAll()
     .executeTakeFirst();
   if (row && values.url !== undefined)
     await db
@@ -99,12 +107,8 @@ export async function deleteWebhookEndpoint(
   id: string,
 ): Promise<WebhookEndpointRow | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  return db
-    .updateTable("app.webhook_endpoints")
+  return updateLiveEndpoint(db, merchantId, id)
     .set({ deleted_at: new Date(), enabled: false, updated_at: new Date() })
-    .$call(merchantsOwnRow(merchantId, id))
-    .where("deleted_at", "is", null)
-    .returningAll()
     .executeTakeFirst();
 }
 
@@ -120,17 +124,13 @@ export async function rotateWebhookEndpointSecret(
   previousExpiresAt: Date,
 ): Promise<WebhookEndpointRow | undefined> {
   if (!UUID_PATTERN.test(id)) return undefined;
-  return db
-    .updateTable("app.webhook_endpoints")
+  return updateLiveEndpoint(db, merchantId, id)
     .set((eb) => ({
       previous_secret: eb.ref("secret"),
       previous_secret_expires_at: previousExpiresAt,
       secret: sealedSecret,
       updated_at: new Date(),
     }))
-    .$call(merchantsOwnRow(merchantId, id))
-    .where("deleted_at", "is", null)
-    .returningAll()
     .executeTakeFirst();
 }
 
