@@ -65,11 +65,8 @@ export async function invoiceFacts(
   deps: Pick<CoreDeps, "db" | "indexerSchema">,
   invoice: InvoiceRow,
 ): Promise<InvoiceFacts> {
-  const { lines, pdfSha256, state, transfers, sweeps, refunds } = await loadInvoiceDetails(
-    deps.db,
-    deps.indexerSchema,
-    invoice,
-  );
+  // Its lines, PDF hash, payment state, transfers, sweeps and refunds.
+  const details = await loadInvoiceDetails(deps.db, deps.indexerSchema, invoice);
   const today = utcToday();
   const money = invoiceMoney(
     {
@@ -78,24 +75,13 @@ export async function invoiceFacts(
       credited: invoice.credited_amount,
       dueDate: invoice.due_date,
     },
-    state.received,
-    refundedAmount(refunds),
+    details.state.received,
+    refundedAmount(details.refunds),
     today,
   );
   const creditNotes =
     invoice.credited_amount > 0n ? await creditNotesOfInvoice(deps.db, invoice.id) : [];
-  return {
-    invoice,
-    lines,
-    pdfSha256,
-    state,
-    transfers,
-    sweeps,
-    refunds,
-    money,
-    creditNotes,
-    today,
-  };
+  return { ...details, invoice, money, creditNotes, today };
 }
 
 /**

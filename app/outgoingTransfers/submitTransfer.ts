@@ -61,20 +61,23 @@ export async function submitTransfer<Row extends OutgoingTransferRow>(
       return;
     }
     try {
-      await submit(connection, deps, kind, relay, transfer, signing);
+      await submit(connection, deps, { kind, relay, transfer, signing });
     } finally {
       await unlockSweeps(connection, transfer.from_address);
     }
   });
 }
 
+/** One submission of submitTransfer's, under its address's lock. */
 async function submit<Row extends OutgoingTransferRow>(
   db: Executor,
   deps: SubmitTransferDeps,
-  kind: OutgoingTransferKind<Row>,
-  relay: Relay,
-  transfer: Row,
-  signing: TransferSigner,
+  {
+    kind,
+    relay,
+    transfer,
+    signing,
+  }: { kind: OutgoingTransferKind<Row>; relay: Relay; transfer: Row; signing: TransferSigner },
 ): Promise<void> {
   const signer = await signing.of(db);
   if (!signer || signer.address.toLowerCase() !== transfer.from_address || !transfer.to_address) {

@@ -108,6 +108,13 @@ type Owner = {
 
 type OwnerStatus = StoredInvoiceStatus | LinkStatus;
 
+/** What every payment event's body starts with: its id, its type and its moment. */
+const eventHead = <Type extends PaymentEventType>(e: EventContext) => ({
+  event_id: e.id,
+  type: e.type as Type,
+  created_at: e.createdAt.toISOString(),
+});
+
 async function findOwner(trx: Executor, address: string): Promise<Owner | null> {
   const invoice = await lockInvoiceByDepositAddress(trx, address);
   if (invoice) {
@@ -136,9 +143,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       webhookUrl: invoice.webhook_url,
       // Spec §6.1's fields, plus the event's id and type, the invoice's totals and metadata.
       payload: (e) => ({
-        event_id: e.id,
-        type: e.type as InvoicePaymentEvent["type"],
-        created_at: e.createdAt.toISOString(),
+        ...eventHead<InvoicePaymentEvent["type"]>(e),
         invoice_id: invoice.id,
         invoice_number: invoice.invoice_number,
         status: e.status as StoredInvoiceStatus,
@@ -176,9 +181,7 @@ async function findOwner(trx: Executor, address: string): Promise<Owner | null> 
       webhookUrl: link.webhook_url,
       // The payment-link status fields (spec §2.5), plus the event's id and type and the metadata.
       payload: (e) => ({
-        event_id: e.id,
-        type: e.type as LinkPaymentEvent["type"],
-        created_at: e.createdAt.toISOString(),
+        ...eventHead<LinkPaymentEvent["type"]>(e),
         slug: link.slug,
         status: e.status as LinkStatus,
         tx_hash: e.txHash,

@@ -8,6 +8,7 @@ import type { PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
+import { LineItemsTable } from "./lineItemsTable.tsx";
 
 /**
  * A hosted invoice's first card: its number, its merchant and their address as issued, then
@@ -73,42 +74,24 @@ export function InvoicePage(props: {
         </InvoiceHead>
 
         <section class="card" aria-label="Items">
-          <table>
-            <thead>
-              <tr>
-                <th>Description</th>
-                <th class="num">Qty</th>
-                <th class="num">Unit price</th>
-                <th class="num">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.lines.map((line) => (
+          <LineItemsTable lines={props.lines} detailed>
+            <tr class="total">
+              <td colspan={3}>Total (USDC)</td>
+              <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
+            </tr>
+            {invoice.credited_amount > 0n ? (
+              <>
                 <tr>
-                  <td>{line.description}</td>
-                  <td class="num">{line.quantity}</td>
-                  <td class="num">{formatUsdcForDisplay(line.unit_price)}</td>
-                  <td class="num">{formatUsdcForDisplay(line.line_total)}</td>
+                  <td colspan={3}>Credited (credit notes)</td>
+                  <td class="num">−{formatUsdcForDisplay(invoice.credited_amount)}</td>
                 </tr>
-              ))}
-              <tr class="total">
-                <td colspan={3}>Total (USDC)</td>
-                <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
-              </tr>
-              {invoice.credited_amount > 0n ? (
-                <>
-                  <tr>
-                    <td colspan={3}>Credited (credit notes)</td>
-                    <td class="num">−{formatUsdcForDisplay(invoice.credited_amount)}</td>
-                  </tr>
-                  <tr class="total">
-                    <td colspan={3}>Now asked for (USDC)</td>
-                    <td class="num">{formatUsdcForDisplay(invoiced)}</td>
-                  </tr>
-                </>
-              ) : null}
-            </tbody>
-          </table>
+                <tr class="total">
+                  <td colspan={3}>Now asked for (USDC)</td>
+                  <td class="num">{formatUsdcForDisplay(invoiced)}</td>
+                </tr>
+              </>
+            ) : null}
+          </LineItemsTable>
           {invoice.notes ? <p class="small muted">{invoice.notes}</p> : null}
           <p class="small">
             <a href={props.pdfUrl}>Download the PDF</a>

@@ -2,6 +2,7 @@ import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { Layout } from "../layout.tsx";
 import { InvoiceHead } from "./invoicePage.tsx";
+import { LineItemsTable } from "./lineItemsTable.tsx";
 
 /**
  * `{PAY_URL}/i/{slug}` of a void invoice: what it was, and that nothing is to be paid. No
@@ -50,26 +51,12 @@ export function VoidInvoicePage(props: {
           )}
         </section>
         <section class="card" aria-label="Items">
-          <table>
-            <thead>
-              <tr>
-                <th>Description</th>
-                <th class="num">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.lines.map((line) => (
-                <tr>
-                  <td>{line.description}</td>
-                  <td class="num">{formatUsdcForDisplay(line.line_total)}</td>
-                </tr>
-              ))}
-              <tr class="total">
-                <td>Total (USDC), not due</td>
-                <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
-              </tr>
-            </tbody>
-          </table>
+          <LineItemsTable lines={props.lines} detailed={false}>
+            <tr class="total">
+              <td>Total (USDC), not due</td>
+              <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
+            </tr>
+          </LineItemsTable>
         </section>
       </div>
     </Layout>

@@ -88,3 +88,12 @@ export function WalletTypeField(props: { state: Pick<FormState, "values"> }) {
     </div>
   );
 }
+
+/** A form's one primary action: "Save" unless named. */
+export function SaveButton(props: { label?: string }) {
+  return (
+    <button type="submit" class="primary">
+      {props.label ?? "Save"}
+    </button>
+  );
+}

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import { Alert, Csrf, DashboardLayout } from "../layout.tsx";
-import { Field, type FormState } from "./formFields.tsx";
+import { Field, type FormState, SaveButton } from "./formFields.tsx";
 import type { Session } from "./pageSession.ts";
 
 export function SettingsPage(props: {
@@ -68,9 +68,7 @@ export function SettingsPage(props: {
             hint="A shortfall of at most this still counts as paid (exchange withdrawal fees); 0.00: only the exact total. At most 10.00; new invoices keep the value they were created with."
           />
           {props.extra}
-          <button type="submit" class="primary">
-            Save
-          </button>
+          <SaveButton />
         </form>
       </section>
       <section class="card">

@@ -7,7 +7,7 @@ import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { DataTable } from "./dataTable.tsx";
 import { State } from "./endpointState.tsx";
 import { EventChecks, eventsText } from "./eventFilters.tsx";
-import { Field, type FormState } from "./formFields.tsx";
+import { Field, type FormState, SaveButton } from "./formFields.tsx";
 import { LastResponse } from "./lastResponse.tsx";
 import { Pager, type PagerLinks } from "./pager.tsx";
 import type { Session } from "./pageSession.ts";
@@ -121,9 +121,7 @@ export function WebhookEndpointPage(props: {
             hint="Deliveries still being retried go to the new URL."
           />
           <EventChecks state={props.state} legend="Send these events" />
-          <button type="submit" class="primary">
-            Save
-          </button>
+          <SaveButton />
         </form>
       </section>
       <section class="card">
