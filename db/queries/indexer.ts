@@ -127,17 +127,14 @@ export async function indexedTransferBlocks(
 /**
  * Drops an index built from a chain that is no longer there, so the indexer builds it anew
  * from the chain; with its reconcile watermark, so the catch-up looks at every transfer of the
- * new index again rather than only those above the old one's newest block; and with the
- * relayer's nonce counters. Only for the simulated chain (platform/indexCheck.ts).
+ * new index again rather than only those above the old one's newest block. Only for the
+ * simulated chain (platform/indexCheck.ts). The relayer's nonce counter is kept: it never
+ * hands out a nonce already recorded (unique per relayer), and the transactions the chain
+ * forgot below it are sent again by the checks of those above them (worker/relayer/check.ts).
  */
 export async function dropIndex(db: Db, schema: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
     await sql`delete from app.reconcile_watermarks where indexer_schema = ${schema}`.execute(trx);
-    // The chain forgot the relayer's transactions of those blocks as well: a counter above
-    // the chain's own count would sign every new one past a gap the chain never fills (each
-    // stuck pending). Without it the next nonce is the chain's count (takeRelayerNonce), and
-    // a forgotten transaction sent again by its check takes its place after the new ones.
-    await sql`delete from app.relayer_nonces`.execute(trx);
   });
 }

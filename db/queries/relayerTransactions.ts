@@ -33,6 +33,19 @@ export const insertRelayed = rowInserter("app.relayer_transactions");
 /** The relayed transaction asked for under `purpose`, if any. */
 export const findRelayedByPurpose = rowFinder("app.relayer_transactions", "purpose");
 
+/** The relayed transaction of `relayer` (lowercase) under `nonce`, if one was recorded. */
+export const findRelayedByNonce = (
+  db: Executor,
+  relayer: string,
+  nonce: bigint,
+): Promise<RelayedRow | undefined> =>
+  db
+    .selectFrom("app.relayer_transactions")
+    .selectAll()
+    .where("relayer", "=", relayer)
+    .where("nonce", "=", nonce)
+    .executeTakeFirst();
+
 /** What checking or replacing a relayed transaction changes. */
 export type RelayedUpdate = Partial<
   Pick<

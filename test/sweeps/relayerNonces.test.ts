@@ -168,4 +168,47 @@ describe("relayer transactions: one nonce sequence, submit then check", () => {
     expect((await reload(row)).status).toBe("dropped");
     expect((await reload(row)).hashes).toHaveLength(1);
   });
+
+  test("a transaction recorded as mined that the chain forgot is sent again, and the nonces above it are mined", async () => {
+    const relayer = relayerOn(database.db);
+    const before = await chain.client.snapshot();
+    const first = await submitRelayed(relayer, request("test:forgotten"));
+    expect(await checkRelayed(relayer, await reload(first))).toMatchObject({ state: "mined" });
+    // The chain forgets the block that held it (a local chain resumed from an older state).
+    await chain.client.revert({ id: before });
+    await chain.client.setAutomine(false);
+    const second = await submitRelayed(relayer, request("test:after-gap"));
+    expect(second.nonce).toBe(first.nonce + 1n);
+    await chain.mine(3);
+    expect(await checkRelayed(relayer, await reload(second))).toEqual({ state: "pending" });
+    await chain.mine(1);
+    expect(await checkRelayed(relayer, await reload(second))).toMatchObject({ state: "mined" });
+    expect(
+      await chain.client.getTransactionCount({ address: account.address, blockTag: "latest" }),
+    ).toBe(2);
+    // The first went again as itself: its own signed bytes, its own hash.
+    expect(
+      await chain.client.getTransactionReceipt({ hash: first.hashes[0] as Hash }),
+    ).toMatchObject({ status: "success" });
+  });
+
+  test("a nonce reported dropped that the chain forgot is filled with an empty transfer, not its call", async () => {
+    const relayer = relayerOn(database.db);
+    const before = await chain.client.snapshot();
+    const first = await submitRelayed(relayer, request("test:dropped-then-forgotten"));
+    await checkRelayed(relayer, await reload(first));
+    await sql`update app.relayer_transactions set status = 'dropped' where id = ${first.id}::uuid`.execute(
+      database.db,
+    );
+    await chain.client.revert({ id: before });
+    await chain.client.setAutomine(false);
+    const second = await submitRelayed(relayer, request("test:after-dropped"));
+    await chain.mine(3);
+    expect(await checkRelayed(relayer, await reload(second))).toEqual({ state: "pending" });
+    await chain.mine(1);
+    expect(await checkRelayed(relayer, await reload(second))).toMatchObject({ state: "mined" });
+    expect(
+      await chain.client.getTransactionReceipt({ hash: first.hashes[0] as Hash }).catch(() => null),
+    ).toBeNull();
+  });
 });

@@ -1,6 +1,10 @@
 import { type Address, type Hash, type Hex, keccak256, type TransactionReceipt } from "viem";
-import { classifyChainError } from "../../chain/errors.ts";
-import { type RelayedRow, updateRelayed } from "../../db/queries/relayerTransactions.ts";
+import { classifyChainError, summarizeChainError } from "../../chain/errors.ts";
+import {
+  findRelayedByNonce,
+  type RelayedRow,
+  updateRelayed,
+} from "../../db/queries/relayerTransactions.ts";
 import type { Relayer } from "./relayer.ts";
 import { broadcast, signRelayed } from "./submit.ts";
 
@@ -10,6 +14,9 @@ export type RelayedOutcome =
   | { state: "pending" }
   /** Its nonce was used by another transaction and none of its own hashes was mined. */
   | { state: "dropped" };
+
+/** Nonces below a pending transaction sent again by one check; the next check goes on. */
+const MAX_FILLED = 16n;
 
 /** Each replacement pays at least this much more (nodes want 10 % more to replace). */
 const BUMP_PERCENT = 25n;
@@ -53,9 +60,58 @@ export async function checkRelayed(relayer: Relayer, row: RelayedRow): Promise<R
 
   const head = await relayer.chain.getBlockNumber();
   if (row.sent_block === null) await broadcast(relayer, row, row.signed as Hex, head);
-  else if (head - row.sent_block >= BigInt(relayer.replaceAfterBlocks))
+  else if (head - row.sent_block >= BigInt(relayer.replaceAfterBlocks)) {
+    // A lower nonce the chain has not seen holds this one back, whatever its fee.
+    for (let nonce = BigInt(used); nonce < row.nonce && nonce < BigInt(used) + MAX_FILLED; nonce++)
+      await fillNonce(relayer, nonce, head);
     await replace(relayer, row, head);
+  }
   return { state: "pending" };
+}
+
+/**
+ * Sends the relayer's transaction at `nonce` again when the chain has none under it although
+ * one was recorded: mined in a block the chain no longer has (reorged out, or a local chain
+ * resumed from an older state file) or never received. Every later nonce waits for it, so
+ * without this they would be re-sent at ever higher fees and never mined. Its own signed bytes
+ * go again, the same call: its transfer, an EIP-3009 authorization with its deterministic
+ * nonce, moves money at most once however often it is sent. A nonce recorded for nothing (or
+ * for a transaction reported dropped, whose caller has sent its call again under another
+ * nonce) is filled with an empty transfer to the relayer itself, so no call is made twice.
+ * A pending row's own check re-sends it; nothing is done for it here.
+ */
+async function fillNonce(relayer: Relayer, nonce: bigint, head: bigint): Promise<void> {
+  const below = await findRelayedByNonce(relayer.db, relayer.account.address.toLowerCase(), nonce);
+  if (below?.status === "pending") return;
+  if (below?.status === "mined") {
+    // Mined since the chain's count was read: nothing is missing.
+    if (await findMined(relayer, below)) return;
+    relayer.log.warn(
+      "a relayer transaction recorded as mined is not on the chain (a reorg, or a local chain that forgot blocks); sending it again",
+      { purpose: below.purpose, nonce: nonce.toString(), mined_block: String(below.mined_block) },
+    );
+    await broadcast(relayer, below, below.signed as Hex, head);
+    return;
+  }
+  const fees = await relayer.chain.estimateFeesPerGas();
+  relayer.log.warn("a relayer nonce below pending transactions is unused; filling it", {
+    nonce: nonce.toString(),
+    recorded: below?.purpose ?? null,
+  });
+  const filler = await signRelayed(relayer, {
+    to: relayer.account.address,
+    data: "0x",
+    gas: 21_000n,
+    nonce,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+  await relayer.chain.sendRawTransaction({ serializedTransaction: filler }).catch((error) =>
+    relayer.log.warn("the node refused the filler of a relayer nonce", {
+      nonce: nonce.toString(),
+      error: summarizeChainError(error).slice(0, 500),
+    }),
+  );
 }
 
 /** The receipt of whichever of the row's hashes is mined, newest first. */
