@@ -1,9 +1,8 @@
-import http from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { HealthReport } from "../../api/health.ts";
-import { freePort } from "../../internal/freePort.ts";
 import { chainUrl } from "../helpers/chain.ts";
+import { startCountingRpc } from "../helpers/countingRpc.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 
 /**
@@ -84,35 +83,3 @@ describe("attack: a stuck worker behind a green /health, and /health as an RPC a
     expect(rpc.calls("eth_blockNumber") - before).toBeLessThanOrEqual(seconds + 1);
   });
 });
-
-/** A JSON-RPC pass-through to `upstream` that counts the calls by method. */
-async function startCountingRpc(upstream: string) {
-  const counts = new Map<string, number>();
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", async () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const calls = [JSON.parse(body)].flat() as { method: string }[];
-      for (const call of calls) counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
-      const answer = await fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      response.writeHead(answer.status, { "content-type": "application/json" });
-      response.end(await answer.text());
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls: (method: string) => counts.get(method) ?? 0,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
