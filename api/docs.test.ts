@@ -102,7 +102,7 @@ describe("GET /docs", () => {
     expect(link).toMatch(/metadata\.\{key\} optional\s*string \| number \| boolean \| null/);
     const invoiceBody = textOf(sectionOf(page, "get-api-invoices-id"));
     expect(invoiceBody).toMatch(/payments\[\]\.counted\s*boolean/);
-    expect(invoiceBody).toMatch(/currency\s*string[\s\S]*?always "USDC"/);
+    expect(invoiceBody).toMatch(/currency\s*string[\s\S]*?one of "USDC", "USD", "EUR", "GBP"/);
     expect(invoiceBody).toMatch(/sweeps\[\]\.status\s*string/);
   });
 

@@ -1,3 +1,4 @@
+import type { Currency } from "./currencies.ts";
 import type { RefundStatus, StoredInvoiceStatus } from "./statuses.ts";
 
 /**
@@ -224,4 +225,20 @@ export const CONVERSION_ROUNDING = 5_000n;
 export function receivedInCurrencyForStatus(amount: bigint, convertedSum: bigint): bigint {
   const off = convertedSum > amount ? convertedSum - amount : amount - convertedSum;
   return off <= CONVERSION_ROUNDING ? amount : convertedSum;
+}
+
+/**
+ * What an invoice or link has received in its own unit: its counted payments in USDC, or for
+ * one priced in a currency their conversions' sum (payment_state.received_in_currency, 0 until
+ * the first is converted). Every figure of such an owner (paid, due, status) is in its currency;
+ * USDC stays what arrived, what the books count and what is swept and refunded.
+ *
+ * @example receivedInOwnUnit("USDC", { received: 5_000_000n }) // 5_000_000n
+ * @example receivedInOwnUnit("EUR", { received: 5_500_000n, receivedInCurrency: 5_000_000n }) // 5_000_000n
+ */
+export function receivedInOwnUnit(
+  currency: Currency,
+  state: { received: bigint; receivedInCurrency?: bigint | null },
+): bigint {
+  return currency === "USDC" ? state.received : (state.receivedInCurrency ?? 0n);
 }

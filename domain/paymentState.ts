@@ -21,6 +21,11 @@ export type PaymentState = {
   counted: string[];
   latestTxHash: string | null;
   latestPaidAt: Date | null;
+  /**
+   * What the counted payments are worth in the owner's currency (docs/currencies.md); absent
+   * or null for an owner priced in USDC, or before anything was converted.
+   */
+  receivedInCurrency?: bigint | null;
 };
 
 export const EMPTY_PAYMENT_STATE: PaymentState = {

@@ -130,3 +130,13 @@ export function parseFeedAnswer(decimal: string, decimals: number): bigint {
     throw new RangeError(`${decimal} has more than ${decimals} decimals`);
   return BigInt(match[1] ?? "0") * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0"));
 }
+
+/**
+ * A rate as a decimal for people and the API: USDC per unit of the currency, 8 decimals
+ * (the feeds' own), rounded down. The exact fraction stays what conversions use.
+ *
+ * @example formatRatio({ numerator: 11n, denominator: 10n }) // "1.10000000"
+ */
+export function formatRatio(rate: Ratio): string {
+  return feedAnswerDecimal((rate.numerator * 10n ** 8n) / rate.denominator, 8);
+}

@@ -1,4 +1,4 @@
-import { getAddress } from "viem";
+import { type Address, getAddress } from "viem";
 import type { Actor } from "../../app/actor.ts";
 import {
   authorizedInvoiceFacts,
@@ -7,6 +7,7 @@ import {
   invoiceFacts,
 } from "../../app/invoices/invoiceDetail.ts";
 import type { Invoice, InvoiceStatusResponse } from "../../app/invoices/schema.ts";
+import { type CurrencyFacts, presentCurrencyAmounts } from "../../app/payments/presentCurrency.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
@@ -19,6 +20,7 @@ import {
 } from "../../domain/invoiceTaxView.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
@@ -37,6 +39,7 @@ function presentInvoice(
     refunds,
     money,
     creditNotes,
+    currency,
     today,
   }: InvoiceFacts,
 ): Invoice {
@@ -58,7 +61,8 @@ function presentInvoice(
     vendor_address: invoice.vendor_address,
     line_items: lines.map(presentStoredLine),
     total_amount: formatUsdc(invoice.total_amount),
-    currency: "USDC",
+    currency: invoice.currency,
+    ...presentCurrencyAmounts(currency, state),
     chain_id: BASE_CHAIN_ID,
     issue_date: invoice.issue_date,
     due_date: invoice.due_date,
@@ -66,7 +70,7 @@ function presentInvoice(
     wallet_type: invoice.wallet_type,
     wallet_address: getAddress(invoice.wallet_address),
     deposit_address: deposit,
-    payment_uri: usdcPaymentUri(deposit, due > 0n ? due : invoice.total_amount),
+    payment_uri: paymentUriFor(deposit, currency, due > 0n ? due : invoice.total_amount),
     webhook_url: invoice.webhook_url,
     sent_at: invoice.sent_at?.toISOString() ?? null,
     created_at: invoice.created_at.toISOString(),
@@ -76,7 +80,12 @@ function presentInvoice(
     paid_amount: formatUsdc(paid),
     amount_due: formatUsdc(due),
     underpayment_tolerance: formatUsdc(invoice.underpayment_tolerance),
-    payments: presentDepositPayments(transfers, invoice.deposit_address, state.counted),
+    payments: presentDepositPayments(
+      transfers,
+      invoice.deposit_address,
+      state.counted,
+      currency?.converted,
+    ),
     // Settlement: each sweep of the deposit address to wallet_address.
     sweeps: sweeps.map(presentSweep),
     refunds: refunds.map(presentRefund),
@@ -99,6 +108,16 @@ function presentInvoice(
         }
       : {}),
   };
+}
+
+/**
+ * The EIP-681 request for `amount` in the owner's unit: itself in USDC; in a currency, the
+ * quote's USDC while one stands, and without an amount while no rate can be read (a wallet
+ * must never be asked for euros as if they were USDC).
+ */
+function paymentUriFor(deposit: Address, currency: CurrencyFacts | null, amount: bigint): string {
+  if (!currency) return usdcPaymentUri(deposit, amount);
+  return usdcPaymentUri(deposit, currency.ask?.quote?.amountDueUsdc ?? null);
 }
 
 /**
@@ -151,7 +170,11 @@ export function presentStatus(
   }
   return {
     status,
-    paid_amount: formatUsdc(state.received),
+    paid_amount: formatUsdc(receivedInOwnUnit(invoice.currency, state)),
+    // Priced in a currency: paid_amount is in it; what arrived in USDC is told beside.
+    ...(invoice.currency === "USDC"
+      ? {}
+      : { currency: invoice.currency, paid_amount_usdc: formatUsdc(state.received) }),
     tx_hash: state.latestTxHash,
     paid_at: state.latestPaidAt.toISOString(),
     ...refunds,
@@ -160,7 +183,7 @@ export function presentStatus(
 
 /** The full invoice body of an invoice a use case just changed (POST …/send, …/void). */
 export async function invoiceBody(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl">,
   invoice: InvoiceRow,
 ): Promise<Invoice> {
   return presentInvoice(deps, await invoiceFacts(deps, invoice));
@@ -168,7 +191,7 @@ export async function invoiceBody(
 
 /** `GET /api/invoices/{id}`: the invoice, if the actor may see it (app/'s read model). */
 export async function authorizedInvoiceBody(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl">,
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl">,
   actor: Actor,
   id: string,
 ): Promise<Invoice> {

@@ -20,12 +20,18 @@ import {
 } from "../../db/queries/webhookHistory.ts";
 import { utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls, publicPdfUrl } from "../../domain/invoiceUrls.ts";
-import { type InvoiceMoney, invoiceMoney, refundedAmount } from "../../domain/moneyRules.ts";
+import {
+  type InvoiceMoney,
+  invoiceMoney,
+  receivedInOwnUnit,
+  refundedAmount,
+} from "../../domain/moneyRules.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { type CurrencyFacts, currencyFacts } from "../payments/currencyFacts.ts";
 import { notFound } from "../refusal.ts";
 
 export type {
@@ -57,12 +63,14 @@ export type InvoiceFacts = {
   money: InvoiceMoney;
   /** Its credit notes (app/creditNotes), oldest first. */
   creditNotes: CreditNoteRow[];
+  /** Priced in a currency: its payments' conversions and what to send now; null in USDC. */
+  currency: CurrencyFacts | null;
   today: string;
 };
 
 /** The facts of an invoice already authorised (or just changed by a use case). */
 export async function invoiceFacts(
-  deps: Pick<CoreDeps, "db" | "indexerSchema">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl">,
   invoice: InvoiceRow,
 ): Promise<InvoiceFacts> {
   // Its lines, PDF hash, payment state, transfers, sweeps and refunds.
@@ -75,13 +83,21 @@ export async function invoiceFacts(
       credited: invoice.credited_amount,
       dueDate: invoice.due_date,
     },
-    details.state.received,
+    receivedInOwnUnit(invoice.currency, details.state),
     refundedAmount(details.refunds),
     today,
   );
-  const creditNotes =
-    invoice.credited_amount > 0n ? await creditNotesOfInvoice(deps.db, invoice.id) : [];
-  return { ...details, invoice, money, creditNotes, today };
+  const [creditNotes, currency] = await Promise.all([
+    invoice.credited_amount > 0n ? creditNotesOfInvoice(deps.db, invoice.id) : [],
+    currencyFacts(
+      deps,
+      { depositAddress: invoice.deposit_address, currency: invoice.currency },
+      details.state,
+      details.transfers,
+      money.due,
+    ),
+  ]);
+  return { ...details, invoice, money, creditNotes, currency, today };
 }
 
 /**
@@ -89,7 +105,7 @@ export async function invoiceFacts(
  * authorizedInvoice: its own merchant's, or in open mode an unclaimed merchant's).
  */
 export async function authorizedInvoiceFacts(
-  deps: Pick<CoreDeps, "db" | "indexerSchema">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl">,
   actor: Actor,
   id: string,
 ): Promise<InvoiceFacts> {
@@ -187,7 +203,7 @@ export type InvoiceDetail = InvoiceFacts & {
  * (invoiceFacts).
  */
 export async function merchantInvoiceDetail(
-  deps: Pick<CoreDeps, "db" | "indexerSchema" | "baseUrl" | "payUrl" | "explorerUrl">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl" | "explorerUrl">,
   actor: Actor,
   id: string,
 ): Promise<InvoiceDetail | undefined> {

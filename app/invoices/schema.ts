@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import type { DepositPaymentView } from "../../domain/depositPaymentView.ts";
 import {
   INVOICE_STATUSES,
@@ -203,7 +204,15 @@ export const InvoiceStatusResponseSchema = z
         "`overdue` is derived: reported while the stored status is `draft` or `sent` and `due_date` is before today (UTC).",
     }),
     paid_amount: z.string().optional().openapi({
-      description: "The total received, in USDC; in `paid`, `partial` and `excess` only.",
+      description:
+        "The total received, in USDC (in the invoice's `currency` when it is priced in one); in `paid`, `partial` and `excess` only.",
+    }),
+    currency: z.enum(CURRENCIES).exclude(["USDC"]).optional().openapi({
+      description: "Only for an invoice priced in a currency, with `paid_amount`: what it is in.",
+    }),
+    paid_amount_usdc: z.string().optional().openapi({
+      description:
+        "Only for an invoice priced in a currency, with `paid_amount`: the USDC received.",
     }),
     tx_hash: z.string().optional().openapi({ description: "The latest payment's transaction." }),
     paid_at: z.string().optional().openapi({ description: "The latest payment's block time." }),
@@ -254,10 +263,39 @@ export const DepositPaymentsSchema = z
         description:
           "Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link).",
       }),
+      amount_in_currency: z.string().optional().openapi({
+        description:
+          "Priced in a currency, once converted: what the payment counted for in it (its quote's amount, or `amount` at `rate`).",
+      }),
+      rate: z.string().optional().openapi({
+        description:
+          "Priced in a currency, once converted: USDC per unit of the currency it counted at (the currency's feed over USDC / USD's, 8 decimals, rounded down), from its quote or its block's rounds.",
+      }),
     }),
   )
   .openapi({ description: "Every USDC transfer indexed to the deposit address." });
 true satisfies Same<z.infer<typeof DepositPaymentsSchema>[number], DepositPaymentView>;
+
+/**
+ * The fields an invoice or link priced in a currency adds (none in USDC): what is received in
+ * USDC, and what a payer is asked to send now (docs/currencies.md, "Quotes").
+ */
+export const CurrencyAmountFields = {
+  paid_amount_usdc: z.string().optional().openapi({
+    description: "Priced in a currency: the counted payments in USDC, what arrived.",
+  }),
+  amount_due_usdc: z.string().nullable().optional().openapi({
+    description:
+      "Priced in a currency: what to send now for `amount_due`, in USDC, at the quote's rate, honoured until `quote_expires_at`; null when no fresh rate can be read (`rate_unavailable` says why), `0.00` when nothing is due.",
+  }),
+  quote_expires_at: z.string().optional().openapi({
+    description:
+      "Until when a payment of exactly `amount_due_usdc` counts as `amount_due`, whatever the rate does.",
+  }),
+  rate_unavailable: z.string().optional().openapi({
+    description: "Why nothing can be asked now (a stale price feed, Base's sequencer down).",
+  }),
+};
 
 export const InvoiceSchema = z
   .object({
@@ -296,7 +334,11 @@ export const InvoiceSchema = z
       }),
     ),
     total_amount: z.string().openapi({ description: "The sum of the line totals, in USDC." }),
-    currency: z.literal("USDC"),
+    currency: z.enum(CURRENCIES).openapi({
+      description:
+        "What its amounts are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md). In a currency, `total_amount`, `paid_amount`, `amount_due` and the lines are in it.",
+    }),
+    ...CurrencyAmountFields,
     chain_id: z.literal(8453),
     issue_date: z.string(),
     due_date: z.string(),

@@ -56,3 +56,27 @@ export async function convertOwnerPayments(
   }
   return convertPayments(paymentsInOrder, quotes, rates);
 }
+
+/**
+ * The conversions already made for an owner's payments, read back without the chain: what the
+ * detail and the pages show of each payment (a quote's, or the rate stored for it). A payment
+ * not converted yet (waiting for a rate, or not reconciled yet) is `waiting`.
+ */
+export async function storedOwnerConversions(
+  db: Executor,
+  depositAddress: string,
+  paymentsInOrder: readonly IndexedTransfer[],
+): Promise<{ converted: ConvertedPayment[]; waiting: IndexedTransfer[] }> {
+  const [quotes, stored] = await Promise.all([
+    quotesOf(db, depositAddress),
+    conversionsOf(db, depositAddress),
+  ]);
+  const rates = new Map<string, BlockRate>();
+  for (const transfer of paymentsInOrder) {
+    const known = stored.find(
+      (c) => c.transferId === transfer.id && c.blockNumber === transfer.blockNumber,
+    );
+    if (known) rates.set(transfer.id, known.rate);
+  }
+  return convertPayments(paymentsInOrder, quotes, rates);
+}

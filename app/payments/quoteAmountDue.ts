@@ -23,7 +23,7 @@ export type QuoteAnswer =
  * What a payer of a currency-priced invoice or link is asked to send now for `amountDue` (in
  * its currency): the quote that still stands for that amount (domain/currencyPayments.ts
  * standingQuote: every reload inside the window shows the same figure), or a new one at the rate
- * of the chain's latest block, held for `windowMs` from `now` and stored, so a payment of exactly
+ * of the chain's latest block, held for `windowMs` from that block's time (or `at`) and stored, so a payment of exactly
  * its `amountDueUsdc` inside the window counts as `amountDue` (convertPayments). When the latest
  * block gives no usable rate (a stale feed, the sequencer down), nothing is asked: `unavailable`
  * says why, and the page says "rate unavailable".
@@ -33,19 +33,22 @@ export async function quoteAmountDue(
   reader: QuoteReader,
   owner: { depositAddress: string; currency: FiatCurrency },
   amountDue: bigint,
-  now: Date,
+  at?: Date,
   windowMs: number = DEFAULT_QUOTE_WINDOW_MS,
 ): Promise<QuoteAnswer> {
+  const blockNumber = await reader.getBlockNumber();
+  // The chain's time, not this server's: the window is judged against payments' block times,
+  // so both ends are read from one clock (a server's drift, or a local chain's, moves neither).
+  const now = at ?? new Date(Number((await reader.getBlock({ blockNumber })).timestamp) * 1000);
   const standing = standingQuote(await quotesOf(db, owner.depositAddress), amountDue, now);
   if (standing) return { quote: standing, reused: true };
-  const blockNumber = await reader.getBlockNumber();
-  const at = await rateAtBlock(reader, owner.currency, blockNumber);
-  if (at.problem !== undefined) return { unavailable: at.problem };
+  const read = await rateAtBlock(reader, owner.currency, blockNumber);
+  if (read.problem !== undefined) return { unavailable: read.problem };
   const quote: Quote = {
     id: crypto.randomUUID(),
     amountDue,
-    amountDueUsdc: usdcForAmount(amountDue, at.rate),
-    rate: { numerator: at.rate.numerator, denominator: at.rate.denominator },
+    amountDueUsdc: usdcForAmount(amountDue, read.rate),
+    rate: { numerator: read.rate.numerator, denominator: read.rate.denominator },
     quotedAt: now,
     expiresAt: new Date(now.getTime() + windowMs),
   };

@@ -32,6 +32,7 @@ export async function loadPaymentState(
     counted: row.counted,
     latestTxHash: row.latest_tx_hash,
     latestPaidAt: row.latest_paid_at,
+    receivedInCurrency: row.received_in_currency,
   };
 }
 

@@ -54,6 +54,15 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   };
   const eurAt = (usd: string) =>
     setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
+  /** A round two days old: older than the feed's heartbeat, no rate to trust. */
+  const eurStale = async () => {
+    const now = await chain.client.getBlock();
+    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.10", 8),
+      startedAt: now.timestamp - 172_800n,
+      updatedAt: now.timestamp - 172_800n,
+    });
+  };
   const stored = async (invoice: Created) => {
     const { rows } = await sql<{
       status: string;
@@ -124,13 +133,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
 
   test("a payment while the feed is stale converts nothing, and counts at the first fresh round after it", async () => {
     const invoice = await createEurInvoice();
-    const now = await chain.client.getBlock();
-    // A round two days old: older than the feed's heartbeat, no rate to trust.
-    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
-      answer: parseFeedAnswer("1.10", 8),
-      startedAt: now.timestamp - 172_800n,
-      updatedAt: now.timestamp - 172_800n,
-    });
+    await eurStale();
     await chain.payUsdc(devAccount(4), invoice.deposit_address, 110_000_000n);
     // Counted in USDC, worth nothing in euros yet: the invoice stays `sent`, nothing is told.
     await waitFor(
@@ -152,5 +155,80 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
       select count(*)::int as n from app.payment_conversions
       where deposit_address = ${invoice.deposit_address.toLowerCase()}`.execute(stack.db);
     expect(rows[0]?.n).toBe(1);
+  });
+
+  type Detail = {
+    currency: string;
+    total_amount: string;
+    paid_amount: string;
+    amount_due: string;
+    paid_amount_usdc?: string;
+    amount_due_usdc?: string | null;
+    quote_expires_at?: string;
+    rate_unavailable?: string;
+    payment_uri: string;
+    payments: { amount: string; amount_in_currency?: string; rate?: string }[];
+  };
+  const detail = async (invoice: Created): Promise<Detail> => {
+    const response = await stack.request(`/api/invoices/${invoice.invoice_id}`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Detail;
+  };
+
+  test("the detail asks for the quote in USDC; paid exactly inside its window after the rate moved, it is paid, and every amount reads in euros", async () => {
+    const invoice = await createEurInvoice();
+    await eurAt("1.10");
+    const asked = await detail(invoice);
+    expect(asked).toMatchObject({
+      currency: "EUR",
+      total_amount: "100.00",
+      paid_amount: "0.00",
+      amount_due: "100.00",
+      paid_amount_usdc: "0.00",
+      amount_due_usdc: "110.00",
+    });
+    expect(asked.payment_uri).toMatch(/&uint256=110000000$/);
+    // Held for 15 minutes of the chain's time from the block it was read at.
+    const head = await chain.client.getBlock();
+    expect(Date.parse(asked.quote_expires_at ?? "")).toBe(
+      (Number(head.timestamp) + 15 * 60) * 1000,
+    );
+
+    // The euro moves before the payment: the quote stands (every reload shows it) and holds.
+    await eurAt("1.30");
+    expect((await detail(invoice)).amount_due_usdc).toBe("110.00");
+    await chain.payUsdc(devAccount(5), invoice.deposit_address, 110_000_000n);
+    await waitForStored(invoice, "the quote paid, 100 EUR", "paid", "100000000");
+
+    const paid = await detail(invoice);
+    expect(paid).toMatchObject({
+      paid_amount: "100.00",
+      amount_due: "0.00",
+      paid_amount_usdc: "110.00",
+      amount_due_usdc: "0.00",
+    });
+    expect(paid.payments).toEqual([
+      expect.objectContaining({
+        amount: "110.00",
+        amount_in_currency: "100.00",
+        rate: "1.10000000",
+      }),
+    ]);
+    const status = await stack.request(`/api/invoices/${invoice.invoice_id}/status`);
+    expect(await status.json()).toMatchObject({
+      status: "paid",
+      paid_amount: "100.00",
+      currency: "EUR",
+      paid_amount_usdc: "110.00",
+    });
+  });
+
+  test("while no fresh rate can be read, the detail asks for nothing: no USDC amount, a payment request without one, and why", async () => {
+    const invoice = await createEurInvoice();
+    await eurStale();
+    const stale = await detail(invoice);
+    expect(stale).toMatchObject({ amount_due: "100.00", amount_due_usdc: null });
+    expect(stale.rate_unavailable).toMatch(/EUR \/ USD/);
+    expect(stale.payment_uri).not.toMatch(/uint256/);
   });
 });

@@ -5360,8 +5360,19 @@ export interface components {
             }[];
             /** @description The sum of the line totals, in USDC. */
             total_amount: string;
-            /** @enum {string} */
-            currency: "USDC";
+            /**
+             * @description What its amounts are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md). In a currency, `total_amount`, `paid_amount`, `amount_due` and the lines are in it.
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description Priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
+            /** @description Priced in a currency: what to send now for `amount_due`, in USDC, at the quote's rate, honoured until `quote_expires_at`; null when no fresh rate can be read (`rate_unavailable` says why), `0.00` when nothing is due. */
+            amount_due_usdc?: string | null;
+            /** @description Until when a payment of exactly `amount_due_usdc` counts as `amount_due`, whatever the rate does. */
+            quote_expires_at?: string;
+            /** @description Why nothing can be asked now (a stale price feed, Base's sequencer down). */
+            rate_unavailable?: string;
             /** @enum {number} */
             chain_id: 8453;
             issue_date: string;
@@ -5408,6 +5419,10 @@ export interface components {
                 paid_at: string;
                 /** @description Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link). */
                 counted: boolean;
+                /** @description Priced in a currency, once converted: what the payment counted for in it (its quote's amount, or `amount` at `rate`). */
+                amount_in_currency?: string;
+                /** @description Priced in a currency, once converted: USDC per unit of the currency it counted at (the currency's feed over USDC / USD's, 8 decimals, rounded down), from its quote or its block's rounds. */
+                rate?: string;
             }[];
             /** @description Settlement: each sweep of the deposit address to wallet_address. */
             sweeps: components["schemas"]["Sweep"][];
@@ -5532,8 +5547,15 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "sent" | "paid" | "partial" | "excess" | "void" | "overdue";
-            /** @description The total received, in USDC; in `paid`, `partial` and `excess` only. */
+            /** @description The total received, in USDC (in the invoice's `currency` when it is priced in one); in `paid`, `partial` and `excess` only. */
             paid_amount?: string;
+            /**
+             * @description Only for an invoice priced in a currency, with `paid_amount`: what it is in.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
+            /** @description Only for an invoice priced in a currency, with `paid_amount`: the USDC received. */
+            paid_amount_usdc?: string;
             /** @description The latest payment's transaction. */
             tx_hash?: string;
             /** @description The latest payment's block time. */
@@ -6876,6 +6898,10 @@ export interface components {
                 paid_at: string;
                 /** @description Whether the transfer has the confirmations it needs: only counted ones are in paid_amount (an invoice) or amount_received (a payment link). */
                 counted: boolean;
+                /** @description Priced in a currency, once converted: what the payment counted for in it (its quote's amount, or `amount` at `rate`). */
+                amount_in_currency?: string;
+                /** @description Priced in a currency, once converted: USDC per unit of the currency it counted at (the currency's feed over USDC / USD's, 8 decimals, rounded down), from its quote or its block's rounds. */
+                rate?: string;
             }[];
             sweeps: components["schemas"]["Sweep"][];
             /** @description Every refund requested (POST /api/links/{slug}/refunds), oldest first. */

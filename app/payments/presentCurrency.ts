@@ -1,0 +1,35 @@
+import { formatUsdc } from "../../domain/money.ts";
+import type { PaymentState } from "../../domain/paymentState.ts";
+import type { CurrencyFacts } from "./currencyFacts.ts";
+
+export type { CurrencyFacts };
+
+/** The currency fields of an invoice's or link's body (app/invoices/schema.ts CurrencyAmountFields). */
+export type CurrencyAmounts = {
+  paid_amount_usdc?: string;
+  amount_due_usdc?: string | null;
+  quote_expires_at?: string;
+  rate_unavailable?: string;
+};
+
+/**
+ * What a body priced in a currency adds to the spec's fields: the USDC received, and what to
+ * send now — the standing quote and until when it holds, or null and why there is none. Nothing
+ * for one priced in USDC, whose body is the spec's, unchanged.
+ */
+export function presentCurrencyAmounts(
+  currency: CurrencyFacts | null,
+  state: Pick<PaymentState, "received">,
+): CurrencyAmounts {
+  if (!currency) return {};
+  const paid = { paid_amount_usdc: formatUsdc(state.received) };
+  const ask = currency.ask;
+  if (!ask) return { ...paid, amount_due_usdc: "0.00" };
+  if (ask.unavailable !== undefined)
+    return { ...paid, amount_due_usdc: null, rate_unavailable: ask.unavailable };
+  return {
+    ...paid,
+    amount_due_usdc: formatUsdc(ask.quote.amountDueUsdc),
+    quote_expires_at: ask.quote.expiresAt.toISOString(),
+  };
+}
