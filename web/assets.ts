@@ -98,7 +98,18 @@ export const payJs = `(function () {
     var nodes = root.querySelectorAll('[data-field="' + name + '"]');
     for (var i = 0; i < nodes.length; i++) nodes[i].textContent = text;
   }
+  // Priced in a currency: the status speaks USDC, the page its currency; the server re-renders
+  // it when a payment arrives, and before its quote lapses, so it asks anew.
+  var quotedReceived = root.getAttribute("data-quoted-received");
+  var renewMs = Number(root.getAttribute("data-quote-renew-ms"));
+  if (renewMs > 0) setTimeout(function () { window.location.reload(); }, renewMs);
   function show(body) {
+    if (quotedReceived !== null) {
+      var now = body.amount_usdc ? units(body.amount_usdc).toString() : "0";
+      if (body.status !== root.getAttribute("data-state") || now !== quotedReceived) window.location.reload();
+      else if (finished[body.status]) announced = true;
+      return;
+    }
     root.setAttribute("data-state", body.status);
     set("status", body.status);
     if (body.amount_usdc) {

@@ -14,6 +14,13 @@ export function PaymentRoot(props: {
   totalUnits: bigint;
   state: string;
   redirectUrl?: string | null;
+  /**
+   * Priced in a currency: pay.js counts nothing down (its status speaks USDC); it reloads the
+   * page when a payment arrives (`receivedUsdc` changes) or when the quote is about to lapse
+   * (`renewInMs`: its time left less the two minutes a quote must have, counted from the page's
+   * render, not on the browser's clock), so the server asks anew.
+   */
+  quoted?: { receivedUsdc: bigint; renewInMs: number | null };
   children: Child;
 }) {
   return (
@@ -26,6 +33,10 @@ export function PaymentRoot(props: {
       data-total-units={props.totalUnits.toString()}
       data-state={props.state}
       data-redirect={props.redirectUrl ?? undefined}
+      data-quoted-received={props.quoted ? props.quoted.receivedUsdc.toString() : undefined}
+      data-quote-renew-ms={
+        props.quoted?.renewInMs != null ? String(props.quoted.renewInMs) : undefined
+      }
     >
       {props.children}
     </div>
@@ -55,8 +66,11 @@ export function PaymentProgress(props: {
   /** What the merchant's confirmed refunds paid back (0 without any). */
   refunded?: bigint;
   doneTitle: string;
+  /** What the amounts are in: USDC, or the currency the invoice is priced in. */
+  unit?: string;
   children?: Child;
 }) {
+  const unit = props.unit ?? "USDC";
   const received = formatUsdcForDisplay(props.state.received);
   const excess = props.state.received > props.total ? props.state.received - props.total : 0n;
   const refunded = props.refunded ?? 0n;
@@ -66,7 +80,7 @@ export function PaymentProgress(props: {
         <strong>{props.doneTitle}</strong>
         <br />
         <span class="small">
-          Received <span data-field="received">{received}</span> USDC · transaction{" "}
+          Received <span data-field="received">{received}</span> {unit} · transaction{" "}
           <code class="txhash" data-field="tx">
             {props.state.latestTxHash ?? ""}
           </code>
@@ -74,8 +88,8 @@ export function PaymentProgress(props: {
         {/* Shown in the excess state only (pay.css); pay.js keeps the amount current. */}
         <p class="excessnote small">
           <strong>
-            You paid <span data-field="excess">{formatUsdcForDisplay(excess)}</span> USDC more than
-            the total of {formatUsdcForDisplay(props.total)} USDC.
+            You paid <span data-field="excess">{formatUsdcForDisplay(excess)}</span> {unit} more
+            than the total of {formatUsdcForDisplay(props.total)} {unit}.
           </strong>{" "}
           {refunded >= excess && refunded > 0n
             ? "It was refunded to you."
@@ -94,8 +108,8 @@ export function PaymentProgress(props: {
         {props.children}
       </section>
       <section class="card partialnote" role="status">
-        <strong>Partly paid.</strong> Received <span data-field="received">{received}</span> USDC;
-        still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong> USDC.
+        <strong>Partly paid.</strong> Received <span data-field="received">{received}</span> {unit};
+        still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong> {unit}.
       </section>
     </>
   );

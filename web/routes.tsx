@@ -1,9 +1,10 @@
 import { type Context, Hono } from "hono";
 import { getAddress } from "viem";
 import { hostedInvoice, hostedLink, merchantPortal } from "../app/pages/hostedPages.ts";
+import { currencyFacts } from "../app/payments/currencyFacts.ts";
 import type { Db } from "../db/database.ts";
 import { publicPdfUrl, x402Url } from "../domain/invoiceUrls.ts";
-import { invoiceAmountDue } from "../domain/moneyRules.ts";
+import { invoiceAmountDue, receivedInOwnUnit } from "../domain/moneyRules.ts";
 import { amountDue } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
 import { faviconSvg, payCss, payJs } from "./assets.ts";
@@ -61,6 +62,8 @@ function paymentLinkHeader(c: Context, url: string): void {
 export type PageDeps = {
   db: Db;
   indexerSchema: string;
+  /** Where the price feeds are read, for a page priced in a currency (its quote). */
+  rpcUrl: string;
   /** Public origins used in every URL handed out. */
   baseUrl: string;
   payUrl: string;
@@ -141,12 +144,16 @@ export function pageRoutes(deps: PageDeps): Hono {
     target: { slug: string; deposit_address: string },
     page: string,
     due: bigint,
+    priced: "usdc" | "currency" = "usdc",
   ) => {
     const paidCheck = await paidCheckBox(c, owner, target, page);
     const qr = await payQr(target.deposit_address, due);
-    const x402 = x402Url(deps, target.slug);
-    if (due > 0n) paymentLinkHeader(c, x402);
+    // x402 and gasless payments ask for USDC amounts of their own: not offered for a page priced
+    // in a currency until they ask for its quote (docs/currencies.md).
+    const x402 = priced === "usdc" ? x402Url(deps, target.slug) : undefined;
+    if (x402 && due > 0n) paymentLinkHeader(c, x402);
     const pay = walletOptions(deps, target.deposit_address, due);
+    if (priced === "currency") pay.wallet.gasless = false;
     return { paidCheck, qrSvg: qr, x402Url: x402, pay };
   };
 
@@ -161,10 +168,26 @@ export function pageRoutes(deps: PageDeps): Hono {
     const due = invoiceAmountDue(
       invoice.status,
       invoice.total_amount,
-      state.received,
+      receivedInOwnUnit(invoice.currency, state),
       invoice.credited_amount,
     );
-    const parts = await payableParts(c, "invoice", invoice, `/i/${invoice.slug}`, due);
+    // Priced in a currency: what is asked is the quote's USDC (none while no rate can be read).
+    const currency = await currencyFacts(
+      deps,
+      { depositAddress: invoice.deposit_address, currency: invoice.currency },
+      state,
+      [],
+      due,
+    );
+    const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
+    const parts = await payableParts(
+      c,
+      "invoice",
+      invoice,
+      `/i/${invoice.slug}`,
+      asked,
+      currency ? "currency" : "usdc",
+    );
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
     return c.html(
@@ -174,6 +197,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         state={state}
         refunded={refunded}
         pdfUrl={pdfUrl}
+        currency={currency}
         {...parts}
       />,
     );

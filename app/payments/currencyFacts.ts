@@ -35,6 +35,9 @@ export function quoteReaderFor(rpcUrl: string): QuoteReader {
     reader = createPublicClient({
       chain: base,
       transport: rpcTransport(rpcUrl, { retryCount: 0 }),
+      // The head as it is now: viem would answer a block number up to 4 s old, whose rate a
+      // feed gone stale since would still give.
+      cacheTime: 0,
     }) as unknown as QuoteReader;
     readers.set(rpcUrl, reader);
   }

@@ -16,7 +16,13 @@ export type QuoteReader = Parameters<typeof rateAtBlock>[0] & {
 
 /** What to ask a payer for, or why nothing can be asked now. */
 export type QuoteAnswer =
-  | { quote: Quote; reused: boolean; unavailable?: never }
+  | {
+      quote: Quote;
+      reused: boolean;
+      /** The time it was asked at (the chain's): a page counts the quote's time left from it. */
+      at: Date;
+      unavailable?: never;
+    }
   | { unavailable: string; quote?: never };
 
 /**
@@ -41,7 +47,7 @@ export async function quoteAmountDue(
   // so both ends are read from one clock (a server's drift, or a local chain's, moves neither).
   const now = at ?? new Date(Number((await reader.getBlock({ blockNumber })).timestamp) * 1000);
   const standing = standingQuote(await quotesOf(db, owner.depositAddress), amountDue, now);
-  if (standing) return { quote: standing, reused: true };
+  if (standing) return { quote: standing, reused: true, at: now };
   const read = await rateAtBlock(reader, owner.currency, blockNumber);
   if (read.problem !== undefined) return { unavailable: read.problem };
   const quote: Quote = {
@@ -53,5 +59,5 @@ export async function quoteAmountDue(
     expiresAt: new Date(now.getTime() + windowMs),
   };
   await saveQuote(db, { ...quote, ...owner, blockNumber });
-  return { quote, reused: false };
+  return { quote, reused: false, at: now };
 }

@@ -84,6 +84,14 @@ export async function findPayable(
   }
   const invoice = await findInvoiceBySlug(db, slug);
   if (!invoice) return null;
+  // x402 and the gasless route ask for USDC amounts of their own: an invoice priced in a
+  // currency is paid at its page's quote (docs/currencies.md) until they ask for it too.
+  if (invoice.currency !== "USDC")
+    throw new Refusal(
+      "conflict",
+      "priced_in_currency",
+      `invoice ${invoice.invoice_number} is priced in ${invoice.currency}: pay it from its page, which asks for the USDC at the rate of the moment (x402 and gasless payments take invoices priced in USDC only)`,
+    );
   const state = await loadPaymentState(db, invoice.deposit_address);
   return {
     slug,

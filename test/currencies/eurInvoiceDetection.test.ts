@@ -9,16 +9,19 @@ import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { EVENT_MS } from "../helpers/waits.ts";
-import { invoiceRequest } from "../invoices/fixtures.ts";
+import {
+  createEurInvoice,
+  type EurInvoice,
+  eurAt as eurAtOn,
+  eurStale as eurStaleOn,
+} from "./eurInvoices.ts";
 
-type Created = { invoice_id: string; deposit_address: Address };
+type Created = EurInvoice;
 
 /**
  * Detection of payments to an invoice priced in EUR, on the real stack: the worker converts each
  * counted payment at the rate the local chain's EUR / USD feed gives in its block, and judges the
- * invoice on the sum in euros. The API takes no `currency` yet (docs/currencies.md), so the test
- * prices its invoice in EUR in the database, under session_replication_role = replica: the
- * invoice record is append-only, and its trigger is what that setting leaves out.
+ * invoice on the sum in euros (its invoices priced in EUR in the database: eurInvoices.ts).
  */
 describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   const chain = useChainForFile();
@@ -34,35 +37,9 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   });
   afterEach(() => resetLocalFeeds(chain.url));
 
-  /** An invoice of 100.00 EUR. */
-  const createEurInvoice = async (): Promise<Created> => {
-    const response = await stack.request("/api/invoices", {
-      method: "POST",
-      json: invoiceRequest({
-        line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
-      }),
-    });
-    expect(response.status).toBe(201);
-    const invoice = (await response.json()) as Created;
-    await stack.db.transaction().execute(async (trx) => {
-      await sql`set local session_replication_role = replica`.execute(trx);
-      await sql`update app.invoices set currency = 'EUR' where id = ${invoice.invoice_id}`.execute(
-        trx,
-      );
-    });
-    return invoice;
-  };
-  const eurAt = (usd: string) =>
-    setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
-  /** A round two days old: older than the feed's heartbeat, no rate to trust. */
-  const eurStale = async () => {
-    const now = await chain.client.getBlock();
-    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
-      answer: parseFeedAnswer("1.10", 8),
-      startedAt: now.timestamp - 172_800n,
-      updatedAt: now.timestamp - 172_800n,
-    });
-  };
+  const createEur = () => createEurInvoice(stack);
+  const eurAt = (usd: string) => eurAtOn(chain.url, usd);
+  const eurStale = () => eurStaleOn(chain.url, chain.client);
   const stored = async (invoice: Created) => {
     const { rows } = await sql<{
       status: string;
@@ -94,7 +71,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   };
 
   test("two partial payments at two rates sum in euros: 55 USDC at 1.10, then 60 USDC at 1.20, is 100.00 EUR, paid", async () => {
-    const invoice = await createEurInvoice();
+    const invoice = await createEur();
     await eurAt("1.10");
     await chain.payUsdc(devAccount(1), invoice.deposit_address, 55_000_000n);
     const partial = await waitForStored(invoice, "50 EUR, partial", "partial", "50000000");
@@ -121,7 +98,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   });
 
   test("paid at a worse rate it is partial; more than the rest makes it excess", async () => {
-    const invoice = await createEurInvoice();
+    const invoice = await createEur();
     await eurAt("1.25");
     // 110 USDC at 1.25 USDC per EUR is 88 EUR: short of 100.
     await chain.payUsdc(devAccount(3), invoice.deposit_address, 110_000_000n);
@@ -132,7 +109,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   });
 
   test("a payment while the feed is stale converts nothing, and counts at the first fresh round after it", async () => {
-    const invoice = await createEurInvoice();
+    const invoice = await createEur();
     await eurStale();
     await chain.payUsdc(devAccount(4), invoice.deposit_address, 110_000_000n);
     // Counted in USDC, worth nothing in euros yet: the invoice stays `sent`, nothing is told.
@@ -176,7 +153,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   };
 
   test("the detail asks for the quote in USDC; paid exactly inside its window after the rate moved, it is paid, and every amount reads in euros", async () => {
-    const invoice = await createEurInvoice();
+    const invoice = await createEur();
     await eurAt("1.10");
     const asked = await detail(invoice);
     expect(asked).toMatchObject({
@@ -224,7 +201,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
   });
 
   test("while no fresh rate can be read, the detail asks for nothing: no USDC amount, a payment request without one, and why", async () => {
-    const invoice = await createEurInvoice();
+    const invoice = await createEur();
     await eurStale();
     const stale = await detail(invoice);
     expect(stale).toMatchObject({ amount_due: "100.00", amount_due_usdc: null });

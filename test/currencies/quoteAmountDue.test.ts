@@ -26,7 +26,7 @@ describe("quoting what an EUR invoice's payer sends", () => {
     await eurAt("1.20");
     const later = new Date(now.getTime() + 10 * 60_000);
     const again = await quoteAmountDue(db(), chain.client, address, 100_000_000n, later);
-    expect(again).toEqual({ quote: first.quote, reused: true });
+    expect(again).toEqual({ quote: first.quote, reused: true, at: later });
 
     // With less than two minutes left it is not offered again: a new quote, at the new rate.
     const lapsing = new Date(now.getTime() + 14 * 60_000);

@@ -1,10 +1,13 @@
 import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
+import type { CurrencyFacts } from "../../app/payments/currencyFacts.ts";
+import { QUOTE_MIN_REMAINING_MS } from "../../domain/currencyPayments.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
-import { invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
+import { invoiceAmountDue, invoicedAmount, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
+import { formatRatio } from "../../domain/rates.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
@@ -26,6 +29,41 @@ export function InvoiceHead(props: { invoice: InvoiceRow; children: Child }) {
   );
 }
 
+/**
+ * How long a page may keep showing a quote: its time left once two minutes are kept for the
+ * payer's wallet, and at least 30 s, so a page never reloads in a loop.
+ */
+const renewIn = (expiresAt: Date, at: Date): number =>
+  Math.max(30_000, expiresAt.getTime() - at.getTime() - QUOTE_MIN_REMAINING_MS);
+
+/**
+ * What a page priced in a currency tells of its quote: the amount due in the currency, the USDC
+ * asked for it and until when that holds — or that no rate can be read now, and nothing is asked.
+ */
+function QuoteNote(props: { currency: CurrencyFacts; due: bigint }) {
+  const { ask, currency } = props.currency;
+  if (!ask?.quote)
+    return (
+      <section class="card warning" role="status" data-rate-unavailable>
+        <strong>Rate unavailable.</strong> The USDC amount for {formatUsdcForDisplay(props.due)}{" "}
+        {currency} cannot be worked out right now ({ask?.unavailable ?? "no rate"}). Please come
+        back later: nothing is asked until a fresh rate is published on Base.
+      </section>
+    );
+  const until = ask.quote.expiresAt.toISOString().slice(11, 16);
+  return (
+    <section class="card small" data-quote>
+      <strong>
+        {formatUsdcForDisplay(props.due)} {currency} ={" "}
+        {formatUsdcForDisplay(ask.quote.amountDueUsdc)} USDC
+      </strong>{" "}
+      at {formatRatio(ask.quote.rate)} USDC per {currency}, the rate on Base (Chainlink). Send
+      exactly this amount by {until} UTC and it pays {formatUsdcForDisplay(props.due)} {currency},
+      whatever the rate does; after that this page asks again at the rate of the moment.
+    </section>
+  );
+}
+
 /** `{PAY_URL}/i/{slug}`: the vendor's view of an invoice, with what to pay and how. */
 export function InvoicePage(props: {
   invoice: InvoiceRow;
@@ -41,8 +79,13 @@ export function InvoicePage(props: {
   paidCheck?: Child;
   /** The invoice's x402 resource, for payers' accounts-payable software. */
   x402Url?: string;
+  /** Priced in a currency: what is asked in USDC now (its quote), or why nothing is. */
+  currency?: CurrencyFacts | null;
 }) {
-  const { invoice, state } = props;
+  const { invoice, currency } = props;
+  const unit = invoice.currency;
+  // Amounts read in the invoice's unit: in a currency, what its payments counted for in it.
+  const state = { ...props.state, received: receivedInOwnUnit(unit, props.state) };
   const status = reportedStatus(invoice.status, invoice.due_date, utcToday());
   // What it asks for once its credit notes are taken off: what the page's script counts down.
   const invoiced = invoicedAmount(invoice.total_amount, invoice.credited_amount);
@@ -52,10 +95,12 @@ export function InvoicePage(props: {
     state.received,
     invoice.credited_amount,
   );
+  // What the payer sends, in USDC: the amount due itself, or the quote standing for it.
+  const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
   return (
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
-      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+      scripts={props.pay && asked > 0n ? [WALLET_SCRIPT] : []}
       x402Url={due > 0n ? props.x402Url : undefined}
     >
       <PaymentRoot
@@ -63,6 +108,16 @@ export function InvoicePage(props: {
         depositAddress={getAddress(invoice.deposit_address)}
         totalUnits={invoiced}
         state={status}
+        quoted={
+          currency
+            ? {
+                receivedUsdc: props.state.received,
+                renewInMs: currency.ask?.quote
+                  ? renewIn(currency.ask.quote.expiresAt, currency.ask.at)
+                  : null,
+              }
+            : undefined
+        }
       >
         <InvoiceHead invoice={invoice}>
           <StatusBadge status={status} />
@@ -76,7 +131,7 @@ export function InvoicePage(props: {
         <section class="card" aria-label="Items">
           <LineItemsTable lines={props.lines} detailed>
             <tr class="total">
-              <td colspan={3}>Total (USDC)</td>
+              <td colspan={3}>Total ({unit})</td>
               <td class="num">{formatUsdcForDisplay(invoice.total_amount)}</td>
             </tr>
             {invoice.credited_amount > 0n ? (
@@ -86,7 +141,7 @@ export function InvoicePage(props: {
                   <td class="num">−{formatUsdcForDisplay(invoice.credited_amount)}</td>
                 </tr>
                 <tr class="total">
-                  <td colspan={3}>Now asked for (USDC)</td>
+                  <td colspan={3}>Now asked for ({unit})</td>
                   <td class="num">{formatUsdcForDisplay(invoiced)}</td>
                 </tr>
               </>
@@ -104,10 +159,12 @@ export function InvoicePage(props: {
           total={invoiced}
           refunded={props.refunded}
           doneTitle="Payment received. Thank you!"
+          unit={unit}
         />
 
+        {currency && due > 0n ? <QuoteNote currency={currency} due={due} /> : null}
         <PayWith
-          due={due}
+          due={asked}
           depositAddress={getAddress(invoice.deposit_address)}
           qrSvg={props.qrSvg}
           {...props.pay}

@@ -1,0 +1,56 @@
+import { sql } from "kysely";
+import type { Address } from "viem";
+import { expect } from "vitest";
+import { setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { PRICE_FEEDS } from "../../domain/currencies.ts";
+import { parseFeedAnswer } from "../../domain/rates.ts";
+import type { TestStack } from "../helpers/stack.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
+
+export type EurInvoice = {
+  invoice_id: string;
+  deposit_address: Address;
+  slug: string;
+  invoice_url: string;
+};
+
+/**
+ * An invoice of 100.00 EUR on a running stack. The API takes no `currency` yet
+ * (docs/currencies.md), so it is created in USDC and priced in EUR in the database, under
+ * session_replication_role = replica: the invoice record is append-only, and its trigger is what
+ * that setting leaves out.
+ */
+export async function createEurInvoice(stack: TestStack): Promise<EurInvoice> {
+  const response = await stack.request("/api/invoices", {
+    method: "POST",
+    json: invoiceRequest({
+      line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+    }),
+  });
+  expect(response.status).toBe(201);
+  const invoice = (await response.json()) as EurInvoice;
+  await stack.db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await sql`update app.invoices set currency = 'EUR' where id = ${invoice.invoice_id}`.execute(
+      trx,
+    );
+  });
+  return invoice;
+}
+
+/** Moves the local EUR / USD feed to `usd` (USD per EUR) from the next block on. */
+export const eurAt = (chainUrl: string, usd: string) =>
+  setLocalFeedRound(chainUrl, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
+
+/** A round two days old: older than the feed's heartbeat, no rate to trust. */
+export async function eurStale(
+  chainUrl: string,
+  chain: { getBlock(): Promise<{ timestamp: bigint }> },
+): Promise<void> {
+  const now = await chain.getBlock();
+  await setLocalFeedRound(chainUrl, PRICE_FEEDS.EUR.address, {
+    answer: parseFeedAnswer("1.10", 8),
+    startedAt: now.timestamp - 172_800n,
+    updatedAt: now.timestamp - 172_800n,
+  });
+}
