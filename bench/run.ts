@@ -2,6 +2,7 @@
 import { benchBaseVolume } from "./baseVolume.ts";
 import { benchBusyChainSweeps } from "./busyChainSweeps.ts";
 import { benchCliStartup } from "./cliStartup.ts";
+import { benchCurrencyDetection } from "./currencyDetection.ts";
 import { benchFreshClone } from "./freshClone.ts";
 import { benchIndexLatency } from "./indexLatency.ts";
 import { benchInvoiceCreation } from "./invoiceCreation.ts";
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   indexLatency: benchIndexLatency,
   invoiceCreation: benchInvoiceCreation,
   paymentLatency: benchPaymentLatency,
+  currencyDetection: benchCurrencyDetection,
   webhookFairness: benchWebhookFairness,
   walletCheckout: benchWalletCheckout,
   x402Payment: benchX402Payment,
