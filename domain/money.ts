@@ -84,6 +84,18 @@ export function formatUsdcForDisplay(amount: bigint | string): string {
   return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`;
 }
 
+/**
+ * An amount a person reads, with its unit: `USDC`, or the currency an invoice or link is priced
+ * in (amounts in a currency are kept like USDC's, 6 decimals). The one way a document, an email
+ * or a page writes an amount in the owner's unit.
+ *
+ * @example formatAmountForDisplay(100_000_000n, "EUR") // "100.00 EUR"
+ * @example formatAmountForDisplay(1_234_500_000n, "USDC") // "1,234.50 USDC"
+ */
+export function formatAmountForDisplay(amount: bigint | string, unit: string): string {
+  return `${formatUsdcForDisplay(amount)} ${unit}`;
+}
+
 /** What parseTypedUsdc makes of a typed amount: base units, or why it is refused. */
 export type TypedUsdc = { ok: true; units: bigint } | { ok: false; message: string };
 
