@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
 import { isCountryCode } from "../domain/countries.ts";
+import { CURRENCIES, isCurrency } from "../domain/currencies.ts";
 import {
   METADATA_KEY_PATTERN,
   METADATA_MAX_KEYS,
@@ -125,6 +126,45 @@ export function walletRules(body: Record<string, unknown>, ctx: z.RefinementCtx)
         'must be omitted when wallet_type is "managed" (the merchant\'s managed wallet receives the funds)',
       ),
     });
+  }
+}
+
+/**
+ * What an invoice's (or link's) amounts are in: `USDC`, the spec's, or a currency paid in USDC at
+ * the chain's rate (docs/currencies.md). A code Remit has no price feed for is refused by name.
+ */
+export const currencyField = z
+  .enum(
+    CURRENCIES,
+    rule(
+      "invalid_enum",
+      'must be "USDC", "USD", "EUR" or "GBP": USDC, or a currency with a Chainlink price feed on Base',
+    ),
+  )
+  .openapi({
+    description:
+      "What the amounts are in: `USDC` (the default, the spec's behaviour), or `USD`, `EUR`, `GBP`, paid in USDC at the rate of Chainlink's feed on Base at payment (docs/currencies.md). In a currency, unit prices have at most 2 decimals.",
+  });
+
+/**
+ * In a currency, an amount settles to its cent: unit prices with more than 2 decimals are
+ * USDC's alone. `amounts` are the paths and values of the body's amounts.
+ */
+export function currencyRules(
+  body: Record<string, unknown>,
+  amounts: readonly { path: (string | number)[]; value: unknown }[],
+  ctx: z.RefinementCtx,
+): void {
+  const currency = body.currency;
+  // An unknown currency is the currency field's own error, not its amounts'.
+  if (typeof currency !== "string" || !isCurrency(currency) || currency === "USDC") return;
+  for (const { path, value } of amounts) {
+    if (typeof value === "string" && /\.\d{3,}$/.test(value))
+      ctx.addIssue({
+        code: "custom",
+        path,
+        ...rule("too_many_decimals", `must have at most 2 decimals in ${currency}`),
+      });
   }
 }
 

@@ -29,7 +29,7 @@ export function validateInvoice(body: unknown): Validation<CreateInvoiceInput> {
   const parsed = CreateInvoiceSchema.safeParse(body);
   if (!parsed.success)
     return { ok: false, fields: fieldErrors(parsed.error, body, createInvoiceKnownKeys) };
-  const { total } = priceInvoice(parsed.data.line_items);
+  const { total } = priceInvoice(parsed.data.line_items, parsed.data.currency);
   if (total > MAX_TOTAL) {
     return {
       ok: false,
@@ -87,7 +87,7 @@ export function validateCreditNote(body: unknown): Validation<CreateCreditNoteIn
  * `subtotal_amount`, `tax_amount` and `tax_breakdown` (domain/invoiceTaxView.ts, the API's rule).
  */
 export function invoicePreview(input: CreateInvoiceInput) {
-  const { lines, total } = priceInvoice(input.line_items);
+  const { lines, total } = priceInvoice(input.line_items, input.currency);
   const tax = invoiceTaxView(input, lines);
   return {
     valid: true,

@@ -1,3 +1,4 @@
+import type { Currency } from "./currencies.ts";
 import { lineTotal, numberToDecimal, usdcToBaseUnits } from "./money.ts";
 import {
   type LineTax,
@@ -76,17 +77,27 @@ export type InvoiceTax = { subtotal: bigint; tax: bigint; breakdown: TaxBreakdow
 
 /**
  * The one pricing of an invoice's lines. Without tax (no line has `tax_rate` or
- * `tax_category`): priceLineItems, the spec's rule. With tax: each line's net amount to the cent,
+ * `tax_category`): priceLineItems, the spec's rule (for an invoice priced in a currency: each
+ * line half-up to the cent). With tax: each line's net amount to the cent,
  * the breakdown and the totals of domain/tax.ts; `total` (what the payer owes) is subtotal +
  * tax. Lines must have been checked (taxLineProblems): a line whose tax cannot be resolved
  * throws.
  */
-export function priceInvoice(items: readonly LineItemInput[]): {
+export function priceInvoice(
+  items: readonly LineItemInput[],
+  currency: Currency = "USDC",
+): {
   lines: PricedLineItem[];
   total: bigint;
   tax: InvoiceTax | null;
 } {
-  if (!carriesTax(items)) return { ...priceLineItems(items), tax: null };
+  if (!carriesTax(items)) {
+    if (currency === "USDC") return { ...priceLineItems(items), tax: null };
+    // Priced in a currency: each line to the cent, as a taxed invoice's (a currency settles to
+    // its cent; USDC keeps its 6 decimals).
+    const lines = items.map((item) => pricedLine(item, lineNetAmount, null));
+    return { lines, total: lines.reduce((sum, line) => sum + line.lineTotal, 0n), tax: null };
+  }
   const lines = items.map((item) => {
     const tax = resolveLineTax(item.tax_rate, item.tax_category);
     if ("code" in tax) throw new RangeError(`line "${item.description}": ${tax.message}`);

@@ -57,6 +57,13 @@ export const InvoicePaymentEventSchema = z
     paid_at: timestamp.nullable(),
     total_amount: usdc("The invoice's total"),
     amount_due: usdc("What is still due (0.00 once paid or void)"),
+    currency: z.enum(["USD", "EUR", "GBP"]).optional().openapi({
+      description:
+        "Only for an invoice priced in a currency (docs/currencies.md): paid_amount, total_amount and amount_due are in it.",
+    }),
+    paid_amount_usdc: z.string().optional().openapi({
+      description: "Only for an invoice priced in a currency: the USDC received, what arrived.",
+    }),
   })
   .openapi("InvoicePaymentEvent");
 

@@ -74,7 +74,8 @@ export async function createInvoice(
   actor: Actor,
   scheduled?: ScheduledIssue,
 ): Promise<CreateInvoiceResponse> {
-  const { lines, total } = priceInvoice(input.line_items);
+  const currency = input.currency ?? "USDC";
+  const { lines, total } = priceInvoice(input.line_items, currency);
   assertWebhookUrlAllowed(deps, input.webhook_url);
   await assertPayoutWalletAllowed(deps, input.wallet_address);
   if (total > MAX_TOTAL) {
@@ -82,7 +83,7 @@ export async function createInvoice(
       {
         path: "line_items",
         code: "too_large",
-        message: "the invoice total must be at most 100000000000.00 USDC",
+        message: `the invoice total must be at most 100000000000.00 ${currency}`,
       },
     ]);
   }
@@ -213,6 +214,7 @@ export async function createInvoice(
       webhook_secret: webhookSecret && sealSecret(webhookSecret, deps.webhookKeys),
       status: sendNow ? "sent" : "draft",
       sent_at: sendNow ? at : null,
+      currency,
       metadata: JSON.stringify(input.metadata ?? {}),
       ...(scheduled
         ? { schedule_id: scheduled.scheduleId, schedule_period: scheduled.periodDate }
@@ -243,6 +245,7 @@ export async function createInvoice(
         x402_url: x402Url(deps, slug),
         deposit_address: depositAddress,
         total_amount: formatUsdc(total),
+        ...(currency === "USDC" ? {} : { currency }),
         sent_at: sendNow ? at.toISOString() : null,
         status: sendNow ? "sent" : "draft",
       },

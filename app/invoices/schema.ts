@@ -13,6 +13,8 @@ import { RefundSchema } from "../refunds/refundSchema.ts";
 import {
   calendarDate,
   checksummedAddress,
+  currencyField,
+  currencyRules,
   emailAddress,
   isCalendarDate,
   metadataSchema,
@@ -110,6 +112,7 @@ export const CreateInvoiceSchema = z
         "Up to 20 flat keys of your own (an order id, a customer id), as payment links take them: returned in the invoice's bodies and list (which filters on them: `?metadata[order_id]=1042`), its CSV export, its webhooks and the event log. Set at creation, never changed.",
       example: { order_id: "1042" },
     }),
+    currency: currencyField.optional(),
     ...CreateInvoiceTaxFields,
     send_now: z
       .boolean(rule("invalid_boolean", "must be true or false"))
@@ -127,6 +130,14 @@ export const CreateInvoiceSchema = z
       const body = input as Record<string, unknown>;
       walletRules(body, ctx);
       taxRules(body, ctx);
+      currencyRules(
+        body,
+        (Array.isArray(body.line_items) ? body.line_items : []).map((item, index) => ({
+          path: ["line_items", index, "unit_price"],
+          value: (item as { unit_price?: unknown } | null)?.unit_price,
+        })),
+        ctx,
+      );
       const { issue_date: issue, due_date: due } = body;
       if (
         typeof issue === "string" &&
@@ -175,9 +186,13 @@ export const CreateInvoiceResponseSchema = z
     deposit_address: z.string().openapi({
       description: "The invoice's own address: the vendor sends USDC on Base here.",
     }),
-    total_amount: z
-      .string()
-      .openapi({ example: "150.00", description: "The sum of the line totals, in USDC." }),
+    total_amount: z.string().openapi({
+      example: "150.00",
+      description: "The sum of the line totals, in USDC (or in `currency`).",
+    }),
+    currency: z.enum(CURRENCIES).exclude(["USDC"]).optional().openapi({
+      description: "Only for an invoice priced in a currency: what `total_amount` is in.",
+    }),
     sent_at: z
       .string()
       .nullable()

@@ -109,6 +109,10 @@ export async function findOwner(trx: Executor, address: string): Promise<Owner |
           ),
         ),
         metadata: invoice.metadata,
+        // Priced in a currency: the amounts above are in it; the USDC that arrived beside.
+        ...(invoice.currency === "USDC"
+          ? {}
+          : { currency: invoice.currency, paid_amount_usdc: formatUsdc(e.state.received) }),
       }),
       saveStatus: (t, status) => setInvoiceStatus(t, invoice.id, status as StoredInvoiceStatus),
     };

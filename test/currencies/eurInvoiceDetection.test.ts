@@ -94,6 +94,8 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
       paid_amount: "100.00",
       total_amount: "100.00",
       amount_due: "0.00",
+      currency: "EUR",
+      paid_amount_usdc: "115.00",
     });
   });
 

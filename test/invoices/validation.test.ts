@@ -48,6 +48,62 @@ describe("POST /api/invoices validation", () => {
     ...overrides,
   });
 
+  describe("currency: USDC, or a currency with a price feed on Base (issue 45)", () => {
+    test.each(["JPY", "usdc", "eur", "", 978, null])(
+      "rejects %j, naming the field",
+      async (currency) => {
+        const fields = await rejected(invoiceRequest({ currency }));
+        expect(fields).toEqual([
+          {
+            path: "currency",
+            code: "invalid_enum",
+            message:
+              'must be "USDC", "USD", "EUR" or "GBP": USDC, or a currency with a Chainlink price feed on Base',
+          },
+        ]);
+      },
+    );
+
+    test("in a currency, a unit price with more than 2 decimals is USDC's alone: refused per line", async () => {
+      const fields = await rejected(
+        invoiceRequest({
+          currency: "EUR",
+          line_items: [line({ unit_price: "10.00" }), line({ unit_price: "10.005" })],
+        }),
+      );
+      expect(fields).toEqual([
+        {
+          path: "line_items[1].unit_price",
+          code: "too_many_decimals",
+          message: "must have at most 2 decimals in EUR",
+        },
+      ]);
+      // The same price is a USDC amount.
+      await accepted(invoiceRequest({ line_items: [line({ unit_price: "10.005" })] }));
+    });
+
+    test("in a currency each line is priced to the cent, and the invoice is stored in it", async () => {
+      const response = await stack.request("/api/invoices", {
+        method: "POST",
+        json: invoiceRequest({
+          currency: "GBP",
+          line_items: [line({ quantity: 1.5, unit_price: "3.33" })],
+        }),
+      });
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as { invoice_id: string; total_amount: string };
+      // 1.5 × 3.33 = 4.995, half-up to the cent: 5.00 (in USDC it would stay 4.995).
+      expect(created).toMatchObject({ total_amount: "5.00", currency: "GBP" });
+      const detail = await stack.request(`/api/invoices/${created.invoice_id}`);
+      expect(await detail.json()).toMatchObject({
+        currency: "GBP",
+        total_amount: "5.00",
+        underpayment_tolerance: "0.00",
+        line_items: [{ line_total: "5.00" }],
+      });
+    });
+  });
+
   describe("unit_price: a quoted decimal string with 1–6 decimals", () => {
     test.each([100, "100", "1e2", "-1.00", "1.1234567", "1.", ".5", "", null])(
       "rejects %j",

@@ -5060,10 +5060,15 @@ export interface components {
             /** @description The invoice's own address: the vendor sends USDC on Base here. */
             deposit_address: string;
             /**
-             * @description The sum of the line totals, in USDC.
+             * @description The sum of the line totals, in USDC (or in `currency`).
              * @example 150.00
              */
             total_amount: string;
+            /**
+             * @description Only for an invoice priced in a currency: what `total_amount` is in.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
             /** @description When the email to the vendor was queued; null for a draft. */
             sent_at: string | null;
             /**
@@ -5193,6 +5198,11 @@ export interface components {
             metadata?: {
                 [key: string]: string | number | boolean | null;
             };
+            /**
+             * @description What the amounts are in: `USDC` (the default, the spec's behaviour), or `USD`, `EUR`, `GBP`, paid in USDC at the rate of Chainlink's feed on Base at payment (docs/currencies.md). In a currency, unit prices have at most 2 decimals.
+             * @enum {string}
+             */
+            currency?: "USDC" | "USD" | "EUR" | "GBP";
             /**
              * @description The merchant's VAT identifier, with its country prefix (`DE123456789`).
              * @example DE123456789
@@ -6443,6 +6453,13 @@ export interface components {
              * @example 150.00
              */
             amount_due: string;
+            /**
+             * @description Only for an invoice priced in a currency (docs/currencies.md): paid_amount, total_amount and amount_due are in it.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
+            /** @description Only for an invoice priced in a currency: the USDC received, what arrived. */
+            paid_amount_usdc?: string;
         };
         InvoiceDueEvent: {
             /**
