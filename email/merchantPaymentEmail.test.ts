@@ -71,3 +71,42 @@ describe("the merchant's payment email", () => {
     expect(email.text).not.toMatch(/refund/i);
   });
 });
+
+describe("the merchant's payment email of an invoice priced in a currency", () => {
+  const eur: MerchantPaymentEmailData = {
+    ...data,
+    totalAmount: 100_000_000n,
+    received: 100_000_000n,
+    priced: { currency: "EUR", receivedUsdc: 110_000_000n },
+  };
+
+  test("says what the payment counted for in the currency and the USDC that arrived", () => {
+    const email = merchantPaymentEmail(eur);
+    expect(email.subject).toBe("INV-0001 is paid in full: 100.00 EUR (110.00 USDC) received");
+    expect(email.text).toContain("Invoice total: 100.00 EUR");
+    expect(email.text).toContain("Received so far: 100.00 EUR (110.00 USDC)");
+    expect(email.text).toContain("Nothing is due.");
+    expect(email.html).toContain("<td>100.00 EUR</td>");
+    expect(email.html).toContain("<strong>100.00 EUR (110.00 USDC)</strong>");
+  });
+
+  test("what is still due, or in excess, is in the currency", () => {
+    const partial = merchantPaymentEmail({
+      ...eur,
+      type: "invoice.partial",
+      status: "partial",
+      received: 60_000_000n,
+      priced: { currency: "EUR", receivedUsdc: 66_000_000n },
+    });
+    expect(partial.text).toContain("Still due: 40.00 EUR");
+    const excess = merchantPaymentEmail({
+      ...eur,
+      type: "invoice.excess",
+      status: "excess",
+      received: 120_000_000n,
+      priced: { currency: "EUR", receivedUsdc: 132_000_000n },
+    });
+    expect(excess.text).toContain("Received in excess: 20.00 EUR");
+    expect(excess.text).toContain("The payer sent 20.00 EUR more than the invoice total");
+  });
+});

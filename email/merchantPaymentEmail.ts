@@ -1,4 +1,5 @@
-import { formatUsdcForDisplay } from "../domain/money.ts";
+import type { FiatCurrency } from "../domain/currencies.ts";
+import { formatAmountForDisplay } from "../domain/money.ts";
 import { invoiceAmountDue, invoicedAmount } from "../domain/moneyRules.ts";
 import type { PaymentEventType } from "../domain/paymentState.ts";
 import type { StoredInvoiceStatus } from "../domain/statuses.ts";
@@ -10,10 +11,17 @@ export type MerchantPaymentEmailData = {
   type: InvoiceEventType;
   invoiceNumber: string;
   vendorName: string;
+  /** The invoice's amounts (total, credited, received) are in its currency: see `priced`. */
   totalAmount: bigint;
   /** What its credit notes took off the total (moneyRules' invoicedAmount). */
   credited: bigint;
+  /** What the payments counted for: the event's paid_amount. */
   received: bigint;
+  /**
+   * For an invoice priced in a currency: that currency, and the USDC that arrived (what the
+   * payments were converted from). Absent: priced in USDC.
+   */
+  priced?: { currency: FiatCurrency; receivedUsdc: bigint };
   /** The invoice's status the event left it in: what is still due depends on it. */
   status: StoredInvoiceStatus;
   txHash: string | null;
@@ -59,30 +67,34 @@ const headline: Record<InvoiceEventType, (d: MerchantPaymentEmailData) => string
 
 /** The merchant's notice of a payment (or of its reversal): amounts, tx hash, explorer link. */
 export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
-  const usdc = (units: bigint) => `${formatUsdcForDisplay(units)} USDC`;
+  const amount = (units: bigint) => formatAmountForDisplay(units, data.priced?.currency ?? "USDC");
+  // What arrived, in both units when they differ: "100.00 EUR (110.00 USDC)".
+  const receivedShown = data.priced
+    ? `${amount(data.received)} (${formatAmountForDisplay(data.priced.receivedUsdc, "USDC")})`
+    : amount(data.received);
   const due = invoiceAmountDue(data.status, data.totalAmount, data.received, data.credited);
   const invoiced = invoicedAmount(data.totalAmount, data.credited);
   const balance =
     data.type === "invoice.unexpected_payment"
       ? "The invoice is void: nothing is due. Refund this money with POST /api/invoices/{id}/refunds (a claim link lets the payer name the address)."
       : due > 0n
-        ? `Still due: ${usdc(due)}`
+        ? `Still due: ${amount(due)}`
         : data.received > invoiced
-          ? `Received in excess: ${usdc(data.received - invoiced)}`
+          ? `Received in excess: ${amount(data.received - invoiced)}`
           : "Nothing is due.";
   // Amount due is never negative: the excess is what arrived beyond the total.
   const refund =
     data.type === "invoice.excess" && data.received > invoiced
-      ? excessRefundLines(data, usdc(data.received - invoiced))
+      ? excessRefundLines(data, amount(data.received - invoiced))
       : [];
   const txUrl = data.txHash && data.explorerUrl ? `${data.explorerUrl}/tx/${data.txHash}` : null;
-  const subject = `${headline[data.type](data)}: ${usdc(data.received)} received`;
+  const subject = `${headline[data.type](data)}: ${receivedShown} received`;
   const lines = [
     `${headline[data.type](data)}.`,
     "",
     `Invoice: ${data.invoiceNumber} (${data.vendorName})`,
-    `Invoice total: ${usdc(data.totalAmount)}`,
-    `Received so far: ${usdc(data.received)}`,
+    `Invoice total: ${amount(data.totalAmount)}`,
+    `Received so far: ${receivedShown}`,
     balance,
     ...(refund.length ? ["", ...refund, ""] : []),
     ...(data.txHash ? [`Transaction: ${data.txHash}`] : []),
@@ -94,8 +106,8 @@ export function merchantPaymentEmail(data: MerchantPaymentEmailData) {
 <h2 style="font-size:18px">${escapeHtml(headline[data.type](data))}</h2>
 <table style="border-collapse:collapse">
 <tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice</td><td>${escapeHtml(data.invoiceNumber)} (${escapeHtml(data.vendorName)})</td></tr>
-<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice total</td><td>${escapeHtml(usdc(data.totalAmount))}</td></tr>
-<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Received so far</td><td><strong>${escapeHtml(usdc(data.received))}</strong></td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Invoice total</td><td>${escapeHtml(amount(data.totalAmount))}</td></tr>
+<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Received so far</td><td><strong>${escapeHtml(receivedShown)}</strong></td></tr>
 <tr><td colspan="2" style="padding-top:4px">${escapeHtml(balance)}</td></tr>
 ${data.txHash ? `<tr><td style="padding:2px 12px 2px 0;color:#616e7c">Transaction</td><td>${txUrl ? `<a href="${escapeHtml(txUrl)}"><code>${escapeHtml(data.txHash)}</code></a>` : `<code>${escapeHtml(data.txHash)}</code>`}</td></tr>` : ""}
 </table>

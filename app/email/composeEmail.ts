@@ -7,7 +7,7 @@ import { findPaymentEvent, loadPaymentState } from "../../db/queries/paymentEven
 import { findPayout } from "../../db/queries/payouts.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
 import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
-import { invoiceAmountDue } from "../../domain/moneyRules.ts";
+import { invoiceAmountDue, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { PaymentEventType } from "../../domain/paymentState.ts";
 import { openSecret } from "../../domain/secretBox.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
@@ -54,18 +54,23 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
   if (!invoice || !pdf) throw new Error(`email ${email.id}: invoice ${email.invoice_id} not found`);
   const content = vendorInvoiceEmail({
     ...vendorFacts(deps, invoice),
-    x402Url: x402Url(deps, invoice.slug),
+    // x402 asks for a USDC amount of its own: it refuses an invoice priced in a currency.
+    x402Url: invoice.currency === "USDC" ? x402Url(deps, invoice.slug) : undefined,
   });
   return withStoredPdf(deps, email, invoice.invoice_number, pdf, content);
 }
 
-/** What a vendor's emails say of the invoice: its number, parties, total, due date, where to pay. */
+/**
+ * What a vendor's emails say of the invoice: its number, parties, total and its currency, due
+ * date, where to pay.
+ */
 function vendorFacts(deps: EmailDeps, invoice: InvoiceRow) {
   return {
     invoiceNumber: invoice.invoice_number,
     merchantName: invoice.merchant_name_snapshot,
     vendorName: invoice.vendor_name,
     totalAmount: invoice.total_amount,
+    currency: invoice.currency,
     dueDate: invoice.due_date,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
     depositAddress: getAddress(invoice.deposit_address),
@@ -102,17 +107,18 @@ async function composeCreditNoteEmail(deps: EmailDeps, email: EmailRow): Promise
   const pdf = note && (await findCreditNotePdf(deps.db, note.id));
   if (!note || !invoice || !pdf)
     throw new Error(`email ${email.id}: credit note ${email.credit_note_id} not found`);
-  const { received } = await loadPaymentState(deps.db, invoice.deposit_address);
+  const state = await loadPaymentState(deps.db, invoice.deposit_address);
   const content = creditNoteEmail({
     creditNoteNumber: note.credit_note_number,
     invoiceNumber: invoice.invoice_number,
     merchantName: invoice.merchant_name_snapshot,
     amount: note.total_amount,
+    currency: invoice.currency,
     reason: note.reason,
     amountDue: invoiceAmountDue(
       invoice.status,
       invoice.total_amount,
-      received,
+      receivedInOwnUnit(invoice.currency, state),
       invoice.credited_amount,
     ),
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
@@ -199,6 +205,14 @@ async function composePaymentEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
   const event = email.event_id ? await findPaymentEvent(deps.db, email.event_id) : undefined;
   const invoice = event?.invoice_id ? await findInvoice(deps.db, event.invoice_id) : undefined;
   if (!event || !invoice) throw new Error(`email ${email.id}: its payment event is missing`);
+  // Priced in a currency, the event's amounts are in it; the USDC that arrived is beside them.
+  const priced =
+    invoice.currency === "USDC"
+      ? undefined
+      : {
+          currency: invoice.currency,
+          receivedUsdc: (await loadPaymentState(deps.db, invoice.deposit_address)).received,
+        };
   const content = merchantPaymentEmail({
     type: event.type as Extract<PaymentEventType, `invoice.${string}`>,
     invoiceNumber: invoice.invoice_number,
@@ -211,6 +225,7 @@ async function composePaymentEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     explorerUrl: deps.explorerUrl,
     invoiceUrl: invoiceUrls(deps, invoice.id, invoice.slug).invoice_url,
     invoiceId: invoice.id,
+    priced,
   });
   return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
 }

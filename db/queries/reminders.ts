@@ -1,5 +1,7 @@
 import { sql, type Transaction } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { Metadata } from "../../domain/metadata.ts";
+import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import {
   DEFAULT_REMINDER_POLICY,
   type ReminderContext,
@@ -52,9 +54,12 @@ export type RemindableInvoice = {
   merchant_id: string;
   invoice_number: string;
   status: StoredInvoiceStatus;
+  /** Its amounts (total, credited, received) are in this: USDC, or the currency it is priced in. */
+  currency: Currency;
   total_amount: bigint;
   /** What its credit notes took off (migration 0040). */
   credited_amount: bigint;
+  /** What its payments counted for, in its currency (moneyRules' receivedInOwnUnit). */
   received: bigint;
   due_date: string;
   vendor_email: string;
@@ -79,15 +84,30 @@ const remindable = (db: Executor) =>
       "i.vendor_email",
       "i.sent_at",
       "i.metadata",
+      "i.currency",
+      "s.received_in_currency",
     ])
     .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"));
+
+/** A row of `remindable` with what it received in its own unit (USDC, or its currency). */
+const inOwnUnit = <Row extends RemindableInvoice & { received_in_currency: bigint | null }>({
+  received_in_currency,
+  ...row
+}: Row): Omit<Row, "received_in_currency"> => ({
+  ...row,
+  received: receivedInOwnUnit(row.currency, {
+    received: row.received,
+    receivedInCurrency: received_in_currency,
+  }),
+});
 
 /** The invoice, its row locked: a reminder and a payment or void of it serialise. */
 export async function lockRemindableInvoice(
   trx: Transaction<Database>,
   id: string,
 ): Promise<RemindableInvoice | undefined> {
-  return remindable(trx).where("i.id", "=", id).forUpdate("i").executeTakeFirst();
+  const row = await remindable(trx).where("i.id", "=", id).forUpdate("i").executeTakeFirst();
+  return row && inOwnUnit(row);
 }
 
 /** Where the sweep's reading of its due rows stopped: the last row's moment and invoice. */
@@ -112,7 +132,8 @@ export async function findDueReminderChecks(
     query = query.where(
       sql<boolean>`(c.check_at, c.invoice_id) > (${after.checkAt}::timestamptz, ${after.invoiceId}::uuid)`,
     );
-  return query.orderBy("c.check_at").orderBy("c.invoice_id").limit(limit).execute();
+  const rows = await query.orderBy("c.check_at").orderBy("c.invoice_id").limit(limit).execute();
+  return rows.map(inOwnUnit);
 }
 
 /**
