@@ -1,10 +1,7 @@
 import { sql } from "kysely";
-import type { Address } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { resetLocalFeeds } from "../../chain/localFeeds.ts";
 import { rpcRequest } from "../../chain/rpc.ts";
-import { PRICE_FEEDS } from "../../domain/currencies.ts";
-import { parseFeedAnswer } from "../../domain/rates.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";

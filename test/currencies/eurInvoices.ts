@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Address } from "viem";
 import { expect } from "vitest";
 import { setLocalFeedRound } from "../../chain/localFeeds.ts";
@@ -14,28 +13,17 @@ export type EurInvoice = {
   invoice_url: string;
 };
 
-/**
- * An invoice of 100.00 EUR on a running stack. The API takes no `currency` yet
- * (docs/currencies.md), so it is created in USDC and priced in EUR in the database, under
- * session_replication_role = replica: the invoice record is append-only, and its trigger is what
- * that setting leaves out.
- */
+/** An invoice of 100.00 EUR on a running stack, through the API. */
 export async function createEurInvoice(stack: TestStack): Promise<EurInvoice> {
   const response = await stack.request("/api/invoices", {
     method: "POST",
     json: invoiceRequest({
+      currency: "EUR",
       line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
     }),
   });
   expect(response.status).toBe(201);
-  const invoice = (await response.json()) as EurInvoice;
-  await stack.db.transaction().execute(async (trx) => {
-    await sql`set local session_replication_role = replica`.execute(trx);
-    await sql`update app.invoices set currency = 'EUR' where id = ${invoice.invoice_id}`.execute(
-      trx,
-    );
-  });
-  return invoice;
+  return (await response.json()) as EurInvoice;
 }
 
 /** Moves the local EUR / USD feed to `usd` (USD per EUR) from the next block on. */
