@@ -21,6 +21,7 @@ import {
   fullCreditLines,
   statusAfterCredit,
 } from "../../domain/creditNotes.ts";
+import type { Currency } from "../../domain/currencies.ts";
 import { storedPricedLine } from "../../domain/invoiceTaxView.ts";
 import {
   type PricedLineItem,
@@ -63,7 +64,8 @@ export async function createCreditNote(
   idempotencyKey?: string,
 ): Promise<CreditNoteRow> {
   const found = await authorizedInvoice(deps.db, actor.identity, id);
-  const requested = input.lines ? pricedRequest(input.lines) : null;
+  // Priced as the invoice's lines are: to the cent in its currency.
+  const requested = input.lines ? pricedRequest(input.lines, found.currency) : null;
   const note = await deps.db.transaction().execute(async (trx) => {
     const key = await claimOrReplay<{ credit_note_id: string }>(
       trx,
@@ -158,7 +160,10 @@ export async function creditVoidedInvoice(
 }
 
 /** The request's lines priced like an invoice's (field errors first, as POST /api/invoices gives them). */
-function pricedRequest(lines: NonNullable<CreateCreditNoteInput["lines"]>): PricedLineItem[] {
+function pricedRequest(
+  lines: NonNullable<CreateCreditNoteInput["lines"]>,
+  currency: Currency,
+): PricedLineItem[] {
   const problems = taxLineProblems(lines);
   if (problems.length)
     throw validationError(
@@ -168,7 +173,7 @@ function pricedRequest(lines: NonNullable<CreateCreditNoteInput["lines"]>): Pric
         message: problem.message,
       })),
     );
-  return priceInvoice(lines).lines;
+  return priceInvoice(lines, currency).lines;
 }
 
 /** An invoice's stored lines, as priced lines (their tax as stored). */

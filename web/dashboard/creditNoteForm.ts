@@ -126,7 +126,7 @@ export function previewCreditNote(
         taxProblems.map((p) => [`lines[${p.index}].${p.field}`, p.message]),
       ),
     };
-  const priced = priceInvoice(input.data.lines);
+  const priced = priceInvoice(input.data.lines, facts.invoice.currency);
   const lineProblem = creditLineProblem(facts.lines.map(storedPricedLine), priced.lines);
   if (lineProblem)
     return {
