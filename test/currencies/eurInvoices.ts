@@ -15,16 +15,21 @@ export type EurInvoice = {
 };
 
 /**
- * An invoice of 100.00 EUR on a running stack. The API takes no `currency` yet
- * (docs/currencies.md), so it is created in USDC and priced in EUR in the database, under
- * session_replication_role = replica: the invoice record is append-only, and its trigger is what
- * that setting leaves out.
+ * An invoice of 100.00 EUR on a running stack (or of the request `overrides` make). The API
+ * takes no `currency` yet (docs/currencies.md), so it is created in USDC and priced in EUR in
+ * the database, under session_replication_role = replica: the invoice record is append-only, and
+ * its trigger is what that setting leaves out. Its stored PDF is therefore the USDC one, rendered
+ * at creation.
  */
-export async function createEurInvoice(stack: TestStack): Promise<EurInvoice> {
+export async function createEurInvoice(
+  stack: TestStack,
+  overrides: Record<string, unknown> = {},
+): Promise<EurInvoice> {
   const response = await stack.request("/api/invoices", {
     method: "POST",
     json: invoiceRequest({
       line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+      ...overrides,
     }),
   });
   expect(response.status).toBe(201);
