@@ -2,10 +2,11 @@ import { exemptionReasonFor, type LineTax } from "../domain/tax.ts";
 import {
   addressLines,
   amount,
-  DOCUMENT_CURRENCY,
+  documentCurrency,
   type EInvoiceDocument,
   type EInvoiceParty,
   figuresOf,
+  paymentTerms,
   price,
 } from "./document.ts";
 import { peppolEndpoint } from "./peppolEndpoint.ts";
@@ -82,6 +83,7 @@ export function toCii(document: EInvoiceDocument): string {
   const isInvoice = document.type === "invoice";
   const figures = figuresOf(document);
   const intraCommunity = document.lines.some((line) => line.tax.category === "K");
+  const currency = documentCurrency(document.currency);
   const root = el(
     "rsm:CrossIndustryInvoice",
     NAMESPACES,
@@ -147,7 +149,7 @@ export function toCii(document: EInvoiceDocument): string {
       el(
         "ram:ApplicableHeaderTradeSettlement",
         isInvoice && text("ram:PaymentReference", document.number),
-        text("ram:InvoiceCurrencyCode", DOCUMENT_CURRENCY),
+        text("ram:InvoiceCurrencyCode", currency),
         isInvoice &&
           document.payment &&
           el(
@@ -170,17 +172,14 @@ export function toCii(document: EInvoiceDocument): string {
           el(
             "ram:SpecifiedTradePaymentTerms",
             document.payment &&
-              text(
-                "ram:Description",
-                `Pay in USDC on Base (chain ${document.payment.chainId}) to ${document.payment.depositAddress}; 1 USDC settles 1 USD.`,
-              ),
+              text("ram:Description", paymentTerms(document.currency, document.payment)),
             document.dueDate && date("ram:DueDateDateTime", document.dueDate),
           ),
         el(
           "ram:SpecifiedTradeSettlementHeaderMonetarySummation",
           text("ram:LineTotalAmount", amount(figures.subtotal)),
           text("ram:TaxBasisTotalAmount", amount(figures.subtotal)),
-          text("ram:TaxTotalAmount", amount(figures.tax), { currencyID: DOCUMENT_CURRENCY }),
+          text("ram:TaxTotalAmount", amount(figures.tax), { currencyID: currency }),
           text("ram:GrandTotalAmount", amount(figures.total)),
           document.paidAmount !== 0n && text("ram:TotalPrepaidAmount", amount(document.paidAmount)),
           text("ram:DuePayableAmount", amount(figures.payable)),

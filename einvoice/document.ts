@@ -1,3 +1,4 @@
+import { type Currency, feedsOf, PRICE_FEEDS } from "../domain/currencies.ts";
 import { formatUsdc } from "../domain/money.ts";
 import {
   CATEGORIES_NEEDING_BOTH_TAX_IDS,
@@ -16,9 +17,10 @@ import { peppolEndpoint } from "./peppolEndpoint.ts";
  * What an EN 16931 e-invoice says, independent of its syntax (UBL, CII): the one model both
  * writers read, built from a stored invoice or credit note by the application layer.
  *
- * Currency: ISO 4217 has no code for USDC. A document of an invoice priced in USDC is written
- * in **USD** (USDC is redeemable 1:1 for US dollars by its issuer), and its payment means say
- * that it is paid in USDC on Base, to the invoice's deposit address (docs/einvoices.md).
+ * Currency: a document is written in the invoice's currency (BT-5), and its payment means say
+ * that it is paid in USDC on Base, to the invoice's deposit address (docs/einvoices.md). ISO
+ * 4217 has no code for USDC: a document of an invoice priced in USDC is written in **USD**
+ * (USDC is redeemable 1:1 for US dollars by its issuer).
  */
 export type EInvoiceParty = {
   name: string;
@@ -47,6 +49,8 @@ export type EInvoiceLine = {
 
 export type EInvoiceDocument = {
   type: "invoice" | "credit_note";
+  /** What the invoice is priced in: its amounts are in it, and it is paid in USDC. */
+  currency: Currency;
   number: string;
   issueDate: string;
   /** Invoices only. */
@@ -67,8 +71,29 @@ export type EInvoiceDocument = {
   payment: { depositAddress: string; chainId: number; token: string } | null;
 };
 
-/** The document currency of a USDC invoice (see above). */
-export const DOCUMENT_CURRENCY = "USD";
+/**
+ * The document's ISO 4217 currency code (BT-5): the invoice's currency, USD for one priced in
+ * USDC (see above).
+ *
+ * @example documentCurrency("USDC") // "USD"
+ * @example documentCurrency("EUR") // "EUR"
+ */
+export const documentCurrency = (currency: Currency): string =>
+  currency === "USDC" ? "USD" : currency;
+
+/**
+ * The payment terms (BT-20) of an invoice paid to `payment`: a USDC invoice's amount is what
+ * is sent, one priced in a currency is sent in USDC at the rate at payment (docs/currencies.md).
+ */
+export function paymentTerms(
+  currency: Currency,
+  payment: NonNullable<EInvoiceDocument["payment"]>,
+): string {
+  const pay = `Pay in USDC on Base (chain ${payment.chainId}) to ${payment.depositAddress}`;
+  if (currency === "USDC") return `${pay}; 1 USDC settles 1 USD.`;
+  const feeds = feedsOf(currency).map((feed) => PRICE_FEEDS[feed].pair);
+  return `${pay}, at the rate at payment of Chainlink's ${feeds.join(" and ")} price feeds on Base; the invoice page quotes the USDC amount.`;
+}
 
 /** The document's figures, from the one tax rule (domain/tax.ts). */
 export type EInvoiceFigures = TaxTotals & {

@@ -2,10 +2,11 @@ import { exemptionReasonFor, type LineTax, type TaxBreakdownRow } from "../domai
 import {
   addressLines,
   amount,
-  DOCUMENT_CURRENCY,
+  documentCurrency,
   type EInvoiceDocument,
   type EInvoiceParty,
   figuresOf,
+  paymentTerms,
   price,
 } from "./document.ts";
 import { peppolEndpoint } from "./peppolEndpoint.ts";
@@ -33,8 +34,9 @@ export const UNIT_CODE = "C62";
 /** UNTDID 4461 "mutually defined": a USDC transfer on Base has no code of its own. */
 export const PAYMENT_MEANS_CODE = "ZZZ";
 
-const money = (name: string, units: bigint) =>
-  el(name, { currencyID: DOCUMENT_CURRENCY }, amount(units));
+/** An amount element in the document's currency. */
+const moneyIn = (currency: string) => (name: string, units: bigint) =>
+  el(name, { currencyID: currency }, amount(units));
 const vat = () => el("cac:TaxScheme", text("cbc:ID", "VAT"));
 
 /** A category as a line or a breakdown row states it (ID, Percent, exemption reason, scheme). */
@@ -76,7 +78,11 @@ function party(name: string, who: EInvoiceParty): XmlElement {
   );
 }
 
-function breakdownRow(row: TaxBreakdownRow, reason: string | null): XmlElement {
+function breakdownRow(
+  row: TaxBreakdownRow,
+  reason: string | null,
+  money: ReturnType<typeof moneyIn>,
+): XmlElement {
   return el(
     "cac:TaxSubtotal",
     money("cbc:TaxableAmount", row.taxableAmount),
@@ -90,6 +96,8 @@ export function toUbl(document: EInvoiceDocument): string {
   const isInvoice = document.type === "invoice";
   const figures = figuresOf(document);
   const intraCommunity = document.lines.some((line) => line.tax.category === "K");
+  const currency = documentCurrency(document.currency);
+  const money = moneyIn(currency);
   const root = el(
     isInvoice ? "Invoice" : "CreditNote",
     {
@@ -104,7 +112,7 @@ export function toUbl(document: EInvoiceDocument): string {
     isInvoice && text("cbc:DueDate", document.dueDate),
     text(isInvoice ? "cbc:InvoiceTypeCode" : "cbc:CreditNoteTypeCode", TYPE_CODE[document.type]),
     text("cbc:Note", document.note),
-    text("cbc:DocumentCurrencyCode", DOCUMENT_CURRENCY),
+    text("cbc:DocumentCurrencyCode", currency),
     text("cbc:BuyerReference", document.buyerReference),
     document.precedingInvoice &&
       el(
@@ -148,17 +156,11 @@ export function toUbl(document: EInvoiceDocument): string {
       ),
     isInvoice &&
       document.payment &&
-      el(
-        "cac:PaymentTerms",
-        text(
-          "cbc:Note",
-          `Pay in USDC on Base (chain ${document.payment.chainId}) to ${document.payment.depositAddress}; 1 USDC settles 1 USD.`,
-        ),
-      ),
+      el("cac:PaymentTerms", text("cbc:Note", paymentTerms(document.currency, document.payment))),
     el(
       "cac:TaxTotal",
       money("cbc:TaxAmount", figures.tax),
-      ...figures.breakdown.map((row) => breakdownRow(row, document.exemptionReason)),
+      ...figures.breakdown.map((row) => breakdownRow(row, document.exemptionReason, money)),
     ),
     el(
       "cac:LegalMonetaryTotal",
@@ -181,10 +183,7 @@ export function toUbl(document: EInvoiceDocument): string {
           text("cbc:Name", line.description),
           taxCategory("cac:ClassifiedTaxCategory", line.tax, null, false),
         ),
-        el(
-          "cac:Price",
-          el("cbc:PriceAmount", { currencyID: DOCUMENT_CURRENCY }, price(line.unitPrice)),
-        ),
+        el("cac:Price", el("cbc:PriceAmount", { currencyID: currency }, price(line.unitPrice))),
       ),
     ),
   );

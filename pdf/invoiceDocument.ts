@@ -1,12 +1,13 @@
 import type { Content, TDocumentDefinitions } from "pdfmake/interfaces";
-import { BASE_CHAIN_ID, USDC_ADDRESS } from "../domain/constants.ts";
+import type { Currency } from "../domain/currencies.ts";
 import type { InvoiceTaxView } from "../domain/invoiceTaxView.ts";
-import { formatUsdcForDisplay } from "../domain/money.ts";
+import { formatAmountForDisplay, formatUsdcForDisplay } from "../domain/money.ts";
 import { TAX_CATEGORY_NAMES } from "../domain/tax.ts";
 import { creditNoteReason } from "./creditNoteReason.ts";
 import { ACCENT, INK, label, MUTED, RULE } from "./documentStyle.ts";
 import { ascentOf } from "./fontFaces.ts";
 import { type FontRun, fontRuns } from "./fonts.ts";
+import { currencyPaymentBox, usdcPaymentBox } from "./paymentBox.ts";
 import { renderPdf } from "./renderPdf.ts";
 
 export type InvoicePdfData = {
@@ -28,7 +29,13 @@ export type InvoicePdfData = {
   /** The tax breakdown and the parties' VAT identifiers; absent for an invoice without tax. */
   tax?: InvoiceTaxView | null;
   notes: string | null;
+  /**
+   * What the amounts are in; absent: USDC. An invoice priced in a currency is paid in USDC at
+   * the rate at payment, so its document asks for no USDC amount (pdf/paymentBox.ts).
+   */
+  currency?: Currency;
   depositAddress: string;
+  /** An invoice priced in USDC: the EIP-681 URI of its QR code, for exactly its total. */
   paymentUri: string;
   invoiceUrl: string;
   /**
@@ -71,7 +78,10 @@ export function invoiceDocument(
     ...style,
   });
 
-  const total = `${formatUsdcForDisplay(invoice.totalAmount)} USDC`;
+  const currency = invoice.currency ?? "USDC";
+  const total = formatAmountForDisplay(invoice.totalAmount, currency);
+  // A USDC invoice's columns carry no unit (its total says USDC): its bytes stay as they were.
+  const inCurrency = (name: string) => (currency === "USDC" ? name : `${name} (${currency})`);
   const creditNote = invoice.creditNote ?? null;
   const documentName = creditNote ? "Credit note" : "Invoice";
   const tax = invoice.tax ?? null;
@@ -175,9 +185,13 @@ export function invoiceDocument(
             { text: "#", style: "tableHeader" },
             { text: "Description", style: "tableHeader" },
             { text: "Qty", style: "tableHeader", alignment: "right" },
-            { text: "Unit price", style: "tableHeader", alignment: "right" },
+            { text: inCurrency("Unit price"), style: "tableHeader", alignment: "right" },
             ...(tax ? [{ text: "Tax", style: "tableHeader", alignment: "right" } as Content] : []),
-            { text: tax ? "Net" : "Amount", style: "tableHeader", alignment: "right" },
+            {
+              text: inCurrency(tax ? "Net" : "Amount"),
+              style: "tableHeader",
+              alignment: "right",
+            },
           ],
           ...itemRows,
         ],
@@ -203,7 +217,7 @@ export function invoiceDocument(
               ...(tax ? taxRows(tax) : []),
               [
                 {
-                  text: creditNote ? "Total credited (USDC)" : "Total (USDC)",
+                  text: `${creditNote ? "Total credited" : "Total"} (${currency})`,
                   bold: true,
                   margin: [0, 4, 0, 4],
                 },
@@ -226,7 +240,11 @@ export function invoiceDocument(
       ],
     },
     ...(tax ? exemptionNotes(tax, text) : []),
-    ...(creditNote ? [creditNoteReason(creditNote, text)] : [paymentBox(invoice, total)]),
+    creditNote
+      ? creditNoteReason(creditNote, text)
+      : currency === "USDC"
+        ? usdcPaymentBox(invoice, total)
+        : currencyPaymentBox(invoice, currency),
   ];
 
   if (invoice.notes) {
@@ -321,58 +339,4 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
   } catch {
     return renderPdf(invoiceDocument(invoice, { scriptFonts: false }));
   }
-}
-
-/** How to pay an invoice: the deposit address, the USDC contract, the QR code. */
-function paymentBox(invoice: InvoicePdfData, total: string): Content {
-  return {
-    margin: [0, 28, 0, 0],
-    table: {
-      widths: ["*", 120],
-      body: [
-        [
-          {
-            stack: [
-              { text: "Pay with USDC on Base", style: "payTitle" },
-              {
-                text: [
-                  "Send exactly ",
-                  { text: total, bold: true },
-                  ` to this invoice's own deposit address on Base (chain ${BASE_CHAIN_ID}):`,
-                ],
-                margin: [0, 6, 0, 4],
-              },
-              { text: invoice.depositAddress, font: "Courier", fontSize: 9.5, bold: true },
-              {
-                text: [
-                  { text: "USDC contract ", color: MUTED },
-                  { text: USDC_ADDRESS, font: "Courier", fontSize: 8, color: MUTED },
-                ],
-                margin: [0, 6, 0, 0],
-              },
-              {
-                text: "USDC on Base only. Other tokens, or USDC on any other network, sent to this address will not be credited.",
-                style: "warning",
-                margin: [0, 8, 0, 0],
-              },
-              {
-                text: [
-                  { text: "Pay online: ", color: MUTED },
-                  { text: invoice.invoiceUrl, link: invoice.invoiceUrl, color: ACCENT },
-                ],
-                margin: [0, 8, 0, 0],
-              },
-            ],
-            margin: [10, 10, 10, 10],
-          },
-          { qr: invoice.paymentUri, fit: 110, alignment: "center", margin: [0, 10, 0, 10] },
-        ],
-      ],
-    },
-    layout: {
-      hLineColor: () => RULE,
-      vLineColor: () => RULE,
-      fillColor: () => "#f5f7fa",
-    },
-  };
 }

@@ -43,7 +43,7 @@ const route = keyRoute({
   tags: ["Invoices"],
   summary: "Download the invoice as an EN 16931 e-invoice",
   description:
-    "The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in USD (ISO 4217 has no USDC; 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.",
+    "The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in the invoice's currency (an invoice priced in USDC in USD: ISO 4217 has no USDC, and 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.",
   request: { params: InvoiceIdParamSchema, query: EInvoiceQuerySchema },
   responses: eInvoiceResponses("INV-0001-ubl.xml"),
 });

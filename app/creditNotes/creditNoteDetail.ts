@@ -6,6 +6,7 @@ import {
   merchantCreditNotes,
 } from "../../db/queries/creditNotes.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
+import type { Currency } from "../../domain/currencies.ts";
 import { presentStoredLine, storedPricedLine } from "../../domain/invoiceTaxView.ts";
 import { pricedTotals } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
@@ -55,7 +56,11 @@ export async function creditNoteDetail(
   const note = await authorizedCreditNote(deps, actor, id);
   const invoice = await findInvoice(deps.db, note.invoice_id);
   const [presented] = await presentCreditNotes(deps, [
-    { ...note, invoice_number: invoice?.invoice_number ?? "" },
+    {
+      ...note,
+      invoice_number: invoice?.invoice_number ?? "",
+      currency: invoice?.currency ?? "USDC",
+    },
   ]);
   if (!presented) throw notFound("credit note");
   return presented;
@@ -93,7 +98,7 @@ export async function creditNoteList(
 /** Credit notes as the API shows them, their lines and PDF hashes read in one query each. */
 export async function presentCreditNotes(
   deps: Pick<CoreDeps, "db"> & Origins,
-  notes: readonly (CreditNoteRow & { invoice_number: string })[],
+  notes: readonly (CreditNoteRow & { invoice_number: string; currency: Currency })[],
 ): Promise<CreditNote[]> {
   const ids = notes.map((note) => note.id);
   const [lines, pdfs] = await Promise.all([
@@ -125,7 +130,8 @@ export async function presentCreditNotes(
             })),
           }
         : {}),
-      currency: "USDC" as const,
+      // Its invoice's: a credit note is in the unit of what it credits.
+      currency: note.currency,
       pdf_url: creditNotePdfUrl(deps, note.id),
       pdf_sha256: pdfs[index]?.sha256 ?? "",
       created_at: note.created_at.toISOString(),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { TAX_CATEGORIES } from "../../domain/tax.ts";
 import { LineItemSchema } from "../invoices/schema.ts";
 import { nonEmptyText, rule } from "../schemaFields.ts";
@@ -88,7 +89,9 @@ export const CreditNoteSchema = z
       )
       .optional()
       .openapi({ description: "Only when the invoice has tax: one row per category and rate." }),
-    currency: z.literal("USDC"),
+    currency: z.enum(CURRENCIES).openapi({
+      description: "Its invoice's: USDC, or the currency the invoice is priced in.",
+    }),
     pdf_url: z.url(),
     pdf_sha256: z.string(),
     created_at: z.string(),

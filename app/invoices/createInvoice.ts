@@ -132,6 +132,7 @@ export async function createInvoice(
     merchant_country: input.merchant_country ?? null,
     vendor_country: input.vendor_country ?? null,
     tax_exemption_reason: input.tax_exemption_reason ?? null,
+    currency,
   });
   const render = (record: InvoiceRecordForPdf) =>
     renderPdfOrRefuse(deps.pdf, invoicePdfData(record, lines, urls.invoice_url));

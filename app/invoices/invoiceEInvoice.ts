@@ -62,6 +62,8 @@ export function invoiceEInvoiceDocument(
   if (missing.length > 0) return { missing };
   const document: EInvoiceDocument = {
     type: creditNote ? "credit_note" : "invoice",
+    // Its amounts, and its credit notes', are in the currency it is priced in (the stored row's).
+    currency: invoice.currency,
     number: creditNote?.number ?? invoice.invoice_number,
     issueDate: creditNote?.issueDate ?? invoice.issue_date,
     dueDate: creditNote ? null : invoice.due_date,

@@ -1,4 +1,5 @@
 import { getAddress } from "viem";
+import type { Currency } from "../../domain/currencies.ts";
 import { invoiceTaxView } from "../../domain/invoiceTaxView.ts";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { usdcPaymentUri } from "../../domain/paymentUri.ts";
@@ -19,6 +20,8 @@ export type InvoiceRecordForPdf = {
   notes?: string | null;
   deposit_address: string;
   total_amount: bigint;
+  /** What its amounts are in (migration 0041); absent: USDC. */
+  currency?: Currency;
   /** Migration 0039: absent (null) on an invoice without tax. */
   merchant_tax_id?: string | null;
   vendor_tax_id?: string | null;
@@ -37,6 +40,7 @@ export function invoicePdfData(
   invoiceUrl: string,
 ): InvoicePdfData {
   const depositAddress = getAddress(invoice.deposit_address);
+  const currency = invoice.currency ?? "USDC";
   return {
     invoiceNumber: invoice.invoice_number,
     issueDate: invoice.issue_date,
@@ -54,10 +58,12 @@ export function invoicePdfData(
     },
     lineItems: [...lines],
     totalAmount: invoice.total_amount,
+    currency,
     tax: invoiceTaxView(invoice, lines),
     notes: invoice.notes ?? null,
     depositAddress,
-    paymentUri: usdcPaymentUri(depositAddress, invoice.total_amount),
+    // Priced in a currency, no USDC amount is fixed at issue: the rate moves (pdf/paymentBox.ts).
+    paymentUri: usdcPaymentUri(depositAddress, currency === "USDC" ? invoice.total_amount : null),
     invoiceUrl,
   };
 }

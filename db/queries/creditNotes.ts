@@ -1,4 +1,5 @@
 import { type Selectable, sql, type Transaction } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { PricedLineItem } from "../../domain/invoiceTotals.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Database, Executor } from "../database.ts";
@@ -108,12 +109,12 @@ export async function merchantCreditNotes(
   db: Executor,
   merchantId: string,
   filter: { invoiceId?: string | undefined; limit: number },
-): Promise<(CreditNoteRow & { invoice_number: string })[]> {
+): Promise<(CreditNoteRow & { invoice_number: string; currency: Currency })[]> {
   let query = db
     .selectFrom("app.credit_notes as c")
     .innerJoin("app.invoices as i", "i.id", "c.invoice_id")
     .selectAll("c")
-    .select("i.invoice_number")
+    .select(["i.invoice_number", "i.currency"])
     .where("c.merchant_id", "=", merchantId);
   if (filter.invoiceId) query = query.where("c.invoice_id", "=", filter.invoiceId);
   return query

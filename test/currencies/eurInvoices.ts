@@ -13,13 +13,17 @@ export type EurInvoice = {
   invoice_url: string;
 };
 
-/** An invoice of 100.00 EUR on a running stack, through the API. */
-export async function createEurInvoice(stack: TestStack): Promise<EurInvoice> {
+/** An invoice of 100.00 EUR on a running stack (or of the request `overrides` make), through the API. */
+export async function createEurInvoice(
+  stack: TestStack,
+  overrides: Record<string, unknown> = {},
+): Promise<EurInvoice> {
   const response = await stack.request("/api/invoices", {
     method: "POST",
     json: invoiceRequest({
       currency: "EUR",
       line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+      ...overrides,
     }),
   });
   expect(response.status).toBe(201);

@@ -30,6 +30,7 @@ export function line(input: LineInput): EInvoiceLine {
 
 const base: EInvoiceDocument = {
   type: "invoice",
+  currency: "USDC",
   number: "INV-0042",
   issueDate: "2026-11-20",
   dueDate: "2026-12-20",
@@ -65,6 +66,8 @@ const base: EInvoiceDocument = {
 const design = { description: "Design work", quantity: 2, unit_price: "75.00" };
 const hosting = { description: "Hosting, November", quantity: 1, unit_price: "19.99" };
 const hours = { description: "Support hours", quantity: 3.5, unit_price: "0.333333" };
+const training = { description: "Training (exempt)", quantity: 1, unit_price: "40.00" };
+const EXEMPTION = "Exempt under Article 132(1)(i) of Directive 2006/112/EC";
 
 /** Every case the issue names, by name. */
 export const DOCUMENTS: Record<string, EInvoiceDocument> = {
@@ -75,14 +78,9 @@ export const DOCUMENTS: Record<string, EInvoiceDocument> = {
       line({ ...design, tax_rate: "19" }),
       line({ ...hosting, tax_rate: "7" }),
       line({ ...hours, tax_rate: "19" }),
-      line({
-        description: "Training (exempt)",
-        quantity: 1,
-        unit_price: "40.00",
-        tax_category: "E",
-      }),
+      line({ ...training, tax_category: "E" }),
     ],
-    exemptionReason: "Exempt under Article 132(1)(i) of Directive 2006/112/EC",
+    exemptionReason: EXEMPTION,
   },
   "zero-rated": {
     ...base,
@@ -91,7 +89,7 @@ export const DOCUMENTS: Record<string, EInvoiceDocument> = {
   exempt: {
     ...base,
     lines: [line({ ...design, tax_category: "E" })],
-    exemptionReason: "Exempt under Article 132(1)(i) of Directive 2006/112/EC",
+    exemptionReason: EXEMPTION,
   },
   "reverse charge": { ...base, lines: [line({ ...design, tax_category: "AE" })] },
   "intra-community supply": {
@@ -127,6 +125,22 @@ export const DOCUMENTS: Record<string, EInvoiceDocument> = {
     lines: [line({ ...design, tax_rate: "19" })],
     paidAmount: usdcToBaseUnits("100.00"),
   },
+  // Priced in a currency (issue 45): the document is in that currency, paid in USDC at the rate.
+  "priced in EUR": {
+    ...base,
+    currency: "EUR",
+    lines: [
+      line({ ...design, tax_rate: "19" }),
+      line({ ...hosting, tax_rate: "7" }),
+      line({ ...training, tax_category: "E" }),
+    ],
+    exemptionReason: EXEMPTION,
+  },
+  "priced in GBP, reverse charge": {
+    ...base,
+    currency: "GBP",
+    lines: [line({ ...design, tax_category: "AE" })],
+  },
   "credit note, partial": {
     ...base,
     type: "credit_note",
@@ -149,6 +163,17 @@ export const DOCUMENTS: Record<string, EInvoiceDocument> = {
       line({ ...hosting, tax_rate: "7" }),
       line({ ...hours, tax_rate: "19" }),
     ],
+    payment: null,
+  },
+  "credit note of an invoice priced in EUR": {
+    ...base,
+    currency: "EUR",
+    type: "credit_note",
+    number: "CN-0003",
+    dueDate: null,
+    note: "Hosting refunded.",
+    precedingInvoice: { number: "INV-0042", issueDate: "2026-11-20" },
+    lines: [line({ ...hosting, tax_rate: "7" })],
     payment: null,
   },
 };

@@ -6,7 +6,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { toCii } from "../../einvoice/cii.ts";
-import { amount, figuresOf, missingForEn16931, missingForPeppol } from "../../einvoice/document.ts";
+import {
+  amount,
+  documentCurrency,
+  figuresOf,
+  missingForEn16931,
+  missingForPeppol,
+} from "../../einvoice/document.ts";
 import { toUbl } from "../../einvoice/ubl.ts";
 import { DOCUMENTS } from "./documents.ts";
 import { validateEn16931, validatePeppol } from "./validate.ts";
@@ -26,10 +32,16 @@ describe("UBL: every case passes EN 16931 and Peppol BIS Billing 3.0", () => {
     expect(findings(en16931)).toEqual([]);
     expect(findings(await validatePeppol(xml))).toEqual([]);
 
-    // The XML's totals are the tax rule's (domain/tax.ts), to the cent.
+    // The XML's totals are the tax rule's (domain/tax.ts), to the cent, in its currency.
     const figures = figuresOf(document);
-    expect(xml).toContain(`<cbc:TaxInclusiveAmount currencyID="USD">${amount(figures.total)}<`);
-    expect(xml).toContain(`<cbc:PayableAmount currencyID="USD">${amount(figures.payable)}<`);
+    const currency = documentCurrency(document.currency);
+    expect(xml).toContain(`<cbc:DocumentCurrencyCode>${currency}<`);
+    expect(xml).toContain(
+      `<cbc:TaxInclusiveAmount currencyID="${currency}">${amount(figures.total)}<`,
+    );
+    expect(xml).toContain(
+      `<cbc:PayableAmount currencyID="${currency}">${amount(figures.payable)}<`,
+    );
   });
 });
 
@@ -42,12 +54,48 @@ describe("CII: every case passes EN 16931", () => {
     expect(en16931.firedRules).toBeGreaterThan(20);
     expect(findings(en16931)).toEqual([]);
     const figures = figuresOf(document);
+    expect(xml).toContain(`<ram:InvoiceCurrencyCode>${documentCurrency(document.currency)}<`);
     expect(xml).toContain(`<ram:GrandTotalAmount>${amount(figures.total)}<`);
     expect(xml).toContain(`<ram:DuePayableAmount>${amount(figures.payable)}<`);
   });
 });
 
+describe("the currency of the document", () => {
+  const eur = DOCUMENTS["priced in EUR"];
+  const usdc = DOCUMENTS["mixed rates"];
+  if (!eur || !usdc) throw new Error("priced in EUR, mixed rates");
+
+  test("an invoice priced in EUR is written in EUR, every amount, and is paid in USDC at the rate", () => {
+    for (const xml of [toUbl(eur), toCii(eur)]) {
+      expect(xml).not.toContain('currencyID="USD"');
+      expect(xml).not.toContain("1 USDC settles 1 USD");
+      expect(xml).toContain(
+        "at the rate at payment of Chainlink's EUR / USD and USDC / USD price feeds on Base",
+      );
+    }
+    const ubl = toUbl(eur);
+    // Every amount element of the UBL names EUR.
+    expect(ubl.match(/currencyID="EUR"/g)?.length).toBe(ubl.match(/currencyID=/g)?.length);
+    expect(ubl).toContain('<cbc:TaxInclusiveAmount currencyID="EUR">239.89<');
+  });
+
+  test("an invoice priced in USDC is written in USD, 1 USDC settling 1 USD", () => {
+    for (const xml of [toUbl(usdc), toCii(usdc)]) {
+      expect(xml).not.toContain('currencyID="EUR"');
+      expect(xml).toContain("1 USDC settles 1 USD.");
+    }
+    expect(toUbl(usdc)).toContain("<cbc:DocumentCurrencyCode>USD<");
+  });
+});
+
 describe("the rules bite on a document of ours", () => {
+  test("USDC, no ISO 4217 code, is refused as a document currency: why a USDC invoice is in USD", async () => {
+    const document = DOCUMENTS["priced in EUR"];
+    if (!document) throw new Error("priced in EUR");
+    const ubl = toUbl(document).replaceAll('"EUR"', '"USDC"').replace(">EUR<", ">USDC<");
+    expect((await validateEn16931(ubl, "ubl")).fatal.map((f) => f.id)).toContain("BR-CL-04");
+  });
+
   test("a tax total that does not match its breakdown fails BR-CO-14, in both syntaxes", async () => {
     const document = DOCUMENTS["mixed rates"];
     if (!document) throw new Error("mixed rates");

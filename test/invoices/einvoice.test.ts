@@ -7,7 +7,7 @@ import { projectRoot } from "../../internal/projectRoot.ts";
 import { claimedMerchant } from "../accounts/accounts.ts";
 import { validateEn16931, validatePeppol } from "../einvoice/validate.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
-import { invoiceRequest } from "./fixtures.ts";
+import { invoiceRequest, TAXED_PARTIES } from "./fixtures.ts";
 
 type Json = Record<string, unknown>;
 
@@ -57,14 +57,7 @@ describe("e-invoices of an invoice", () => {
     result.fatal.map((finding) => `${finding.id}: ${finding.text}`);
 
   const taxed = {
-    merchant_name: "Acme GmbH",
-    merchant_address: "Hauptstraße 1\n10115 Berlin",
-    vendor_name: "Globex SAS",
-    vendor_address: "12 rue de la Paix\n75002 Paris",
-    merchant_tax_id: "DE123456789",
-    vendor_tax_id: "FR12345678901",
-    merchant_country: "DE",
-    vendor_country: "FR",
+    ...TAXED_PARTIES,
     tax_exemption_reason: "Exempt under Article 132(1)(i) of Directive 2006/112/EC",
     line_items: [
       { description: "Design work", quantity: 2, unit_price: "75.00", tax_rate: "19" },

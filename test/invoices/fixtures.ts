@@ -21,5 +21,20 @@ export function invoiceRequest(overrides: Record<string, unknown> = {}): Record<
   };
 }
 
+/**
+ * A German seller billing a French buyer, with the addresses, VAT identifiers and countries an
+ * EN 16931 e-invoice needs: the parties of the tests of taxed invoices and their documents.
+ */
+export const TAXED_PARTIES = {
+  merchant_name: "Acme GmbH",
+  merchant_address: "Hauptstraße 1\n10115 Berlin",
+  vendor_name: "Globex SAS",
+  vendor_address: "12 rue de la Paix\n75002 Paris",
+  merchant_tax_id: "DE123456789",
+  vendor_tax_id: "FR12345678901",
+  merchant_country: "DE",
+  vendor_country: "FR",
+};
+
 /** A checksummed address nobody controls, for byo tests. */
 export const BYO_WALLET = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";

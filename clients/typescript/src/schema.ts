@@ -404,7 +404,7 @@ export interface paths {
         };
         /**
          * Download the invoice as an EN 16931 e-invoice
-         * @description The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in USD (ISO 4217 has no USDC; 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.
+         * @description The invoice as an accountant imports it: UBL (Peppol BIS Billing 3.0), CII, or Factur-X, each conforming to EN 16931 and written in the invoice's currency (an invoice priced in USDC in USD: ISO 4217 has no USDC, and 1 USDC settles 1 USD), with the deposit address as the payment account. Its amounts are the invoice's, per line, per tax category and in total. An invoice that lacks what EN 16931 requires (both parties' countries, a tax category on every line, the VAT identifiers its categories need; for UBL, Peppol VAT identifiers of both parties) is answered 409 `einvoice_fields_missing`, `error.fields` naming each field to add. Access as for the invoice and its PDF.
          */
         get: {
             parameters: {
@@ -6242,8 +6242,11 @@ export interface components {
                 taxable_amount: string;
                 tax_amount: string;
             }[];
-            /** @enum {string} */
-            currency: "USDC";
+            /**
+             * @description Its invoice's: USDC, or the currency the invoice is priced in.
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
             /** Format: uri */
             pdf_url: string;
             pdf_sha256: string;
