@@ -123,8 +123,17 @@ async function refundFacts(
   target: RefundTarget,
   owner: SweepOwner,
 ): Promise<RefundFacts> {
-  const facts = await loadRefundFacts(db, target.owner, target.depositAddress, target.walletType);
-  return { ...facts, revenue: revenueOf(owner, facts.received) };
+  const { receivedInCurrency, ...facts } = await loadRefundFacts(
+    db,
+    target.owner,
+    target.depositAddress,
+    target.walletType,
+  );
+  // Priced in a currency: the merchant's share of the USDC is the share of the currency its
+  // amount is of what the payments counted for (sweepPolicy settledAmount), as for the sweep.
+  const priced =
+    target.currency === "USDC" ? owner : { ...owner, receivedInCurrency: receivedInCurrency ?? 0n };
+  return { ...facts, revenue: revenueOf(priced, facts.received) };
 }
 
 /** The plan for these facts, or the refusal the API answers. */

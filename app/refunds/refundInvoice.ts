@@ -29,6 +29,7 @@ const invoiceRefundTarget = (invoice: InvoiceRow): RefundTarget => ({
   vendorEmail: invoice.vendor_email,
   label: `invoice ${invoice.invoice_number}`,
   sweepOwner: invoiceSweepOwner(invoice),
+  currency: invoice.currency,
 });
 
 /**
@@ -90,6 +91,7 @@ export async function refundLink(
       vendorEmail: null,
       label: `payment link ${link.slug}`,
       sweepOwner: { kind: "link", status: link.status, amount: link.amount },
+      currency: link.currency,
     },
     input,
     actor,

@@ -2,6 +2,7 @@ import type { Executor } from "../../db/database.ts";
 import { lockInvoiceByDepositAddress } from "../../db/queries/invoices.ts";
 import { lockLinkByDepositAddress } from "../../db/queries/links.ts";
 import type { RefundOwner } from "../../db/queries/refunds.ts";
+import type { Currency } from "../../domain/currencies.ts";
 import { invoicedAmount } from "../../domain/moneyRules.ts";
 import type { StoredInvoiceStatus, WalletType } from "../../domain/statuses.ts";
 import type { SweepOwner } from "../../domain/sweepPolicy.ts";
@@ -17,6 +18,8 @@ export type RefundTarget = {
   label: string;
   /** Its status and amount as last read (a refund reads them again under the row's lock). */
   sweepOwner: SweepOwner;
+  /** What its amount is in: USDC, or a currency (its refunds are USDC either way). */
+  currency: Currency;
 };
 
 /**

@@ -34,10 +34,11 @@ export async function loadRefundFacts(
   owner: RefundOwner,
   depositAddress: string,
   walletType: WalletType,
-): Promise<Omit<RefundFacts, "revenue">> {
+): Promise<Omit<RefundFacts, "revenue"> & { receivedInCurrency: bigint | null }> {
   const [column, id] = ownerColumn(owner);
   const { rows } = await sql<{
     received: bigint;
+    received_in_currency: bigint | null;
     swept: bigint;
     swept_confirmed: bigint;
     from_deposit: bigint;
@@ -45,6 +46,7 @@ export async function loadRefundFacts(
   }>`
     select
       coalesce((select received from app.payment_state where deposit_address = ${depositAddress}), 0)::bigint as received,
+      (select received_in_currency from app.payment_state where deposit_address = ${depositAddress})::bigint as received_in_currency,
       (select coalesce(sum(amount), 0) from app.sweeps
         where deposit_address = ${depositAddress} and status <> 'failed')::bigint as swept,
       (select coalesce(sum(amount), 0) from app.sweeps
@@ -63,6 +65,7 @@ export async function loadRefundFacts(
     sweptConfirmed: row?.swept_confirmed ?? 0n,
     refundedFromDeposit: row?.from_deposit ?? 0n,
     refundedFromWallet: row?.from_wallet ?? 0n,
+    receivedInCurrency: row?.received_in_currency ?? null,
   };
 }
 

@@ -207,4 +207,19 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
     expect(stale.rate_unavailable).toMatch(/EUR \/ USD/);
     expect(stale.payment_uri).not.toMatch(/uint256/);
   });
+
+  test("a refund without an amount of an overpaid EUR invoice returns the payer's share of the USDC, not the euros' figure", async () => {
+    const invoice = await createEur();
+    await eurAt("1.10");
+    // 121 USDC at 1.10 is 110 EUR for an invoice of 100: the merchant's share of the USDC is
+    // 100/110 of it (110 USDC), the payer's 11 USDC.
+    await chain.payUsdc(devAccount(7), invoice.deposit_address, 121_000_000n);
+    await waitForStored(invoice, "110 EUR, excess", "excess", "110000000");
+    const response = await stack.request(`/api/invoices/${invoice.invoice_id}/refunds`, {
+      method: "POST",
+      json: { to_sender: true },
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    expect(await response.json()).toMatchObject({ amount: "11.00" });
+  });
 });
