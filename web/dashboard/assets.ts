@@ -1,7 +1,8 @@
 /**
  * The dashboard's stylesheet and script, served from /assets (no inline script or style: the
  * CSP allows only 'self'). Every page works without the script; it adds live invoice totals
- * (with tax: subtotal, tax and total, priced as domain/tax.ts prices them),
+ * (with tax: subtotal, tax and total, priced as domain/tax.ts prices them; in the chosen
+ * currency, each line to the cent as priceInvoice prices it),
  * adding and removing line items without a round trip, and copy buttons.
  */
 export const DASHBOARD_CSS = "/assets/dashboard.css";
@@ -200,8 +201,22 @@ export const dashboardJs = `(function () {
     return { cat: cat, rate: { key: "0", digits: 0n, scale: 0 } };
   }
   function show(id, text) { var node = document.getElementById(id); if (node) node.textContent = text; }
+  // What the amounts are in: the new invoice's currency select, else the form's data-unit (a
+  // credit note's: its invoice's), else USDC. Only the new invoice's chosen currency prices to
+  // the cent, as priceInvoice(items, currency) does; a credit note's lines are priced as the
+  // API prices them.
+  var currency = form.querySelector("select[name=currency]");
+  function unit() { return currency ? currency.value : form.getAttribute("data-unit") || "USDC"; }
+  // In a currency a unit price has at most 2 decimals (the API's too_many_decimals).
+  function priceOk(priceText) {
+    var p = units(priceText, 6);
+    return !!p && (!currency || currency.value === "USDC" || p.value % CENT === 0n);
+  }
   function recompute() {
     var rows = body.querySelectorAll("tr"), total = 0n, ok = true, lines = [], taxed = false;
+    var u = unit(), cents = !!currency && u !== "USDC";
+    var names = form.querySelectorAll("[data-role=unit]");
+    for (var n = 0; n < names.length; n++) names[n].textContent = u;
     for (var i = 0; i < rows.length; i++) {
       var field = function (role) { var f = rows[i].querySelector("[data-role=" + role + "]"); return f ? f.value : ""; };
       var line = { q: field("quantity"), p: field("price"), rate: field("tax-rate"), cat: field("tax-category"), out: rows[i].querySelector("[data-role=line-total]") };
@@ -211,7 +226,7 @@ export const dashboardJs = `(function () {
     }
     var groups = {}, categories = {}, subtotal = 0n;
     for (var j = 0; j < lines.length; j++) {
-      var l = lines[j], amount = taxed ? netAmount(l.q, l.p) : lineTotal(l.q, l.p);
+      var l = lines[j], amount = !priceOk(l.p) ? null : taxed || cents ? netAmount(l.q, l.p) : lineTotal(l.q, l.p);
       if (amount === null) { ok = false; if (l.out) l.out.textContent = "—"; continue; }
       if (l.out) l.out.textContent = format(amount);
       total += amount;
@@ -237,9 +252,9 @@ export const dashboardJs = `(function () {
     }
     var marks = form.querySelectorAll("[data-role=taxed]");
     for (var m = 0; m < marks.length; m++) marks[m].hidden = !taxed;
-    show("invoice-subtotal", ok && taxed ? format(subtotal) + " USDC" : "—");
-    show("invoice-tax", ok && taxed ? format(taxTotal) + " USDC" : "—");
-    show("invoice-total", ok ? format(total) + " USDC" : "—");
+    show("invoice-subtotal", ok && taxed ? format(subtotal) + " " + u : "—");
+    show("invoice-tax", ok && taxed ? format(taxTotal) + " " + u : "—");
+    show("invoice-total", ok ? format(total) + " " + u : "—");
   }
   function renumber() {
     var rows = body.querySelectorAll("tr");

@@ -1,4 +1,5 @@
 import { LineItemSchema } from "../../app/invoices/schema.ts";
+import { type Currency, isCurrency } from "../../domain/currencies.ts";
 import { priceInvoice, taxLineProblems } from "../../domain/invoiceTotals.ts";
 import {
   EMPTY_LINE,
@@ -38,18 +39,32 @@ export const INVOICE_TEXT = [
   "tax_exemption_reason",
 ] as const;
 
+/** The new invoice's fields: the template's and what it is priced in (schedules are in USDC). */
+export const NEW_INVOICE_TEXT = [...INVOICE_TEXT, "currency"] as const;
+
+/**
+ * What the form prices its lines in: the chosen currency, or USDC (the API's default) while
+ * none or an unknown one is chosen (the API's schema then names the field).
+ */
+export const formCurrency = (values: Record<string, string>): Currency => {
+  const chosen = values.currency?.trim() ?? "";
+  return isCurrency(chosen) ? chosen : "USDC";
+};
+
 type Line = FormState["lines"][number];
 
 /**
- * The invoice total as POST /api/invoices computes it (priceInvoice), with its subtotal and tax
- * when the lines carry tax; null while a line is invalid.
+ * The invoice total as POST /api/invoices computes it (priceInvoice, in `currency`: to the cent
+ * in a currency), with its subtotal and tax when the lines carry tax; null while a line is
+ * invalid.
  */
 export function invoiceTotal(
   lines: unknown[],
+  currency: Currency = "USDC",
 ): { total: bigint; tax: { subtotal: bigint; tax: bigint } | null } | null {
   const parsed = LineItemSchema.array().min(1).safeParse(lines);
   if (!parsed.success || taxLineProblems(parsed.data).length > 0) return null;
-  const priced = priceInvoice(parsed.data);
+  const priced = priceInvoice(parsed.data, currency);
   return {
     total: priced.total,
     tax: priced.tax && { subtotal: priced.tax.subtotal, tax: priced.tax.tax },
@@ -66,6 +81,7 @@ export function blankInvoiceForm(
       merchant_name: defaults.default_name ?? "",
       merchant_address: defaults.default_address ?? "",
       wallet_type: "managed",
+      currency: "USDC",
       ...values,
     },
     lines: [EMPTY_LINE],
@@ -106,12 +122,12 @@ export function submittedState(
     errors,
     problem,
     idempotencyKey: idempotencyKeyOf(form),
-    ...totalsOf(lines),
+    ...totalsOf(lines, formCurrency(form)),
   };
 }
 
-const totalsOf = (lines: Line[]): Pick<FormState, "total" | "tax"> => {
-  const priced = invoiceTotal(lines.map(lineToBody));
+const totalsOf = (lines: Line[], currency: Currency): Pick<FormState, "total" | "tax"> => {
+  const priced = invoiceTotal(lines.map(lineToBody), currency);
   return { total: priced?.total ?? null, tax: priced?.tax ?? null };
 };
 

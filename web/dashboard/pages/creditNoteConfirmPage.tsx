@@ -1,10 +1,10 @@
 import type { InvoiceRow } from "../../../app/invoices/invoiceDetail.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import type { CreditNotePreview } from "../creditNoteForm.ts";
 import type { FormFields } from "../forms.ts";
 import { DashboardLayout } from "../layout.tsx";
 import { ConfirmCard } from "./confirmCard.tsx";
 import type { Session } from "./pageSession.ts";
-import { usdc } from "./usdc.ts";
 
 /**
  * The second screen of "Issue credit note": what it credits, its total and what the invoice
@@ -22,24 +22,26 @@ export function CreditNoteConfirmPage(props: {
   actionKey: string;
 }) {
   const { invoice, preview } = props;
+  // In the invoice's unit: USDC, or the currency it is priced in.
+  const amount = (units: bigint) => formatAmountForDisplay(units, invoice.currency);
   return (
     <DashboardLayout
-      title={`Credit ${usdc(preview.total)} on invoice ${invoice.invoice_number}?`}
+      title={`Credit ${amount(preview.total)} on invoice ${invoice.invoice_number}?`}
       section="/dashboard/invoices"
       {...props.session}
     >
       <ConfirmCard
         action={`/dashboard/invoices/${invoice.id}/credit-notes`}
         csrf={props.session.csrf}
-        button={`Issue credit note of ${usdc(preview.total)}`}
+        button={`Issue credit note of ${amount(preview.total)}`}
         cancel={`/dashboard/invoices/${invoice.id}`}
         hidden={{ ...props.fields, idempotency_key: props.actionKey }}
       >
         <dl class="facts">
           <dt>Credits</dt>
           <dd>
-            <strong data-figure="credit-total">{usdc(preview.total)}</strong>
-            {preview.tax !== null && ` (tax ${usdc(preview.tax)})`} of invoice{" "}
+            <strong data-figure="credit-total">{amount(preview.total)}</strong>
+            {preview.tax !== null && ` (tax ${amount(preview.tax)})`} of invoice{" "}
             {invoice.invoice_number} to {invoice.vendor_name}
           </dd>
           <dt>What</dt>
@@ -48,7 +50,7 @@ export function CreditNoteConfirmPage(props: {
               <ul class="plain" data-figure="credit-lines">
                 {preview.lines.map((line) => (
                   <li>
-                    {line.description}: {line.quantity} × {usdc(line.unitPrice)}
+                    {line.description}: {line.quantity} × {amount(line.unitPrice)}
                     {line.tax &&
                       ` · ${[line.tax.rate ? `${line.tax.rate.text} %` : "", line.tax.category]
                         .filter(Boolean)
@@ -64,8 +66,8 @@ export function CreditNoteConfirmPage(props: {
           <dd data-figure="reason">{preview.input.reason}</dd>
           <dt>Asks for after it</dt>
           <dd>
-            <strong data-figure="asks-for-after">{usdc(props.asksFor - preview.total)}</strong>{" "}
-            instead of {usdc(props.asksFor)}
+            <strong data-figure="asks-for-after">{amount(props.asksFor - preview.total)}</strong>{" "}
+            instead of {amount(props.asksFor)}
           </dd>
         </dl>
         <p class="muted small">

@@ -1,11 +1,11 @@
 import type { InvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { Csrf } from "../layout.tsx";
 import { DataTable } from "./dataTable.tsx";
 import { EINVOICE_LABELS, type EInvoiceReadiness, readyFormats } from "./eInvoiceDownloads.tsx";
 import { Field, type FormState } from "./formFields.tsx";
 import { LinesEditor } from "./invoiceFormCards.tsx";
 import type { Session } from "./pageSession.ts";
-import { usdc } from "./usdc.ts";
 
 /**
  * An invoice's credit notes on its page: what they took off and what it asks for now, each
@@ -25,14 +25,15 @@ export function CreditNotesCard(props: {
 }) {
   const { invoice, money, creditNotes } = props.detail;
   if (creditNotes.length === 0 && props.refusal) return null;
+  const amount = (units: bigint) => formatAmountForDisplay(units, invoice.currency);
   const ready = readyFormats(props.readiness);
   return (
     <section class="card" aria-labelledby="credit-notes">
       <h2 id="credit-notes">Credit notes</h2>
       <p>
-        Invoiced <strong data-figure="invoiced-total">{usdc(invoice.total_amount)}</strong> ·
-        credited <strong data-figure="credited">{usdc(money.credited)}</strong> · asks for now{" "}
-        <strong data-figure="asks-for">{usdc(money.invoiced)}</strong>
+        Invoiced <strong data-figure="invoiced-total">{amount(invoice.total_amount)}</strong> ·
+        credited <strong data-figure="credited">{amount(money.credited)}</strong> · asks for now{" "}
+        <strong data-figure="asks-for">{amount(money.invoiced)}</strong>
       </p>
       {creditNotes.length > 0 && (
         <DataTable
@@ -44,7 +45,7 @@ export function CreditNotesCard(props: {
             { label: "Number", cell: (note) => note.credit_note_number },
             { label: "Date", cell: (note) => note.issue_date },
             { label: "Reason", cell: (note) => note.reason },
-            { label: "Amount", num: true, cell: (note) => usdc(note.total_amount) },
+            { label: "Amount", num: true, cell: (note) => amount(note.total_amount) },
             {
               label: "Documents",
               cell: (note) => (
@@ -91,6 +92,7 @@ function CreditNoteForm(props: {
 }) {
   const { invoice, money } = props.detail;
   const { form } = props;
+  const amount = (units: bigint) => formatAmountForDisplay(units, invoice.currency);
   const lines = form.values.credit === "lines";
   const error = form.errors.credit;
   return (
@@ -98,6 +100,7 @@ function CreditNoteForm(props: {
       method="post"
       action={`/dashboard/invoices/${invoice.id}/credit-notes`}
       id="credit-note-form"
+      data-unit={invoice.currency}
       novalidate
     >
       <Csrf token={props.session.csrf} />
@@ -116,7 +119,7 @@ function CreditNoteForm(props: {
         <div class="checkgrid">
           <label class="check">
             <input type="radio" name="credit" value="full" checked={!lines} /> Everything it still
-            asks for ({usdc(money.invoiced)})
+            asks for ({amount(money.invoiced)})
           </label>
           <label class="check">
             <input type="radio" name="credit" value="lines" checked={lines} /> These lines
@@ -135,6 +138,7 @@ function CreditNoteForm(props: {
           state={form}
           labelledBy="credit-lines-heading"
           tax={props.taxed}
+          unit={invoice.currency}
           hint={
             props.taxed
               ? "Used with “These lines”. Each line states one of the invoice's own tax rates and categories."

@@ -1,7 +1,7 @@
 import type { InvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
 import { eInvoiceMissingFields } from "../../../app/invoices/invoiceEInvoice.ts";
 import { isVoidable, reportedStatus } from "../../../domain/invoiceStatus.ts";
-import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { formatAmountForDisplay, formatUsdcForDisplay } from "../../../domain/money.ts";
 import { blankCreditNoteForm, creditNoteRefusal } from "../creditNoteForm.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
 import { CreditNotesCard } from "./creditNotesCard.tsx";
@@ -9,6 +9,7 @@ import { DataTable } from "./dataTable.tsx";
 import { EInvoiceDownloads } from "./eInvoiceDownloads.tsx";
 import { Field, type FormState } from "./formFields.tsx";
 import { checksummed, Hash } from "./hashes.tsx";
+import { InvoiceCurrencyCard } from "./invoiceCurrencyCard.tsx";
 import { InvoiceTaxCard, lineTaxLabel, taxOfInvoice } from "./invoiceTax.tsx";
 import { happenings } from "./invoiceTimeline.tsx";
 import type { Session } from "./pageSession.ts";
@@ -43,6 +44,9 @@ export function InvoiceDetailPage(props: {
   const status = reportedStatus(invoice.status, invoice.due_date, props.detail.today);
   const notice = props.notice ? NOTICES[props.notice] : undefined;
   const tax = taxOfInvoice(invoice, lines);
+  // The invoice's own unit: USDC, or the currency it is priced in (its amounts are in it).
+  const amount = (units: bigint) => formatAmountForDisplay(units, invoice.currency);
+  const priced = props.detail.currency;
   return (
     <DashboardLayout
       title={`Invoice ${invoice.invoice_number}`}
@@ -65,14 +69,24 @@ export function InvoiceDetailPage(props: {
       )}
       <section class="card" aria-labelledby="summary">
         <h2 id="summary">
-          <Badge status={status} /> {usdc(invoice.total_amount)} from {invoice.vendor_name}
+          <Badge status={status} /> {amount(invoice.total_amount)} from {invoice.vendor_name}
         </h2>
-        <p>
-          Received <strong data-figure="received">{usdc(money.received)}</strong> · refunded{" "}
-          <strong data-figure="refunded">{usdc(money.refunded)}</strong> · net{" "}
-          <strong data-figure="net">{usdc(money.net)}</strong> · still due{" "}
-          <strong data-figure="due">{usdc(money.due)}</strong>
-        </p>
+        {priced ? (
+          // Refunds pay back USDC, so a net of the currency's received less them has no unit.
+          <p>
+            Received <strong data-figure="received">{amount(money.received)}</strong> (
+            <span data-figure="received-usdc-summary">{usdc(props.detail.state.received)}</span>) ·
+            refunded <strong data-figure="refunded">{usdc(money.refunded)}</strong> · still due{" "}
+            <strong data-figure="due">{amount(money.due)}</strong>
+          </p>
+        ) : (
+          <p>
+            Received <strong data-figure="received">{usdc(money.received)}</strong> · refunded{" "}
+            <strong data-figure="refunded">{usdc(money.refunded)}</strong> · net{" "}
+            <strong data-figure="net">{usdc(money.net)}</strong> · still due{" "}
+            <strong data-figure="due">{usdc(money.due)}</strong>
+          </p>
+        )}
         <p>
           Issued {invoice.issue_date} · due {invoice.due_date}
         </p>
@@ -101,7 +115,9 @@ export function InvoiceDetailPage(props: {
           readiness={readiness}
         />
       </section>
-      {money.received > 0n && (
+      {priced && <InvoiceCurrencyCard detail={props.detail} facts={priced} />}
+      {/* Refunds pay back USDC: offered once USDC arrived, converted or not. */}
+      {props.detail.state.received > 0n && (
         <section class="card" aria-labelledby="refund">
           <h2 id="refund">Refund</h2>
           <form method="post" action={`/dashboard/invoices/${invoice.id}/refunds`}>
@@ -135,30 +151,35 @@ export function InvoiceDetailPage(props: {
           columns={[
             { label: "Description", cell: (line) => line.description },
             { label: "Quantity", num: true, cell: (line) => line.quantity },
-            { label: "Unit price", num: true, cell: (line) => usdc(line.unit_price) },
+            { label: "Unit price", num: true, cell: (line) => amount(line.unit_price) },
             ...(tax ? [{ label: "Tax", num: true, cell: lineTaxLabel }] : []),
-            { label: tax ? "Net" : "Total", num: true, cell: (line) => usdc(line.line_total) },
+            { label: tax ? "Net" : "Total", num: true, cell: (line) => amount(line.line_total) },
           ]}
           foot={
             <tfoot>
               {tax && (
                 <>
-                  <FootRow label="Subtotal" span={4} figure="subtotal" amount={tax.subtotal} />
-                  <FootRow label="Tax" span={4} figure="tax" amount={tax.tax} />
+                  <FootRow
+                    label="Subtotal"
+                    span={4}
+                    figure="subtotal"
+                    amount={amount(tax.subtotal)}
+                  />
+                  <FootRow label="Tax" span={4} figure="tax" amount={amount(tax.tax)} />
                 </>
               )}
               <FootRow
                 label="Total"
                 span={tax ? 4 : 3}
                 figure="total"
-                amount={invoice.total_amount}
+                amount={amount(invoice.total_amount)}
                 strong
               />
             </tfoot>
           }
         />
       </section>
-      {tax && <InvoiceTaxCard view={tax} />}
+      {tax && <InvoiceTaxCard view={tax} unit={invoice.currency} />}
       <CreditNotesCard
         session={props.session}
         detail={props.detail}
@@ -182,12 +203,12 @@ export function InvoiceDetailPage(props: {
   );
 }
 
-/** A row of the line items' foot: a label across the other columns, and an amount. */
+/** A row of the line items' foot: a label across the other columns, and an amount (written). */
 function FootRow(props: {
   label: string;
   span: number;
   figure: string;
-  amount: bigint;
+  amount: string;
   strong?: boolean;
 }) {
   return (
@@ -196,7 +217,7 @@ function FootRow(props: {
         {props.label}
       </th>
       <td class="num total" data-figure={props.figure}>
-        {props.strong ? <strong>{usdc(props.amount)}</strong> : usdc(props.amount)}
+        {props.strong ? <strong>{props.amount}</strong> : props.amount}
       </td>
     </tr>
   );

@@ -1,20 +1,23 @@
 // The invoice form's cards: the new invoice and schedule forms share them.
+import type { Child } from "hono/jsx";
+import { CURRENCIES } from "../../../domain/currencies.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { TAX_CATEGORIES, TAX_CATEGORY_NAMES } from "../../../domain/tax.ts";
 import { EMPTY_LINE } from "../forms.ts";
 import { Alert, Csrf } from "../layout.tsx";
 import { Field, type FormLine, type FormState, WalletTypeField } from "./formFields.tsx";
 import type { Session } from "./pageSession.ts";
-import { usdc } from "./usdc.ts";
 
 function LineRow(props: {
   index: number | "#";
   line: FormLine;
   errors: Record<string, string>;
   tax: boolean;
+  unit: string;
 }) {
   const i = props.index;
   const nameOf = (key: keyof FormLine) => `line_items[${i}].${key}`;
-  const label = (key: keyof FormLine, text: string) => (
+  const label = (key: keyof FormLine, text: Child) => (
     <label class="sr-only" for={nameOf(key)} data-name={`line_items[#].${key}`}>
       {text}
     </label>
@@ -25,7 +28,7 @@ function LineRow(props: {
   };
   const cell = (
     key: "description" | "quantity" | "unit_price" | "tax_rate",
-    text: string,
+    text: Child,
     role: string,
   ) => (
     <>
@@ -48,7 +51,9 @@ function LineRow(props: {
     <tr>
       <td class="desc">{cell("description", "Description", "description")}</td>
       <td class="qty">{cell("quantity", "Quantity", "quantity")}</td>
-      <td class="price">{cell("unit_price", "Unit price (USDC)", "price")}</td>
+      <td class="price">
+        {cell("unit_price", <UnitLabel text="Unit price" unit={props.unit} />, "price")}
+      </td>
       {props.tax && (
         <>
           <td class="rate">{cell("tax_rate", "Tax rate (%)", "tax-rate")}</td>
@@ -93,6 +98,15 @@ function LineRow(props: {
   );
 }
 
+/** "Unit price (EUR)": the unit in a span the dashboard's script rewrites when it changes. */
+function UnitLabel(props: { text: string; unit: string }) {
+  return (
+    <>
+      {props.text} (<span data-role="unit">{props.unit}</span>)
+    </>
+  );
+}
+
 /** Why the last submission created nothing: a problem, or the fields to fix. */
 export function NotCreated(props: { state: FormState; what: string; verb?: string }) {
   const { state } = props;
@@ -126,11 +140,11 @@ export function FormHead(props: { session: Session; state: FormState; create: st
  * What the invoice bills, between its head and the merchant's side: the customer, the lines and
  * their tax (a new invoice's form, and the invoice a schedule issues).
  */
-export function BilledCards(props: { state: FormState }) {
+export function BilledCards(props: { state: FormState; currency?: boolean }) {
   return (
     <>
       <CustomerCard state={props.state} />
-      <LinesCard state={props.state} />
+      <LinesCard state={props.state} currency={props.currency ?? false} />
       <TaxCard state={props.state} />
     </>
   );
@@ -151,17 +165,54 @@ function CustomerCard(props: { state: FormState }) {
   );
 }
 
-/** The line items with their totals (the dashboard's script adds and removes lines in place). */
-function LinesCard(props: { state: FormState }) {
+/**
+ * The line items with their totals (the dashboard's script adds and removes lines in place), and
+ * with `currency` what they are priced in (a new invoice's; a schedule's template is in USDC).
+ */
+function LinesCard(props: { state: FormState; currency: boolean }) {
   return (
     <section class="card">
       <h2 id="lines-heading">Line items</h2>
+      {props.currency && <CurrencyField state={props.state} />}
       <LinesEditor
         state={props.state}
+        unit={props.currency ? props.state.values.currency || "USDC" : "USDC"}
         labelledBy="lines-heading"
         hint="Tax is optional. A rate alone is standard-rated (S); a line at 0 % needs its category (zero-rated, exempt, reverse charge, …). Once one line has tax, every line needs it."
       />
     </section>
+  );
+}
+
+/** What the invoice's amounts are in: USDC, or a currency paid in USDC at the chain's rate. */
+function CurrencyField(props: { state: FormState }) {
+  const chosen = props.state.values.currency || "USDC";
+  const error = props.state.errors.currency;
+  return (
+    <div class="field">
+      <label for="currency">Priced in</label>
+      <select
+        id="currency"
+        name="currency"
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={error ? "currency-hint currency-error" : "currency-hint"}
+      >
+        {CURRENCIES.map((code) => (
+          <option value={code} selected={chosen === code}>
+            {code}
+          </option>
+        ))}
+      </select>
+      <p class="hint" id="currency-hint">
+        In USD, EUR or GBP the customer pays in USDC at the rate of Chainlink's feed on Base when
+        paying; unit prices then have at most 2 decimals.
+      </p>
+      {error && (
+        <p class="error" id="currency-error">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -176,10 +227,14 @@ export function LinesEditor(props: {
   labelledBy: string;
   hint: string;
   tax?: boolean;
+  /** What the prices and totals are in (USDC unless the invoice is priced in a currency). */
+  unit?: string;
 }) {
   const { state } = props;
   const lineError = state.errors.line_items;
   const tax = props.tax ?? true;
+  const unit = props.unit ?? "USDC";
+  const amount = (units: bigint) => formatAmountForDisplay(units, unit);
   return (
     <>
       <div class="tablewrap">
@@ -188,7 +243,9 @@ export function LinesEditor(props: {
             <tr>
               <th scope="col">Description</th>
               <th scope="col">Quantity</th>
-              <th scope="col">Unit price (USDC)</th>
+              <th scope="col">
+                <UnitLabel text="Unit price" unit={unit} />
+              </th>
               {tax && (
                 <>
                   <th scope="col">Tax rate (%)</th>
@@ -205,13 +262,13 @@ export function LinesEditor(props: {
           </thead>
           <tbody class="lines-body">
             {state.lines.map((line, index) => (
-              <LineRow index={index} line={line} errors={state.errors} tax={tax} />
+              <LineRow index={index} line={line} errors={state.errors} tax={tax} unit={unit} />
             ))}
           </tbody>
         </table>
       </div>
       <template id="line-template">
-        <LineRow index="#" line={EMPTY_LINE} errors={{}} tax={tax} />
+        <LineRow index="#" line={EMPTY_LINE} errors={{}} tax={tax} unit={unit} />
       </template>
       {lineError && <p class="error">{lineError}</p>}
       <p class="hint">{props.hint}</p>
@@ -228,16 +285,16 @@ export function LinesEditor(props: {
           <>
             <p class="sub" data-role="taxed" hidden={!state.tax}>
               Subtotal:{" "}
-              <output id="invoice-subtotal">{state.tax ? usdc(state.tax.subtotal) : "—"}</output>
+              <output id="invoice-subtotal">{state.tax ? amount(state.tax.subtotal) : "—"}</output>
             </p>
             <p class="sub" data-role="taxed" hidden={!state.tax}>
-              Tax: <output id="invoice-tax">{state.tax ? usdc(state.tax.tax) : "—"}</output>
+              Tax: <output id="invoice-tax">{state.tax ? amount(state.tax.tax) : "—"}</output>
             </p>
           </>
         )}
         <p>
           Total:{" "}
-          <output id="invoice-total">{state.total === null ? "—" : usdc(state.total)}</output>
+          <output id="invoice-total">{state.total === null ? "—" : amount(state.total)}</output>
         </p>
       </div>
     </>

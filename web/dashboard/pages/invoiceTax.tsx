@@ -4,9 +4,9 @@ import {
   invoiceTaxView,
   storedLineTax,
 } from "../../../domain/invoiceTaxView.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { type LineTax, TAX_CATEGORY_NAMES, type TaxCategory } from "../../../domain/tax.ts";
 import { DataTable } from "./dataTable.tsx";
-import { usdc } from "./usdc.ts";
 
 /**
  * An invoice's tax on its page: derived from its stored lines by the rule the API's detail and
@@ -36,7 +36,8 @@ export function lineTaxLabel(line: LineItemRow): string {
  * The tax card: both parties' tax IDs and countries, the breakdown per category and rate (what
  * each was charged on, and its tax), and the wording of each category that charges none.
  */
-export function InvoiceTaxCard(props: { view: InvoiceTaxView }) {
+export function InvoiceTaxCard(props: { view: InvoiceTaxView; unit: string }) {
+  const amount = (units: bigint) => formatAmountForDisplay(units, props.unit);
   const { view } = props;
   // A category's standard wording ("Reverse charge") is its name in the breakdown already; one
   // reason given for several categories is said once, naming them.
@@ -72,8 +73,8 @@ export function InvoiceTaxCard(props: { view: InvoiceTaxView }) {
             cell: (row) => `${row.category} · ${TAX_CATEGORY_NAMES[row.category]}`,
           },
           { label: "Rate", num: true, cell: (row) => percent(row.rate) || "—" },
-          { label: "Taxable amount", num: true, cell: (row) => usdc(row.taxableAmount) },
-          { label: "Tax", num: true, cell: (row) => usdc(row.taxAmount) },
+          { label: "Taxable amount", num: true, cell: (row) => amount(row.taxableAmount) },
+          { label: "Tax", num: true, cell: (row) => amount(row.taxAmount) },
         ]}
       />
       {[...exemptions].map(([text, categories]) => (

@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import type { InvoiceDetail } from "../../../app/invoices/invoiceDetail.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { Badge, Csrf, Time } from "../layout.tsx";
 import { checksummed, Hash, TxLink } from "./hashes.tsx";
 import { RefundItem } from "./refundItem.tsx";
@@ -115,7 +116,8 @@ export function happenings(detail: InvoiceDetail, csrf: string): Happening[] {
       body: (
         <>
           <strong>{EVENT_TYPES[event.type] ?? words(event.type)}</strong>{" "}
-          <Badge status={event.status} /> · paid {usdc(event.paid_amount)}{" "}
+          <Badge status={event.status} /> · paid{" "}
+          {formatAmountForDisplay(event.paid_amount, invoice.currency)}{" "}
           <span class="muted small">
             (webhook event <code>{event.type}</code>)
           </span>

@@ -10,7 +10,7 @@ export function NewInvoicePage(props: { session: Session; state: FormState }) {
       <NotCreated state={state} what="invoice" />
       <form method="post" action="/dashboard/invoices/new" id="invoice-form" novalidate>
         <FormHead session={props.session} state={state} create="Create invoice" />
-        <BilledCards state={state} />
+        <BilledCards state={state} currency />
         <section class="card">
           <h2>Terms</h2>
           <div class="grid2">

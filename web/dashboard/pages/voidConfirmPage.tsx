@@ -1,13 +1,15 @@
 import type { InvoiceRow } from "../../../app/invoices/invoiceDetail.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { DashboardLayout } from "../layout.tsx";
 import { ConfirmCard } from "./confirmCard.tsx";
 import { checksummed, Hash } from "./hashes.tsx";
 import type { Session } from "./pageSession.ts";
-import { usdc } from "./usdc.ts";
 
 /** The second screen of "Void invoice": nothing happens until its button is pressed. */
 export function VoidConfirmPage(props: { session: Session; invoice: InvoiceRow }) {
   const { invoice } = props;
+  // In the invoice's unit: USDC, or the currency it is priced in.
+  const amount = (units: bigint) => formatAmountForDisplay(units, invoice.currency);
   return (
     <DashboardLayout
       title={`Void invoice ${invoice.invoice_number}?`}
@@ -22,7 +24,7 @@ export function VoidConfirmPage(props: { session: Session; invoice: InvoiceRow }
       >
         <p>
           Invoice <strong>{invoice.invoice_number}</strong> of{" "}
-          <strong data-figure="amount">{usdc(invoice.total_amount)}</strong> to{" "}
+          <strong data-figure="amount">{amount(invoice.total_amount)}</strong> to{" "}
           {invoice.vendor_name} &lt;{invoice.vendor_email}&gt; will no longer be payable. Nothing
           was paid, so no money moves.
         </p>

@@ -44,7 +44,7 @@ export const registerInvoice: SignedInRoutes = (app, deps) => {
 
   // What a refund without an amount takes now: the API's own plan, for the form's hint.
   const refundDefaultOf = async (c: Context<DashboardEnv>, detail: InvoiceDetail) => {
-    if (detail.money.received === 0n) return undefined;
+    if (detail.state.received === 0n) return undefined;
     const plan = await previewRefund(c, detail.invoice.id, {});
     return plan.ok ? { amount: plan.amount } : { refused: plan.message };
   };

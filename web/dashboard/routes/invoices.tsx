@@ -8,6 +8,7 @@ import { idempotencyKeyOf } from "../forms.ts";
 import {
   blankInvoiceForm,
   invoiceBody,
+  NEW_INVOICE_TEXT,
   refusedState,
   submittedLines,
   submittedState,
@@ -57,7 +58,12 @@ export const registerInvoices: SignedInRoutes = (app, deps) => {
     const render = (state: FormState, status: 200 | 400 = 200) =>
       c.html(<NewInvoicePage session={session(c)} state={state} />, status);
     if (!create) return render(submittedState(form, lines, {}));
-    const body = invoiceBody(form, lines, c.get("signedIn").identity.merchantEmail);
+    const body = invoiceBody(
+      form,
+      lines,
+      c.get("signedIn").identity.merchantEmail,
+      NEW_INVOICE_TEXT,
+    );
     const input = validated(CreateInvoiceSchema, body, createInvoiceKnownKeys);
     const created = input.ok
       ? await attempt(() => createInvoice(deps, input.data, idempotencyKeyOf(form), actorOf(c)))
