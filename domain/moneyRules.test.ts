@@ -88,6 +88,18 @@ describe("refunds", () => {
       overdue: false,
     });
   });
+  test("priced in a currency, received and due are in it, net is the USDC kept", () => {
+    // 110 EUR received for 100 EUR, as 121 USDC of which 11 were refunded.
+    expect(
+      invoiceMoney(
+        { status: "excess", total: 100n, credited: 0n, dueDate: "2026-01-01" },
+        110n,
+        11n,
+        "2026-02-01",
+        121n,
+      ),
+    ).toMatchObject({ received: 110n, refunded: 11n, net: 110n, due: 0n });
+  });
 });
 
 describe("outstanding", () => {

@@ -112,25 +112,34 @@ export type InvoiceMoney = {
   /** What the invoice asks for after its credit notes (invoicedAmount). */
   invoiced: bigint;
   credited: bigint;
+  /** In the invoice's unit (USDC, or its currency). */
   received: bigint;
+  /** USDC: refunds pay back what arrived. */
   refunded: bigint;
+  /** USDC: what arrived less what refunds paid back. */
   net: bigint;
   due: bigint;
   overdue: boolean;
 };
 
+/**
+ * `received` is in the invoice's unit (receivedInOwnUnit); refunds are USDC, so `net` is what
+ * the merchant kept in USDC: `receivedUsdc` (the USDC that arrived; the same figure for an
+ * invoice priced in USDC) less refunds — never euros less USDC.
+ */
 export function invoiceMoney(
   invoice: { status: StoredInvoiceStatus; total: bigint; credited: bigint; dueDate: string },
   received: bigint,
   refunded: bigint,
   today: string,
+  receivedUsdc: bigint = received,
 ): InvoiceMoney {
   return {
     invoiced: invoicedAmount(invoice.total, invoice.credited),
     credited: invoice.credited,
     received,
     refunded,
-    net: netReceived(received, refunded),
+    net: netReceived(receivedUsdc, refunded),
     due: invoiceAmountDue(invoice.status, invoice.total, received, invoice.credited),
     overdue: isOverdue(invoice.status, invoice.dueDate, today),
   };

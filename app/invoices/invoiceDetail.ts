@@ -86,6 +86,7 @@ export async function invoiceFacts(
     receivedInOwnUnit(invoice.currency, details.state),
     refundedAmount(details.refunds),
     today,
+    details.state.received,
   );
   const [creditNotes, currency] = await Promise.all([
     invoice.credited_amount > 0n ? creditNotesOfInvoice(deps.db, invoice.id) : [],
