@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isAlive, owningSupervisor, waitFor } from "../internal/process.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
-import { installLocalFeeds } from "./localFeeds.ts";
+import { installLocalFeeds, refreshStaleLocalFeeds } from "./localFeeds.ts";
 import { rpcRequest } from "./rpc.ts";
 import { ensureUsdcGenesis } from "./usdcGenesis.ts";
 
@@ -62,11 +62,32 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Anvil
       ]);
     // A chain made before the price feeds existed gets them (a no-op on a newer one).
     await installLocalFeeds(anvil.url);
+    await refreshStaleLocalFeeds(anvil.url);
   } catch (error) {
     await anvil.stop();
     throw error;
   }
-  return anvil;
+  return keepFeedsFresh(anvil, options.onNote);
+}
+
+/** How often a running local chain's feeds are looked at (a heartbeat is 24 h; half renews). */
+export const LOCAL_FEED_REFRESH_MS = 60 * 60_000;
+
+/** Renews the local chain's stale price feeds every hour while it runs; stopped with it. */
+function keepFeedsFresh(anvil: Anvil, onNote?: (line: string) => void): Anvil {
+  const timer = setInterval(() => {
+    refreshStaleLocalFeeds(anvil.url).catch((error: Error) =>
+      onNote?.(`could not renew the local price feeds: ${error.message}`),
+    );
+  }, LOCAL_FEED_REFRESH_MS);
+  timer.unref();
+  return {
+    ...anvil,
+    stop: () => {
+      clearInterval(timer);
+      return anvil.stop();
+    },
+  };
 }
 
 /** Anvil's refusal of a state file it cannot parse (exit code 2, before it serves). */

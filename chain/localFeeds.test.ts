@@ -10,7 +10,12 @@ import {
 } from "../domain/rates.ts";
 import { localFeedArtifactSource } from "../scripts/compile-local-feed.ts";
 import { chainUrl, createChain } from "../test/helpers/chain.ts";
-import { LOCAL_START_RATES, resetLocalFeeds, setLocalFeedRound } from "./localFeeds.ts";
+import {
+  LOCAL_START_RATES,
+  refreshStaleLocalFeeds,
+  resetLocalFeeds,
+  setLocalFeedRound,
+} from "./localFeeds.ts";
 import { localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
 import { feedRoundAt, firstUsableRate, rateAtBlock } from "./priceFeeds.ts";
 import { rpcRequest } from "./rpc.ts";
@@ -20,6 +25,24 @@ describe("the local chain's price feeds", () => {
   const chain = createChain(url);
   // Every feed back to a new chain's rounds, for whichever test runs next on this chain.
   afterEach(() => resetLocalFeeds(url));
+
+  test("a round older than half its heartbeat is posted again at the same price; a fresh one and a rate someone set stay", async () => {
+    const head = await chain.client.getBlock();
+    // EUR last posted 13 hours ago at 1.2345 (its heartbeat is 24 h); GBP fresh.
+    await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.2345", 8),
+      startedAt: head.timestamp - 13n * 3600n,
+      updatedAt: head.timestamp - 13n * 3600n,
+    });
+    expect(await refreshStaleLocalFeeds(url)).toEqual(["EUR"]);
+    const now = await chain.client.getBlock();
+    const eur = await feedRoundAt(chain.client, PRICE_FEEDS.EUR.address, now.number);
+    expect(eur?.answer).toBe(parseFeedAnswer("1.2345", 8));
+    expect(roundProblem(PRICE_FEEDS.EUR, eur, now.timestamp)).toBeNull();
+    expect(now.timestamp - (eur?.updatedAt ?? 0n)).toBeLessThan(60n);
+    // Nothing is stale any more: a second look renews nothing.
+    expect(await refreshStaleLocalFeeds(url)).toEqual([]);
+  });
 
   test("stand at Base's canonical feed addresses, answering AggregatorV3Interface with a usable round", async () => {
     const block = await chain.client.getBlock();

@@ -18,6 +18,7 @@ import {
 } from "../domain/currencies.ts";
 import { parseFeedAnswer } from "../domain/rates.ts";
 import { localPriceFeedAbi, localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
+import { feedRoundAt } from "./priceFeeds.ts";
 
 /**
  * The account that writes the local feeds' rounds: derived from the dev mnemonic far above the
@@ -78,6 +79,34 @@ export async function resetLocalFeeds(rpcUrl: string): Promise<void> {
     client,
     LOCAL_FEEDS.map((feed) => feed.address),
   );
+}
+
+/**
+ * Posts again, at the same price, each local price feed whose latest round is older than half
+ * its heartbeat at the chain's head — as Chainlink's nodes post a round at least once per
+ * heartbeat when the price does not move. Without it a local chain left running a day, or
+ * resumed a day after it stopped, has only stale rounds, and every invoice priced in a currency
+ * reads "rate unavailable" until someone runs `remit dev rate`. A rate someone set stays
+ * (only its round is renewed). Answers the feeds it renewed.
+ */
+export async function refreshStaleLocalFeeds(rpcUrl: string): Promise<FeedName[]> {
+  const client = clientOf(rpcUrl);
+  const head = await client.getBlock();
+  const stale: { name: FeedName; answer: bigint }[] = [];
+  for (const name of Object.keys(PRICE_FEEDS) as FeedName[]) {
+    const feed = PRICE_FEEDS[name];
+    if (!(await isLocalFeed(client, feed.address))) continue;
+    const round = await feedRoundAt(client, feed.address, head.number);
+    if (round && head.timestamp - round.updatedAt > BigInt(feed.heartbeatSeconds) / 2n)
+      stale.push({ name, answer: round.answer });
+  }
+  if (!stale.length) return [];
+  await client.setBalance({ address: feedWriter.address, value: parseEther("100") });
+  const hashes: Hex[] = [];
+  for (const { name, answer } of stale)
+    hashes.push(await write(client, PRICE_FEEDS[name].address, "updateAnswer", [answer]));
+  for (const hash of hashes) await mined(client, hash);
+  return stale.map((feed) => feed.name);
 }
 
 /** Every feed the local chain holds: Base's price feeds and the sequencer uptime feed. */
