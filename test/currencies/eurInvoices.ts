@@ -20,11 +20,18 @@ export type EurInvoice = {
  * session_replication_role = replica: the invoice record is append-only, and its trigger is what
  * that setting leaves out.
  */
-export async function createEurInvoice(stack: TestStack): Promise<EurInvoice> {
+export async function createEurInvoice(
+  stack: TestStack,
+  /** Fields of the request to change (a merchant's own email, with its key in `headers`). */
+  overrides: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<EurInvoice> {
   const response = await stack.request("/api/invoices", {
     method: "POST",
+    headers,
     json: invoiceRequest({
       line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+      ...overrides,
     }),
   });
   expect(response.status).toBe(201);
