@@ -111,9 +111,9 @@ const ReportSchema = z
       description: "The top-level figures are the invoices priced in USDC.",
     }),
     ...currencyReportFields,
-    other_currencies: z.array(CurrencyReportSchema).openapi({
+    other_currencies: z.array(CurrencyReportSchema).optional().openapi({
       description:
-        "The invoices priced in a currency: one report per currency something is owed in (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them; `[]` when none.",
+        "Only when something is owed on invoices priced in a currency: one report per such currency (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them.",
     }),
   })
   .openapi("ReceivablesReport", { example });

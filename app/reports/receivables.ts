@@ -33,10 +33,11 @@ export type PresentedCurrencyReport<C extends Currency = Currency> = {
 
 /**
  * The report as the API shows it: the invoices priced in USDC at the top level (the report's
- * shape before currencies, unchanged), and one report per other currency something is owed in.
+ * shape before currencies, unchanged), and, only when something is owed in another currency,
+ * one report per such currency.
  */
 export type PresentedReport = { as_of: string } & PresentedCurrencyReport<"USDC"> & {
-    other_currencies: PresentedCurrencyReport<FiatCurrency>[];
+    other_currencies?: PresentedCurrencyReport<FiatCurrency>[];
   };
 
 /** The actor's receivables, one report per currency (domain/receivables.ts). */
@@ -99,9 +100,14 @@ export function presentReport(report: OwnReceivables, asOf: string): PresentedRe
     as_of: asOf,
     currency: "USDC",
     ...presentFigures(report.usdc),
-    other_currencies: report.others.flatMap(({ currency, ...rest }) =>
-      currency === "USDC" ? [] : [{ currency, ...presentFigures({ currency, ...rest }) }],
-    ),
+    // Only when owed: a merchant billing in USDC alone gets the body it always got.
+    ...(report.others.length
+      ? {
+          other_currencies: report.others.flatMap(({ currency, ...rest }) =>
+            currency === "USDC" ? [] : [{ currency, ...presentFigures({ currency, ...rest }) }],
+          ),
+        }
+      : {}),
   };
 }
 

@@ -7301,8 +7301,8 @@ export interface components {
             /** @description The sum of the open invoices' `amount_due` in this currency (as GET /api/invoices reports each): exactly the buckets' sum. */
             total: string;
             invoice_count: number;
-            /** @description The invoices priced in a currency: one report per currency something is owed in (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them; `[]` when none. */
-            other_currencies: components["schemas"]["ReceivablesCurrencyReport"][];
+            /** @description Only when something is owed on invoices priced in a currency: one report per such currency (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them. */
+            other_currencies?: components["schemas"]["ReceivablesCurrencyReport"][];
         };
         /** @description What is still due, in the report's `currency`, by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`. */
         ReceivablesBuckets: {

@@ -106,10 +106,10 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
           <a href="/dashboard/exports/receivables.csv">Download as CSV</a> (the customer in{" "}
           <code>vendor_name</code> and <code>vendor_email</code>, the API's names).
         </p>
-        {report.vendors.length === 0 && report.other_currencies.length === 0 ? (
+        {report.vendors.length === 0 && !report.other_currencies?.length ? (
           <p class="muted">Nothing is owed to you.</p>
         ) : (
-          [report, ...report.other_currencies]
+          [report, ...(report.other_currencies ?? [])]
             .filter((r) => r.vendors.length > 0)
             .map((r) => <AgingTable report={r} />)
         )}
