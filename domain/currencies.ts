@@ -71,3 +71,23 @@ export function feedsOf(currency: FiatCurrency): FeedName[] {
 
 export const isCurrency = (value: string): value is Currency =>
   (CURRENCIES as readonly string[]).includes(value);
+
+/**
+ * Items grouped by the currency they are in, so that no figure is ever added to one in another
+ * unit: USDC's group first, then the others by code (a report reads the same on every run).
+ *
+ * @example groupByCurrency([{ currency: "EUR" }, { currency: "USDC" }]) // [["USDC", […]], ["EUR", […]]]
+ */
+export function groupByCurrency<T extends { currency: Currency }>(
+  items: readonly T[],
+): [Currency, T[]][] {
+  const groups = new Map<Currency, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.currency);
+    if (group) group.push(item);
+    else groups.set(item.currency, [item]);
+  }
+  return [...groups.entries()].sort(([a], [b]) =>
+    a === b ? 0 : a === "USDC" ? -1 : b === "USDC" ? 1 : a.localeCompare(b),
+  );
+}

@@ -132,12 +132,20 @@ describe("overview", () => {
         openInvoices: [
           {
             status: "void",
+            currency: "USDC",
             total: 149_975_000n,
             credited: 0n,
             received: 0n,
             dueDate: "2026-01-01",
           },
-          { status: "sent", total: 10_000_000n, credited: 0n, received: 0n, dueDate: "2026-01-01" },
+          {
+            status: "sent",
+            currency: "USDC",
+            total: 10_000_000n,
+            credited: 0n,
+            received: 0n,
+            dueDate: "2026-01-01",
+          },
         ],
       },
       "2026-02-15",
@@ -150,7 +158,49 @@ describe("overview", () => {
       outstandingCount: 1,
       overdue: 10_000_000n,
       overdueCount: 1,
+      owedInCurrencies: [],
     });
+  });
+  test("what is owed is per currency: EUR owed is never added to USDC owed", () => {
+    const figures = overview(
+      {
+        receivedThisMonth: 110_000_000n,
+        refundsThisMonth: [],
+        openInvoices: [
+          {
+            status: "sent",
+            currency: "USDC",
+            total: 50_000_000n,
+            credited: 0n,
+            received: 0n,
+            dueDate: "2026-03-01",
+          },
+          {
+            status: "partial",
+            currency: "EUR",
+            total: 100_000_000n,
+            credited: 0n,
+            received: 40_000_000n, // in EUR: receivedInOwnUnit
+            dueDate: "2026-01-01",
+          },
+          {
+            status: "sent",
+            currency: "GBP",
+            total: 20_000_000n,
+            credited: 0n,
+            received: 0n,
+            dueDate: "2026-01-01",
+          },
+        ],
+      },
+      "2026-02-15",
+    );
+    expect(figures.outstanding).toBe(50_000_000n);
+    expect(figures.overdue).toBe(0n);
+    expect(figures.owedInCurrencies).toEqual([
+      { currency: "EUR", due: 60_000_000n, count: 1, overdue: 0n, overdueCount: 0 },
+      { currency: "GBP", due: 20_000_000n, count: 1, overdue: 20_000_000n, overdueCount: 1 },
+    ]);
   });
   test("the month starts at midnight UTC on its first day", () => {
     expect(monthStartOf("2026-02-15").toISOString()).toBe("2026-02-01T00:00:00.000Z");

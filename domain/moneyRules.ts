@@ -1,11 +1,13 @@
-import type { Currency } from "./currencies.ts";
+import { type Currency, groupByCurrency } from "./currencies.ts";
 import type { RefundStatus, StoredInvoiceStatus } from "./statuses.ts";
 
 /**
  * What is owed, received, refunded, credited and overdue: each rule once. Every surface that
  * shows money (the API's details and lists, the status endpoint, the dashboard, the CSV
  * exports, the webhooks and emails) reads these, so an accountant summing any of them gets one
- * answer. All figures are USDC base units.
+ * answer. Figures are base units of 6 decimals of one unit: USDC, or for an invoice priced in a
+ * currency, that currency (receivedInOwnUnit). Figures in different units are never added: the
+ * totals over many invoices are per currency (outstandingByCurrency).
  */
 
 /**
@@ -148,9 +150,16 @@ export function invoiceMoney(
 /** What the merchant's open invoices owe: all of it, and the part that is overdue. */
 export type Outstanding = { due: bigint; count: number; overdue: bigint; overdueCount: number };
 
-/** An invoice's figures as the dashboard's totals of what is owed read them. */
+/** What the open invoices priced in one currency owe, in that currency. */
+export type CurrencyOutstanding = Outstanding & { currency: Currency };
+
+/**
+ * An invoice's figures as the dashboard's totals of what is owed read them: `total`,
+ * `credited` and `received` all in its `currency` (received: receivedInOwnUnit).
+ */
 export type OpenInvoiceFigures = {
   status: StoredInvoiceStatus;
+  currency: Currency;
   total: bigint;
   credited: bigint;
   received: bigint;
@@ -158,10 +167,13 @@ export type OpenInvoiceFigures = {
 };
 
 /**
- * The outstanding and overdue totals of a set of invoices (the dashboard overview's figures):
- * the invoices with something due count, each for what it owes.
+ * The outstanding and overdue totals of a set of invoices of one currency: the invoices with
+ * something due count, each for what it owes.
  */
-export function outstanding(invoices: readonly OpenInvoiceFigures[], today: string): Outstanding {
+export function outstanding(
+  invoices: readonly Omit<OpenInvoiceFigures, "currency">[],
+  today: string,
+): Outstanding {
   const sum: Outstanding = { due: 0n, count: 0, overdue: 0n, overdueCount: 0 };
   for (const invoice of invoices) {
     const due = invoiceAmountDue(invoice.status, invoice.total, invoice.received, invoice.credited);
@@ -176,19 +188,41 @@ export function outstanding(invoices: readonly OpenInvoiceFigures[], today: stri
   return sum;
 }
 
-/** The dashboard overview's figures: the month's money in and out, and what is owed. */
+/**
+ * What the invoices owe, per currency (USDC first, then by code): 100.00 EUR and 50.00 USDC owed
+ * are two figures, never 150.00 of anything. A currency whose invoices owe nothing is left out.
+ *
+ * @example outstandingByCurrency([eurInvoiceOwing100, usdcInvoiceOwing50], today)
+ * // [{ currency: "USDC", due: 50_000_000n, … }, { currency: "EUR", due: 100_000_000n, … }]
+ */
+export function outstandingByCurrency(
+  invoices: readonly OpenInvoiceFigures[],
+  today: string,
+): CurrencyOutstanding[] {
+  return groupByCurrency(invoices)
+    .map(([currency, group]) => ({ currency, ...outstanding(group, today) }))
+    .filter((owed) => owed.count > 0);
+}
+
+/**
+ * The dashboard overview's figures: the month's money in and out, and what is owed. Money in and
+ * out is USDC whatever the invoice is priced in (what arrived and what refunds sent back); what
+ * is owed is in each invoice's currency, so it is given per currency.
+ */
 export type Overview = {
-  /** Counted payments this calendar month (UTC), by block time, on invoices and links. */
+  /** Counted payments this calendar month (UTC), by block time, on invoices and links, in USDC. */
   receivedThisMonth: bigint;
-  /** Refunds confirmed this month. */
+  /** Refunds confirmed this month, in USDC. */
   refundedThisMonth: bigint;
-  /** Received less refunded, this month. */
+  /** Received less refunded, this month, in USDC. */
   netThisMonth: bigint;
-  /** Still due on invoices that owe something (domain rule invoiceAmountDue). */
+  /** Still due on the invoices priced in USDC that owe something (invoiceAmountDue). */
   outstanding: bigint;
   outstandingCount: number;
   overdue: bigint;
   overdueCount: number;
+  /** The same for the invoices priced in a currency: one entry per currency owed, by code. */
+  owedInCurrencies: CurrencyOutstanding[];
 };
 
 export function overview(
@@ -200,15 +234,17 @@ export function overview(
   today: string,
 ): Overview {
   const refunded = refundedAmount(facts.refundsThisMonth);
-  const owed = outstanding(facts.openInvoices, today);
+  const owed = outstandingByCurrency(facts.openInvoices, today);
+  const inUsdc = owed.find((o) => o.currency === "USDC");
   return {
     receivedThisMonth: facts.receivedThisMonth,
     refundedThisMonth: refunded,
     netThisMonth: netReceived(facts.receivedThisMonth, refunded),
-    outstanding: owed.due,
-    outstandingCount: owed.count,
-    overdue: owed.overdue,
-    overdueCount: owed.overdueCount,
+    outstanding: inUsdc?.due ?? 0n,
+    outstandingCount: inUsdc?.count ?? 0,
+    overdue: inUsdc?.overdue ?? 0n,
+    overdueCount: inUsdc?.overdueCount ?? 0,
+    owedInCurrencies: owed.filter((o) => o.currency !== "USDC"),
   };
 }
 

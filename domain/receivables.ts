@@ -1,3 +1,4 @@
+import { type Currency, groupByCurrency } from "./currencies.ts";
 import { openAmountDue } from "./moneyRules.ts";
 import { daysBetween } from "./schedule.ts";
 import type { StoredInvoiceStatus } from "./statuses.ts";
@@ -5,7 +6,9 @@ import type { StoredInvoiceStatus } from "./statuses.ts";
 /**
  * Aged receivables (GET /api/reports/receivables): what open invoices still owe, by vendor, in
  * buckets by days past the due date. Every figure is moneyRules' openAmountDue, so the
- * report's total is exactly the sum of the open invoices' `amount_due`.
+ * report's total is exactly the sum of the open invoices' `amount_due`. One report per currency
+ * (agedReceivablesByCurrency): an amount owed in EUR is never added to one owed in USDC, as
+ * Stripe's and BTCPay's reports give a total per currency and never one across them.
  */
 
 export const AGING_BUCKETS = ["current", "1_30", "31_60", "61_90", "over_90"] as const;
@@ -38,8 +41,10 @@ const emptyBuckets = (): Buckets => ({
   over_90: 0n,
 });
 
+/** An open invoice; `total`, `credited` and `received` in its `currency` (receivedInOwnUnit). */
 export type ReceivableInvoice = {
   status: StoredInvoiceStatus;
+  currency: Currency;
   total: bigint;
   /** What its credit notes took off (moneyRules' invoicedAmount). */
   credited: bigint;
@@ -58,6 +63,8 @@ export type VendorReceivables = {
 };
 
 export type ReceivablesReport = {
+  /** What every amount of the report is in. */
+  currency: Currency;
   vendors: VendorReceivables[];
   totals: Buckets;
   total: bigint;
@@ -65,11 +72,31 @@ export type ReceivablesReport = {
 };
 
 /**
- * The report of a merchant's invoices on `today`: each invoice with something due counts its
- * amount due in its bucket, under its vendor (by email, case-insensitively; the name of its
- * latest invoice). Vendors owing the most come first, then by email.
+ * The reports of a merchant's invoices on `today`, one per currency: USDC's always (the report
+ * as it was before invoices were priced in currencies, empty when nothing is owed in USDC), then
+ * one for each currency something is owed in, by code.
+ */
+export function agedReceivablesByCurrency(
+  invoices: readonly ReceivableInvoice[],
+  today: string,
+): { usdc: ReceivablesReport; others: ReceivablesReport[] } {
+  const reports = groupByCurrency(invoices).map(([currency, group]) =>
+    agedReceivables(currency, group, today),
+  );
+  return {
+    usdc: reports.find((r) => r.currency === "USDC") ?? agedReceivables("USDC", [], today),
+    others: reports.filter((r) => r.currency !== "USDC" && r.invoiceCount > 0),
+  };
+}
+
+/**
+ * The report of a merchant's invoices in `currency` on `today`: each invoice with something due
+ * counts its amount due in its bucket, under its vendor (by email, case-insensitively; the name
+ * of its latest invoice). Vendors owing the most come first, then by email. An invoice in another
+ * currency is refused: its amount would be added in the wrong unit.
  */
 export function agedReceivables(
+  currency: Currency,
   invoices: readonly ReceivableInvoice[],
   today: string,
 ): ReceivablesReport {
@@ -78,6 +105,8 @@ export function agedReceivables(
   let total = 0n;
   let invoiceCount = 0;
   for (const invoice of invoices) {
+    if (invoice.currency !== currency)
+      throw new RangeError(`an invoice in ${invoice.currency} in the ${currency} receivables`);
     const due = openAmountDue(invoice.status, invoice.total, invoice.received, invoice.credited);
     if (due === 0n) continue;
     const bucket = agingBucket(invoice.dueDate, today);
@@ -103,5 +132,5 @@ export function agedReceivables(
   const vendors = [...byVendor.values()].sort((a, b) =>
     a.total === b.total ? a.vendorEmail.localeCompare(b.vendorEmail) : a.total > b.total ? -1 : 1,
   );
-  return { vendors, totals, total, invoiceCount };
+  return { currency, vendors, totals, total, invoiceCount };
 }

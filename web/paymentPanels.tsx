@@ -108,7 +108,8 @@ export function PaymentProgress(props: {
         {props.children}
       </section>
       <section class="card partialnote" role="status">
-        <strong>Partly paid.</strong> Received <span data-field="received">{received}</span> {unit};
+        <strong>Partly paid.</strong> Received <span data-field="received">{received}</span>{" "}
+        {`${unit};`}
         still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong> {unit}.
       </section>
     </>

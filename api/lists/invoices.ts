@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
+import { invoiceRowMoney } from "../../app/lists/invoiceRowMoney.ts";
 import {
   amountParam,
   assertRanges,
@@ -20,10 +21,10 @@ import {
   invoiceList,
 } from "../../app/lists/merchantLists.ts";
 import { storedMetadataSchema } from "../../app/schemaFields.ts";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceUrls } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import {
   INVOICE_STATUSES,
   REPORTED_INVOICE_STATUSES,
@@ -55,8 +56,16 @@ const QuerySchema = z.object({
   ),
   due_from: dateParam("due_from", "Due on or after this date."),
   due_to: dateParam("due_to", "Due on or before this date."),
-  amount_min: amountParam("amount_min", "`total_amount` at least this, in USDC.", "100"),
-  amount_max: amountParam("amount_max", "`total_amount` at most this, in USDC.", "2500.00"),
+  amount_min: amountParam(
+    "amount_min",
+    "`total_amount` at least this, in the invoice's `currency`.",
+    "100",
+  ),
+  amount_max: amountParam(
+    "amount_max",
+    "`total_amount` at most this, in the invoice's `currency`.",
+    "2500.00",
+  ),
   q: searchParam(
     "A substring of the invoice number, the vendor's name or email, or a line item's description, in any case.",
   ),
@@ -101,17 +110,27 @@ export const InvoiceSummarySchema = z
     stored_status: z.enum(INVOICE_STATUSES),
     vendor_name: z.string(),
     vendor_email: z.string(),
-    total_amount: z.string(),
-    paid_amount: z.string().openapi({ description: "The total of the counted payments, in USDC." }),
+    total_amount: z.string().openapi({ description: "In the invoice's `currency`." }),
+    paid_amount: z.string().openapi({
+      description:
+        "The total of the counted payments, in the invoice's `currency`: USDC, or for an invoice priced in a currency what they counted for in it.",
+    }),
     amount_due: z.string().openapi({
       description:
-        "What is still due, in USDC, as `GET /api/invoices/{id}` reports it: never negative, 0.00 once `paid` and when `void`.",
+        "What is still due, in the invoice's `currency`, as `GET /api/invoices/{id}` reports it: never negative, 0.00 once `paid` and when `void`.",
     }),
     refunded_amount: z.string().openapi({
       description:
-        "What confirmed refunds paid back, in USDC (`0.00` before any); `paid_amount` less this is what the merchant kept.",
+        "What confirmed refunds paid back, in USDC whatever the invoice's `currency` (`0.00` before any); `paid_amount` (`paid_amount_usdc` for an invoice priced in a currency) less this is what the merchant kept.",
     }),
-    currency: z.literal("USDC"),
+    currency: z.enum(CURRENCIES).openapi({
+      description:
+        "What `total_amount`, `paid_amount` and `amount_due` are in: `USDC`, or `EUR`, `GBP`, `USD` paid in USDC at the chain's rate (docs/currencies.md).",
+    }),
+    paid_amount_usdc: z.string().optional().openapi({
+      description:
+        "Only for an invoice priced in a currency: the counted payments in USDC, what arrived.",
+    }),
     issue_date: z.string(),
     due_date: z.string(),
     wallet_type: z.enum(WALLET_TYPES),
@@ -149,6 +168,7 @@ export function presentInvoiceSummary(
   row: InvoiceListRow,
   today: string,
 ): z.infer<typeof InvoiceSummarySchema> {
+  const money = invoiceRowMoney(row);
   return {
     invoice_id: row.id,
     invoice_number: row.invoice_number,
@@ -158,12 +178,12 @@ export function presentInvoiceSummary(
     vendor_name: row.vendor_name,
     vendor_email: row.vendor_email,
     total_amount: formatUsdc(row.total_amount),
-    paid_amount: formatUsdc(row.received),
-    amount_due: formatUsdc(
-      invoiceAmountDue(row.status, row.total_amount, row.received, row.credited_amount),
-    ),
+    paid_amount: formatUsdc(money.paid),
+    amount_due: formatUsdc(money.due),
     refunded_amount: formatUsdc(row.refunded),
-    currency: "USDC",
+    currency: row.currency,
+    // Priced in a currency: the amounts above are in it; what arrived in USDC is told beside.
+    ...(row.currency === "USDC" ? {} : { paid_amount_usdc: formatUsdc(money.paidUsdc) }),
     issue_date: row.issue_date,
     due_date: row.due_date,
     wallet_type: row.wallet_type,

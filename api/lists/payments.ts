@@ -13,10 +13,12 @@ import {
 import {
   indexedHeadOf,
   type PaymentListFilters,
-  type PaymentListRow,
+  type PaymentListItem,
   paymentList,
 } from "../../app/lists/merchantLists.ts";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { formatRatio } from "../../domain/rates.ts";
 import type { AppDeps } from "../deps.ts";
 import { validationError } from "../errors.ts";
 import type { Router } from "../openapi.ts";
@@ -111,6 +113,18 @@ const PaymentSchema = z
     explorer_url: z.string().nullable().openapi({
       description: "The transaction on the block explorer (`EXPLORER_URL`); null on a local chain.",
     }),
+    currency: z.enum(CURRENCIES).exclude(["USDC"]).optional().openapi({
+      description:
+        "Only for a payment to an invoice or link priced in a currency: that currency (`amount` stays the USDC that arrived).",
+    }),
+    amount_in_currency: z.string().optional().openapi({
+      description:
+        "With `currency`, once converted: what the payment counted for in it (its quote's amount, or `amount` at `rate`), as `GET /api/invoices/{id}` shows it.",
+    }),
+    rate: z.string().optional().openapi({
+      description:
+        "With `currency`, once converted: USDC per unit of the currency it counted at (8 decimals, rounded down).",
+    }),
   })
   .openapi("Payment", { example: paymentExample });
 
@@ -126,7 +140,7 @@ const route = listRoute({
 
 function present(
   deps: Pick<AppDeps, "explorerUrl">,
-  row: PaymentListRow,
+  row: PaymentListItem,
   head: bigint | null,
 ): z.infer<typeof PaymentSchema> {
   const depth = head === null ? 0n : head - row.block_number + 1n;
@@ -146,6 +160,18 @@ function present(
     confirmations: Number(depth > 0n ? depth : 0n),
     deposit_address: getAddress(row.deposit_address),
     explorer_url: deps.explorerUrl ? `${deps.explorerUrl}/tx/${row.tx_hash}` : null,
+    // Priced in a currency: the payment's worth in it; a payment in USDC is unchanged.
+    ...(row.currency === "USDC"
+      ? {}
+      : {
+          currency: row.currency,
+          ...(row.conversion
+            ? {
+                amount_in_currency: formatUsdc(row.conversion.amount),
+                rate: formatRatio(row.conversion.rate),
+              }
+            : {}),
+        }),
   };
 }
 

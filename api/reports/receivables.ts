@@ -6,6 +6,7 @@ import {
   presentReport,
   receivablesCsvResponse,
 } from "../../app/reports/receivables.ts";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { AGING_BUCKETS } from "../../domain/receivables.ts";
 import { merchantActorOf } from "../auth/authorize.ts";
 import type { AppDeps } from "../deps.ts";
@@ -20,7 +21,7 @@ const BucketsSchema = z
   )
   .openapi("ReceivablesBuckets", {
     description:
-      "USDC still due by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`.",
+      "What is still due, in the report's `currency`, by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`.",
   });
 
 const example = {
@@ -44,27 +45,76 @@ const example = {
   totals: { current: "0.00", "1_30": "6.00", "31_60": "10.00", "61_90": "0.00", over_90: "0.00" },
   total: "16.00",
   invoice_count: 2,
+  other_currencies: [
+    {
+      currency: "EUR" as const,
+      vendors: [
+        {
+          vendor_email: "ap@initech.example",
+          vendor_name: "Initech",
+          invoice_count: 1,
+          buckets: {
+            current: "100.00",
+            "1_30": "0.00",
+            "31_60": "0.00",
+            "61_90": "0.00",
+            over_90: "0.00",
+          },
+          total: "100.00",
+        },
+      ],
+      totals: {
+        current: "100.00",
+        "1_30": "0.00",
+        "31_60": "0.00",
+        "61_90": "0.00",
+        over_90: "0.00",
+      },
+      total: "100.00",
+      invoice_count: 1,
+    },
+  ],
 };
+
+/** One currency's report: its vendors, buckets and totals, every amount in its `currency`. */
+const currencyReportFields = {
+  vendors: z.array(
+    z.object({
+      vendor_email: z.string().openapi({ description: "Lower case: one vendor per address." }),
+      vendor_name: z.string().openapi({ description: "As on its latest open invoice." }),
+      invoice_count: z.number(),
+      buckets: BucketsSchema,
+      total: z.string(),
+    }),
+  ),
+  totals: BucketsSchema,
+  total: z.string().openapi({
+    description:
+      "The sum of the open invoices' `amount_due` in this currency (as GET /api/invoices reports each): exactly the buckets' sum.",
+  }),
+  invoice_count: z.number(),
+};
+
+const CurrencyReportSchema = z
+  .object({
+    currency: z.enum(CURRENCIES).exclude(["USDC"]).openapi({
+      description: "What every amount of this report is in.",
+    }),
+    ...currencyReportFields,
+  })
+  .openapi("ReceivablesCurrencyReport");
 
 const ReportSchema = z
   .object({
     as_of: z.string().openapi({ description: "The day (UTC) the ages are counted on." }),
-    currency: z.literal("USDC"),
-    vendors: z.array(
-      z.object({
-        vendor_email: z.string().openapi({ description: "Lower case: one vendor per address." }),
-        vendor_name: z.string().openapi({ description: "As on its latest open invoice." }),
-        invoice_count: z.number(),
-        buckets: BucketsSchema,
-        total: z.string(),
-      }),
-    ),
-    totals: BucketsSchema,
-    total: z.string().openapi({
-      description:
-        "The sum of the open invoices' `amount_due` (as GET /api/invoices reports each): exactly the buckets' sum.",
+    currency: z.literal("USDC").openapi({
+      description: "The top-level figures are the invoices priced in USDC.",
     }),
-    invoice_count: z.number(),
+    ...currencyReportFields,
+    other_currencies: z.array(CurrencyReportSchema).optional().openapi({
+      description:
+        "Only when something is owed on invoices priced in a currency: one report per such currency (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them.",
+    }),
   })
   .openapi("ReceivablesReport", { example });
 
@@ -74,7 +124,7 @@ const reportRoute = keyRoute({
   tags: ["Reports"],
   summary: "Aged receivables",
   description:
-    "What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date. Each invoice counts its `amount_due` (after partial payments), so `total` is the sum of the open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.",
+    "What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date, one report per currency: the invoices priced in USDC at the top level, those priced in EUR, GBP or USD in `other_currencies`, never summed across. Each invoice counts its `amount_due` (after partial payments), so a report's `total` is the sum of its open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.",
   responses: {
     200: jsonResponse("The report", ReportSchema),
     ...errorResponses(400, 401),
@@ -87,7 +137,7 @@ const csvRoute = keyRoute({
   tags: ["Exports"],
   summary: "Export aged receivables as CSV",
   description:
-    "`GET /api/reports/receivables` as CSV: one row per vendor, then a `Total` row (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as USDC decimals). A `read` key is enough.",
+    "`GET /api/reports/receivables` as CSV: per currency (USDC first), one row per vendor, then that currency's `Total` row; the `currency` column says what a row's amounts are in (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as decimals). A `read` key is enough.",
   request: {
     query: z.object({
       bom: z
@@ -101,7 +151,7 @@ const csvRoute = keyRoute({
   },
   responses: {
     200: csvResponse(
-      `${CSV_HEADER.join(",")}\r\nGlobex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\nTotal,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\n`,
+      `${CSV_HEADER.join(",")}\r\nGlobex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\nTotal,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC\r\nInitech,ap@initech.example,1,100.00,0.00,0.00,0.00,0.00,100.00,EUR\r\nTotal,,1,100.00,0.00,0.00,0.00,0.00,100.00,EUR\r\n`,
     ),
     ...errorResponses(400, 401),
   },

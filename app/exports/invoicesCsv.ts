@@ -5,9 +5,9 @@ import { csvTime } from "../../domain/csv.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { invoiceTaxView, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { invoiceAmountDue } from "../../domain/moneyRules.ts";
 import type { Actor } from "../actor.ts";
 import type { CoreDeps } from "../deps.ts";
+import { invoiceRowMoney } from "../lists/invoiceRowMoney.ts";
 import { csvExport, type ExportQuerySchema } from "./csvStream.ts";
 
 /** Invoices read per batch (each with its line items, 30 at most). */
@@ -52,6 +52,9 @@ export const INVOICES_CSV_HEADER = [
   "tax_exemption_reason",
   // Credit notes (after the tax columns, for the same reason): the sum of the invoice's.
   "credited_amount",
+  // Prices in a currency (after the others): the counted payments in USDC, what arrived. The
+  // amounts before are in `currency` (the refunds, always USDC, excepted).
+  "paid_amount_usdc",
 ] as const;
 
 /** A row with its invoice's subtotal and tax, derived from all of the invoice's lines. */
@@ -82,6 +85,7 @@ export function withInvoiceTax(rows: readonly InvoiceExportRow[]): TaxedExportRo
 }
 
 function cells(row: TaxedExportRow, today: string): string[] {
+  const money = invoiceRowMoney(row);
   return [
     row.invoice_number,
     row.id,
@@ -98,10 +102,10 @@ function cells(row: TaxedExportRow, today: string): string[] {
     formatUsdc(row.unit_price),
     formatUsdc(row.line_total),
     formatUsdc(row.total_amount),
-    formatUsdc(row.received),
-    formatUsdc(invoiceAmountDue(row.status, row.total_amount, row.received, row.credited_amount)),
+    formatUsdc(money.paid),
+    formatUsdc(money.due),
     formatUsdc(row.refunded),
-    "USDC",
+    row.currency,
     getAddress(row.deposit_address),
     // As JSON, on each line of the invoice; empty when it has none.
     Object.keys(row.metadata).length ? JSON.stringify(row.metadata) : "",
@@ -115,6 +119,7 @@ function cells(row: TaxedExportRow, today: string): string[] {
     row.vendor_country ?? "",
     row.tax_exemption_reason ?? "",
     formatUsdc(row.credited_amount),
+    formatUsdc(money.paidUsdc),
   ];
 }
 

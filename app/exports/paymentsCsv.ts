@@ -3,8 +3,10 @@ import { getAddress } from "viem";
 import { type PaymentExportRow, paymentExportBatch } from "../../db/queries/exports.ts";
 import { csvTime } from "../../domain/csv.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { formatRatio } from "../../domain/rates.ts";
 import type { Actor } from "../actor.ts";
 import type { CoreDeps } from "../deps.ts";
+import { conversionsOfPayments, type PaymentConversion } from "../payments/paymentConversions.ts";
 import { csvExport, type ExportQuerySchema } from "./csvStream.ts";
 
 /** Payments read per batch. */
@@ -33,9 +35,26 @@ export const PAYMENTS_CSV_HEADER = [
   "refund_to",
   // Credit notes (issue 44), after the columns readers already know.
   "credit_note_number",
+  // Prices in a currency, last: the invoice's or link's currency (empty for USDC), what a
+  // payment counted for in it (a credit note's amount, already in it) and a payment's rate.
+  "priced_in",
+  "amount_in_currency",
+  "rate",
 ] as const;
 
-function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
+/** An export row with its conversion, for a payment to an owner priced in a currency. */
+type ConvertedExportRow = PaymentExportRow & { conversion: PaymentConversion | null };
+
+/** The currency columns: empty for an owner in USDC, and for a refund (USDC) the currency alone. */
+function currencyCells(row: ConvertedExportRow): string[] {
+  if (row.currency === "USDC") return ["", "", ""];
+  if (row.entry === "credit_note") return [row.currency, formatUsdc(row.amount), ""];
+  if (row.entry === "payment" && row.conversion)
+    return [row.currency, formatUsdc(row.conversion.amount), formatRatio(row.conversion.rate)];
+  return [row.currency, "", ""];
+}
+
+function cells(row: ConvertedExportRow, explorerUrl: string | null): string[] {
   return [
     csvTime(row.at),
     row.id,
@@ -45,7 +64,8 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
     explorerUrl && row.tx_hash ? `${explorerUrl}/tx/${row.tx_hash}` : "",
     row.payer ? getAddress(row.payer) : "",
     formatUsdc(row.amount),
-    "USDC",
+    // What `amount` is in: USDC moved, but a credit note is a document in its invoice's currency.
+    row.entry === "credit_note" ? row.currency : "USDC",
     row.invoice_id ? "invoice" : "link",
     row.invoice_number ?? "",
     row.invoice_id ?? "",
@@ -57,7 +77,23 @@ function cells(row: PaymentExportRow, explorerUrl: string | null): string[] {
     row.refund_from ? getAddress(row.refund_from) : "",
     row.refund_to ? getAddress(row.refund_to) : "",
     row.credit_note_number ?? "",
+    ...currencyCells(row),
   ];
+}
+
+/** A batch of the export, each payment to a currency-priced owner with its conversion. */
+async function withConversions(
+  db: CoreDeps["db"],
+  rows: PaymentExportRow[],
+): Promise<ConvertedExportRow[]> {
+  const conversions = await conversionsOfPayments(
+    db,
+    rows.filter((r) => r.entry === "payment"),
+  );
+  return rows.map((row) => ({
+    ...row,
+    conversion: row.entry === "payment" ? (conversions.get(row.id) ?? null) : null,
+  }));
 }
 
 /**
@@ -73,8 +109,8 @@ export async function paymentsCsv(
   return csvExport(deps.db, actor, params, query, {
     name: "payments",
     header: PAYMENTS_CSV_HEADER,
-    readBatch: (merchantId, range, after) =>
-      paymentExportBatch(deps.db, merchantId, range, after, BATCH),
+    readBatch: async (merchantId, range, after) =>
+      withConversions(deps.db, await paymentExportBatch(deps.db, merchantId, range, after, BATCH)),
     cellsOf: (row) => cells(row, deps.explorerUrl),
   });
 }

@@ -15,6 +15,7 @@ import {
 import type { Actor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { conversionsOfPayments, type PaymentConversion } from "../payments/paymentConversions.ts";
 
 export type {
   InvoiceListFilters,
@@ -56,7 +57,27 @@ export const ownList =
  */
 export const invoiceList = ownList(listInvoices);
 export const linkList = ownList(listLinks);
-export const paymentList = ownList(listPayments);
+
+/** A listed payment, with what it counted for when its invoice or link is priced in a currency. */
+export type PaymentListItem = PaymentListRow & { conversion: PaymentConversion | null };
+
+/**
+ * The actor's payments, each with its conversion (app/payments/paymentConversions.ts): null for
+ * a payment in USDC and for one whose rate is not known yet.
+ */
+export async function paymentList(
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+  filters: PaymentListFilters,
+  page: ListPage,
+): Promise<ListResult<PaymentListItem>> {
+  const result = await ownList(listPayments)(deps, actor, filters, page);
+  const conversions = await conversionsOfPayments(deps.db, result.rows);
+  return {
+    ...result,
+    rows: result.rows.map((row) => ({ ...row, conversion: conversions.get(row.id) ?? null })),
+  };
+}
 
 /** The newest block the indexer has seen: how many confirmations a listed payment has. */
 export const indexedHeadOf = (deps: Pick<CoreDeps, "db" | "indexerSchema">) =>

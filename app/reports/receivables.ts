@@ -1,10 +1,11 @@
 import { systemClock } from "../../db/clock.ts";
 import { openInvoicesOf } from "../../db/queries/receivables.ts";
 import { CSV_BOM, csvRow } from "../../domain/csv.ts";
+import type { Currency, FiatCurrency } from "../../domain/currencies.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import {
   AGING_BUCKETS,
-  agedReceivables,
+  agedReceivablesByCurrency,
   type Buckets,
   type ReceivablesReport,
 } from "../../domain/receivables.ts";
@@ -15,9 +16,9 @@ import { csvHeaders, exportFileNameOf } from "../exports/csvStream.ts";
 
 export type PresentedBuckets = Record<(typeof AGING_BUCKETS)[number], string>;
 
-export type PresentedReport = {
-  as_of: string;
-  currency: "USDC";
+/** One currency's report: every amount in `currency`. */
+export type PresentedCurrencyReport<C extends Currency = Currency> = {
+  currency: C;
   vendors: {
     vendor_email: string;
     vendor_name: string;
@@ -29,6 +30,18 @@ export type PresentedReport = {
   total: string;
   invoice_count: number;
 };
+
+/**
+ * The report as the API shows it: the invoices priced in USDC at the top level (the report's
+ * shape before currencies, unchanged), and, only when something is owed in another currency,
+ * one report per such currency.
+ */
+export type PresentedReport = { as_of: string } & PresentedCurrencyReport<"USDC"> & {
+    other_currencies?: PresentedCurrencyReport<FiatCurrency>[];
+  };
+
+/** The actor's receivables, one report per currency (domain/receivables.ts). */
+export type OwnReceivables = { usdc: ReceivablesReport; others: ReceivablesReport[] };
 
 export const CSV_HEADER = [
   "vendor_name",
@@ -50,51 +63,87 @@ export const CSV_HEADER = [
 export async function ownReceivables(
   deps: Pick<CoreDeps, "db" | "clock">,
   actor: MerchantActor,
-): Promise<{ today: string; report: ReceivablesReport }> {
+): Promise<{ today: string; report: OwnReceivables }> {
   const merchantId = ownMerchantId(actor.identity);
   const today = await (deps.clock ?? systemClock).today();
-  return { today, report: agedReceivables(await openInvoicesOf(deps.db, merchantId), today) };
+  return {
+    today,
+    report: agedReceivablesByCurrency(await openInvoicesOf(deps.db, merchantId), today),
+  };
 }
 
-const usdc = (buckets: Buckets): PresentedBuckets =>
+/** Buckets as decimals of 6-decimal base units (formatUsdc), in their report's currency. */
+const decimals = (buckets: Buckets): PresentedBuckets =>
   Object.fromEntries(AGING_BUCKETS.map((b) => [b, formatUsdc(buckets[b])])) as PresentedBuckets;
 
-/** The report as the API (and the dashboard) shows it: amounts as USDC decimals. */
-export function presentReport(report: ReceivablesReport, asOf: string): PresentedReport {
+function presentFigures(report: ReceivablesReport): Omit<PresentedCurrencyReport, "currency"> {
   return {
-    as_of: asOf,
-    currency: "USDC",
     vendors: report.vendors.map((v) => ({
       vendor_email: v.vendorEmail,
       vendor_name: v.vendorName,
       invoice_count: v.invoiceCount,
-      buckets: usdc(v.buckets),
+      buckets: decimals(v.buckets),
       total: formatUsdc(v.total),
     })),
-    totals: usdc(report.totals),
+    totals: decimals(report.totals),
     total: formatUsdc(report.total),
     invoice_count: report.invoiceCount,
   };
 }
 
-/** The report's CSV: a row per vendor, then the totals. */
-export function receivablesCsv(report: ReceivablesReport, bom: boolean): string {
-  const row = (name: string, email: string, count: number, buckets: Buckets, total: bigint) =>
+/**
+ * The report as the API (and the dashboard) shows it: amounts as decimals, each in its report's
+ * currency; USDC's at the top level, the others in `other_currencies`.
+ */
+export function presentReport(report: OwnReceivables, asOf: string): PresentedReport {
+  return {
+    as_of: asOf,
+    currency: "USDC",
+    ...presentFigures(report.usdc),
+    // Only when owed: a merchant billing in USDC alone gets the body it always got.
+    ...(report.others.length
+      ? {
+          other_currencies: report.others.flatMap(({ currency, ...rest }) =>
+            currency === "USDC" ? [] : [{ currency, ...presentFigures({ currency, ...rest }) }],
+          ),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The report's CSV: per currency (USDC first), a row per vendor, then that currency's `Total`
+ * row; the `currency` column says what each row's amounts are in. A merchant owed only USDC gets
+ * the file it always got.
+ */
+export function receivablesCsv(report: OwnReceivables, bom: boolean): string {
+  const row = (
+    currency: Currency,
+    name: string,
+    email: string,
+    count: number,
+    buckets: Buckets,
+    total: bigint,
+  ) =>
     csvRow([
       name,
       email,
       String(count),
       ...AGING_BUCKETS.map((b) => formatUsdc(buckets[b])),
       formatUsdc(total),
-      "USDC",
+      currency,
     ]);
+  const rowsOf = (r: ReceivablesReport) => [
+    ...r.vendors.map((v) =>
+      row(r.currency, v.vendorName, v.vendorEmail, v.invoiceCount, v.buckets, v.total),
+    ),
+    row(r.currency, "Total", "", r.invoiceCount, r.totals, r.total),
+  ];
   return [
     bom ? CSV_BOM : "",
     csvRow(CSV_HEADER),
-    ...report.vendors.map((v) =>
-      row(v.vendorName, v.vendorEmail, v.invoiceCount, v.buckets, v.total),
-    ),
-    row("Total", "", report.invoiceCount, report.totals, report.total),
+    ...rowsOf(report.usdc),
+    ...report.others.flatMap(rowsOf),
   ].join("");
 }
 

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from "kysely";
-import type { RefundStatus, StoredInvoiceStatus } from "../../domain/statuses.ts";
+import { type OpenInvoiceFigures, receivedInOwnUnit } from "../../domain/moneyRules.ts";
+import type { RefundStatus } from "../../domain/statuses.ts";
 import type { Database, Executor } from "../database.ts";
 import type { LinkRow } from "./links.ts";
 
@@ -151,18 +152,15 @@ export async function notificationRecipient(db: Executor, email: string): Promis
 
 /** The rows the overview's figures are computed from, by domain/moneyRules.ts. */
 export type OverviewFacts = {
-  /** Every counted payment's amount with a block time on or after the month's start. */
+  /** Every counted payment's amount (USDC) with a block time on or after the month's start. */
   receivedThisMonth: bigint;
-  /** The refunds confirmed on or after the month's start (status and amount). */
+  /** The refunds confirmed on or after the month's start (status and amount, USDC). */
   refundsThisMonth: { status: RefundStatus; amount: bigint }[];
-  /** The invoices that may still owe something (total above what they received). */
-  openInvoices: {
-    status: StoredInvoiceStatus;
-    total: bigint;
-    credited: bigint;
-    received: bigint;
-    dueDate: string;
-  }[];
+  /**
+   * The invoices that may still owe something (total above what they received), each with its
+   * currency and what it received in it.
+   */
+  openInvoices: OpenInvoiceFigures[];
 };
 
 /**
@@ -191,11 +189,16 @@ export async function merchantOverviewFacts(
     db
       .selectFrom("app.invoices as i")
       .leftJoin("app.payment_state as p", "p.deposit_address", "i.deposit_address")
-      .select(["i.status", "i.total_amount", "i.credited_amount", "i.due_date"])
+      .select(["i.status", "i.currency", "i.total_amount", "i.credited_amount", "i.due_date"])
       .select(sql<bigint>`coalesce(p.received, 0)::bigint`.as("received"))
+      .select("p.received_in_currency")
       .where("i.merchant_id", "=", merchantId)
-      // Only a prefilter: whatever is due is at most what is invoiced less what arrived.
-      .where(sql<boolean>`i.total_amount - i.credited_amount > coalesce(p.received, 0)`)
+      // Only a prefilter: whatever is due is at most what is invoiced less what arrived, both in
+      // the invoice's unit (domain/moneyRules.ts receivedInOwnUnit, restated here: USDC's
+      // received, or the conversions' sum in its currency, none yet counting as 0).
+      .where(
+        sql<boolean>`i.total_amount - i.credited_amount > coalesce(case when i.currency = 'USDC' then p.received else p.received_in_currency end, 0)`,
+      )
       .execute(),
   ]);
   return {
@@ -203,9 +206,13 @@ export async function merchantOverviewFacts(
     refundsThisMonth: refunds,
     openInvoices: invoices.map((i) => ({
       status: i.status,
+      currency: i.currency,
       total: i.total_amount,
       credited: i.credited_amount,
-      received: i.received,
+      received: receivedInOwnUnit(i.currency, {
+        received: i.received,
+        receivedInCurrency: i.received_in_currency,
+      }),
       dueDate: i.due_date,
     })),
   };

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { ListKey } from "../../domain/listCursor.ts";
 import type { Metadata } from "../../domain/metadata.ts";
 import { COUNTED_REFUND_STATUS } from "../../domain/moneyRules.ts";
@@ -23,11 +24,16 @@ export type InvoiceExportRow = {
   vendor_name: string;
   vendor_email: string;
   merchant_name_snapshot: string;
+  /** What its amounts (total, lines, credited) are in (migration 0041). */
+  currency: Currency;
   total_amount: bigint;
   /** What its credit notes took off (migration 0040). */
   credited_amount: bigint;
+  /** The counted payments, in USDC. */
   received: bigint;
-  /** What its confirmed refunds paid back. */
+  /** Priced in a currency: their conversions' sum in it (null before any, or in USDC). */
+  received_in_currency: bigint | null;
+  /** What its confirmed refunds paid back, in USDC. */
   refunded: bigint;
   deposit_address: string;
   position: number;
@@ -121,6 +127,11 @@ export type PaymentExportRow = {
   refund_to: string | null;
   /** A credit note's number (CN-0001); null otherwise. */
   credit_note_number: string | null;
+  /**
+   * What its invoice or link is priced in: a credit note's `amount` is in it, a payment's and a
+   * refund's are USDC whatever it is.
+   */
+  currency: Currency;
   list_at: string;
 };
 
@@ -148,7 +159,8 @@ export async function paymentExportBatch(
       (select 'payment' as entry, p.id, p.tx_hash, p.log_index, p.payer, p.amount, p.block_number,
           p.block_time as at, p.deposit_address, p.invoice_id, i.invoice_number, i.vendor_name,
           l.slug as link_slug, l.description as link_description,
-          null::text as refund_from, null::text as refund_to, null::text as credit_note_number
+          null::text as refund_from, null::text as refund_to, null::text as credit_note_number,
+          coalesce(i.currency, l.currency, 'USDC') as currency
         from app.payments p
         left join app.invoices i on i.id = p.invoice_id
         left join app.payment_links l on l.id = p.link_id
@@ -158,7 +170,7 @@ export async function paymentExportBatch(
       (select 'refund', r.id::text, r.tx_hash, null, null, r.amount, null,
           r.confirmed_at, coalesce(i.deposit_address, l.deposit_address), r.invoice_id,
           i.invoice_number, i.vendor_name, l.slug, l.description, r.from_address, r.to_address,
-          null
+          null, coalesce(i.currency, l.currency, 'USDC')
         from app.refunds r
         left join app.invoices i on i.id = r.invoice_id
         left join app.payment_links l on l.id = r.link_id
@@ -168,7 +180,7 @@ export async function paymentExportBatch(
       union all
       (select 'credit_note', c.id::text, null, null, null, c.total_amount, null, c.created_at,
           i.deposit_address, c.invoice_id, i.invoice_number, i.vendor_name, null, null, null, null,
-          c.credit_note_number
+          c.credit_note_number, i.currency
         from app.credit_notes c
         join app.invoices i on i.id = c.invoice_id
         where c.merchant_id = ${merchantId}

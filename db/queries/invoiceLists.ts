@@ -5,6 +5,7 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import { type Metadata, metadataFilterValues } from "../../domain/metadata.ts";
 import { OVERDUE_STORED_STATUSES } from "../../domain/moneyRules.ts";
 import type {
@@ -57,12 +58,16 @@ export type InvoiceListRow = {
   merchant_email: string;
   vendor_name: string;
   vendor_email: string;
+  /** What its amounts (total, credited, lines) are in (migration 0041). */
+  currency: Currency;
   total_amount: bigint;
   /** What its credit notes took off (migration 0040). */
   credited_amount: bigint;
-  /** What the reconcile job last counted for the invoice (0 before any payment). */
+  /** What the reconcile job last counted for the invoice, in USDC (0 before any payment). */
   received: bigint;
-  /** What its confirmed refunds paid back (0 without any). */
+  /** Priced in a currency: the counted payments' conversions in it (null before any, or in USDC). */
+  received_in_currency: bigint | null;
+  /** What its confirmed refunds paid back, in USDC (0 without any). */
   refunded: bigint;
   issue_date: string;
   due_date: string;
@@ -118,6 +123,7 @@ export function merchantInvoices(db: QueryCreator<Database>, merchantId: string)
       "i.status",
       "i.vendor_name",
       "i.vendor_email",
+      "i.currency",
       "i.total_amount",
       "i.credited_amount",
       "i.issue_date",
@@ -128,6 +134,7 @@ export function merchantInvoices(db: QueryCreator<Database>, merchantId: string)
       "i.metadata",
     ])
     .select(paymentTotals("invoice_id", "i.id", "s"))
+    .select("s.received_in_currency")
     .where("i.merchant_id", "=", merchantId);
 }
 

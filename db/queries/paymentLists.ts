@@ -1,4 +1,5 @@
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { IndexedTransfer } from "../../domain/paymentState.ts";
 import type { Database, Executor } from "../database.ts";
 import {
@@ -38,6 +39,8 @@ export type PaymentListRow = {
   link_id: string | null;
   link_slug: string | null;
   link_description: string | null;
+  /** What the invoice or link it paid is priced in (its `amount` is USDC whatever this is). */
+  currency: Currency;
   list_at: string;
 };
 
@@ -79,6 +82,7 @@ export async function listPayments(
       "l.slug as link_slug",
       "l.description as link_description",
     ])
+    .select(sql<Currency>`coalesce(i.currency, l.currency, 'USDC')`.as("currency"))
     .where("p.merchant_id", "=", merchantId);
   if (filters.kind === "invoice") query = query.where("p.invoice_id", "is not", null);
   if (filters.kind === "link") query = query.where("p.link_id", "is not", null);
@@ -132,4 +136,33 @@ export async function saveCountedPayments(
       })),
     )
     .execute();
+}
+
+/**
+ * The counted payments (app.payments) of each of `depositAddresses`, as transfers: what a
+ * currency-priced owner's conversions are read back against (app/payments/paymentConversions.ts).
+ */
+export async function countedPaymentsAt(
+  db: Executor,
+  depositAddresses: readonly string[],
+): Promise<(IndexedTransfer & { depositAddress: string })[]> {
+  if (!depositAddresses.length) return [];
+  const rows = await db
+    .selectFrom("app.payments")
+    .select(["id", "tx_hash", "payer", "amount", "block_number", "block_time", "deposit_address"])
+    .where(
+      "deposit_address",
+      "in",
+      depositAddresses.map((a) => a.toLowerCase()),
+    )
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    txHash: row.tx_hash,
+    from: row.payer,
+    value: row.amount,
+    blockNumber: row.block_number,
+    paidAt: row.block_time,
+    depositAddress: row.deposit_address,
+  }));
 }

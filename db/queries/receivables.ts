@@ -1,11 +1,12 @@
 import { sql } from "kysely";
-import { OPEN_STORED_STATUSES } from "../../domain/moneyRules.ts";
+import { OPEN_STORED_STATUSES, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { ReceivableInvoice } from "../../domain/receivables.ts";
 import type { Executor } from "../database.ts";
 
 /**
  * The merchant's open invoices (sent or partly paid: a draft is owed by nobody yet; paid, excess
- * and void owe nothing), newest first, with what the reconcile job counted on each.
+ * and void owe nothing), newest first, with what the reconcile job counted on each, in the
+ * invoice's own unit (USDC, or its currency's conversions: receivedInOwnUnit).
  */
 export async function openInvoicesOf(
   db: Executor,
@@ -16,6 +17,7 @@ export async function openInvoicesOf(
     .leftJoin("app.payment_state as s", "s.deposit_address", "i.deposit_address")
     .select([
       "i.status",
+      "i.currency",
       "i.total_amount",
       "i.credited_amount",
       "i.due_date",
@@ -23,15 +25,20 @@ export async function openInvoicesOf(
       "i.vendor_name",
     ])
     .select((eb) => eb.fn.coalesce("s.received", sql<bigint>`0::bigint`).as("received"))
+    .select("s.received_in_currency")
     .where("i.merchant_id", "=", merchantId)
     .where("i.status", "in", OPEN_STORED_STATUSES)
     .orderBy("i.created_at", "desc")
     .execute();
   return rows.map((row) => ({
     status: row.status,
+    currency: row.currency,
     total: row.total_amount,
     credited: row.credited_amount,
-    received: row.received,
+    received: receivedInOwnUnit(row.currency, {
+      received: row.received,
+      receivedInCurrency: row.received_in_currency,
+    }),
     dueDate: row.due_date,
     vendorEmail: row.vendor_email,
     vendorName: row.vendor_name,

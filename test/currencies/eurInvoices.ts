@@ -16,10 +16,13 @@ export type EurInvoice = {
 /** An invoice of 100.00 EUR on a running stack (or of the request `overrides` make), through the API. */
 export async function createEurInvoice(
   stack: TestStack,
+  /** Fields of the request to change (a merchant's own email, with its key in `headers`). */
   overrides: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<EurInvoice> {
   const response = await stack.request("/api/invoices", {
     method: "POST",
+    headers,
     json: invoiceRequest({
       currency: "EUR",
       line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],

@@ -47,6 +47,9 @@ const TAX_COLUMNS = [
   "credited_amount",
 ];
 
+/** After the tax and credit columns: prices in a currency (docs/currencies.md). */
+const CURRENCY_COLUMNS = ["paid_amount_usdc"];
+
 /**
  * The invoices CSV's tax columns: added after the existing ones (whose order and values stay),
  * each line's category and rate, and its invoice's subtotal and tax — the figures of
@@ -104,7 +107,7 @@ describe("the invoices CSV's tax columns", () => {
     expect(csv.status).toBe(200);
     const text = await csv.text();
     const header = text.split("\r\n")[0]?.split(",");
-    expect(header).toEqual([...COLUMNS_BEFORE_TAX, ...TAX_COLUMNS]);
+    expect(header).toEqual([...COLUMNS_BEFORE_TAX, ...TAX_COLUMNS, ...CURRENCY_COLUMNS]);
     const records = parse(text, { columns: true }) as Record<string, string>[];
 
     const lines = records.filter((r) => r.invoice_id === taxed.invoice_id);

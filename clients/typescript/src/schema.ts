@@ -32,9 +32,9 @@ export interface paths {
                     due_from?: string;
                     /** @description Due on or before this date. */
                     due_to?: string;
-                    /** @description `total_amount` at least this, in USDC. */
+                    /** @description `total_amount` at least this, in the invoice's `currency`. */
                     amount_min?: string;
-                    /** @description `total_amount` at most this, in USDC. */
+                    /** @description `total_amount` at most this, in the invoice's `currency`. */
                     amount_max?: string;
                     /** @description A substring of the invoice number, the vendor's name or email, or a line item's description, in any case. */
                     q?: string;
@@ -3843,7 +3843,7 @@ export interface paths {
         };
         /**
          * Export your invoices as CSV
-         * @description One row per line item of every invoice created in the range, oldest first, with the invoice's fields repeated on each of its rows: `paid_amount` (counted payments), `amount_due` (0 once `paid` or `void`) and `refunded_amount` (confirmed refunds) are the figures `GET /api/invoices` shows; the last columns are the tax: each line's `tax_category` and `tax_rate`, the invoice's `subtotal_amount` and `tax_amount` (those of `GET /api/invoices/{id}`; without tax, the total and `0.00`) and the parties' tax fields (RFC 4180, UTF-8, CRLF; amounts as USDC decimals, times in UTC as `YYYY-MM-DD HH:MM:SS`, which spreadsheets read as dates; a UTF-8 byte order mark first unless `bom=false`; a cell beginning with `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`). Streamed: any size in constant memory. A `read` key is enough.
+         * @description One row per line item of every invoice created in the range, oldest first, with the invoice's fields repeated on each of its rows: `paid_amount` (counted payments), `amount_due` (0 once `paid` or `void`) and `refunded_amount` (confirmed refunds) are the figures `GET /api/invoices` shows; the last columns are the tax: each line's `tax_category` and `tax_rate`, the invoice's `subtotal_amount` and `tax_amount` (those of `GET /api/invoices/{id}`; without tax, the total and `0.00`) and the parties' tax fields, then `credited_amount` and `paid_amount_usdc`. An invoice priced in a currency: `currency` says which, and its amounts are in it (`paid_amount` what its payments counted for) but `refunded_amount` and `paid_amount_usdc`, which are USDC (RFC 4180, UTF-8, CRLF; amounts as decimals, times in UTC as `YYYY-MM-DD HH:MM:SS`, which spreadsheets read as dates; a UTF-8 byte order mark first unless `bom=false`; a cell beginning with `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`). Streamed: any size in constant memory. A `read` key is enough.
          */
         get: {
             parameters: {
@@ -3868,8 +3868,8 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at_utc,sent_at_utc,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address,metadata,tax_category,tax_rate,subtotal_amount,tax_amount,merchant_tax_id,vendor_tax_id,merchant_country,vendor_country,tax_exemption_reason,credited_amount
-                         *     INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01 09:30:00,2026-10-01 09:30:00,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,178.50,178.50,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,,S,19,150.00,28.50,DE123456789,,DE,FR,,0.00
+                         * @example invoice_number,invoice_id,status,issue_date,due_date,created_at_utc,sent_at_utc,vendor_name,vendor_email,line,description,quantity,unit_price,line_total,invoice_total,paid_amount,amount_due,refunded_amount,currency,deposit_address,metadata,tax_category,tax_rate,subtotal_amount,tax_amount,merchant_tax_id,vendor_tax_id,merchant_country,vendor_country,tax_exemption_reason,credited_amount,paid_amount_usdc
+                         *     INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,paid,2026-10-01,2026-10-31,2026-10-01 09:30:00,2026-10-01 09:30:00,Globex Corporation,ap@globex.example,1,Design work,2,75.00,150.00,178.50,178.50,0.00,0.00,USDC,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,,S,19,150.00,28.50,DE123456789,,DE,FR,,0.00,178.50
                          */
                         "text/csv": string;
                     };
@@ -3911,7 +3911,7 @@ export interface paths {
         };
         /**
          * Export your payments as CSV
-         * @description One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. A `credit_note` row (issued in the range) is a document, not money: its id in `payment_id`, its number in `credit_note_number`, what it took off the invoice in `amount`, no transaction. RFC 4180 like the invoices export, streamed. A `read` key is enough.
+         * @description One row per counted USDC payment with a block time in the range, and per refund confirmed in the range (money that left: a requested, submitted or failed refund moved nothing), oldest first, with what it was for (an invoice or a payment link) and the transaction on the block explorer (`EXPLORER_URL`: basescan.org on Base; empty on a local chain, whose transactions no explorer knows). `entry` says which it is: a `payment` row has the payer, log index and block; a `refund` row has the refund's id in `payment_id`, its transaction, and `refund_from`/`refund_to`. `amount` is always positive (a leading `-` would be escaped like a formula): what the merchant kept is the sum of the `payment` rows less the sum of the `refund` rows. A `credit_note` row (issued in the range) is a document, not money: its id in `payment_id`, its number in `credit_note_number`, what it took off the invoice in `amount` (in the invoice's currency, which `currency` then says), no transaction. For an invoice or link priced in a currency, `priced_in` names it, a payment's `amount_in_currency` is what it counted for in it and `rate` the USDC per unit it counted at (8 decimals; both empty while it waits for a rate), a credit note's `amount_in_currency` is its `amount`; the three are empty for one priced in USDC. RFC 4180 like the invoices export, streamed. A `read` key is enough.
          */
         get: {
             parameters: {
@@ -3936,10 +3936,11 @@ export interface paths {
                     };
                     content: {
                         /**
-                         * @example paid_at_utc,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to,credit_note_number
-                         *     2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,,
-                         *     2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,
-                         *     2026-10-04 09:00:00,0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15,,,,,,10.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,credit_note,,,CN-0001
+                         * @example paid_at_utc,payment_id,tx_hash,log_index,block_number,explorer_url,payer,amount,currency,kind,invoice_number,invoice_id,vendor_name,link_slug,link_description,deposit_address,entry,refund_from,refund_to,credit_note_number,priced_in,amount_in_currency,rate
+                         *     2026-10-02 14:05:11,0x5e1f…-3,0x5e1f…,3,24118307,https://basescan.org/tx/0x5e1f…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,150.125,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,payment,,,,,,
+                         *     2026-10-03 10:00:00,3f0a9e1c-7b2d-4c5e-8f6a-1b2c3d4e5f60,0x9a4c…,,,https://basescan.org/tx/0x9a4c…,,25.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,refund,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,,,,
+                         *     2026-10-04 09:00:00,0f8b6c1e-8d5a-4c7e-9a41-3b2f6d0c9e15,,,,,,10.00,USDC,invoice,INV-0001,7d1c6f2a-4b3e-4f5a-9c8d-1e2f3a4b5c6d,Globex Corporation,,,0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC,credit_note,,,CN-0001,,,
+                         *     2026-10-05 11:20:07,0x7b3d…-1,0x7b3d…,1,24160112,https://basescan.org/tx/0x7b3d…,0x70997970C51812dc3A010C7d01b50e0d17dc79C8,110.00,USDC,invoice,INV-0002,0b7e2d4c-1a3f-4e5b-8c6d-2f3a4b5c6d7e,Initech,,,0x90F79bf6EB2c4f870365E785982E1f101E93b906,payment,,,,EUR,100.00,1.10000000
                          */
                         "text/csv": string;
                     };
@@ -4835,7 +4836,7 @@ export interface paths {
         };
         /**
          * Aged receivables
-         * @description What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date. Each invoice counts its `amount_due` (after partial payments), so `total` is the sum of the open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.
+         * @description What your open invoices (`sent` or partly paid; a draft is owed by nobody yet) still owe, by vendor, in buckets by days past the due date, one report per currency: the invoices priced in USDC at the top level, those priced in EUR, GBP or USD in `other_currencies`, never summed across. Each invoice counts its `amount_due` (after partial payments), so a report's `total` is the sum of its open invoices' `amount_due`. Vendors owing the most first. A `read` key is enough.
          */
         get: {
             parameters: {
@@ -4892,7 +4893,7 @@ export interface paths {
         };
         /**
          * Export aged receivables as CSV
-         * @description `GET /api/reports/receivables` as CSV: one row per vendor, then a `Total` row (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as USDC decimals). A `read` key is enough.
+         * @description `GET /api/reports/receivables` as CSV: per currency (USDC first), one row per vendor, then that currency's `Total` row; the `currency` column says what a row's amounts are in (RFC 4180, UTF-8 with a byte order mark unless `bom=false`, CRLF; amounts as decimals). A `read` key is enough.
          */
         get: {
             parameters: {
@@ -4916,6 +4917,8 @@ export interface paths {
                          * @example vendor_name,vendor_email,invoices,current,days_1_30,days_31_60,days_61_90,days_over_90,total,currency
                          *     Globex,ap@globex.example,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC
                          *     Total,,2,0.00,6.00,10.00,0.00,0.00,16.00,USDC
+                         *     Initech,ap@initech.example,1,100.00,0.00,0.00,0.00,0.00,100.00,EUR
+                         *     Total,,1,100.00,0.00,0.00,0.00,0.00,100.00,EUR
                          */
                         "text/csv": string;
                     };
@@ -6761,15 +6764,21 @@ export interface components {
             stored_status: "draft" | "sent" | "paid" | "partial" | "excess" | "void";
             vendor_name: string;
             vendor_email: string;
+            /** @description In the invoice's `currency`. */
             total_amount: string;
-            /** @description The total of the counted payments, in USDC. */
+            /** @description The total of the counted payments, in the invoice's `currency`: USDC, or for an invoice priced in a currency what they counted for in it. */
             paid_amount: string;
-            /** @description What is still due, in USDC, as `GET /api/invoices/{id}` reports it: never negative, 0.00 once `paid` and when `void`. */
+            /** @description What is still due, in the invoice's `currency`, as `GET /api/invoices/{id}` reports it: never negative, 0.00 once `paid` and when `void`. */
             amount_due: string;
-            /** @description What confirmed refunds paid back, in USDC (`0.00` before any); `paid_amount` less this is what the merchant kept. */
+            /** @description What confirmed refunds paid back, in USDC whatever the invoice's `currency` (`0.00` before any); `paid_amount` (`paid_amount_usdc` for an invoice priced in a currency) less this is what the merchant kept. */
             refunded_amount: string;
-            /** @enum {string} */
-            currency: "USDC";
+            /**
+             * @description What `total_amount`, `paid_amount` and `amount_due` are in: `USDC`, or `EUR`, `GBP`, `USD` paid in USDC at the chain's rate (docs/currencies.md).
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description Only for an invoice priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
             issue_date: string;
             due_date: string;
             /** @enum {string} */
@@ -6971,6 +6980,15 @@ export interface components {
             deposit_address: string;
             /** @description The transaction on the block explorer (`EXPLORER_URL`); null on a local chain. */
             explorer_url: string | null;
+            /**
+             * @description Only for a payment to an invoice or link priced in a currency: that currency (`amount` stays the USDC that arrived).
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
+            /** @description With `currency`, once converted: what the payment counted for in it (its quote's amount, or `amount` at `rate`), as `GET /api/invoices/{id}` shows it. */
+            amount_in_currency?: string;
+            /** @description With `currency`, once converted: USDC per unit of the currency it counted at (8 decimals, rounded down). */
+            rate?: string;
         };
         /**
          * @example {
@@ -7250,13 +7268,45 @@ export interface components {
          *         "over_90": "0.00"
          *       },
          *       "total": "16.00",
-         *       "invoice_count": 2
+         *       "invoice_count": 2,
+         *       "other_currencies": [
+         *         {
+         *           "currency": "EUR",
+         *           "vendors": [
+         *             {
+         *               "vendor_email": "ap@initech.example",
+         *               "vendor_name": "Initech",
+         *               "invoice_count": 1,
+         *               "buckets": {
+         *                 "current": "100.00",
+         *                 "1_30": "0.00",
+         *                 "31_60": "0.00",
+         *                 "61_90": "0.00",
+         *                 "over_90": "0.00"
+         *               },
+         *               "total": "100.00"
+         *             }
+         *           ],
+         *           "totals": {
+         *             "current": "100.00",
+         *             "1_30": "0.00",
+         *             "31_60": "0.00",
+         *             "61_90": "0.00",
+         *             "over_90": "0.00"
+         *           },
+         *           "total": "100.00",
+         *           "invoice_count": 1
+         *         }
+         *       ]
          *     }
          */
         ReceivablesReport: {
             /** @description The day (UTC) the ages are counted on. */
             as_of: string;
-            /** @enum {string} */
+            /**
+             * @description The top-level figures are the invoices priced in USDC.
+             * @enum {string}
+             */
             currency: "USDC";
             vendors: {
                 /** @description Lower case: one vendor per address. */
@@ -7268,17 +7318,39 @@ export interface components {
                 total: string;
             }[];
             totals: components["schemas"]["ReceivablesBuckets"];
-            /** @description The sum of the open invoices' `amount_due` (as GET /api/invoices reports each): exactly the buckets' sum. */
+            /** @description The sum of the open invoices' `amount_due` in this currency (as GET /api/invoices reports each): exactly the buckets' sum. */
             total: string;
             invoice_count: number;
+            /** @description Only when something is owed on invoices priced in a currency: one report per such currency (by code), each in its own unit. An amount in EUR is never added to one in USDC, so there is no total across them. */
+            other_currencies?: components["schemas"]["ReceivablesCurrencyReport"][];
         };
-        /** @description USDC still due by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`. */
+        /** @description What is still due, in the report's `currency`, by days past the due date: `current` (not yet past it, the due date itself included), `1_30`, `31_60`, `61_90`, `over_90`. */
         ReceivablesBuckets: {
             current: string;
             "1_30": string;
             "31_60": string;
             "61_90": string;
             over_90: string;
+        };
+        ReceivablesCurrencyReport: {
+            /**
+             * @description What every amount of this report is in.
+             * @enum {string}
+             */
+            currency: "USD" | "EUR" | "GBP";
+            vendors: {
+                /** @description Lower case: one vendor per address. */
+                vendor_email: string;
+                /** @description As on its latest open invoice. */
+                vendor_name: string;
+                invoice_count: number;
+                buckets: components["schemas"]["ReceivablesBuckets"];
+                total: string;
+            }[];
+            totals: components["schemas"]["ReceivablesBuckets"];
+            /** @description The sum of the open invoices' `amount_due` in this currency (as GET /api/invoices reports each): exactly the buckets' sum. */
+            total: string;
+            invoice_count: number;
         };
         /**
          * @example {

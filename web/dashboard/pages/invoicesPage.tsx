@@ -1,6 +1,7 @@
+import { invoiceRowMoney } from "../../../app/lists/invoiceRowMoney.ts";
 import type { InvoiceListRow } from "../../../app/lists/merchantLists.ts";
 import { reportedStatus } from "../../../domain/invoiceStatus.ts";
-import { invoiceAmountDue } from "../../../domain/moneyRules.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { REPORTED_INVOICE_STATUSES } from "../../../domain/statuses.ts";
 import { Badge, DashboardLayout } from "../layout.tsx";
 import { DataTable } from "./dataTable.tsx";
@@ -80,21 +81,24 @@ export function InvoicesPage(props: {
                 <Badge status={reportedStatus(invoice.status, invoice.due_date, props.today)} />
               ),
             },
-            { label: "Total", num: true, cell: (invoice) => usdc(invoice.total_amount) },
-            { label: "Received", num: true, cell: (invoice) => usdc(invoice.received) },
+            // Total, received and due in the invoice's currency; refunds always move USDC.
+            {
+              label: "Total",
+              num: true,
+              cell: (invoice) => formatAmountForDisplay(invoice.total_amount, invoice.currency),
+            },
+            {
+              label: "Received",
+              num: true,
+              cell: (invoice) =>
+                formatAmountForDisplay(invoiceRowMoney(invoice).paid, invoice.currency),
+            },
             { label: "Refunded", num: true, cell: (invoice) => usdc(invoice.refunded) },
             {
               label: "Due",
               num: true,
               cell: (invoice) =>
-                usdc(
-                  invoiceAmountDue(
-                    invoice.status,
-                    invoice.total_amount,
-                    invoice.received,
-                    invoice.credited_amount,
-                  ),
-                ),
+                formatAmountForDisplay(invoiceRowMoney(invoice).due, invoice.currency),
             },
           ]}
         />

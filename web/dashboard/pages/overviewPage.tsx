@@ -1,17 +1,20 @@
 import type { Child } from "hono/jsx";
 import type { PaymentListRow } from "../../../app/lists/merchantLists.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import type { Overview } from "../../../domain/moneyRules.ts";
 import { DashboardLayout } from "../layout.tsx";
 import type { Session } from "./pageSession.ts";
 import { PaymentsTable } from "./paymentsTable.tsx";
-import { usdc } from "./usdc.ts";
 
-/** One figure of the overview: what it is, and the amount (`data-figure` names it for the tests). */
-const Stat = (props: { label: Child; figure: string; units: bigint }) => (
+/**
+ * One figure of the overview: what it is, and the amount with its unit, USDC unless another is
+ * given (`data-figure` names it for the tests).
+ */
+const Stat = (props: { label: Child; figure: string; units: bigint; unit?: string }) => (
   <div class="stat">
     <div class="label">{props.label}</div>
     <div class="value" data-figure={props.figure}>
-      {usdc(props.units)}
+      {formatAmountForDisplay(props.units, props.unit ?? "USDC")}
     </div>
   </div>
 );
@@ -44,6 +47,31 @@ export function OverviewPage(props: {
           figure="overdue"
           units={overview.overdue}
         />
+        {/* Owed on invoices priced in a currency: in it, never added to the USDC figures. */}
+        {overview.owedInCurrencies.map((owed) => (
+          <>
+            <Stat
+              label={
+                <>
+                  Outstanding in {owed.currency} ({owed.count} invoices)
+                </>
+              }
+              figure={`outstanding-${owed.currency.toLowerCase()}`}
+              units={owed.due}
+              unit={owed.currency}
+            />
+            <Stat
+              label={
+                <>
+                  Overdue in {owed.currency} ({owed.overdueCount} invoices)
+                </>
+              }
+              figure={`overdue-${owed.currency.toLowerCase()}`}
+              units={owed.overdue}
+              unit={owed.currency}
+            />
+          </>
+        ))}
       </section>
       <section class="card">
         <h2>Recent payments</h2>

@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import type { PresentedReport } from "../../../app/reports/receivables.ts";
+import type { PresentedCurrencyReport, PresentedReport } from "../../../app/reports/receivables.ts";
 import type { Schedule } from "../../../app/schedules/schema.ts";
 import { formatUsdcForDisplay } from "../../../domain/money.ts";
 import type { ReminderPolicy } from "../../../domain/reminders.ts";
@@ -41,6 +41,58 @@ const AgingRow = (props: {
   </tr>
 );
 
+/**
+ * One currency's aging table: its customers and its totals, every amount in its currency (the
+ * USDC one is `data-table="receivables"`, another `receivables-eur`, …).
+ */
+const AgingTable = (props: { report: PresentedCurrencyReport }) => {
+  const { report } = props;
+  const table =
+    report.currency === "USDC" ? "receivables" : `receivables-${report.currency.toLowerCase()}`;
+  return (
+    <div class="tablewrap">
+      <table class="responsive" data-table={table}>
+        <caption>{report.currency} owed, by customer</caption>
+        <thead>
+          <tr>
+            <th scope="col">Customer</th>
+            <th scope="col">Invoices</th>
+            {BUCKETS.map(([, title]) => (
+              <th scope="col" class="num">
+                {title}
+              </th>
+            ))}
+            <th scope="col" class="num">
+              Total
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.vendors.map((vendor) => (
+            <AgingRow
+              id={vendor.vendor_email}
+              customer={
+                <>
+                  {vendor.vendor_name}
+                  <br />
+                  <span class="small muted">{vendor.vendor_email}</span>
+                </>
+              }
+              figures={vendor}
+            />
+          ))}
+          {/* The totals as a last row of the body: a phone stacks it as the others. */}
+          <AgingRow
+            id="total"
+            customer={<strong>Total</strong>}
+            figures={{ ...report, buckets: report.totals }}
+          />
+        </tbody>
+      </table>
+    </div>
+  );
+};
+
 /** The aged receivables: what open invoices still owe, by vendor and bucket, with the totals. */
 export function ReceivablesPage(props: { session: Session; report: PresentedReport }) {
   const { report } = props;
@@ -54,49 +106,12 @@ export function ReceivablesPage(props: { session: Session; report: PresentedRepo
           <a href="/dashboard/exports/receivables.csv">Download as CSV</a> (the customer in{" "}
           <code>vendor_name</code> and <code>vendor_email</code>, the API's names).
         </p>
-        {report.vendors.length === 0 ? (
+        {report.vendors.length === 0 && !report.other_currencies?.length ? (
           <p class="muted">Nothing is owed to you.</p>
         ) : (
-          <div class="tablewrap">
-            <table class="responsive" data-table="receivables">
-              <caption>USDC owed, by customer</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Invoices</th>
-                  {BUCKETS.map(([, title]) => (
-                    <th scope="col" class="num">
-                      {title}
-                    </th>
-                  ))}
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.vendors.map((vendor) => (
-                  <AgingRow
-                    id={vendor.vendor_email}
-                    customer={
-                      <>
-                        {vendor.vendor_name}
-                        <br />
-                        <span class="small muted">{vendor.vendor_email}</span>
-                      </>
-                    }
-                    figures={vendor}
-                  />
-                ))}
-                {/* The totals as a last row of the body: a phone stacks it as the others. */}
-                <AgingRow
-                  id="total"
-                  customer={<strong>Total</strong>}
-                  figures={{ ...report, buckets: report.totals }}
-                />
-              </tbody>
-            </table>
-          </div>
+          [report, ...(report.other_currencies ?? [])]
+            .filter((r) => r.vendors.length > 0)
+            .map((r) => <AgingTable report={r} />)
         )}
       </section>
     </DashboardLayout>
