@@ -109,8 +109,8 @@ export function PaymentProgress(props: {
       </section>
       <section class="card partialnote" role="status">
         <strong>Partly paid.</strong> Received <span data-field="received">{received}</span>{" "}
-        {`${unit};`}
-        still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong> {unit}.
+        {`${unit};`} still due <strong data-field="due">{formatUsdcForDisplay(props.due)}</strong>{" "}
+        {unit}.
       </section>
     </>
   );

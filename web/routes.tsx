@@ -148,10 +148,10 @@ export function pageRoutes(deps: PageDeps): Hono {
   ) => {
     const paidCheck = await paidCheckBox(c, owner, target, page);
     const qr = await payQr(target.deposit_address, due);
-    // x402 and gasless payments ask for USDC amounts of their own: not offered for a page priced
-    // in a currency until they ask for its quote (docs/currencies.md).
-    const x402 = priced === "usdc" ? x402Url(deps, target.slug) : undefined;
-    if (x402 && due > 0n) paymentLinkHeader(c, x402);
+    // x402 asks for the same quote as the page (findPayable); the wallet button's gasless
+    // signature does not read it yet, so a page priced in a currency offers a plain transfer.
+    const x402 = x402Url(deps, target.slug);
+    if (due > 0n) paymentLinkHeader(c, x402);
     const pay = walletOptions(deps, target.deposit_address, due);
     if (priced === "currency") pay.wallet.gasless = false;
     return { paidCheck, qrSvg: qr, x402Url: x402, pay };

@@ -116,7 +116,7 @@ function createAcceptor(deps: CoreDeps): AuthorizationAcceptor {
       let gasReserved: bigint;
       try {
         ({ gasReserved } = await verifyAuthorization(
-          { db: deps.db, chain: chainClient(), relayer },
+          { db: deps.db, chain: chainClient(), relayer, rpcUrl: deps.rpcUrl },
           payable,
           message,
           signature,

@@ -12,8 +12,9 @@ import {
 } from "../../db/queries/payerAuthorizations.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
+import type { FiatCurrency } from "../../domain/currencies.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { amountDue, invoiceAmountDue } from "../../domain/moneyRules.ts";
+import { amountDue, invoiceAmountDue, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import {
   refuseAuthorizationTerms,
   signerOfAuthorization,
@@ -24,6 +25,8 @@ import {
 } from "../../domain/usdcAuthorization.ts";
 import type { CoreDeps } from "../deps.ts";
 import { Refusal } from "../refusal.ts";
+import { quoteReaderFor } from "./currencyFacts.ts";
+import { type QuoteAnswer, quoteAmountDue } from "./quoteAmountDue.ts";
 
 /** What the verification reads from the chain (a viem public client). */
 export type AuthorizationChain = Pick<
@@ -62,7 +65,7 @@ export const MINED_NOT_COUNTED_SECONDS = 600;
  * refund, never asked for).
  */
 export async function findPayable(
-  deps: Pick<CoreDeps, "db">,
+  deps: Pick<CoreDeps, "db"> & { rpcUrl?: string | undefined },
   slug: string,
 ): Promise<Payable | null> {
   const { db } = deps;
@@ -84,25 +87,23 @@ export async function findPayable(
   }
   const invoice = await findInvoiceBySlug(db, slug);
   if (!invoice) return null;
-  // x402 and the gasless route ask for USDC amounts of their own: an invoice priced in a
-  // currency is paid at its page's quote (docs/currencies.md) until they ask for it too.
-  if (invoice.currency !== "USDC")
-    throw new Refusal(
-      "conflict",
-      "priced_in_currency",
-      `invoice ${invoice.invoice_number} is priced in ${invoice.currency}: pay it from its page, which asks for the USDC at the rate of the moment (x402 and gasless payments take invoices priced in USDC only)`,
-    );
   const state = await loadPaymentState(db, invoice.deposit_address);
+  const dueInOwnUnit = invoiceAmountDue(
+    invoice.status,
+    invoice.total_amount,
+    receivedInOwnUnit(invoice.currency, state),
+    invoice.credited_amount,
+  );
   return {
     slug,
     merchantId: invoice.merchant_id,
     depositAddress: getAddress(invoice.deposit_address),
-    due: invoiceAmountDue(
-      invoice.status,
-      invoice.total_amount,
-      state.received,
-      invoice.credited_amount,
-    ),
+    // What x402 and the gasless route ask for is USDC: for an invoice priced in a currency,
+    // the quote standing for what is due (the page's, the same on every read inside it).
+    due:
+      invoice.currency === "USDC"
+        ? dueInOwnUnit
+        : await quotedDue(deps, invoice.deposit_address, invoice.currency, dueInOwnUnit),
     kind: "invoice",
     merchantName: invoice.merchant_name_snapshot,
     label: invoice.invoice_number,
@@ -110,6 +111,34 @@ export async function findPayable(
     received: state.received,
     latestTxHash: state.latestTxHash,
   };
+}
+
+/**
+ * The USDC asked for `due` (in `currency`) now: the standing quote, or a new one at the latest
+ * block's rate (app/payments/quoteAmountDue.ts); a payment of exactly it inside its window counts
+ * as `due`. No rate that can be trusted, no payment asked for: refused, saying why.
+ */
+async function quotedDue(
+  deps: Pick<CoreDeps, "db"> & { rpcUrl?: string | undefined },
+  depositAddress: string,
+  currency: FiatCurrency,
+  due: bigint,
+): Promise<bigint> {
+  if (due === 0n) return 0n;
+  if (!deps.rpcUrl) throw new Error("findPayable: a currency-priced invoice needs the chain");
+  const answer = await quoteAmountDue(
+    deps.db,
+    quoteReaderFor(deps.rpcUrl),
+    { depositAddress, currency },
+    due,
+  ).catch((): QuoteAnswer => ({ unavailable: "the chain's price feeds cannot be read now" }));
+  if (answer.unavailable !== undefined)
+    throw new Refusal(
+      "unavailable",
+      "rate_unavailable",
+      `this invoice is priced in ${currency} and no fresh rate can be read now (${answer.unavailable}): nothing can be asked in USDC until one is`,
+    );
+  return answer.quote.amountDueUsdc;
 }
 
 export type { PayerAuthorizationRow };
@@ -128,7 +157,7 @@ export const paymentInProgress = (deps: Pick<CoreDeps, "db">, payable: Payable) 
  * invoice's payments).
  */
 export async function authorizationUnder(
-  deps: Pick<CoreDeps, "db">,
+  deps: Pick<CoreDeps, "db"> & { rpcUrl?: string | undefined },
   slug: string,
   id: string,
 ): Promise<PayerAuthorizationRow | null> {
@@ -187,7 +216,7 @@ export function authorizationMessage(body: AuthorizationFields): TransferAuthori
  * there is spent only by the payer's own signatures, never by anyone's junk.
  */
 export async function verifyAuthorization(
-  deps: { db: Executor; chain: AuthorizationChain; relayer: Address },
+  deps: { db: Executor; chain: AuthorizationChain; relayer: Address; rpcUrl?: string | undefined },
   payable: Payable,
   message: TransferAuthorization,
   signature: Hex,
@@ -234,7 +263,7 @@ export async function verifyAuthorization(
   // The due read again, after the check above: a relayed payment the indexer counted between
   // reading `payable` and that check is in no open authorization any more, but is in the
   // amount received now. Without this read the same invoice could be paid twice.
-  const now = await findPayable({ db: deps.db }, payable.slug);
+  const now = await findPayable({ db: deps.db, rpcUrl: deps.rpcUrl }, payable.slug);
   if (!now || now.due === 0n)
     throw refuse("conflict", "nothing_due", "nothing is due: this invoice or link is paid");
   if (now.due !== payable.due)

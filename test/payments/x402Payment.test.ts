@@ -4,7 +4,10 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { type Address, getAddress, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
+import { PRICE_FEEDS } from "../../domain/currencies.ts";
+import { parseFeedAnswer } from "../../domain/rates.ts";
 import { waitFor } from "../../internal/process.ts";
 import { bearer, claimedMerchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
@@ -17,6 +20,7 @@ import {
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { EVENT_MS } from "../helpers/waits.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
+import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
 
 type Json = Record<string, unknown>;
@@ -244,6 +248,48 @@ describe("paying over x402 with @x402/fetch", () => {
     );
     expect(hook).toMatchObject({ amount_usdc: "25.00" });
     expect(await chain.client.getBalance({ address: payer.address })).toBe(0n);
+  });
+
+  test("an invoice priced in EUR: the 402 asks for its quote's USDC, the client pays it, and the invoice is paid in euros", async () => {
+    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.10", 8),
+    });
+    try {
+      const response = await stack.request("/api/invoices", {
+        method: "POST",
+        json: invoiceRequest({
+          currency: "EUR",
+          line_items: [{ description: "Consulting", quantity: 1, unit_price: "100.00" }],
+        }),
+      });
+      const invoice = (await response.json()) as Json & { invoice_id: string; x402_url: string };
+      const first = await fetch(invoice.x402_url);
+      expect(first.status).toBe(402);
+      const required = decodePaymentRequiredHeader(first.headers.get("PAYMENT-REQUIRED") ?? "");
+      // 100.00 EUR at 1.10 USDC per EUR: what the invoice's page and detail ask for too.
+      expect(required.accepts[0]?.amount).toBe("110000000");
+      const detail = (await (
+        await stack.request(`/api/invoices/${invoice.invoice_id}`)
+      ).json()) as Json;
+      expect(detail.amount_due_usdc).toBe("110.00");
+
+      const { pay, statuses } = x402Fetch(await newPayer(110_000_000n));
+      const paid = await pay(invoice.x402_url);
+      expect(statuses).toEqual([402, 200]);
+      expect(paid.status).toBe(200);
+      await waitForInvoiceStatus(stack.api.url, invoice.invoice_id, "paid");
+      const after = (await (
+        await stack.request(`/api/invoices/${invoice.invoice_id}`)
+      ).json()) as Json;
+      expect(after).toMatchObject({
+        currency: "EUR",
+        paid_amount: "100.00",
+        paid_amount_usdc: "110.00",
+        amount_due: "0.00",
+      });
+    } finally {
+      await resetLocalFeeds(chain.url);
+    }
   });
 
   test("partial: part paid by a plain transfer, the next 402 asks for the rest, which the client pays", async () => {
