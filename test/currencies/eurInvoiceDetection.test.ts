@@ -1,7 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { resetLocalFeeds } from "../../chain/localFeeds.ts";
+import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
 import { rpcRequest } from "../../chain/rpc.ts";
+import { SEQUENCER_UPTIME_FEED } from "../../domain/currencies.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
@@ -221,5 +222,33 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
     });
     expect(response.status, await response.clone().text()).toBe(201);
     expect(await response.json()).toMatchObject({ amount: "11.00" });
+  });
+
+  test("a payment while Base's sequencer is down converts nothing, and counts once it has been up for the grace period", async () => {
+    const invoice = await createEur();
+    await eurAt("1.10");
+    const now = await chain.client.getBlock();
+    // Down since a minute ago: no price posted meanwhile can be trusted.
+    await setLocalFeedRound(chain.url, SEQUENCER_UPTIME_FEED.address, {
+      answer: 1n,
+      startedAt: now.timestamp - 60n,
+      updatedAt: now.timestamp,
+    });
+    await chain.payUsdc(devAccount(8), invoice.deposit_address, 110_000_000n);
+    await waitFor(
+      "the payment counted, unconverted",
+      async () => (await stored(invoice))?.received === "110000000",
+      { timeoutMs: EVENT_MS, intervalMs: 100 },
+    );
+    expect(await stored(invoice)).toMatchObject({ status: "sent", received_in_currency: "0" });
+    // Up, and for longer than the hour's grace period: the payment converts at that block's rate.
+    const later = await chain.client.getBlock();
+    await setLocalFeedRound(chain.url, SEQUENCER_UPTIME_FEED.address, {
+      answer: 0n,
+      startedAt: later.timestamp - 2n * 3600n,
+      updatedAt: later.timestamp,
+    });
+    await rpcRequest(chain.url, "anvil_mine", ["0x2"]);
+    await waitForStored(invoice, "100 EUR once the sequencer is trusted", "paid", "100000000");
   });
 });
