@@ -2,6 +2,9 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { PRICE_FEEDS } from "../../domain/currencies.ts";
+import { parseFeedAnswer } from "../../domain/rates.ts";
 import { waitFor } from "../../internal/process.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { deployOtherToken } from "../helpers/otherToken.ts";
@@ -230,5 +233,49 @@ describe("payments to an invoice's deposit address", () => {
       ["invoice.payment_reversed", 0n],
       ["invoice.paid", 150_000_000n],
     ]);
+  });
+
+  test("priced in EUR: a reorg that removes the payment removes its conversion; re-mined after the rate moved, it counts at its new block's rate", async () => {
+    const eurAt = (usd: string) =>
+      setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, { answer: parseFeedAnswer(usd, 8) });
+    await eurAt("1.10");
+    try {
+      const invoice = await createInvoice({
+        currency: "EUR",
+        line_items: [{ description: "Work", quantity: 1, unit_price: "100.00" }],
+      });
+      // 110 USDC, not a quote: at its block's 1.10 it is 100.00 EUR.
+      const signed = await chain.signUsdcTransfer(
+        devAccount(7),
+        invoice.deposit_address,
+        USDC(110),
+      );
+      const paid = await chain.sendRaw(signed);
+      expect(await waitForStatus(invoice.invoice_id, "paid")).toMatchObject({
+        paid_amount: "100.00",
+        currency: "EUR",
+      });
+      const head = await chain.client.getBlockNumber();
+      await chain.reorg(Number(head - paid.blockNumber) + 1);
+      await chain.mine(1);
+      await waitForStatus(invoice.invoice_id, "sent");
+      // The euro moves on the new branch.
+      await eurAt("1.25");
+
+      // The same transaction in a new block: 110 USDC at 1.25 is 88.00 EUR.
+      await chain.sendRaw(signed);
+      expect(await waitForStatus(invoice.invoice_id, "partial")).toMatchObject({
+        paid_amount: "88.00",
+        paid_amount_usdc: "110.00",
+      });
+      const events = await eventsFor(invoice.invoice_id);
+      expect(events.map((e) => [e.type, e.paid_amount])).toEqual([
+        ["invoice.paid", 100_000_000n],
+        ["invoice.payment_reversed", 0n],
+        ["invoice.partial", 88_000_000n],
+      ]);
+    } finally {
+      await resetLocalFeeds(chain.url);
+    }
   });
 });
