@@ -148,12 +148,11 @@ export function pageRoutes(deps: PageDeps): Hono {
   ) => {
     const paidCheck = await paidCheckBox(c, owner, target, page);
     const qr = await payQr(target.deposit_address, due);
-    // x402 asks for the same quote as the page (findPayable); the wallet button's gasless
-    // signature does not read it yet, so a page priced in a currency offers a plain transfer.
+    // x402 and the wallet button's gasless signature ask for the same quote as the page
+    // (findPayable): `due` is the quote's USDC on a page priced in a currency.
     const x402 = x402Url(deps, target.slug);
     if (due > 0n) paymentLinkHeader(c, x402);
     const pay = walletOptions(deps, target.deposit_address, due);
-    if (priced === "currency") pay.wallet.gasless = false;
     return { paidCheck, qrSvg: qr, x402Url: x402, pay };
   };
 

@@ -2,6 +2,10 @@ import type { Browser, Page } from "playwright-core";
 import { type Address, type Hash, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { resetLocalFeeds, setLocalFeedRound } from "../../chain/localFeeds.ts";
+import { PRICE_FEEDS } from "../../domain/currencies.ts";
+import { parseFeedAnswer } from "../../domain/rates.ts";
+import { createEurInvoice } from "../currencies/eurInvoices.ts";
 import { launchBrowser, screenshot } from "../helpers/browser.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startHostSite } from "../helpers/hostSite.ts";
@@ -190,6 +194,39 @@ describe("paying with a browser wallet (EIP-1193 wallet injected, anvil signing)
       await page.close();
     },
   );
+
+  test("gasless on an invoice priced in EUR: the payer signs the quote's USDC, and the invoice is paid in euros", async () => {
+    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.10", 8),
+    });
+    try {
+      const invoice = await createEurInvoice(stack);
+      const { page, wallet } = await walletPage("desktop", { account: gaslessPayer.address });
+      await page.goto(invoice.invoice_url);
+      await payButton(page).waitFor();
+      expect(await page.textContent("#pay-amount")).toBe("110.00");
+      const signing = wallet.pause("eth_signTypedData_v4");
+      await payButton(page).click();
+      await signing.reached;
+      // What it signs is the quote: 100.00 EUR at 1.10 USDC per EUR.
+      expect(await statusText(page)).toBe(
+        "Sign the payment of 110.00 USDC in Test Wallet. It costs you no gas.",
+      );
+      signing.release();
+      await page.waitForSelector("#payment[data-state=paid]", { timeout: COUNTED_MS });
+      const detail = (await (
+        await stack.request(`/api/invoices/${invoice.invoice_id}`)
+      ).json()) as Json;
+      expect(detail).toMatchObject({
+        currency: "EUR",
+        paid_amount: "100.00",
+        paid_amount_usdc: "110.00",
+      });
+      await page.close();
+    } finally {
+      await resetLocalFeeds(chain.url);
+    }
+  });
 
   test("plain transfer inside the w.js iframe: the payer's own transaction pays the link; the host page receives the payment event", async () => {
     const link = await createLink({ amount: "3.00", description: "Widget order" });
