@@ -893,7 +893,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A hosted checkout for one payment of `amount` USDC, with its own deposit address and embeddable snippets. Create a new link per order so payments match orders. `metadata` is echoed in the status endpoint and webhooks; `redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.
+         * @description A hosted checkout for one payment of `amount` USDC (or of `amount` in `currency`, paid in USDC at the chain's rate), with its own deposit address and embeddable snippets. Create a new link per order so payments match orders. `metadata` is echoed in the status endpoint and webhooks; `redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.
          */
         post: {
             parameters: {
@@ -5660,6 +5660,11 @@ export interface components {
             js_widget_snippet: string;
             deposit_address: string;
             amount: string;
+            /**
+             * @description Only for a link priced in a currency: what `amount` is in.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
             /** @enum {string} */
             status: "pending";
             /** Format: uri */
@@ -5688,10 +5693,15 @@ export interface components {
             /** @description Who the checkout says is asking for the money. Default: the name on the merchant's latest invoice, else none. */
             merchant_name?: string;
             /**
-             * @description A USDC amount: a quoted decimal string with 1 to 6 decimals, such as `"100.00"`.
+             * @description A USDC amount, what the link asks for (or, with `currency`, an amount in it, at most 2 decimals): a quoted decimal string, such as `"25.00"`.
              * @example 100.00
              */
             amount: string;
+            /**
+             * @description What `amount` is in: `USDC` (the default) or `USD`, `EUR`, `GBP`, paid in USDC at the rate of Chainlink's feed on Base at payment (docs/currencies.md).
+             * @enum {string}
+             */
+            currency?: "USDC" | "USD" | "EUR" | "GBP";
             /** @description What the payer pays for, shown on the checkout. */
             description: string;
             /**
