@@ -847,6 +847,7 @@ export interface paths {
                          *           "slug": "7hKp2VwQx9Rm",
                          *           "status": "confirmed",
                          *           "amount": "25.00",
+                         *           "currency": "USDC",
                          *           "amount_received": "25.00",
                          *           "refunded_amount": "0.00",
                          *           "description": "Order #1042",
@@ -6816,6 +6817,7 @@ export interface components {
          *       "slug": "7hKp2VwQx9Rm",
          *       "status": "confirmed",
          *       "amount": "25.00",
+         *       "currency": "USDC",
          *       "amount_received": "25.00",
          *       "refunded_amount": "0.00",
          *       "description": "Order #1042",
@@ -6836,10 +6838,17 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "pending" | "confirmed" | "partial" | "excess";
-            /** @description What the link asks for, in USDC. */
+            /** @description What the link asks for, in USDC (or in `currency`). */
             amount: string;
-            /** @description The total of the counted payments, in USDC. */
+            /**
+             * @description What `amount`, `amount_received` and `amount_due` are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md).
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description The total of the counted payments, in USDC (in `currency`: what their conversions counted for, `paid_amount_usdc` beside). */
             amount_received: string;
+            /** @description Priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
             /** @description What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept. */
             refunded_amount: string;
             description: string;
@@ -6861,6 +6870,7 @@ export interface components {
          *       "slug": "7hKp2VwQx9Rm",
          *       "status": "confirmed",
          *       "amount": "25.00",
+         *       "currency": "USDC",
          *       "amount_received": "25.00",
          *       "refunded_amount": "0.00",
          *       "description": "Order #1042",
@@ -6892,10 +6902,17 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "pending" | "confirmed" | "partial" | "excess";
-            /** @description What the link asks for, in USDC. */
+            /** @description What the link asks for, in USDC (or in `currency`). */
             amount: string;
-            /** @description The total of the counted payments, in USDC. */
+            /**
+             * @description What `amount`, `amount_received` and `amount_due` are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md).
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description The total of the counted payments, in USDC (in `currency`: what their conversions counted for, `paid_amount_usdc` beside). */
             amount_received: string;
+            /** @description Priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
             /** @description What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept. */
             refunded_amount: string;
             description: string;
@@ -6910,9 +6927,15 @@ export interface components {
             /** Format: uri */
             payment_link: string;
             created_at: string;
-            /** @description What is still due, in USDC; never negative. */
+            /** @description What is still due, in USDC (or in `currency`); never negative. */
             amount_due: string;
-            /** @description An EIP-681 request for what is still due (the amount once nothing is). */
+            /** @description Priced in a currency: what to send now for `amount_due`, in USDC, at the quote's rate, honoured until `quote_expires_at`; null when no fresh rate can be read (`rate_unavailable` says why), `0.00` when nothing is due. */
+            amount_due_usdc?: string | null;
+            /** @description Until when a payment of exactly `amount_due_usdc` counts as `amount_due`, whatever the rate does. */
+            quote_expires_at?: string;
+            /** @description Why nothing can be asked now (a stale price feed, Base's sequencer down). */
+            rate_unavailable?: string;
+            /** @description An EIP-681 request for what is still due (the amount once nothing is); priced in a currency, for `amount_due_usdc`, the quote's USDC (no amount while no rate can be read). */
             payment_uri: string;
             /**
              * Format: uri
