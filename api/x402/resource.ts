@@ -6,6 +6,7 @@ import {
 } from "@x402/core/http";
 import type { Context } from "hono";
 import { getAddress, type Hex } from "viem";
+import { assertLinkInUsdc } from "../../app/links/assertLinkInUsdc.ts";
 import { authorizationAcceptor } from "../../app/payments/acceptAuthorization.ts";
 import {
   findPayable,
@@ -243,6 +244,7 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { slug } = c.req.valid("param");
     c.header("Cache-Control", "no-store");
+    await assertLinkInUsdc(deps.db, slug);
     const payable = await findPayable(deps, slug);
     if (!payable) throw notFound("invoice or payment link");
     if (payable.due === 0n) return c.json(receiptOf(deps, payable, null), 200);
