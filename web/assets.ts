@@ -106,8 +106,9 @@ export const payJs = `(function () {
   function show(body) {
     if (quotedReceived !== null) {
       var now = body.amount_usdc ? units(body.amount_usdc).toString() : "0";
-      if (body.status !== root.getAttribute("data-state") || now !== quotedReceived) window.location.reload();
-      else if (finished[body.status]) announced = true;
+      if (body.status !== root.getAttribute("data-state") || now !== quotedReceived) return window.location.reload();
+      // The page as reloaded shows it settled: told as a USDC page's is (the widget, the redirect).
+      if (finished[body.status] && !announced) announce(body);
       return;
     }
     root.setAttribute("data-state", body.status);
@@ -129,14 +130,15 @@ export const payJs = `(function () {
       }
     }
     if (body.tx_hash) set("tx", body.tx_hash);
-    if (finished[body.status] && !announced) {
-      announced = true;
-      var message = { type: "remit:payment", slug: slug, status: body.status, tx_hash: body.tx_hash, amount_usdc: body.amount_usdc, confirmed_at: body.confirmed_at };
-      if (window.parent !== window) window.parent.postMessage(message, "*");
-      if (redirect) setTimeout(function () {
-        try { window.top.location.href = redirect; } catch (e) { window.location.href = redirect; }
-      }, 2500);
-    }
+    if (finished[body.status] && !announced) announce(body);
+  }
+  function announce(body) {
+    announced = true;
+    var message = { type: "remit:payment", slug: slug, status: body.status, tx_hash: body.tx_hash, amount_usdc: body.amount_usdc, confirmed_at: body.confirmed_at };
+    if (window.parent !== window) window.parent.postMessage(message, "*");
+    if (redirect) setTimeout(function () {
+      try { window.top.location.href = redirect; } catch (e) { window.location.href = redirect; }
+    }, 2500);
   }
   function poll() {
     fetch(statusUrl, { headers: { accept: "application/json" }, cache: "no-store" })

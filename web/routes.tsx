@@ -3,9 +3,10 @@ import { getAddress } from "viem";
 import { hostedInvoice, hostedLink, merchantPortal } from "../app/pages/hostedPages.ts";
 import { currencyFacts } from "../app/payments/currencyFacts.ts";
 import type { Db } from "../db/database.ts";
+import type { Currency } from "../domain/currencies.ts";
 import { publicPdfUrl, x402Url } from "../domain/invoiceUrls.ts";
 import { invoiceAmountDue, receivedInOwnUnit } from "../domain/moneyRules.ts";
-import { amountDue } from "../domain/paymentState.ts";
+import { amountDue, type PaymentState } from "../domain/paymentState.ts";
 import { usdcPaymentUri } from "../domain/paymentUri.ts";
 import { faviconSvg, payCss, payJs } from "./assets.ts";
 import { NotFoundPage } from "./layout.tsx";
@@ -156,6 +157,26 @@ export function pageRoutes(deps: PageDeps): Hono {
     return { paidCheck, qrSvg: qr, x402Url: x402, pay };
   };
 
+  /**
+   * What a payable page asks for `due` (in its owner's unit): itself in USDC; priced in a
+   * currency, the quote's USDC (none while no rate can be read), with the currency's facts.
+   */
+  const askFor = async (
+    owner: { deposit_address: string; currency: Currency },
+    state: PaymentState,
+    due: bigint,
+  ) => {
+    const currency = await currencyFacts(
+      deps,
+      { depositAddress: owner.deposit_address, currency: owner.currency },
+      state,
+      [],
+      due,
+    );
+    const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
+    return { currency, asked, priced: currency ? ("currency" as const) : ("usdc" as const) };
+  };
+
   app.get("/i/:slug", async (c) => {
     pageHeaders(c, false);
     const hosted = await hostedInvoice(deps.db, c.req.param("slug"));
@@ -170,23 +191,8 @@ export function pageRoutes(deps: PageDeps): Hono {
       receivedInOwnUnit(invoice.currency, state),
       invoice.credited_amount,
     );
-    // Priced in a currency: what is asked is the quote's USDC (none while no rate can be read).
-    const currency = await currencyFacts(
-      deps,
-      { depositAddress: invoice.deposit_address, currency: invoice.currency },
-      state,
-      [],
-      due,
-    );
-    const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
-    const parts = await payableParts(
-      c,
-      "invoice",
-      invoice,
-      `/i/${invoice.slug}`,
-      asked,
-      currency ? "currency" : "usdc",
-    );
+    const { currency, asked, priced } = await askFor(invoice, state, due);
+    const parts = await payableParts(c, "invoice", invoice, `/i/${invoice.slug}`, asked, priced);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
     return c.html(
@@ -207,8 +213,16 @@ export function pageRoutes(deps: PageDeps): Hono {
     const hosted = await hostedLink(deps.db, c.req.param("slug"));
     if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
     const { link, state, refunded } = hosted;
-    const due = amountDue(link.amount, state.received);
-    const { pay, ...parts } = await payableParts(c, "link", link, `/pay/${link.slug}`, due);
+    const due = amountDue(link.amount, receivedInOwnUnit(link.currency, state));
+    const { currency, asked, priced } = await askFor(link, state, due);
+    const { pay, ...parts } = await payableParts(
+      c,
+      "link",
+      link,
+      `/pay/${link.slug}`,
+      asked,
+      priced,
+    );
     // w.js on a desktop says so: no phone's wallet app to open there (web/widget.ts).
     const desktop = c.req.query("device") === "desktop";
     return c.html(
@@ -216,6 +230,7 @@ export function pageRoutes(deps: PageDeps): Hono {
         link={link}
         state={state}
         refunded={refunded}
+        currency={currency}
         {...parts}
         pay={desktop ? { wallet: pay.wallet } : pay}
       />,

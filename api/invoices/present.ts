@@ -1,4 +1,4 @@
-import { type Address, getAddress } from "viem";
+import { getAddress } from "viem";
 import type { Actor } from "../../app/actor.ts";
 import {
   authorizedInvoiceFacts,
@@ -7,7 +7,7 @@ import {
   invoiceFacts,
 } from "../../app/invoices/invoiceDetail.ts";
 import type { Invoice, InvoiceStatusResponse } from "../../app/invoices/schema.ts";
-import { type CurrencyFacts, presentCurrencyAmounts } from "../../app/payments/presentCurrency.ts";
+import { paymentUriFor, presentCurrencyAmounts } from "../../app/payments/presentCurrency.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { BASE_CHAIN_ID } from "../../domain/constants.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
@@ -22,7 +22,6 @@ import { invoiceUrls, x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
-import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -108,16 +107,6 @@ function presentInvoice(
         }
       : {}),
   };
-}
-
-/**
- * The EIP-681 request for `amount` in the owner's unit: itself in USDC; in a currency, the
- * quote's USDC while one stands, and without an amount while no rate can be read (a wallet
- * must never be asked for euros as if they were USDC).
- */
-function paymentUriFor(deposit: Address, currency: CurrencyFacts | null, amount: bigint): string {
-  if (!currency) return usdcPaymentUri(deposit, amount);
-  return usdcPaymentUri(deposit, currency.ask?.quote?.amountDueUsdc ?? null);
 }
 
 /**

@@ -14,7 +14,7 @@ const route = creationRoute({
   tags: ["Payment links"],
   summary: "Create a payment link",
   description:
-    "A hosted checkout for one payment of `amount` USDC, with its own deposit address and embeddable snippets. " +
+    "A hosted checkout for one payment of `amount` USDC (or of `amount` in `currency`, paid in USDC at the chain's rate), with its own deposit address and embeddable snippets. " +
     "Create a new link per order so payments match orders. `metadata` is echoed in the status endpoint and webhooks; " +
     "`redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.",
   request: CreateLinkSchema,

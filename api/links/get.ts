@@ -1,16 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
-import { DepositPaymentsSchema, SweepSchema } from "../../app/invoices/schema.ts";
+import {
+  CurrencyAmountFields,
+  DepositPaymentsSchema,
+  SweepSchema,
+} from "../../app/invoices/schema.ts";
 import { linkSnippets } from "../../app/links/createLink.ts";
 import { authorizedLinkFacts } from "../../app/links/linkDetail.ts";
+import { paymentUriFor, presentCurrencyAmounts } from "../../app/payments/presentCurrency.ts";
 import { presentRefund } from "../../app/refunds/present.ts";
 import { RefundSchema } from "../../app/refunds/refundSchema.ts";
 import { X402_URL_DESCRIPTION } from "../../app/schemaFields.ts";
 import { presentDepositPayments } from "../../domain/depositPaymentView.ts";
 import { x402Url } from "../../domain/invoiceUrls.ts";
 import { formatUsdc } from "../../domain/money.ts";
-import { amountDue, refundedAmount } from "../../domain/moneyRules.ts";
-import { usdcPaymentUri } from "../../domain/paymentUri.ts";
+import { refundedAmount } from "../../domain/moneyRules.ts";
 import { presentSweep } from "../../domain/sweepView.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
@@ -20,9 +24,13 @@ import { errorResponses, jsonResponse, keyRoute, pathParam, type Router } from "
 const LinkSchema = z
   .object({
     ...linkSummaryShape,
-    amount_due: z.string().openapi({ description: "What is still due, in USDC; never negative." }),
+    amount_due: z.string().openapi({
+      description: "What is still due, in USDC (or in `currency`); never negative.",
+    }),
+    ...CurrencyAmountFields,
     payment_uri: z.string().openapi({
-      description: "An EIP-681 request for what is still due (the amount once nothing is).",
+      description:
+        "An EIP-681 request for what is still due (the amount once nothing is); priced in a currency, for `amount_due_usdc`, the quote's USDC (no amount while no rate can be read).",
     }),
     x402_url: z.url().openapi({ description: X402_URL_DESCRIPTION }),
     iframe_snippet: z.string(),
@@ -77,29 +85,36 @@ const route = keyRoute({
 export function registerGetLink(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const slug = c.req.valid("param").slug;
-    const { link, state, transfers, sweeps, refunds } = await authorizedLinkFacts(
+    const { link, state, transfers, sweeps, refunds, due, currency } = await authorizedLinkFacts(
       deps,
       actorOf(c),
       slug,
     );
-    const due = amountDue(link.amount, state.received);
+    const deposit = getAddress(link.deposit_address);
     const { payment_link: _, ...snippets } = linkSnippets(deps.payUrl, link.slug);
     return c.json(
       {
         ...presentLinkSummary(deps, {
           ...link,
           received: state.received,
+          received_in_currency: state.receivedInCurrency ?? null,
           refunded: refundedAmount(refunds),
         }),
         amount_due: formatUsdc(due),
-        payment_uri: usdcPaymentUri(getAddress(link.deposit_address), due > 0n ? due : link.amount),
+        ...presentCurrencyAmounts(currency, state),
+        payment_uri: paymentUriFor(deposit, currency, due > 0n ? due : link.amount),
         x402_url: x402Url(deps, link.slug),
         ...snippets,
         merchant_portal:
           link.wallet_type === "managed" ? `${deps.payUrl}/merchant/${link.slug}` : null,
         webhook_url: link.webhook_url,
         redirect_url: link.redirect_url,
-        payments: presentDepositPayments(transfers, link.deposit_address, state.counted),
+        payments: presentDepositPayments(
+          transfers,
+          link.deposit_address,
+          state.counted,
+          currency?.converted,
+        ),
         sweeps: sweeps.map(presentSweep),
         refunds: refunds.map(presentRefund),
       },

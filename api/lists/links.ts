@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { getAddress } from "viem";
+import { CurrencyAmountFields } from "../../app/invoices/schema.ts";
 import {
   amountParam,
   assertRanges,
@@ -13,7 +14,9 @@ import {
 } from "../../app/lists/listQuery.ts";
 import { type LinkListRow, linkList } from "../../app/lists/merchantLists.ts";
 import { storedMetadataSchema } from "../../app/schemaFields.ts";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { formatUsdc } from "../../domain/money.ts";
+import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import { LINK_STATUSES, type LinkStatus, WALLET_TYPES } from "../../domain/statuses.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Router } from "../openapi.ts";
@@ -40,6 +43,7 @@ export const linkSummaryExample = {
   slug: "7hKp2VwQx9Rm",
   status: "confirmed" as const,
   amount: "25.00",
+  currency: "USDC" as const,
   amount_received: "25.00",
   refunded_amount: "0.00",
   description: "Order #1042",
@@ -56,10 +60,18 @@ export const linkSummaryShape = {
   link_id: z.uuid(),
   slug: z.string(),
   status: z.enum(LINK_STATUSES),
-  amount: z.string().openapi({ description: "What the link asks for, in USDC." }),
-  amount_received: z
+  amount: z
     .string()
-    .openapi({ description: "The total of the counted payments, in USDC." }),
+    .openapi({ description: "What the link asks for, in USDC (or in `currency`)." }),
+  currency: z.enum(CURRENCIES).openapi({
+    description:
+      "What `amount`, `amount_received` and `amount_due` are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md).",
+  }),
+  amount_received: z.string().openapi({
+    description:
+      "The total of the counted payments, in USDC (in `currency`: what their conversions counted for, `paid_amount_usdc` beside).",
+  }),
+  paid_amount_usdc: CurrencyAmountFields.paid_amount_usdc,
   refunded_amount: z.string().openapi({
     description:
       "What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept.",
@@ -88,7 +100,14 @@ export function presentLinkSummary(
     slug: row.slug,
     status: row.status,
     amount: formatUsdc(row.amount),
-    amount_received: formatUsdc(row.received),
+    currency: row.currency,
+    amount_received: formatUsdc(
+      receivedInOwnUnit(row.currency, {
+        received: row.received,
+        receivedInCurrency: row.received_in_currency,
+      }),
+    ),
+    ...(row.currency === "USDC" ? {} : { paid_amount_usdc: formatUsdc(row.received) }),
     refunded_amount: formatUsdc(row.refunded),
     description: row.description,
     merchant_name: row.merchant_name,

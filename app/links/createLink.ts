@@ -50,6 +50,7 @@ export async function createLink(
   assertWebhookUrlAllowed(deps, input.webhook_url);
   await assertPayoutWalletAllowed(deps, input.wallet_address);
   const merchantEmail = input.merchant_email.toLowerCase();
+  const currency = input.currency ?? "USDC";
 
   return createIdempotently(
     deps,
@@ -74,6 +75,7 @@ export async function createLink(
       merchant_id: merchant.id,
       merchant_email: merchantEmail,
       amount,
+      currency,
       description: input.description,
       wallet_type: input.wallet_type,
       wallet_address: walletAddress,
@@ -92,6 +94,8 @@ export async function createLink(
         x402_url: x402Url(deps, slug),
         deposit_address: depositAddress,
         amount: formatUsdc(amount),
+        // Priced in a currency: `amount` is in it (a USDC link's body is the spec's, unchanged).
+        ...(currency === "USDC" ? {} : { currency }),
         status: "pending",
         merchant_portal: input.wallet_type === "managed" ? `${deps.payUrl}/merchant/${slug}` : null,
       },

@@ -4,10 +4,12 @@ import type { LinkRow } from "../../db/queries/links.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { listRefundsOf, type RefundRow } from "../../db/queries/refunds.ts";
 import { findSweepsOf, type IndexedSweepRow } from "../../db/queries/sweeps.ts";
-import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
+import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
+import { amountDue, type IndexedTransfer, type PaymentState } from "../../domain/paymentState.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedLink, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { type CurrencyFacts, currencyFacts } from "../payments/currencyFacts.ts";
 import { linkSnippets } from "./createLink.ts";
 
 export type { LinkRow, RefundRow };
@@ -38,19 +40,44 @@ async function linkFacts(
   return { link, state, transfers, sweeps, refunds };
 }
 
+/**
+ * What the API adds to a link's facts: what it received and still asks for in its own unit
+ * (its currency's, when priced in one), and, priced in a currency, its payments' conversions
+ * and what to send now (a quote; null in USDC).
+ */
+export type LinkApiFacts = LinkFacts & {
+  received: bigint;
+  due: bigint;
+  currency: CurrencyFacts | null;
+};
+
 /** The payment link `slug` as the API shows it, for its owner only (authorizedLink). */
 export async function authorizedLinkFacts(
-  deps: Pick<CoreDeps, "db" | "indexerSchema">,
+  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl">,
   actor: Actor,
   slug: string,
-): Promise<LinkFacts> {
-  return linkFacts(deps, await authorizedLink(deps.db, actor.identity, slug));
+): Promise<LinkApiFacts> {
+  const facts = await linkFacts(deps, await authorizedLink(deps.db, actor.identity, slug));
+  const { link, state, transfers } = facts;
+  const received = receivedInOwnUnit(link.currency, state);
+  const due = amountDue(link.amount, received);
+  const currency = await currencyFacts(
+    deps,
+    { depositAddress: link.deposit_address, currency: link.currency },
+    state,
+    transfers,
+    due,
+  );
+  return { ...facts, received, due, currency };
 }
 
 /** One payment link as its merchant sees it. */
 export type LinkDetail = {
   link: LinkRow;
+  /** In the link's unit: USDC, or its currency (what its converted payments counted for). */
   received: bigint;
+  /** The USDC that arrived (`received` itself for a link priced in USDC). */
+  receivedUsdc: bigint;
   /** Every refund requested, oldest first. */
   refunds: RefundRow[];
   snippets: ReturnType<typeof linkSnippets>;
@@ -68,7 +95,8 @@ export async function merchantLinkDetail(
   const { state, transfers, refunds } = await linkFacts(deps, link);
   return {
     link,
-    received: state.received,
+    received: receivedInOwnUnit(link.currency, state),
+    receivedUsdc: state.received,
     refunds,
     snippets: linkSnippets(deps.payUrl, link.slug),
     transfers,

@@ -1,7 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { LINK_STATUSES, REPORTED_INVOICE_STATUSES } from "../../domain/statuses.ts";
 import {
   checksummedAddress,
+  currencyField,
+  currencyRules,
   emailAddress,
   metadataSchema,
   nonEmptyText,
@@ -14,8 +17,9 @@ import {
 } from "../schemaFields.ts";
 
 /**
- * `POST /api/links` (the spec leaves the request to us): one payment of `amount` USDC for
- * `description`, with the same wallet rules as invoices.
+ * `POST /api/links` (the spec leaves the request to us): one payment of `amount` USDC (or of
+ * `amount` in `currency`, paid in USDC at the chain's rate) for `description`, with the same
+ * wallet and currency rules as invoices.
  */
 export const CreateLinkSchema = z
   .strictObject({
@@ -26,7 +30,14 @@ export const CreateLinkSchema = z
       description:
         "Who the checkout says is asking for the money. Default: the name on the merchant's latest invoice, else none.",
     }),
-    amount: usdcAmount,
+    amount: usdcAmount.openapi({
+      description:
+        'A USDC amount, what the link asks for (or, with `currency`, an amount in it, at most 2 decimals): a quoted decimal string, such as `"25.00"`.',
+    }),
+    currency: currencyField.optional().openapi({
+      description:
+        "What `amount` is in: `USDC` (the default) or `USD`, `EUR`, `GBP`, paid in USDC at the rate of Chainlink's feed on Base at payment (docs/currencies.md).",
+    }),
     description: nonEmptyText(500).openapi({
       description: "What the payer pays for, shown on the checkout.",
     }),
@@ -47,7 +58,9 @@ export const CreateLinkSchema = z
   .superRefine(
     (input, ctx) => {
       if (typeof input !== "object" || input === null || Array.isArray(input)) return;
-      walletRules(input as Record<string, unknown>, ctx);
+      const body = input as Record<string, unknown>;
+      walletRules(body, ctx);
+      currencyRules(body, [{ path: ["amount"], value: body.amount }], ctx);
     },
     { when: () => true },
   )
@@ -79,6 +92,9 @@ export const CreateLinkResponseSchema = z
     js_widget_snippet: z.string(),
     deposit_address: z.string(),
     amount: z.string(),
+    currency: z.enum(CURRENCIES).exclude(["USDC"]).optional().openapi({
+      description: "Only for a link priced in a currency: what `amount` is in.",
+    }),
     status: z.literal("pending"),
     merchant_portal: z.url().nullable(),
     webhook_secret: z.string().optional(),

@@ -1,5 +1,7 @@
+import type { Address } from "viem";
 import { formatUsdc } from "../../domain/money.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
+import { usdcPaymentUri } from "../../domain/paymentUri.ts";
 import type { CurrencyFacts } from "./currencyFacts.ts";
 
 export type { CurrencyFacts };
@@ -32,4 +34,18 @@ export function presentCurrencyAmounts(
     amount_due_usdc: formatUsdc(ask.quote.amountDueUsdc),
     quote_expires_at: ask.quote.expiresAt.toISOString(),
   };
+}
+
+/**
+ * The EIP-681 request for `amount` in the owner's unit: itself in USDC; in a currency, the
+ * quote's USDC while one stands, and without an amount while no rate can be read (a wallet
+ * must never be asked for euros as if they were USDC).
+ */
+export function paymentUriFor(
+  deposit: Address,
+  currency: CurrencyFacts | null,
+  amount: bigint,
+): string {
+  if (!currency) return usdcPaymentUri(deposit, amount);
+  return usdcPaymentUri(deposit, currency.ask?.quote?.amountDueUsdc ?? null);
 }

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { LinkStatus, WalletType } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
 import {
@@ -26,10 +27,14 @@ export type LinkListRow = {
   id: string;
   slug: string;
   status: LinkStatus;
+  /** In `currency`. */
   amount: bigint;
+  currency: Currency;
   description: string;
-  /** What the reconcile job last counted for the link (0 before any payment). */
+  /** What the reconcile job last counted for the link, in USDC (0 before any payment). */
   received: bigint;
+  /** Priced in a currency: what its converted payments counted for in it (null before any). */
+  received_in_currency: bigint | null;
   /** What its confirmed refunds paid back (0 without any). */
   refunded: bigint;
   merchant_name: string | null;
@@ -59,6 +64,7 @@ export async function listLinks(
       "l.slug",
       "l.status",
       "l.amount",
+      "l.currency",
       "l.description",
       "l.merchant_name",
       "l.wallet_type",
@@ -68,6 +74,7 @@ export async function listLinks(
       "l.created_at",
     ])
     .select(paymentTotals("link_id", "l.id", "s"))
+    .select("s.received_in_currency")
     .where("l.merchant_id", "=", merchantId);
   if (filters.statuses?.length) query = query.where("l.status", "in", filters.statuses);
   query = query

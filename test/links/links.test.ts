@@ -30,6 +30,12 @@ describe("payment links", () => {
     const response = await stack.request("/api/links", { method: "POST", json: body, headers });
     return { status: response.status, body: (await response.json()) as Json };
   };
+  const linksDescribed = (description: string) =>
+    stack.db
+      .selectFrom("app.payment_links")
+      .select("slug")
+      .where("description", "=", description)
+      .execute();
   const status = async (slug: unknown) => {
     const response = await stack.request(`/api/payments/status/${slug}`);
     return { status: response.status, body: (await response.json()) as Json };
@@ -84,13 +90,39 @@ describe("payment links", () => {
     expect((typo.body.error as { fields: Json[] }).fields).toContainEqual(
       expect.objectContaining({ message: 'is not a known field; did you mean "amount"?' }),
     );
+    expect(await linksDescribed("")).toEqual([]);
+  });
+
+  test("currency: a link priced in EUR names it; an unknown code or a cent's fraction in a currency is a field-level 400, nothing stored", async () => {
+    const eur = await create(linkRequest({ currency: "EUR", amount: "25.50" }));
+    expect(eur.status).toBe(201);
+    expect(eur.body).toMatchObject({ amount: "25.50", currency: "EUR", status: "pending" });
+    const stored = await stack.db
+      .selectFrom("app.payment_links")
+      .select(["currency", "amount"])
+      .where("id", "=", eur.body.link_id as string)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ currency: "EUR", amount: 25_500_000n });
+    // USDC, said or not, keeps the spec's body: no currency field in it.
     expect(
-      await stack.db
-        .selectFrom("app.payment_links")
-        .select("slug")
-        .where("description", "=", "")
-        .execute(),
-    ).toEqual([]);
+      (await create(linkRequest({ currency: "USDC", amount: "25.005" }))).body,
+    ).not.toHaveProperty("currency");
+
+    const cases: [Json, string, string][] = [
+      [{ currency: "JPY" }, "currency", "invalid_enum"],
+      [{ currency: "eur" }, "currency", "invalid_enum"],
+      [{ currency: "EUR", amount: "25.001" }, "amount", "too_many_decimals"],
+      [{ currency: "GBP", amount: "0.005" }, "amount", "too_many_decimals"],
+    ];
+    const description = `Refused ${randomUUID()}`;
+    for (const [overrides, path, code] of cases) {
+      const { status: httpStatus, body } = await create(linkRequest({ description, ...overrides }));
+      expect(httpStatus, JSON.stringify(overrides)).toBe(400);
+      expect((body.error as { fields: Json[] }).fields, JSON.stringify(overrides)).toEqual([
+        expect.objectContaining({ path, code }),
+      ]);
+    }
+    expect(await linksDescribed(description)).toEqual([]);
   });
 
   test("unknown slugs are 404 JSON", async () => {

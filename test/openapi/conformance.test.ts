@@ -533,13 +533,25 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((await call("get", get, id, { client: poller })).status).toBe(429);
   });
 
-  test("the x402 resource: 402 while due, 400, 404, 202 once paid (no wait set), then 200; 429", async () => {
+  test("the x402 resource: 402 while due, 400, 404, 409, 202 once paid (no wait set), then 200; 429", async () => {
     const resource = "/api/x402/{slug}";
     const { body: link } = await call("post", "/api/links", {}, { json: linkRequest() });
     const slug = { slug: link.slug as string };
     const due = await call("get", resource, slug);
     expect([due.status, (due.body.error as Json).code]).toEqual([402, "payment_required"]);
     expect((await call("get", resource, { slug: "nosuchslug12" })).status).toBe(404);
+    // A link priced in a currency is paid from its checkout, which quotes it.
+    const { body: eurLink } = await call(
+      "post",
+      "/api/links",
+      {},
+      { json: linkRequest({ currency: "EUR" }) },
+    );
+    const refused = await call("get", resource, { slug: eurLink.slug as string });
+    expect([refused.status, (refused.body.error as Json).code]).toEqual([
+      409,
+      "priced_in_currency",
+    ]);
     const junk = { headers: { "PAYMENT-SIGNATURE": "not base64!" } };
     expect((await call("get", resource, slug, junk)).status).toBe(400);
     const authorization = await signedAuthorization(devAccount(6), {

@@ -1,10 +1,13 @@
 import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { LinkRow } from "../../app/pages/hostedPages.ts";
+import type { CurrencyFacts } from "../../app/payments/currencyFacts.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
+import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
+import { QuoteNote, quotedPage } from "../quoteNote.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 
 /** `{PAY_URL}/pay/{slug}`: the checkout for a payment link; also what the iframe and w.js show. */
@@ -23,14 +26,21 @@ export function CheckoutPage(props: {
   paidCheck?: Child;
   /** The link's x402 resource: a `<link rel="payment">` for software (the checkout shows none). */
   x402Url?: string;
+  /** Priced in a currency: what is asked in USDC now (its quote), or why nothing is. */
+  currency?: CurrencyFacts | null;
 }) {
-  const { link, state } = props;
+  const { link, currency } = props;
+  const unit = link.currency;
+  // Amounts read in the link's unit: in a currency, what its payments counted for in it.
+  const state = { ...props.state, received: receivedInOwnUnit(unit, props.state) };
   const due = amountDue(link.amount, state.received);
+  // What the payer sends, in USDC: the amount due itself, or the quote standing for it.
+  const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
   return (
     <Layout
-      scripts={props.pay && due > 0n ? [WALLET_SCRIPT] : []}
+      scripts={props.pay && asked > 0n ? [WALLET_SCRIPT] : []}
       x402Url={due > 0n ? props.x402Url : undefined}
-      title={`Pay ${formatUsdcForDisplay(link.amount)} USDC${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
+      title={`Pay ${formatUsdcForDisplay(link.amount)} ${unit}${link.merchant_name ? ` to ${link.merchant_name}` : ""}: ${link.description}`}
     >
       <PaymentRoot
         slug={link.slug}
@@ -38,6 +48,7 @@ export function CheckoutPage(props: {
         totalUnits={link.amount}
         state={link.status}
         redirectUrl={link.redirect_url}
+        quoted={quotedPage(currency, props.state.received)}
       >
         <section class="card">
           <p class="muted small">
@@ -45,7 +56,9 @@ export function CheckoutPage(props: {
             {link.merchant_name ? <strong class="merchant">{link.merchant_name}</strong> : null}
           </p>
           <h1>{link.description}</h1>
-          <p class="amount">{formatUsdcForDisplay(link.amount)} USDC</p>
+          <p class="amount">
+            {formatUsdcForDisplay(link.amount)} {unit}
+          </p>
           <StatusBadge status={link.status} />
         </section>
         <PaymentProgress
@@ -54,6 +67,7 @@ export function CheckoutPage(props: {
           total={link.amount}
           refunded={props.refunded}
           doneTitle="Payment confirmed. Thank you!"
+          unit={unit}
         >
           {link.redirect_url ? (
             <p class="small">
@@ -64,8 +78,9 @@ export function CheckoutPage(props: {
             </p>
           ) : null}
         </PaymentProgress>
+        {currency && due > 0n ? <QuoteNote currency={currency} due={due} /> : null}
         <PayWith
-          due={due}
+          due={asked}
           depositAddress={getAddress(link.deposit_address)}
           qrSvg={props.qrSvg}
           {...props.pay}

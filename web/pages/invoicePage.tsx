@@ -2,14 +2,13 @@ import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import type { CurrencyFacts } from "../../app/payments/currencyFacts.ts";
-import { QUOTE_MIN_REMAINING_MS } from "../../domain/currencyPayments.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { invoiceAmountDue, invoicedAmount, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import type { PaymentState } from "../../domain/paymentState.ts";
-import { formatRatio } from "../../domain/rates.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentProgress, PaymentRoot, PayWith, StatusBadge } from "../paymentPanels.tsx";
+import { QuoteNote, quotedPage } from "../quoteNote.tsx";
 import { WALLET_SCRIPT, type WalletSettings } from "../walletPanel.tsx";
 import { LineItemsTable } from "./lineItemsTable.tsx";
 
@@ -25,41 +24,6 @@ export function InvoiceHead(props: { invoice: InvoiceRow; children: Child }) {
       <h1>{invoice.merchant_name_snapshot}</h1>
       <p class="muted small prewrap">{invoice.merchant_address_snapshot}</p>
       {props.children}
-    </section>
-  );
-}
-
-/**
- * How long a page may keep showing a quote: its time left once two minutes are kept for the
- * payer's wallet, and at least 30 s, so a page never reloads in a loop.
- */
-const renewIn = (expiresAt: Date, at: Date): number =>
-  Math.max(30_000, expiresAt.getTime() - at.getTime() - QUOTE_MIN_REMAINING_MS);
-
-/**
- * What a page priced in a currency tells of its quote: the amount due in the currency, the USDC
- * asked for it and until when that holds — or that no rate can be read now, and nothing is asked.
- */
-function QuoteNote(props: { currency: CurrencyFacts; due: bigint }) {
-  const { ask, currency } = props.currency;
-  if (!ask?.quote)
-    return (
-      <section class="card warning" role="status" data-rate-unavailable>
-        <strong>Rate unavailable.</strong> The USDC amount for {formatUsdcForDisplay(props.due)}{" "}
-        {currency} cannot be worked out right now ({ask?.unavailable ?? "no rate"}). Please come
-        back later: nothing is asked until a fresh rate is published on Base.
-      </section>
-    );
-  const until = ask.quote.expiresAt.toISOString().slice(11, 16);
-  return (
-    <section class="card small" data-quote>
-      <strong>
-        {formatUsdcForDisplay(props.due)} {currency} ={" "}
-        {formatUsdcForDisplay(ask.quote.amountDueUsdc)} USDC
-      </strong>{" "}
-      at {formatRatio(ask.quote.rate)} USDC per {currency}, the rate on Base (Chainlink). Send
-      exactly this amount by {until} UTC and it pays {formatUsdcForDisplay(props.due)} {currency},
-      whatever the rate does; after that this page asks again at the rate of the moment.
     </section>
   );
 }
@@ -108,16 +72,7 @@ export function InvoicePage(props: {
         depositAddress={getAddress(invoice.deposit_address)}
         totalUnits={invoiced}
         state={status}
-        quoted={
-          currency
-            ? {
-                receivedUsdc: props.state.received,
-                renewInMs: currency.ask?.quote
-                  ? renewIn(currency.ask.quote.expiresAt, currency.ask.at)
-                  : null,
-              }
-            : undefined
-        }
+        quoted={quotedPage(currency, props.state.received)}
       >
         <InvoiceHead invoice={invoice}>
           <StatusBadge status={status} />

@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import type { LinkRow } from "../../app/pages/hostedPages.ts";
 import { formatUtc } from "../../domain/dates.ts";
-import { formatUsdcForDisplay } from "../../domain/money.ts";
+import { formatAmountForDisplay, formatUsdcForDisplay } from "../../domain/money.ts";
 import type { IndexedTransfer, PaymentState } from "../../domain/paymentState.ts";
 import { Layout } from "../layout.tsx";
 import { PaymentRoot, StatusBadge, TxLink } from "../paymentPanels.tsx";
@@ -35,7 +35,7 @@ export function MerchantPortal(props: {
             <tbody>
               <tr>
                 <th>Amount</th>
-                <td class="num">{formatUsdcForDisplay(link.amount)} USDC</td>
+                <td class="num">{formatAmountForDisplay(link.amount, link.currency)}</td>
               </tr>
               <tr>
                 <th>Received</th>

@@ -847,6 +847,7 @@ export interface paths {
                          *           "slug": "7hKp2VwQx9Rm",
                          *           "status": "confirmed",
                          *           "amount": "25.00",
+                         *           "currency": "USDC",
                          *           "amount_received": "25.00",
                          *           "refunded_amount": "0.00",
                          *           "description": "Order #1042",
@@ -893,7 +894,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A hosted checkout for one payment of `amount` USDC, with its own deposit address and embeddable snippets. Create a new link per order so payments match orders. `metadata` is echoed in the status endpoint and webhooks; `redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.
+         * @description A hosted checkout for one payment of `amount` USDC (or of `amount` in `currency`, paid in USDC at the chain's rate), with its own deposit address and embeddable snippets. Create a new link per order so payments match orders. `metadata` is echoed in the status endpoint and webhooks; `redirect_url` is where the checkout sends the payer once confirmed. Same validation, error shape and Idempotency-Key rules as invoices.
          */
         post: {
             parameters: {
@@ -2172,7 +2173,7 @@ export interface paths {
         };
         /**
          * Pay an invoice or payment link over x402 (no authentication)
-         * @description The invoice's or link's `x402_url`: an x402 version 2 resource (coinbase/x402, `exact` scheme on EVM) for software that pays bills. Without `PAYMENT-SIGNATURE`, while something is due: `402` with `PAYMENT-REQUIRED` (base64 JSON `PaymentRequired`) asking for exactly the amount still due: scheme `exact`, network `eip155:8453`, asset Base's USDC, `payTo` the deposit address, `extra` `{name: "USD Coin", version: "2"}`, `maxTimeoutSeconds` 300. With `PAYMENT-SIGNATURE` (base64 JSON `PaymentPayload`: an EIP-3009 authorization): verified exactly as `POST /api/payments/{slug}/authorizations` verifies, relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` (base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.
+         * @description The invoice's or link's `x402_url`: an x402 version 2 resource (coinbase/x402, `exact` scheme on EVM) for software that pays bills. Without `PAYMENT-SIGNATURE`, while something is due: `402` with `PAYMENT-REQUIRED` (base64 JSON `PaymentRequired`) asking for exactly the amount still due: scheme `exact`, network `eip155:8453`, asset Base's USDC, `payTo` the deposit address, `extra` `{name: "USD Coin", version: "2"}`, `maxTimeoutSeconds` 300. With `PAYMENT-SIGNATURE` (base64 JSON `PaymentPayload`: an EIP-3009 authorization): verified exactly as `POST /api/payments/{slug}/authorizations` verifies, relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` (base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. A payment link priced in a currency: `409` `priced_in_currency` (pay it from its checkout, which quotes it). Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.
          */
         get: {
             parameters: {
@@ -2264,6 +2265,15 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5660,6 +5670,11 @@ export interface components {
             js_widget_snippet: string;
             deposit_address: string;
             amount: string;
+            /**
+             * @description Only for a link priced in a currency: what `amount` is in.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR" | "GBP";
             /** @enum {string} */
             status: "pending";
             /** Format: uri */
@@ -5688,10 +5703,15 @@ export interface components {
             /** @description Who the checkout says is asking for the money. Default: the name on the merchant's latest invoice, else none. */
             merchant_name?: string;
             /**
-             * @description A USDC amount: a quoted decimal string with 1 to 6 decimals, such as `"100.00"`.
+             * @description A USDC amount, what the link asks for (or, with `currency`, an amount in it, at most 2 decimals): a quoted decimal string, such as `"25.00"`.
              * @example 100.00
              */
             amount: string;
+            /**
+             * @description What `amount` is in: `USDC` (the default) or `USD`, `EUR`, `GBP`, paid in USDC at the rate of Chainlink's feed on Base at payment (docs/currencies.md).
+             * @enum {string}
+             */
+            currency?: "USDC" | "USD" | "EUR" | "GBP";
             /** @description What the payer pays for, shown on the checkout. */
             description: string;
             /**
@@ -6806,6 +6826,7 @@ export interface components {
          *       "slug": "7hKp2VwQx9Rm",
          *       "status": "confirmed",
          *       "amount": "25.00",
+         *       "currency": "USDC",
          *       "amount_received": "25.00",
          *       "refunded_amount": "0.00",
          *       "description": "Order #1042",
@@ -6826,10 +6847,17 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "pending" | "confirmed" | "partial" | "excess";
-            /** @description What the link asks for, in USDC. */
+            /** @description What the link asks for, in USDC (or in `currency`). */
             amount: string;
-            /** @description The total of the counted payments, in USDC. */
+            /**
+             * @description What `amount`, `amount_received` and `amount_due` are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md).
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description The total of the counted payments, in USDC (in `currency`: what their conversions counted for, `paid_amount_usdc` beside). */
             amount_received: string;
+            /** @description Priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
             /** @description What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept. */
             refunded_amount: string;
             description: string;
@@ -6851,6 +6879,7 @@ export interface components {
          *       "slug": "7hKp2VwQx9Rm",
          *       "status": "confirmed",
          *       "amount": "25.00",
+         *       "currency": "USDC",
          *       "amount_received": "25.00",
          *       "refunded_amount": "0.00",
          *       "description": "Order #1042",
@@ -6882,10 +6911,17 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "pending" | "confirmed" | "partial" | "excess";
-            /** @description What the link asks for, in USDC. */
+            /** @description What the link asks for, in USDC (or in `currency`). */
             amount: string;
-            /** @description The total of the counted payments, in USDC. */
+            /**
+             * @description What `amount`, `amount_received` and `amount_due` are in: `USDC` (the spec's), or `EUR`, `GBP`, `USD`, paid in USDC at the chain's rate (docs/currencies.md).
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
+            /** @description The total of the counted payments, in USDC (in `currency`: what their conversions counted for, `paid_amount_usdc` beside). */
             amount_received: string;
+            /** @description Priced in a currency: the counted payments in USDC, what arrived. */
+            paid_amount_usdc?: string;
             /** @description What confirmed refunds paid back, in USDC (`0.00` before any); `amount_received` less this is what the merchant kept. */
             refunded_amount: string;
             description: string;
@@ -6900,9 +6936,15 @@ export interface components {
             /** Format: uri */
             payment_link: string;
             created_at: string;
-            /** @description What is still due, in USDC; never negative. */
+            /** @description What is still due, in USDC (or in `currency`); never negative. */
             amount_due: string;
-            /** @description An EIP-681 request for what is still due (the amount once nothing is). */
+            /** @description Priced in a currency: what to send now for `amount_due`, in USDC, at the quote's rate, honoured until `quote_expires_at`; null when no fresh rate can be read (`rate_unavailable` says why), `0.00` when nothing is due. */
+            amount_due_usdc?: string | null;
+            /** @description Until when a payment of exactly `amount_due_usdc` counts as `amount_due`, whatever the rate does. */
+            quote_expires_at?: string;
+            /** @description Why nothing can be asked now (a stale price feed, Base's sequencer down). */
+            rate_unavailable?: string;
+            /** @description An EIP-681 request for what is still due (the amount once nothing is); priced in a currency, for `amount_due_usdc`, the quote's USDC (no amount while no rate can be read). */
             payment_uri: string;
             /**
              * Format: uri

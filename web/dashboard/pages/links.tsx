@@ -1,4 +1,5 @@
 import type { LinkRow, RefundRow } from "../../../app/links/linkDetail.ts";
+import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
@@ -28,7 +29,10 @@ function Snippet(props: { id: string; label: string; text: string }) {
 export function LinkDetailPage(props: {
   session: Session;
   link: LinkRow;
+  /** In the link's unit (its currency, when priced in one). */
   received: bigint;
+  /** The USDC that arrived. */
+  receivedUsdc: bigint;
   /** Every refund requested, oldest first. */
   refunds: RefundRow[];
   snippets: { payment_link: string; iframe_snippet: string; js_widget_snippet: string };
@@ -38,19 +42,30 @@ export function LinkDetailPage(props: {
 }) {
   const { link } = props;
   const refunded = refundedAmount(props.refunds);
+  const amount = (units: bigint) => formatAmountForDisplay(units, link.currency);
   return (
     <DashboardLayout title={link.description} section="/dashboard/links" {...props.session}>
       {props.notice === "created" && <Alert tone="ok">The payment link is created.</Alert>}
       <section class="card">
         <h2>
-          <Badge status={link.status} /> {usdc(link.amount)}
+          <Badge status={link.status} /> {amount(link.amount)}
         </h2>
-        <p>
-          Received <strong data-figure="received">{usdc(props.received)}</strong> · refunded{" "}
-          <strong data-figure="refunded">{usdc(refunded)}</strong> · net{" "}
-          <strong data-figure="net">{usdc(netReceived(props.received, refunded))}</strong> · created{" "}
-          <Time at={link.created_at} />
-        </p>
+        {link.currency === "USDC" ? (
+          <p>
+            Received <strong data-figure="received">{usdc(props.received)}</strong> · refunded{" "}
+            <strong data-figure="refunded">{usdc(refunded)}</strong> · net{" "}
+            <strong data-figure="net">{usdc(netReceived(props.received, refunded))}</strong> ·
+            created <Time at={link.created_at} />
+          </p>
+        ) : (
+          // Refunds pay back USDC, so a net of the currency's received less them has no unit.
+          <p>
+            Received <strong data-figure="received">{amount(props.received)}</strong> (
+            <span data-figure="received-usdc">{usdc(props.receivedUsdc)}</span>) · refunded{" "}
+            <strong data-figure="refunded">{usdc(refunded)}</strong> · created{" "}
+            <Time at={link.created_at} />
+          </p>
+        )}
         <p class="muted small">
           Deposit address: <Hash value={checksummed(link.deposit_address)} />
         </p>

@@ -78,6 +78,7 @@ export const registerLinks: SignedInRoutes = (app, deps) => {
         session={session(c)}
         link={detail.link}
         received={detail.received}
+        receivedUsdc={detail.receivedUsdc}
         refunds={detail.refunds}
         snippets={detail.snippets}
         transfers={detail.transfers}
