@@ -149,11 +149,15 @@ export function pageRoutes(deps: PageDeps): Hono {
   ) => {
     const paidCheck = await paidCheckBox(c, owner, target, page);
     const qr = await payQr(target.deposit_address, due);
-    // x402 and the wallet button's gasless signature ask for the same quote as the page
-    // (findPayable): `due` is the quote's USDC on a page priced in a currency.
-    const x402 = x402Url(deps, target.slug);
-    if (due > 0n) paymentLinkHeader(c, x402);
+    // x402 and the wallet button's gasless signature ask for the same quote as an invoice's
+    // page (findPayable): `due` is the quote's USDC on a page priced in a currency. A link priced
+    // in a currency is refused by both (app/links/assertLinkInUsdc.ts) until findPayable quotes
+    // links too, so its checkout offers neither.
+    const offered = !(owner === "link" && priced === "currency");
+    const x402 = offered ? x402Url(deps, target.slug) : undefined;
+    if (x402 && due > 0n) paymentLinkHeader(c, x402);
     const pay = walletOptions(deps, target.deposit_address, due);
+    if (!offered) pay.wallet.gasless = false;
     return { paidCheck, qrSvg: qr, x402Url: x402, pay };
   };
 
