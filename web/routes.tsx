@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { getAddress } from "viem";
 import { hostedInvoice, hostedLink, merchantPortal } from "../app/pages/hostedPages.ts";
 import { currencyFacts } from "../app/payments/currencyFacts.ts";
+import { askedUsdc } from "../app/payments/presentCurrency.ts";
 import type { Db } from "../db/database.ts";
 import type { Currency } from "../domain/currencies.ts";
 import { publicPdfUrl, x402Url } from "../domain/invoiceUrls.ts";
@@ -177,7 +178,7 @@ export function pageRoutes(deps: PageDeps): Hono {
       [],
       due,
     );
-    const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
+    const asked = askedUsdc(currency, due);
     return { currency, asked, priced: currency ? ("currency" as const) : ("usdc" as const) };
   };
 

@@ -49,3 +49,13 @@ export function paymentUriFor(
   if (!currency) return usdcPaymentUri(deposit, amount);
   return usdcPaymentUri(deposit, currency.ask?.quote?.amountDueUsdc ?? null);
 }
+
+/**
+ * What a payer is asked to send now, in USDC: the amount due itself for an owner priced in
+ * USDC; for one priced in a currency, the quote standing for it (0 while no rate can be read:
+ * nothing is asked). The one reading the pages and the routes share.
+ */
+export function askedUsdc(currency: CurrencyFacts | null | undefined, due: bigint): bigint {
+  if (!currency) return due;
+  return currency.ask?.quote?.amountDueUsdc ?? 0n;
+}

@@ -2,6 +2,7 @@ import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { LinkRow } from "../../app/pages/hostedPages.ts";
 import type { CurrencyFacts } from "../../app/payments/currencyFacts.ts";
+import { askedUsdc } from "../../app/payments/presentCurrency.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import { amountDue, type PaymentState } from "../../domain/paymentState.ts";
@@ -35,7 +36,7 @@ export function CheckoutPage(props: {
   const state = { ...props.state, received: receivedInOwnUnit(unit, props.state) };
   const due = amountDue(link.amount, state.received);
   // What the payer sends, in USDC: the amount due itself, or the quote standing for it.
-  const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
+  const asked = askedUsdc(currency, due);
   return (
     <Layout
       scripts={props.pay && asked > 0n ? [WALLET_SCRIPT] : []}

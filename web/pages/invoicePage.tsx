@@ -2,6 +2,7 @@ import type { Child } from "hono/jsx";
 import { getAddress } from "viem";
 import type { InvoiceRow, LineItemRow } from "../../app/pages/hostedPages.ts";
 import type { CurrencyFacts } from "../../app/payments/currencyFacts.ts";
+import { askedUsdc } from "../../app/payments/presentCurrency.ts";
 import { reportedStatus, utcToday } from "../../domain/invoiceStatus.ts";
 import { formatUsdcForDisplay } from "../../domain/money.ts";
 import { invoiceAmountDue, invoicedAmount, receivedInOwnUnit } from "../../domain/moneyRules.ts";
@@ -60,7 +61,7 @@ export function InvoicePage(props: {
     invoice.credited_amount,
   );
   // What the payer sends, in USDC: the amount due itself, or the quote standing for it.
-  const asked = currency ? (currency.ask?.quote?.amountDueUsdc ?? 0n) : due;
+  const asked = askedUsdc(currency, due);
   return (
     <Layout
       title={`Invoice ${invoice.invoice_number} from ${invoice.merchant_name_snapshot}`}
