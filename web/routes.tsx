@@ -146,20 +146,19 @@ export function pageRoutes(deps: PageDeps): Hono {
     target: { slug: string; deposit_address: string },
     page: string,
     due: bigint,
-    priced: "usdc" | "currency" = "usdc",
   ) => {
     const paidCheck = await paidCheckBox(c, owner, target, page);
     const qr = await payQr(target.deposit_address, due);
-    // x402 and the wallet button's gasless signature ask for the same quote as an invoice's
-    // page (findPayable): `due` is the quote's USDC on a page priced in a currency. A link priced
-    // in a currency is refused by both (app/links/assertLinkInUsdc.ts) until findPayable quotes
-    // links too, so its checkout offers neither.
-    const offered = !(owner === "link" && priced === "currency");
-    const x402 = offered ? x402Url(deps, target.slug) : undefined;
+    // x402 and the wallet button's gasless signature ask for the same quote as the page
+    // (findPayable): `due` is the quote's USDC on a page priced in a currency.
+    const x402 = x402Url(deps, target.slug);
     if (x402 && due > 0n) paymentLinkHeader(c, x402);
-    const pay = walletOptions(deps, target.deposit_address, due);
-    if (!offered) pay.wallet.gasless = false;
-    return { paidCheck, qrSvg: qr, x402Url: x402, pay };
+    return {
+      paidCheck,
+      qrSvg: qr,
+      x402Url: x402,
+      pay: walletOptions(deps, target.deposit_address, due),
+    };
   };
 
   /**
@@ -179,7 +178,7 @@ export function pageRoutes(deps: PageDeps): Hono {
       due,
     );
     const asked = askedUsdc(currency, due);
-    return { currency, asked, priced: currency ? ("currency" as const) : ("usdc" as const) };
+    return { currency, asked };
   };
 
   app.get("/i/:slug", async (c) => {
@@ -196,8 +195,8 @@ export function pageRoutes(deps: PageDeps): Hono {
       receivedInOwnUnit(invoice.currency, state),
       invoice.credited_amount,
     );
-    const { currency, asked, priced } = await askFor(invoice, state, due);
-    const parts = await payableParts(c, "invoice", invoice, `/i/${invoice.slug}`, asked, priced);
+    const { currency, asked } = await askFor(invoice, state, due);
+    const parts = await payableParts(c, "invoice", invoice, `/i/${invoice.slug}`, asked);
     // By slug: the page never prints the invoice's id, which would open the merchant's API.
     const pdfUrl = publicPdfUrl(deps, invoice.slug);
     return c.html(
@@ -219,15 +218,8 @@ export function pageRoutes(deps: PageDeps): Hono {
     if (!hosted) return c.html(<NotFoundPage what="payment link" />, 404);
     const { link, state, refunded } = hosted;
     const due = amountDue(link.amount, receivedInOwnUnit(link.currency, state));
-    const { currency, asked, priced } = await askFor(link, state, due);
-    const { pay, ...parts } = await payableParts(
-      c,
-      "link",
-      link,
-      `/pay/${link.slug}`,
-      asked,
-      priced,
-    );
+    const { currency, asked } = await askFor(link, state, due);
+    const { pay, ...parts } = await payableParts(c, "link", link, `/pay/${link.slug}`, asked);
     // w.js on a desktop says so: no phone's wallet app to open there (web/widget.ts).
     const desktop = c.req.query("device") === "desktop";
     return c.html(

@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getAddress, type Hex } from "viem";
-import { assertLinkInUsdc } from "../../app/links/assertLinkInUsdc.ts";
 import { authorizationAcceptor } from "../../app/payments/acceptAuthorization.ts";
 import {
   authorizationMessage,
@@ -117,7 +116,6 @@ export function registerPaymentAuthorizations(app: Router, deps: AppDeps): void 
     async (c) => {
       const { slug } = c.req.valid("param");
       const body = c.req.valid("json");
-      await assertLinkInUsdc(deps.db, slug);
       const payable = await findPayable(deps, slug);
       if (!payable) throw notFound("payment");
       const row = await acceptor.accept(

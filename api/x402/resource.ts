@@ -6,7 +6,6 @@ import {
 } from "@x402/core/http";
 import type { Context } from "hono";
 import { getAddress, type Hex } from "viem";
-import { assertLinkInUsdc } from "../../app/links/assertLinkInUsdc.ts";
 import { authorizationAcceptor } from "../../app/payments/acceptAuthorization.ts";
 import {
   findPayable,
@@ -60,7 +59,7 @@ const route = createRoute({
     "(base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. " +
     "Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. " +
     "A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. " +
-    "A payment link priced in a currency: `409` `priced_in_currency` (pay it from its checkout, which quotes it). " +
+    "An invoice or link priced in a currency is asked for in USDC at its standing quote (the page's and the checkout's); `503` `rate_unavailable` while no fresh rate can be read. " +
     "Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.",
   request: { params: X402ParamsSchema },
   responses: {
@@ -107,7 +106,7 @@ const route = createRoute({
         "PAYMENT-RESPONSE": header("Only when a relayed transaction failed."),
       },
     },
-    ...errorResponses(404, 409, 429),
+    ...errorResponses(404, 429),
   },
 });
 
@@ -245,7 +244,6 @@ export function registerX402Resource(app: Router, deps: AppDeps): void {
   app.openapi(route, async (c) => {
     const { slug } = c.req.valid("param");
     c.header("Cache-Control", "no-store");
-    await assertLinkInUsdc(deps.db, slug);
     const payable = await findPayable(deps, slug);
     if (!payable) throw notFound("invoice or payment link");
     if (payable.due === 0n) return c.json(receiptOf(deps, payable, null), 200);

@@ -12,7 +12,7 @@ import {
 } from "../../db/queries/payerAuthorizations.ts";
 import { loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { USDC_ADDRESS } from "../../domain/constants.ts";
-import type { FiatCurrency } from "../../domain/currencies.ts";
+import type { Currency, FiatCurrency } from "../../domain/currencies.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { amountDue, invoiceAmountDue, receivedInOwnUnit } from "../../domain/moneyRules.ts";
 import {
@@ -72,11 +72,12 @@ export async function findPayable(
   const link = await findLinkBySlug(db, slug);
   if (link) {
     const state = await loadPaymentState(db, link.deposit_address);
+    const dueInOwnUnit = amountDue(link.amount, receivedInOwnUnit(link.currency, state));
     return {
       slug,
       merchantId: link.merchant_id,
       depositAddress: getAddress(link.deposit_address),
-      due: amountDue(link.amount, state.received),
+      due: await askedFor(deps, link, dueInOwnUnit),
       kind: "link",
       merchantName: link.merchant_name,
       label: link.description,
@@ -98,12 +99,7 @@ export async function findPayable(
     slug,
     merchantId: invoice.merchant_id,
     depositAddress: getAddress(invoice.deposit_address),
-    // What x402 and the gasless route ask for is USDC: for an invoice priced in a currency,
-    // the quote standing for what is due (the page's, the same on every read inside it).
-    due:
-      invoice.currency === "USDC"
-        ? dueInOwnUnit
-        : await quotedDue(deps, invoice.deposit_address, invoice.currency, dueInOwnUnit),
+    due: await askedFor(deps, invoice, dueInOwnUnit),
     kind: "invoice",
     merchantName: invoice.merchant_name_snapshot,
     label: invoice.invoice_number,
@@ -112,6 +108,18 @@ export async function findPayable(
     latestTxHash: state.latestTxHash,
   };
 }
+
+/**
+ * What x402 and the gasless route ask for, in USDC, for `due` in its owner's unit: itself for an
+ * owner priced in USDC; for one priced in a currency, the quote standing for it (the page's and
+ * the checkout's, the same on every read inside its window).
+ */
+const askedFor = (
+  deps: Pick<CoreDeps, "db"> & { rpcUrl?: string | undefined },
+  owner: { deposit_address: string; currency: Currency },
+  due: bigint,
+): Promise<bigint> | bigint =>
+  owner.currency === "USDC" ? due : quotedDue(deps, owner.deposit_address, owner.currency, due);
 
 /**
  * The USDC asked for `due` (in `currency`) now: the standing quote, or a new one at the latest
@@ -125,7 +133,7 @@ async function quotedDue(
   due: bigint,
 ): Promise<bigint> {
   if (due === 0n) return 0n;
-  if (!deps.rpcUrl) throw new Error("findPayable: a currency-priced invoice needs the chain");
+  if (!deps.rpcUrl) throw new Error("findPayable: an owner priced in a currency needs the chain");
   const answer = await quoteAmountDue(
     deps.db,
     quoteReaderFor(deps.rpcUrl),
@@ -136,7 +144,7 @@ async function quotedDue(
     throw new Refusal(
       "unavailable",
       "rate_unavailable",
-      `this invoice is priced in ${currency} and no fresh rate can be read now (${answer.unavailable}): nothing can be asked in USDC until one is`,
+      `this invoice or link is priced in ${currency} and no fresh rate can be read now (${answer.unavailable}): nothing can be asked in USDC until one is`,
     );
   return answer.quote.amountDueUsdc;
 }

@@ -12,7 +12,7 @@ import { createEurInvoice, eurAt, eurStale } from "./eurInvoices.ts";
  * The hosted page of an invoice priced in EUR, in a real browser on the real stack: it asks for
  * the quote's USDC (copy field, QR code, wallet link), reads in euros, asks anew for the rest
  * after a partial payment, and asks for nothing while no fresh rate can be read. x402 and the
- * gasless route are not offered for it (they ask for USDC amounts of their own).
+ * gasless route ask for the same quote (test/payments/x402Payment, test/pages/walletCheckout).
  */
 describe("an EUR invoice's hosted page", () => {
   const chain = useChainForFile();

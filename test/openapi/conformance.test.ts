@@ -540,18 +540,6 @@ describe("every response of the JSON API matches the published /openapi.json", (
     const due = await call("get", resource, slug);
     expect([due.status, (due.body.error as Json).code]).toEqual([402, "payment_required"]);
     expect((await call("get", resource, { slug: "nosuchslug12" })).status).toBe(404);
-    // A link priced in a currency is paid from its checkout, which quotes it.
-    const { body: eurLink } = await call(
-      "post",
-      "/api/links",
-      {},
-      { json: linkRequest({ currency: "EUR" }) },
-    );
-    const refused = await call("get", resource, { slug: eurLink.slug as string });
-    expect([refused.status, (refused.body.error as Json).code]).toEqual([
-      409,
-      "priced_in_currency",
-    ]);
     const junk = { headers: { "PAYMENT-SIGNATURE": "not base64!" } };
     expect((await call("get", resource, slug, junk)).status).toBe(400);
     const authorization = await signedAuthorization(devAccount(6), {

@@ -292,6 +292,58 @@ describe("paying over x402 with @x402/fetch", () => {
     }
   });
 
+  test("a payment link priced in EUR: the 402 asks for its checkout's quote, the client pays it, and the link is confirmed in euros", async () => {
+    await setLocalFeedRound(chain.url, PRICE_FEEDS.EUR.address, {
+      answer: parseFeedAnswer("1.10", 8),
+    });
+    try {
+      const merchant = await claimedMerchant(stack.db);
+      const created = (await (
+        await stack.request("/api/links", {
+          method: "POST",
+          json: linkRequest({ currency: "EUR", amount: "100.00", merchant_email: merchant.email }),
+          headers: bearer(merchant.key),
+        })
+      ).json()) as Json & { slug: string; x402_url: string };
+      const first = await fetch(created.x402_url);
+      expect(first.status).toBe(402);
+      const required = decodePaymentRequiredHeader(first.headers.get("PAYMENT-REQUIRED") ?? "");
+      // 100.00 EUR at 1.10 USDC per EUR: what its checkout and detail ask for too.
+      expect(required.accepts[0]?.amount).toBe("110000000");
+      const detailOf = async () =>
+        (await (
+          await stack.request(`/api/links/${created.slug}`, { headers: bearer(merchant.key) })
+        ).json()) as Json;
+      expect((await detailOf()).amount_due_usdc).toBe("110.00");
+
+      const { pay, statuses } = x402Fetch(await newPayer(110_000_000n));
+      const paid = await pay(created.x402_url);
+      expect(statuses).toEqual([402, 200]);
+      expect(await paid.json()).toMatchObject({
+        kind: "link",
+        status: "settled",
+        amount: "110.00",
+      });
+      const after = await waitFor(
+        "the EUR link confirmed",
+        async () => {
+          const detail = await detailOf();
+          return detail.status === "confirmed" ? detail : undefined;
+        },
+        { timeoutMs: EVENT_MS, intervalMs: 100 },
+      );
+      expect(after).toMatchObject({
+        currency: "EUR",
+        amount: "100.00",
+        amount_received: "100.00",
+        paid_amount_usdc: "110.00",
+        amount_due: "0.00",
+      });
+    } finally {
+      await resetLocalFeeds(chain.url);
+    }
+  });
+
   test("partial: part paid by a plain transfer, the next 402 asks for the rest, which the client pays", async () => {
     const invoice = await createInvoiceOn(stack.api.url, receiver.url);
     const x402 = `${stack.api.url}/api/x402/${invoice.slug}`;

@@ -2173,7 +2173,7 @@ export interface paths {
         };
         /**
          * Pay an invoice or payment link over x402 (no authentication)
-         * @description The invoice's or link's `x402_url`: an x402 version 2 resource (coinbase/x402, `exact` scheme on EVM) for software that pays bills. Without `PAYMENT-SIGNATURE`, while something is due: `402` with `PAYMENT-REQUIRED` (base64 JSON `PaymentRequired`) asking for exactly the amount still due: scheme `exact`, network `eip155:8453`, asset Base's USDC, `payTo` the deposit address, `extra` `{name: "USD Coin", version: "2"}`, `maxTimeoutSeconds` 300. With `PAYMENT-SIGNATURE` (base64 JSON `PaymentPayload`: an EIP-3009 authorization): verified exactly as `POST /api/payments/{slug}/authorizations` verifies, relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` (base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. A payment link priced in a currency: `409` `priced_in_currency` (pay it from its checkout, which quotes it). Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.
+         * @description The invoice's or link's `x402_url`: an x402 version 2 resource (coinbase/x402, `exact` scheme on EVM) for software that pays bills. Without `PAYMENT-SIGNATURE`, while something is due: `402` with `PAYMENT-REQUIRED` (base64 JSON `PaymentRequired`) asking for exactly the amount still due: scheme `exact`, network `eip155:8453`, asset Base's USDC, `payTo` the deposit address, `extra` `{name: "USD Coin", version: "2"}`, `maxTimeoutSeconds` 300. With `PAYMENT-SIGNATURE` (base64 JSON `PaymentPayload`: an EIP-3009 authorization): verified exactly as `POST /api/payments/{slug}/authorizations` verifies, relayed by Remit's relayer (the payer needs no ETH), and answered, once its transaction is in a block, `200` with `PAYMENT-RESPONSE` (base64 JSON `SettlementResponse`: `success`, `transaction`, `network`, `payer`) and the receipt. Nothing due (paid, excess, void): `200` with the receipt (`paid`, `void`), never a payment requirement; a relayed payment on its way: `200` `processing`. A payment pays exactly what is due now: after a partial payment the next `402` asks for the rest. An invoice or link priced in a currency is asked for in USDC at its standing quote (the page's and the checkout's); `503` `rate_unavailable` while no fresh rate can be read. Like the gasless route: `503` `gasless_unavailable` when this service relays nothing (pay the deposit address with a plain transfer), `chain_unavailable` when the Base RPC does not answer.
          */
         get: {
             parameters: {
@@ -2265,15 +2265,6 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Conflict with the resource's state or with an earlier request. */
-                409: {
                     headers: {
                         [name: string]: unknown;
                     };
