@@ -12,6 +12,7 @@ import {
   overview,
   receivedInCurrencyForStatus,
   refundedAmount,
+  shareInCurrency,
 } from "./moneyRules.ts";
 
 describe("invoiceAmountDue", () => {
@@ -228,5 +229,19 @@ describe("receivedInCurrencyForStatus", () => {
     expect(receivedInCurrencyForStatus(100_000_000n, 99_994_999n)).toBe(99_994_999n);
     expect(receivedInCurrencyForStatus(100_000_000n, 100_005_001n)).toBe(100_005_001n);
     expect(receivedInCurrencyForStatus(100_000_000n, 0n)).toBe(0n);
+  });
+});
+
+describe("shareInCurrency", () => {
+  test("a refund's share of the currency the payments were converted to, down to the cent", () => {
+    // 121 USDC counted as 110 EUR: 11 USDC returns 10 EUR.
+    const state = { received: 121_000_000n, receivedInCurrency: 110_000_000n };
+    expect(shareInCurrency(11_000_000n, state)).toBe(10_000_000n);
+    // 1 USDC of it is 0.909090… EUR: 0.90, never rounded up.
+    expect(shareInCurrency(1_000_000n, state)).toBe(900_000n);
+    expect(shareInCurrency(121_000_000n, state)).toBe(110_000_000n);
+    // Nothing counted or nothing converted yet: nothing to speak of in the currency.
+    expect(shareInCurrency(1_000_000n, { received: 0n, receivedInCurrency: 0n })).toBe(0n);
+    expect(shareInCurrency(1_000_000n, { received: 5_000_000n, receivedInCurrency: 0n })).toBe(0n);
   });
 });

@@ -287,3 +287,23 @@ export function receivedInOwnUnit(
 ): bigint {
   return currency === "USDC" ? state.received : (state.receivedInCurrency ?? 0n);
 }
+
+/** A cent of a currency, in its 6-decimal base units. */
+const CENT = 10_000n;
+
+/**
+ * What `usdc` of an owner's counted payments stands for in its currency: that share of what the
+ * payments were converted to (their rates averaged by amount), rounded down to the cent (never
+ * overcounted). What a refund of an owner priced in a currency returns in it.
+ *
+ * @example shareInCurrency(11_000_000n, { received: 121_000_000n, receivedInCurrency: 110_000_000n }) // 10_000_000n
+ * @example shareInCurrency(1_000_000n, { received: 0n, receivedInCurrency: 0n }) // 0n
+ */
+export function shareInCurrency(
+  usdc: bigint,
+  state: { received: bigint; receivedInCurrency: bigint },
+): bigint {
+  if (state.received === 0n) return 0n;
+  const share = (usdc * state.receivedInCurrency) / state.received;
+  return (share / CENT) * CENT;
+}

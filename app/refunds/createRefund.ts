@@ -17,6 +17,7 @@ import { countUnfinishedRefunds } from "../../db/queries/relayerGas.ts";
 import { hashSecretToken, newClaimToken } from "../../domain/apiKeys.ts";
 import { jobKey, TASK } from "../../domain/jobs.ts";
 import { formatUsdc, usdcToBaseUnits } from "../../domain/money.ts";
+import { shareInCurrency } from "../../domain/moneyRules.ts";
 import { refundNonce } from "../../domain/refundNonce.ts";
 import {
   planRefund,
@@ -122,7 +123,7 @@ async function refundFacts(
   db: Executor,
   target: RefundTarget,
   owner: SweepOwner,
-): Promise<RefundFacts> {
+): Promise<RefundFacts & { inCurrency: (usdc: bigint) => bigint | null }> {
   const { receivedInCurrency, ...facts } = await loadRefundFacts(
     db,
     target.owner,
@@ -133,7 +134,13 @@ async function refundFacts(
   // amount is of what the payments counted for (sweepPolicy settledAmount), as for the sweep.
   const priced =
     target.currency === "USDC" ? owner : { ...owner, receivedInCurrency: receivedInCurrency ?? 0n };
-  return { ...facts, revenue: revenueOf(priced, facts.received) };
+  // What a refund of `usdc` returns in the currency: null for an owner priced in USDC, and while
+  // none of its payments is converted (nothing known in the currency yet).
+  const inCurrency = (usdc: bigint) =>
+    target.currency === "USDC" || !receivedInCurrency
+      ? null
+      : shareInCurrency(usdc, { received: facts.received, receivedInCurrency });
+  return { ...facts, revenue: revenueOf(priced, facts.received), inCurrency };
 }
 
 /** The plan for these facts, or the refusal the API answers. */
@@ -157,6 +164,8 @@ function acceptedPlan(
 /** What a refund request would do, without doing it (previewRefund). */
 export type RefundPreview = {
   amount: bigint;
+  /** What it returns in its owner's currency (moneyRules' shareInCurrency); null in USDC. */
+  amountInCurrency: bigint | null;
   source: RefundSource;
   /** The address the money leaves from (checksummed). */
   from: Address;
@@ -185,12 +194,8 @@ export async function previewRefund(
       "too_many_unfinished_refunds",
       `${target.label} already has ${MAX_UNFINISHED_REFUNDS} refunds on their way: wait for one to be confirmed or to fail`,
     );
-  const plan = acceptedPlan(
-    await refundFacts(deps.db, target, target.sweepOwner),
-    requested,
-    minimum,
-    target,
-  );
+  const facts = await refundFacts(deps.db, target, target.sweepOwner);
+  const plan = acceptedPlan(facts, requested, minimum, target);
   let from = target.depositAddress;
   if (plan.source === "managed_wallet") {
     const wallet = await findManagedWallet(deps.db, target.merchantId);
@@ -199,6 +204,7 @@ export async function previewRefund(
   }
   return {
     amount: plan.amount,
+    amountInCurrency: facts.inCurrency(plan.amount),
     source: plan.source,
     from: getAddress(from),
     to,
@@ -260,7 +266,8 @@ export async function createRefund(
     if (!key.claimed)
       await assertNotRepeated(trx, target, requested, to, input.to_sender === true, now);
     await assertRefundAllowed(trx, deps.refundLimits, target, now);
-    const plan = acceptedPlan(await refundFacts(trx, target, owner), requested, minimum, target);
+    const facts = await refundFacts(trx, target, owner);
+    const plan = acceptedPlan(facts, requested, minimum, target);
     await reserveTransferGas(trx, deps.relayerBudget, target.merchantId, {
       what: "refunds",
       unavailableCode: "refunds_unavailable",
@@ -283,6 +290,8 @@ export async function createRefund(
       from_address: from,
       nonce: refundNonce(getAddress(from), id),
       amount: plan.amount,
+      currency: target.currency,
+      amount_in_currency: facts.inCurrency(plan.amount),
       to_address: to,
       to_sender: input.to_sender === true,
       claim_token_hash: token ? hashSecretToken(token) : null,

@@ -9,6 +9,13 @@ export function presentRefund(row: RefundRow): Refund {
     refund_id: row.id,
     status: row.status,
     amount: formatUsdc(row.amount),
+    ...(row.currency === "USDC"
+      ? {}
+      : {
+          currency: row.currency,
+          amount_in_currency:
+            row.amount_in_currency === null ? null : formatUsdc(row.amount_in_currency),
+        }),
     source: row.source,
     from: getAddress(row.from_address),
     to: row.to_address ? getAddress(row.to_address) : null,

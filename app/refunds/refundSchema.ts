@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CURRENCIES } from "../../domain/currencies.ts";
 import { REFUND_SOURCES, REFUND_STATUSES } from "../../domain/statuses.ts";
 
 /** A refund as the API shows it (GET /api/invoices/{id}'s `refunds`, the refund routes' 201). */
@@ -8,7 +9,16 @@ export const refundShape = {
     description:
       "`requested` (waiting for its submission, or for the payer to name the address through the claim link), `submitted` (relayed, not yet seen on chain), `confirmed` (its transfer out is indexed), `failed` (see `error`).",
   }),
-  amount: z.string().openapi({ example: "1.00" }),
+  amount: z.string().openapi({ example: "1.00", description: "USDC: what a refund pays back." }),
+  currency: z.enum(CURRENCIES).optional().openapi({
+    description:
+      "Only for an invoice or link priced in a currency (`EUR`, `GBP`, `USD`): that currency.",
+  }),
+  amount_in_currency: z.string().nullable().optional().openapi({
+    example: "10.00",
+    description:
+      "Only for an invoice or link priced in a currency: what this refund returns in it, its share of what the counted payments were converted to (their rates averaged by amount), rounded down to the cent; taken when the refund was requested. Null when it was requested before any payment was converted (no fresh rate then).",
+  }),
   source: z.enum(REFUND_SOURCES).openapi({
     description: "Where the money leaves from: the deposit address, or your managed wallet.",
   }),

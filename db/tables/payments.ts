@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { Currency } from "../../domain/currencies.ts";
 import type { PayerAuthorizationStatus } from "../../domain/relayedAuthorization.ts";
 import type { PayoutTrigger, RefundSource, RefundStatus } from "../../domain/statuses.ts";
 
@@ -78,6 +79,9 @@ export interface PaymentTables {
     claim_token_hash: string | null;
     claim_expires_at: Date | null;
     claimed_at: Generated<Date | null>;
+    /** Its owner's currency, and what it returns in it (migration 0044); null for USDC. */
+    currency: Generated<Currency>;
+    amount_in_currency: bigint | null;
   } & TransferProgressColumns;
   /** Payouts out of a managed wallet to a registered payout wallet (migration 0037). */
   "app.payouts": {

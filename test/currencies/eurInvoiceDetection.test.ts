@@ -145,6 +145,7 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
     rate_unavailable?: string;
     payment_uri: string;
     payments: { amount: string; amount_in_currency?: string; rate?: string }[];
+    refunds: Record<string, unknown>[];
   };
   const detail = async (invoice: Created): Promise<Detail> => {
     const response = await stack.request(`/api/invoices/${invoice.invoice_id}`);
@@ -221,7 +222,10 @@ describe("an EUR invoice's payments, converted at their blocks' rates", () => {
       json: { to_sender: true },
     });
     expect(response.status, await response.clone().text()).toBe(201);
-    expect(await response.json()).toMatchObject({ amount: "11.00" });
+    // It pays back USDC and says what that returns in euros: 11 of the 121 USDC counted as 110 EUR.
+    const refund = { amount: "11.00", currency: "EUR", amount_in_currency: "10.00" };
+    expect(await response.json()).toMatchObject(refund);
+    expect((await detail(invoice)).refunds).toEqual([expect.objectContaining(refund)]);
   });
 
   test("a payment while Base's sequencer is down converts nothing, and counts once it has been up for the grace period", async () => {

@@ -136,6 +136,15 @@ describe("invoices priced in a currency in the dashboard", () => {
       new RegExp(`^${String(paid.amount_due_usdc).replace(".", "\\.")} USDC for 60\\.00 EUR`),
     );
     await checkPage(page, "eur-invoice", PHONE_390);
+
+    // A refund pays back USDC; its confirmation says what that returns in euros (11 of the 44
+    // USDC counted as 40.00 EUR), and requests nothing yet.
+    await page.getByLabel("Amount in USDC").fill("11");
+    await page.getByRole("button", { name: "Request refund" }).click();
+    expect(await text("[data-figure=amount]")).toBe("11.00 USDC");
+    expect(await text("[data-figure=in-currency]")).toMatch(/^10\.00 EUR of what the payments/);
+    expect(await stack.db.selectFrom("app.refunds").select("id").execute()).toEqual([]);
+    await checkPage(page, "eur-invoice-refund-confirm", PHONE_390);
   });
 
   test("while no fresh rate can be read, the page says so and asks for nothing", async () => {

@@ -5525,8 +5525,21 @@ export interface components {
              * @enum {string}
              */
             status: "requested" | "submitted" | "confirmed" | "failed";
-            /** @example 1.00 */
+            /**
+             * @description USDC: what a refund pays back.
+             * @example 1.00
+             */
             amount: string;
+            /**
+             * @description Only for an invoice or link priced in a currency (`EUR`, `GBP`, `USD`): that currency.
+             * @enum {string}
+             */
+            currency?: "USDC" | "USD" | "EUR" | "GBP";
+            /**
+             * @description Only for an invoice or link priced in a currency: what this refund returns in it, its share of what the counted payments were converted to (their rates averaged by amount), rounded down to the cent; taken when the refund was requested. Null when it was requested before any payment was converted (no fresh rate then).
+             * @example 10.00
+             */
+            amount_in_currency?: string | null;
             /**
              * @description Where the money leaves from: the deposit address, or your managed wallet.
              * @enum {string}
@@ -6135,8 +6148,21 @@ export interface components {
              * @enum {string}
              */
             status: "requested" | "submitted" | "confirmed" | "failed";
-            /** @example 1.00 */
+            /**
+             * @description USDC: what a refund pays back.
+             * @example 1.00
+             */
             amount: string;
+            /**
+             * @description Only for an invoice or link priced in a currency (`EUR`, `GBP`, `USD`): that currency.
+             * @enum {string}
+             */
+            currency?: "USDC" | "USD" | "EUR" | "GBP";
+            /**
+             * @description Only for an invoice or link priced in a currency: what this refund returns in it, its share of what the counted payments were converted to (their rates averaged by amount), rounded down to the cent; taken when the refund was requested. Null when it was requested before any payment was converted (no fresh rate then).
+             * @example 10.00
+             */
+            amount_in_currency?: string | null;
             /**
              * @description Where the money leaves from: the deposit address, or your managed wallet.
              * @enum {string}

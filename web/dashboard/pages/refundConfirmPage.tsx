@@ -1,5 +1,5 @@
 import type { InvoiceRow } from "../../../app/invoices/invoiceDetail.ts";
-import { formatUsdcForDisplay } from "../../../domain/money.ts";
+import { formatAmountForDisplay, formatUsdcForDisplay } from "../../../domain/money.ts";
 import { DashboardLayout } from "../layout.tsx";
 import { ConfirmCard } from "./confirmCard.tsx";
 import { Hash } from "./hashes.tsx";
@@ -12,6 +12,8 @@ export type RefundConfirmation = {
   from: string;
   to: string | null;
   vendorEmail: string | null;
+  /** What it returns in the invoice's currency (null in USDC, or nothing converted yet). */
+  inCurrency?: string | null;
 };
 
 /** The second screen of "Request refund": the amount, where from and where to; then the button. */
@@ -46,6 +48,15 @@ export function RefundConfirmPage(props: {
             <strong data-figure="amount">{formatUsdcForDisplay(refund.amount)} USDC</strong> for
             invoice {invoice.invoice_number}
           </dd>
+          {refund.inCurrency ? (
+            <>
+              <dt>Returns</dt>
+              <dd data-figure="in-currency">
+                {formatAmountForDisplay(refund.inCurrency, invoice.currency)} of what the payments
+                counted for (refunds pay back USDC)
+              </dd>
+            </>
+          ) : null}
           <dt>From</dt>
           <dd data-figure="from">
             {refund.source === "deposit" ? "The invoice's deposit address" : "Your managed wallet"}{" "}

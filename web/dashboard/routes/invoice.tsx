@@ -38,7 +38,12 @@ export const registerInvoice: SignedInRoutes = (app, deps) => {
     if (!input.ok) return input;
     return attempt(async () => {
       const preview = await previewInvoiceRefund(deps, actorOf(c), id, input.data);
-      return { ...preview, amount: formatUsdc(preview.amount) };
+      const { amountInCurrency, ...rest } = preview;
+      return {
+        ...rest,
+        amount: formatUsdc(preview.amount),
+        inCurrency: amountInCurrency === null ? null : formatUsdc(amountInCurrency),
+      };
     });
   };
 
