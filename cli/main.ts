@@ -322,6 +322,46 @@ dev
     printJson(await devRate(feed, usd, options.rpcUrl));
   });
 
+const database = program
+  .command("db")
+  .description("the service's database on your own Postgres: roles and migrations");
+database
+  .command("roles")
+  .description(
+    "print the SQL (run once, as a superuser) that creates the owner role, the runtime role and the database",
+  )
+  .option("--owner <name>", "the owner role: migrations and the indexer run as it", "remit_owner")
+  .option("--runtime <name>", "the runtime role of the API and the worker", "remit_app")
+  .option("--database <name>", "the database", "remit")
+  .action(async (options: { owner: string; runtime: string; database: string }) => {
+    const { rolesSql } = await import("../db/runtimeRole.ts");
+    process.stdout.write(rolesSql(options));
+  });
+database
+  .command("migrate")
+  .description(
+    "apply the migrations as the owner (MIGRATION_DATABASE_URL, else DATABASE_URL) and grant DATABASE_URL's runtime role what it needs",
+  )
+  .action(async () => {
+    const owner = process.env.MIGRATION_DATABASE_URL || process.env.DATABASE_URL;
+    if (!owner)
+      throw new CliError(
+        "set MIGRATION_DATABASE_URL (the owner role) or DATABASE_URL: npm start migrates the embedded database itself",
+        EXIT.usage,
+      );
+    const [{ migrate }, { grantRuntimeRole }] = await Promise.all([
+      import("../db/migrate.ts"),
+      import("../db/runtimeRole.ts"),
+    ]);
+    const applied = await migrate(owner);
+    const runtime = process.env.DATABASE_URL;
+    if (process.env.MIGRATION_DATABASE_URL && runtime) await grantRuntimeRole(owner, runtime);
+    printJson({
+      applied,
+      runtime_role_granted: Boolean(process.env.MIGRATION_DATABASE_URL && runtime),
+    });
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { rpcRequest } from "../chain/rpc.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
 import { migrate } from "../db/migrate.ts";
+import { databaseRoleProblem, grantRuntimeRole } from "../db/runtimeRole.ts";
 import { requireProductionEmail } from "../email/productionEmail.ts";
 import { type Env, parseEnv, splitRpcUrls } from "../internal/env.ts";
 import { createLogger } from "../internal/logger.ts";
@@ -23,7 +24,13 @@ import {
   startDatabase,
   stopLeftovers,
 } from "./startChainAndDatabase.ts";
-import { opsPort, refuseDataDirInUse, refuseTakenPorts, workerMetricsPort } from "./startChecks.ts";
+import {
+  opsPort,
+  refuseDataDirInUse,
+  refuseTakenPorts,
+  StartRefusedError,
+  workerMetricsPort,
+} from "./startChecks.ts";
 import { StartPhases } from "./startPhases.ts";
 import { SupervisedChild } from "./supervisor.ts";
 
@@ -124,8 +131,19 @@ async function main(): Promise<void> {
     rpc: describeRpcUrls(rpcUrl),
     start_block: startBlock,
   });
-  const applied = await migrate(databaseUrl);
+  // With two roles the owner migrates (and runs the indexer, and keeps the index); the API and
+  // the worker run as DATABASE_URL's runtime role, granted what they need (db/runtimeRole.ts).
+  const ownerUrl = env.MIGRATION_DATABASE_URL ?? databaseUrl;
+  const applied = await migrate(ownerUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
+  if (env.MIGRATION_DATABASE_URL) await grantRuntimeRole(ownerUrl, databaseUrl);
+  if (env.chainMode === "mainnet" && env.DATABASE_URL && env.ALLOW_DATABASE_OWNER !== "true") {
+    const problem = await databaseRoleProblem(databaseUrl);
+    if (problem)
+      throw new StartRefusedError(
+        `${problem}. Give the API and worker a runtime role (MIGRATION_DATABASE_URL for the owner; \`remit db roles\` prints the SQL), or set ALLOW_DATABASE_OWNER=true (docs/operations.md)`,
+      );
+  }
   phases.mark("migrations");
 
   const genesis = await rpcRequest<{ hash: string }>(
@@ -153,7 +171,7 @@ async function main(): Promise<void> {
   // must still be on the chain (a local chain resumed from an older state file is not).
   const checkIndex = () =>
     ensureIndexOfChain({
-      databaseUrl,
+      databaseUrl: ownerUrl,
       schema: indexerSchema,
       rpcUrl,
       rebuild: env.chainMode === "simulated",
@@ -183,6 +201,8 @@ async function main(): Promise<void> {
   );
   const indexer = indexerSpec({
     ...settings,
+    // Ponder creates its schema and tables at each new build: the owner's work.
+    databaseUrl: ownerUrl,
     port: env.INDEXER_PORT,
     // Its GraphQL and SQL need OPS_TOKEN from elsewhere, but Ponder's own routes cannot be
     // guarded: the server stays on loopback unless INDEXER_HOST opens it.
@@ -216,7 +236,7 @@ async function main(): Promise<void> {
       lockedOut = false;
       return;
     }
-    await releasePonderLock(databaseUrl, indexerSchema);
+    await releasePonderLock(ownerUrl, indexerSchema);
     // Its table is new after a rebuild: the worker installs its trigger on it when it starts.
     if (await checkIndex()) await supervised.get("worker")?.restart("the index was rebuilt");
   };

@@ -27,6 +27,17 @@ export const processSettings = {
    */
   PONDER_BUILD: z.enum(["bundled", "vite"]).optional(),
   DATABASE_URL: optionalUrl,
+  /**
+   * The owner role (owns the database and its schemas): the migrations and the indexer run as
+   * it, and the API and worker as DATABASE_URL's role, which the migrations grant only what the
+   * service needs (db/runtimeRole.ts). Unset: one role, DATABASE_URL's, as before.
+   */
+  MIGRATION_DATABASE_URL: optionalUrl,
+  /**
+   * "true": in mainnet mode, run the API and worker as a superuser or the tables' owner anyway
+   * (refused otherwise: such a role can undo the append-only invoice record).
+   */
+  ALLOW_DATABASE_OWNER: z.enum(["true", "false"]).optional(),
   EMBEDDED_PG_PORT: port.default(54320),
   /** The API's database pool: connections per process, and how long a request may wait for one. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),

@@ -26,7 +26,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** Runs one statement on `url` (a superuser's connection in the tests). */
+export async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

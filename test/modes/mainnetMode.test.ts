@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { type Anvil, startAnvil } from "../../chain/anvil.ts";
 import { freePort } from "../../internal/freePort.ts";
@@ -137,11 +138,24 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
     await expectPaidWebhook(receiver.received, invoice, paid.transactionHash);
 
     // A replica (docs/operations.md, "Production"): API and worker only, same settings, same database. It
-    // finds the same indexer schema, and the single indexer serves both.
+    // finds the same indexer schema, and the single indexer serves both. As the database's
+    // superuser it is refused (it could undo the append-only record); as a runtime role that
+    // only logs in, with the owner's URL to migrate and grant, it runs (db/runtimeRole.ts).
+    const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`;
+    await expectRefusal(
+      "replica-as-superuser",
+      { ...live, PROCESSES: "api,worker", DATABASE_URL: ownerUrl },
+      /DATABASE_URL logs in as postgres, a superuser: .*ALLOW_DATABASE_OWNER=true/,
+    );
+    const admin = new pg.Client({ connectionString: ownerUrl });
+    await admin.connect();
+    await admin.query("create role remit_app login password 'app-secret'");
+    await admin.end();
     const replica = await start("replica", {
       ...live,
       PROCESSES: "api,worker",
-      DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
+      MIGRATION_DATABASE_URL: ownerUrl,
+      DATABASE_URL: `postgres://remit_app:app-secret@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
     });
     await waitForLine(replica.service, /ready in/);
     expect(replica.service.output()).toMatch(/"component":"remit\/api".*"msg":"started"/);
