@@ -174,7 +174,7 @@ export async function benchCurrencyDetection(): Promise<void> {
         "EUR detection: receipt → `paid` (block's rate)",
         atBlock,
         verdicts.atBlock,
-        "a payment without a quote is converted at its block's rate inside the reconcile's transaction: the block and three feed rounds (sequencer, USDC / USD, EUR / USD) read one after another over RPC (the rateAtBlock line above), then the conversion stored; reading the rounds at once (in parallel, or one multicall) is the candidate",
+        "a payment without a quote is converted at its block's rate inside the reconcile's transaction: one JSON-RPC batch (the block and three feed rounds, the rateAtBlock line above; four reads one after another before) and the conversion's INSERT, which a loaded machine stretches with the rest; the per-round spread on a shared machine is wide: run BENCH_ONLY=currencyDetection again on a quiet machine before reading a cause into it (docs/benchmarks.md)",
       ),
     );
   } finally {
