@@ -3,10 +3,9 @@
 // stack in the same run (the baseline), at 1 s blocks. Two kinds of EUR payment: one of exactly
 // the quoted amount (app/payments/quoteAmountDue.ts; it counts as its quote, no rate is read at
 // detection), as a payer sends what a page asked, and one of the same amount with no quote
-// stored, which the worker converts at its block's rate (the price feeds read from the chain,
-// the conversion stored). The API takes no `currency` yet (docs/currencies.md): an EUR invoice
-// is a USDC invoice repriced in the database, as test/currencies/eurInvoiceDetection.test.ts does.
-// Each round pays one invoice of each kind, in an order rotated every round; the verdict is the
+// stored, which the worker converts at its block's rate (the price feeds read from the chain in
+// one JSON-RPC batch, chain/priceFeeds.ts createFeedReader; the conversion stored). Every invoice
+// is created through the API, the EUR ones with `currency: "EUR"` (docs/currencies.md). Each round pays one invoice of each kind, in an order rotated every round; the verdict is the
 // median over rounds of EUR ÷ USDC (bench/interleaved.ts compares in-process requests the same way).
 import { sql } from "kysely";
 import { type Address, createPublicClient, createWalletClient, http } from "viem";
@@ -14,7 +13,7 @@ import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { quoteAmountDue } from "../app/payments/quoteAmountDue.ts";
 import { devAccount } from "../chain/deployUsdc.ts";
-import { rateAtBlock } from "../chain/priceFeeds.ts";
+import { createFeedReader, rateAtBlock } from "../chain/priceFeeds.ts";
 import { createDb, type Db } from "../db/database.ts";
 import { USDC_ADDRESS } from "../domain/constants.ts";
 import { usdcForAmount } from "../domain/rates.ts";
@@ -65,6 +64,8 @@ export async function benchCurrencyDetection(): Promise<void> {
       account: devAccount(1),
     });
 
+    // The worker's kind of reader (one batch for a rate's reads), to time what it waits for.
+    const feeds = createFeedReader(env.rpcUrl);
     const rateReads: number[] = [];
     /** What the payer of a new invoice of `kind` sends, and to which address. */
     const newInvoice = async (kind: Kind) => {
@@ -91,7 +92,7 @@ export async function benchCurrencyDetection(): Promise<void> {
       const blockNumber = await client.getBlockNumber();
       // Timed: the reads the worker makes for such a payment, from this process.
       const readStart = performance.now();
-      const at = await rateAtBlock(client, "EUR", blockNumber);
+      const at = await rateAtBlock(feeds, "EUR", blockNumber);
       rateReads.push(performance.now() - readStart);
       if (at.problem !== undefined) throw new Error(`no EUR rate: ${at.problem}`);
       return { invoice, depositAddress, usdc: usdcForAmount(AMOUNT, at.rate) };
@@ -173,7 +174,7 @@ export async function benchCurrencyDetection(): Promise<void> {
         "EUR detection: receipt → `paid` (block's rate)",
         atBlock,
         verdicts.atBlock,
-        "a payment without a quote is converted at its block's rate inside the reconcile's transaction: the block and three feed rounds (sequencer, USDC / USD, EUR / USD) read one after another over RPC (the rateAtBlock line above), then the conversion stored; reading the rounds at once (in parallel, or one multicall) is the candidate",
+        "a payment without a quote is converted at its block's rate inside the reconcile's transaction: one JSON-RPC batch (the block and three feed rounds, the rateAtBlock line above; four reads one after another before) and the conversion's INSERT, which a loaded machine stretches with the rest; the per-round spread on a shared machine is wide: run BENCH_ONLY=currencyDetection again on a quiet machine before reading a cause into it (docs/benchmarks.md)",
       ),
     );
   } finally {

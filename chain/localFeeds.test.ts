@@ -1,3 +1,4 @@
+import type { Address } from "viem";
 import { afterEach, describe, expect, test } from "vitest";
 import { priceFeedAbi } from "../abis/priceFeed.ts";
 import { PRICE_FEEDS, SEQUENCER_UPTIME_FEED } from "../domain/currencies.ts";
@@ -17,7 +18,7 @@ import {
   setLocalFeedRound,
 } from "./localFeeds.ts";
 import { localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
-import { feedRoundAt, firstUsableRate, rateAtBlock } from "./priceFeeds.ts";
+import { createFeedReader, feedRoundAt, firstUsableRate, rateAtBlock } from "./priceFeeds.ts";
 import { rpcRequest } from "./rpc.ts";
 
 describe("the local chain's price feeds", () => {
@@ -143,6 +144,40 @@ describe("the local chain's price feeds", () => {
       problem: "the Base sequencer is down",
     });
     expect((await rateAtBlock(chain.client, "GBP", second.blockNumber)).rate).toBeDefined();
+  });
+
+  test("the feed reader asks for a rate in one round trip and reads what one call at a time does", async () => {
+    let requests = 0;
+    const reader = createFeedReader(url, { onFetchRequest: () => void requests++ });
+    const moved = await setLocalFeedRound(url, PRICE_FEEDS.EUR.address, { answer: 110_000_000n });
+    // The block and its three rounds (the sequencer, EUR / USD, USDC / USD): one HTTP request.
+    const batched = await rateAtBlock(reader, "EUR", moved.blockNumber);
+    expect(requests).toBe(1);
+    expect(batched.rate?.rounds.EUR?.answer).toBe(110_000_000n);
+    expect(batched).toEqual(await rateAtBlock(chain.client, "EUR", moved.blockNumber));
+    // A sequencer outage is refused through the batch as through single calls.
+    const down = await setLocalFeedRound(url, SEQUENCER_UPTIME_FEED.address, { answer: 1n });
+    expect(await rateAtBlock(reader, "GBP", down.blockNumber)).toMatchObject({
+      problem: "the Base sequencer is down",
+    });
+    // In one batch, an address without code and a feed with no round yet (its call reverts,
+    // "No data present") read as no round, beside a feed that answers.
+    const empty = "0x000000000000000000000000000000000000dEaD";
+    const unset = "0x000000000000000000000000000000000000bEEF";
+    await chain.client.setCode({ address: unset, bytecode: localPriceFeedRuntimeCode });
+    const head = await chain.client.getBlockNumber();
+    requests = 0;
+    const [none, reverted, gbp] = await Promise.all(
+      [empty, unset, PRICE_FEEDS.GBP.address].map((address) =>
+        feedRoundAt(reader, address as Address, head),
+      ),
+    );
+    expect(requests).toBe(1);
+    expect([none, reverted]).toEqual([null, null]);
+    expect(gbp?.answer).toBe(parseFeedAnswer(LOCAL_START_RATES.GBP, 8));
+    // An RPC that does not answer is an error, not a missing rate: the reconcile is retried.
+    const nowhere = createFeedReader("http://127.0.0.1:9", { retryCount: 0 });
+    await expect(rateAtBlock(nowhere, "EUR", head)).rejects.toThrow();
   });
 
   test("a payment in a block with a stale feed converts at the first fresh round after it, not before", async () => {

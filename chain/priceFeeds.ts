@@ -1,4 +1,10 @@
-import type { Address, PublicClient } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  type HttpTransportConfig,
+  type PublicClient,
+} from "viem";
+import { base } from "viem/chains";
 import { priceFeedAbi } from "../abis/priceFeed.ts";
 import {
   type FiatCurrency,
@@ -13,6 +19,7 @@ import {
   roundProblem,
   sequencerProblem,
 } from "../domain/rates.ts";
+import { rpcTransport } from "./rpc.ts";
 
 /**
  * The round `address`'s feed answered at `blockNumber` (its `latestRoundData()` in that block's
@@ -59,6 +66,11 @@ export type RateAtBlock =
  * sequencer uptime feed answered in that block, judged against that block's timestamp (not
  * Remit's clock), so every replica, replay and auditor computes the same conversion. A problem
  * is an answer, not an error: the payment waits for a block whose rounds are usable.
+ *
+ * The block and every round are asked for at once, and judged afterwards in the same order as
+ * ever (the sequencer first, then each feed): through a reader that batches (createFeedReader)
+ * that is one round trip to the RPC instead of four one after another, which a reconcile waits
+ * for inside its transaction (docs/benchmarks.md, "Conversion at detection").
  */
 export async function rateAtBlock(
   client: Pick<PublicClient, "readContract"> & {
@@ -67,20 +79,46 @@ export async function rateAtBlock(
   currency: FiatCurrency,
   blockNumber: bigint,
 ): Promise<RateAtBlock> {
-  const block = await client.getBlock({ blockNumber });
+  const feeds = feedsOf(currency);
+  const [block, sequencer, ...feedRounds] = await Promise.all([
+    client.getBlock({ blockNumber }),
+    feedRoundAt(client, SEQUENCER_UPTIME_FEED.address, blockNumber),
+    ...feeds.map((name) => feedRoundAt(client, PRICE_FEEDS[name].address, blockNumber)),
+  ]);
   const blockTime = block.timestamp;
-  const sequencer = await feedRoundAt(client, SEQUENCER_UPTIME_FEED.address, blockNumber);
   const down = sequencerProblem(sequencer, blockTime);
   if (down) return { problem: down, blockTime };
   const rounds: Rate["rounds"] = {};
-  for (const name of feedsOf(currency)) {
+  for (const [i, name] of feeds.entries()) {
     const feed = PRICE_FEEDS[name];
-    const round = await feedRoundAt(client, feed.address, blockNumber);
+    const round = feedRounds[i] ?? null;
     const problem = roundProblem(feed, round, blockTime);
     if (problem || !round) return { problem: problem ?? `${feed.pair}: no round`, blockTime };
     rounds[name] = round;
   }
   return { rate: rateOf(currency, rounds), blockTime };
+}
+
+/** What reads the price feeds: rateAtBlock's calls, and the head (a quote reads the latest block). */
+export type FeedClient = Parameters<typeof rateAtBlock>[0] & { getBlockNumber(): Promise<bigint> };
+
+/**
+ * A reader of the price feeds at `rpcUrl` (one URL or a comma-separated list, chain/rpc.ts)
+ * whose calls made in one tick go as one JSON-RPC batch: rateAtBlock's block and rounds in one
+ * round trip. Nothing cached (`cacheTime: 0`): the head is the head now, never a block number up
+ * to 4 s old whose rate a feed gone stale since would still give. Its own client, so the
+ * batching changes no other call (a relayer's submission stays a request of its own).
+ * `retryCount` as rpcTransport's; `onFetchRequest` sees each HTTP request (a test counts them).
+ */
+export function createFeedReader(
+  rpcUrl: string,
+  options: Pick<HttpTransportConfig, "retryCount" | "onFetchRequest"> = {},
+): FeedClient {
+  return createPublicClient({
+    chain: base,
+    transport: rpcTransport(rpcUrl, { ...options, batch: true }),
+    cacheTime: 0,
+  });
 }
 
 /** A usable rate and the block it was read at. */

@@ -1,17 +1,26 @@
-import { fallback, http, type Transport } from "viem";
+import { fallback, type HttpTransportConfig, http, type Transport } from "viem";
 import { splitRpcUrls } from "../internal/env.ts";
 
 /**
  * A viem transport over one RPC URL or a comma-separated list of them: each is tried in
  * order (viem's `fallback`), and each retries a failed or rate-limited (429) call with
  * exponential backoff before the next is tried, so a flaky RPC slows a job down instead of
- * failing it.
+ * failing it. `batch`: the calls made in one tick go as one JSON-RPC batch, one round trip
+ * (the price feeds' reads, chain/priceFeeds.ts); `onFetchRequest` sees each HTTP request.
  *
  * @example createPublicClient({ chain: base, transport: rpcTransport(env.CHAIN_RPC_URL) })
  */
-export function rpcTransport(list: string, options: { retryCount?: number } = {}): Transport {
+export function rpcTransport(
+  list: string,
+  options: Pick<HttpTransportConfig, "retryCount" | "batch" | "onFetchRequest"> = {},
+): Transport {
   const transports = splitRpcUrls(list).map((url) =>
-    http(url, { retryCount: options.retryCount ?? 3, retryDelay: 250 }),
+    http(url, {
+      retryCount: options.retryCount ?? 3,
+      retryDelay: 250,
+      batch: options.batch,
+      onFetchRequest: options.onFetchRequest,
+    }),
   );
   const [only] = transports;
   if (!only) throw new Error("no RPC URL given");

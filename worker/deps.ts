@@ -19,8 +19,10 @@ export type WorkerDeps = {
   payUrl: string;
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
-  /** The chain, read-only: to confirm that a transfer the index lost is really gone, and the price feeds. */
-  chain: TransactionLookup & FeedReader;
+  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
+  chain: TransactionLookup;
+  /** The price feeds, read through their own batching client (chain/priceFeeds.ts createFeedReader). */
+  feeds: FeedReader;
   confirmations: number;
   /** Sweep every counted payment automatically (SWEEP=on); otherwise only on request. */
   autoSweep: boolean;

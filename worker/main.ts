@@ -3,6 +3,7 @@ import { run } from "graphile-worker";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { createPublicClient } from "viem";
 import { base } from "viem/chains";
+import { createFeedReader } from "../chain/priceFeeds.ts";
 import { rpcTransport } from "../chain/rpc.ts";
 import { clockFor } from "../db/clock.ts";
 import { createDb } from "../db/database.ts";
@@ -67,6 +68,8 @@ const taskList = createTaskList({
   payUrl: env.PAY_URL,
   indexerSchema: env.INDEXER_SCHEMA,
   chain,
+  // Its calls retried as the chain client's are (rpcTransport).
+  feeds: createFeedReader(env.CHAIN_RPC_URL),
   autoSweep: env.SWEEP === "on",
   sweepPolicy: { minAmount: env.SWEEP_MIN_AMOUNT, partialAfterMs: env.SWEEP_PARTIAL_AFTER },
   dustThreshold: env.EXCESS_DUST_THRESHOLD,

@@ -1,6 +1,4 @@
-import { createPublicClient } from "viem";
-import { base } from "viem/chains";
-import { rpcTransport } from "../../chain/rpc.ts";
+import { createFeedReader } from "../../chain/priceFeeds.ts";
 import type { Executor } from "../../db/database.ts";
 import type { Currency, FiatCurrency } from "../../domain/currencies.ts";
 import type { ConvertedPayment } from "../../domain/currencyPayments.ts";
@@ -25,20 +23,15 @@ export type CurrencyFacts = {
 const readers = new Map<string, QuoteReader>();
 
 /**
- * A reader of the price feeds at `rpcUrl`, without retries: a page or a detail answers within
- * its budget, or says the rate is unavailable (the app is also built without a chain: the
- * OpenAPI document alone, so nothing is made until a quote is asked for).
+ * A reader of the price feeds at `rpcUrl` (createFeedReader: its reads of a rate in one round
+ * trip, nothing cached), without retries: a page or a detail answers within its budget, or says
+ * the rate is unavailable (the app is also built without a chain: the OpenAPI document alone,
+ * so nothing is made until a quote is asked for).
  */
 export function quoteReaderFor(rpcUrl: string): QuoteReader {
   let reader = readers.get(rpcUrl);
   if (!reader) {
-    reader = createPublicClient({
-      chain: base,
-      transport: rpcTransport(rpcUrl, { retryCount: 0 }),
-      // The head as it is now: viem would answer a block number up to 4 s old, whose rate a
-      // feed gone stale since would still give.
-      cacheTime: 0,
-    }) as unknown as QuoteReader;
+    reader = createFeedReader(rpcUrl, { retryCount: 0 });
     readers.set(rpcUrl, reader);
   }
   return reader;

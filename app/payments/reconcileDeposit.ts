@@ -40,11 +40,14 @@ export type ReconcileDeps = {
   db: Db;
   /** Ponder's schema for this build: the transfers and the indexed head are read there. */
   indexerSchema: string;
+  /** The chain, read-only: to confirm that a transfer the index lost is really gone. */
+  chain: TransactionLookup;
   /**
-   * The chain, read-only: to confirm that a transfer the index lost is really gone, and to read
-   * the price feeds a currency-priced owner's payments are converted at.
+   * The price feeds a currency-priced owner's payments are converted at, read through a reader
+   * that batches (chain/priceFeeds.ts createFeedReader): the reconcile's transaction waits for
+   * one round trip per payment converted, not four.
    */
-  chain: TransactionLookup & FeedReader;
+  feeds: FeedReader;
   confirmations: number;
   /** EXCESS_DUST_THRESHOLD in base units: dust held after an exact payment, notices coalesced. */
   dustThreshold: bigint;
@@ -220,7 +223,7 @@ async function convertedReceived(
   if (owner.currency === "USDC") return null;
   const { converted, waiting } = await convertOwnerPayments(
     trx,
-    deps.chain,
+    deps.feeds,
     { depositAddress: address, currency: owner.currency },
     orderedPayments(address, confirmed),
     head ?? 0n,

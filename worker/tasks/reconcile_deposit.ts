@@ -34,6 +34,7 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
         db: deps.db,
         indexerSchema: deps.indexerSchema,
         chain: deps.chain,
+        feeds: deps.feeds,
         confirmations: deps.confirmations,
         dustThreshold: deps.dustThreshold,
         autoSweep: deps.sweep && deps.autoSweep ? deps.sweepPolicy : undefined,
