@@ -109,8 +109,11 @@ export function requireRole(
   forbidden: (c: Context<DashboardEnv>) => Response | Promise<Response>,
 ): MiddlewareHandler<DashboardEnv> {
   return async (c, next) => {
-    // The endpoint is the last route bound to a method (middleware is bound to "ALL").
-    const pattern = matchedRoutes(c).findLast((route) => route.method !== "ALL")?.path;
+    // The endpoint is the first route matched that is bound to a method and to no wildcard
+    // (middleware is bound to "ALL" or to `*`; `/invoices/new` answers before `/invoices/:id`).
+    const pattern = matchedRoutes(c).find(
+      (route) => route.method !== "ALL" && !route.path.includes("*"),
+    )?.path;
     if (pattern === undefined) return next();
     const policy = policyOf(DASHBOARD_POLICY, c.req.method, pattern);
     if (policy?.access === "anyone") return next();
