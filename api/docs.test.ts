@@ -64,7 +64,7 @@ describe("GET /docs", () => {
     // two refunds, the webhook endpoints (7), the event log (2), the x402 resource, invoice
     // schedules (8), the reminder policy (2), a reminder now, the receivables report and its
     // CSV, the payouts (2), the e-invoice download, and the credit notes (5).
-    expect(operations.length).toBe(63);
+    expect(operations.length).toBe(67);
     for (const entry of operations) {
       const { path, operation } = entry;
       const section = sectionOf(page, operationAnchor(entry));

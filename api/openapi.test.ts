@@ -36,6 +36,8 @@ describe("GET /openapi.json", () => {
         "/api/merchants/claim",
         "/api/keys",
         "/api/keys/{id}",
+        "/api/members",
+        "/api/members/{id}",
         "/api/merchant/payouts",
         "/api/merchant/wallets",
         "/api/merchant/wallets/{address}",

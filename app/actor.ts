@@ -1,3 +1,4 @@
+import type { Role } from "../domain/accessPolicy.ts";
 import type { DashboardSessionIdentity } from "../domain/dashboardSession.ts";
 import type { ApiKeyScope, AuditActor } from "../domain/statuses.ts";
 
@@ -13,6 +14,12 @@ export type Identity =
       merchantId: string;
       /** Lower-case, as stored. */
       merchantEmail: string;
+      /** The role the key is limited to; null: whatever its scope allows (made before roles). */
+      role: Role | null;
+      /** The member who made the key (null: the service itself, a schedule's issuing). */
+      memberId: string | null;
+      /** That member's role now: a key never does more than its maker may. */
+      memberRole: Role;
     }
   | DashboardSessionIdentity
   | { kind: "anonymous" };
@@ -36,13 +43,15 @@ export type Actor = { identity: Identity; requestId: string | null };
 /** A merchant acting on its own account: with a key (the API) or signed in (the dashboard). */
 export type MerchantActor = Actor & { identity: MerchantIdentity };
 
-/** The audit log's `actor` and `key_id` for a caller. */
-export const auditActor = (identity: Identity): { actor: AuditActor; keyId: string | null } =>
+/** The audit log's `actor`, `key_id` and `member_id` (who did it) for a caller. */
+export const auditActor = (
+  identity: Identity,
+): { actor: AuditActor; keyId: string | null; memberId: string | null } =>
   identity.kind === "key"
-    ? { actor: "key", keyId: identity.keyId }
+    ? { actor: "key", keyId: identity.keyId, memberId: identity.memberId }
     : identity.kind === "session"
-      ? { actor: "dashboard", keyId: null }
-      : { actor: "anonymous", keyId: null };
+      ? { actor: "dashboard", keyId: null, memberId: identity.memberId }
+      : { actor: "anonymous", keyId: null, memberId: null };
 
 /** The audit log entry of a merchant's `action` on `target`: who acted, with which key, in which request. */
 export const merchantAudit = (actor: MerchantActor, action: string, target: string) => ({

@@ -32,3 +32,20 @@ export const merchantMismatch = () =>
     "merchant_email is not the email of this API key's merchant",
     [{ path: "merchant_email", code: "merchant_mismatch", message: "must be the key's merchant" }],
   );
+
+/** 403: the caller's role (its member's, or its key's) does not allow this route. */
+export const insufficientRole = (roles: readonly string[]) =>
+  new Refusal(
+    "forbidden",
+    "insufficient_role",
+    `your role may not do this: only ${roles.join(", ")} may (docs/members.md)`,
+  );
+
+/** 403: a role was asked for that may do more than the caller may. */
+export const roleAboveYours = (role: string) =>
+  new Refusal(
+    "forbidden",
+    "role_above_yours",
+    `you may not give the role ${role}: it may do what your role may not`,
+    [{ path: "role", code: "role_above_yours", message: "may do more than your own role" }],
+  );

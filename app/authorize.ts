@@ -3,10 +3,55 @@ import { findInvoice, type InvoiceRow } from "../db/queries/invoices.ts";
 import { findLinkBySlug, type LinkRow } from "../db/queries/links.ts";
 import { findClaimedAt, findNameOwner, type MerchantAccount } from "../db/queries/merchants.ts";
 import { isPayoutWallet } from "../db/queries/payoutWallets.ts";
+import {
+  mayGrant,
+  type Permission,
+  type Role,
+  type RoutePolicy,
+  roleAllows,
+} from "../domain/accessPolicy.ts";
 import { merchantNameKey } from "../domain/merchantName.ts";
-import { type Identity, isMerchant } from "./actor.ts";
-import { authenticationRequired, merchantMismatch } from "./authErrors.ts";
+import { type Identity, isMerchant, type MerchantIdentity } from "./actor.ts";
+import {
+  authenticationRequired,
+  insufficientRole,
+  merchantMismatch,
+  roleAboveYours,
+} from "./authErrors.ts";
 import { notFound, Refusal, validationError } from "./refusal.ts";
+
+/**
+ * Whether a merchant's caller may do what `permission` allows (domain/accessPolicy.ts): a
+ * dashboard session by its member's role; a key by its own role (none: whatever its scope
+ * allows, as before roles) and by its maker's role now (a key never does more than the member
+ * who made it may, and a demoted member's keys are demoted with it).
+ */
+export const mayAct = (identity: MerchantIdentity, permission: Permission): boolean =>
+  roleAllows(identity.memberRole, permission) &&
+  (identity.kind !== "key" || roleAllows(identity.role, permission));
+
+/**
+ * The one role check of every route (the API's authentication middleware and the dashboard's
+ * session middleware call it with the route's row): 403 `insufficient_role` when the caller's
+ * role does not hold the row's permission. Anonymous callers are the access rules' business.
+ */
+export function assertRoleAllows(
+  identity: Identity,
+  policy: Pick<RoutePolicy, "permission" | "roles">,
+): void {
+  if (isMerchant(identity) && !mayAct(identity, policy.permission))
+    throw insufficientRole(policy.roles);
+}
+
+/**
+ * Whether the caller may give `role` to a key it makes or to a member: never a role that may do
+ * something the caller may not (a developer cannot mint a key that refunds; only an owner makes
+ * an owner). 403 `role_above_yours` otherwise.
+ */
+export function assertMayGrant(identity: MerchantIdentity, role: Role): void {
+  const maker = identity.kind === "key" ? identity.role : null;
+  if (!mayGrant(identity.memberRole, role) || !mayGrant(maker, role)) throw roleAboveYours(role);
+}
 
 /** With a key (or a dashboard session), a body's merchant_email must be the key's merchant's (403 `merchant_mismatch`). */
 export function assertOwnEmail(identity: Identity, merchantEmail: string): void {

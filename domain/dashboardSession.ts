@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Role } from "./accessPolicy.ts";
 import { newSlug } from "./tokens.ts";
 
 /**
@@ -44,11 +45,19 @@ export function isCsrfTokenValid(sessionToken: string, submitted: string | undef
 /** The form field carrying the CSRF token. */
 export const CSRF_FIELD = "_csrf";
 
-/** A browser signed in to a merchant's dashboard: an identity like a write key of its merchant. */
+/**
+ * A browser signed in to a merchant's dashboard as one of its members: an identity like a write
+ * key of its merchant limited to the member's role.
+ */
 export type DashboardSessionIdentity = {
   kind: "session";
   sessionId: string;
   merchantId: string;
   /** Lower-case, as stored. */
   merchantEmail: string;
+  /** The member signed in (null: the service itself, a schedule's issuing). */
+  memberId: string | null;
+  /** Lower-case: the address the member signed in with. */
+  memberEmail: string;
+  memberRole: Role;
 };

@@ -67,6 +67,10 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const AUDIT_ACTORS = ["key", "anonymous", "claim", "operator", "dashboard"] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
+/** A member of a merchant's team (app.members.status, migration 0046). */
+export const MEMBER_STATUSES = ["invited", "active", "removed"] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
 /** What a one-time email link does (app.claim_tokens.purpose, migration 0024). */
 export const ONE_TIME_LINK_PURPOSES = ["claim", "dashboard_sign_in"] as const;
 export type OneTimeLinkPurpose = (typeof ONE_TIME_LINK_PURPOSES)[number];

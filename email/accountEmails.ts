@@ -152,3 +152,45 @@ export function webhookEndpointDisabledEmail(data: { url: string; failures: numb
 <p>Events are no longer sent to it. Once it answers again, enable it (<code>PATCH /api/webhook-endpoints/{id}</code> with <code>{"enabled": true}</code>, or the dashboard's Webhooks page); missed events are in <code>GET /api/events</code>.</p>`);
   return { subject, text, html };
 }
+
+/** A one-time invitation to a merchant's team (docs/members.md): nothing happens until it is followed. */
+export function memberInvitationEmail(data: {
+  inviteUrl: string;
+  team: string;
+  role: string;
+  hours: number;
+}) {
+  const subject = `You are invited to the Remit team of ${data.team}`;
+  const text = [
+    `You are invited to join the Remit team of ${data.team} as ${data.role}.`,
+    "",
+    `Open this link within ${data.hours} hours and press the button to join and sign in to its dashboard:`,
+    data.inviteUrl,
+    "",
+    "The link works once. If you do not know this team, ignore this email: nothing happens until the button is pressed.",
+  ].join("\n");
+  const html =
+    page(`<p>You are invited to join the Remit team of <strong>${escapeHtml(data.team)}</strong> as <strong>${escapeHtml(data.role)}</strong>.</p>
+<p><a href="${escapeHtml(data.inviteUrl)}" style="display:inline-block;background:#1652f0;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">Join the team</a></p>
+<p>The link works once, for ${data.hours} hours, and asks you to press a button before anything happens.</p>
+<p style="color:#616e7c;font-size:13px">If you do not know this team, ignore this email.</p>`);
+  return { subject, text, html };
+}
+
+/**
+ * Sent to every owner on a refund, a payout wallet change or a team change: money moves and
+ * the team changes at an owner's word, and an owner hears of each.
+ */
+export function ownerNoticeEmail(data: { what: string; by: string; at: Date }) {
+  const subject = `Remit: ${data.what}`;
+  const when = `${data.at.toISOString().replace("T", " ").slice(0, 19)} UTC`;
+  const text = [
+    `${data.what}, at ${when}, by ${data.by}.`,
+    "",
+    "If this was not expected: remove the member or revoke the key (DELETE /api/members/{id}, DELETE /api/keys/{id}) and read your audit trail (GET /api/audit).",
+  ].join("\n");
+  const html =
+    page(`<p>${escapeHtml(data.what)}, at ${escapeHtml(when)}, by ${escapeHtml(data.by)}.</p>
+<p><strong>If this was not expected</strong>: remove the member or revoke the key (<code>DELETE /api/members/{id}</code>, <code>DELETE /api/keys/{id}</code>) and read your audit trail (<code>GET /api/audit</code>).</p>`);
+  return { subject, text, html };
+}

@@ -30,6 +30,7 @@ import { registerGetLink } from "../api/links/get.ts";
 import { registerListInvoices } from "../api/lists/invoices.ts";
 import { registerListLinks } from "../api/lists/links.ts";
 import { registerListPayments } from "../api/lists/payments.ts";
+import { registerMemberRoutes } from "../api/members/routes.ts";
 import { registerClaimRoute } from "../api/merchants/claim.ts";
 import { registerMerchantSettings } from "../api/merchants/settings.ts";
 import { registerWalletRoutes } from "../api/merchants/wallets.ts";
@@ -153,6 +154,7 @@ export function createApi(deps: AppDeps) {
   registerPaymentStatus(app, deps);
   registerClaimRoute(app, deps);
   registerKeyRoutes(app, deps);
+  registerMemberRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerPayoutRoutes(app, deps);
   registerMerchantSettings(app, deps);

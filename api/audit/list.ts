@@ -11,6 +11,7 @@ const auditEntryExample = {
   id: "42",
   actor: "key" as const,
   key_id: "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+  member_id: "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
   action: "wallet.added",
   target: "0x9f1A0469CBce2fEb53C705746446981548845b3B",
   request_id: "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
@@ -28,6 +29,10 @@ const EntrySchema = z
         "`key` (an API key: `key_id`), `anonymous` (open mode, before the account was claimed), `claim` (the claim page), `operator` (`remit merchants add`).",
     }),
     key_id: z.string().nullable(),
+    member_id: z.string().nullable().openapi({
+      description:
+        "The member who did it: signed in to the dashboard, or the member who made the key (GET /api/members). Null before members existed, in open mode, or by the operator.",
+    }),
     action: z.string().openapi({
       description:
         "`invoice.created`, `invoice.sent`, `link.created`, `webhook.redelivered`, `key.created`, `key.revoked`, `wallet.added`, `wallet.removed`, `merchant.claimed`, `settings.updated` (its `details` say what changed; a new `notification_email` waits for its link to be followed), `settings.notification_email_verified`.",
@@ -102,6 +107,7 @@ export function registerAuditRoute(app: Router, deps: AppDeps): void {
           id: String(row.id),
           actor: row.actor,
           key_id: row.key_id,
+          member_id: row.member_id,
           action: row.action,
           target: row.target,
           request_id: row.request_id,

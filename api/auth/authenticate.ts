@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { matchedRoutes } from "hono/route";
 import { authenticationRequired, insufficientScope, invalidApiKey } from "../../app/authErrors.ts";
+import { assertRoleAllows } from "../../app/authorize.ts";
 import { keyIdentity } from "../../app/keys/keyIdentity.ts";
 import type { Db } from "../../db/database.ts";
-import { API_POLICY, policyOf, type RoutePolicy } from "../../domain/accessPolicy.ts";
+import { API_POLICY, policyOf, type RoutePolicy, rolesWith } from "../../domain/accessPolicy.ts";
 import { requestHeader } from "../../internal/requestHeader.ts";
 import type { AppEnv } from "../appEnv.ts";
 import { routePattern, UNMATCHED_ROUTE } from "../metrics/routePattern.ts";
@@ -23,7 +24,9 @@ export type AuthenticateOptions = {
  *   fails is never taken for no key);
  * - no key on an `owner` route (every mode), or on any route but an `anyone` one in `keys`
  *   mode: 401 `authentication_required`;
- * - a `read` key on a route that needs `write`: 403 `insufficient_scope`.
+ * - a `read` key on a route that needs `write`: 403 `insufficient_scope`;
+ * - a key whose role (or whose maker's role) lacks the route's permission: 403
+ *   `insufficient_role` (app/authorize.ts `assertRoleAllows`).
  * Which records a merchant may touch (its own; an unclaimed merchant's invoice by its id in open
  * mode) is decided by the loaders of app/authorize.ts, by the same row's access.
  */
@@ -42,6 +45,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
     }
     if (identity.kind === "key" && identity.scope === "read" && policy.scope === "write")
       throw insufficientScope();
+    assertRoleAllows(identity, policy);
     return next();
   };
   return (c, next) => {
@@ -53,7 +57,13 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
 }
 
 /** A route nobody declared is treated as the strictest row (fail closed; server/app.ts refuses to start with one). */
-const UNDECLARED: RoutePolicy = { access: "owner", scope: "write", why: "undeclared" };
+const UNDECLARED: RoutePolicy = {
+  access: "owner",
+  scope: "write",
+  permission: "ownership",
+  roles: rolesWith("ownership"),
+  why: "undeclared",
+};
 
 /** The declared policy of the route this request matched (undefined: none matched). */
 function routePolicy(c: Context<AppEnv>): RoutePolicy | undefined {

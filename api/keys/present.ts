@@ -7,6 +7,8 @@ export const presentApiKey = (row: ApiKeyRow): z.infer<typeof ApiKeySchema> => (
   id: row.id,
   name: row.name,
   scope: row.scope,
+  role: row.role,
+  member_id: row.member_id,
   last_four: row.last_four,
   created_at: row.created_at.toISOString(),
   last_used_at: row.last_used_at?.toISOString() ?? null,

@@ -72,6 +72,7 @@ export function registerKeyRoutes(app: Router, deps: AppDeps): void {
       const { row, key } = await createApiKey(deps, merchantActorOf(c), {
         name: input.name,
         scope: input.scope ?? "write",
+        role: input.role,
       });
       return c.json({ ...presentApiKey(row), key }, 201);
     },

@@ -8,7 +8,7 @@ import {
   insertDashboardSession,
   touchDashboardSession,
 } from "../../db/queries/dashboardSessions.ts";
-import { findMerchantByEmail } from "../../db/queries/merchants.ts";
+import { findSignInMember } from "../../db/queries/members.ts";
 import { hashSecretToken } from "../../domain/apiKeys.ts";
 import {
   DASHBOARD_SESSION_ABSOLUTE_MINUTES,
@@ -20,7 +20,7 @@ import type { CoreDeps } from "../deps.ts";
 import { emailOneTimeLink } from "../merchants/oneTimeLink.ts";
 
 /**
- * Emails a sign-in link when `email` is a claimed merchant's (capped per address and per
+ * Emails a sign-in link when `email` is a claimed merchant's, or an active member's of one (capped per address and per
  * address and `client` as claim links are). Says nothing back: the page answers the same
  * whatever happened.
  */
@@ -30,9 +30,9 @@ export async function requestSignInLink(
   client: string,
 ): Promise<void> {
   const sent = await deps.db.transaction().execute(async (trx) => {
-    // Only a verified (claimed) address may sign in: the dashboard is its account's.
-    const merchant = await findMerchantByEmail(trx, email);
-    if (!merchant?.claimedAt) return false;
+    // Only a verified address may sign in: a claimed account's, or an active member's of one
+    // (a member proved its address by following its invitation).
+    if (!(await findSignInMember(trx, email))) return false;
     const decision = await emailOneTimeLink(trx, deps, {
       email,
       purpose: "dashboard_sign_in",
@@ -48,21 +48,22 @@ export const isSignInLinkUsable = (db: Db, token: string): Promise<boolean> =>
   isClaimTokenUsable(db, hashSecretToken(token), "dashboard_sign_in");
 
 /**
- * Uses a sign-in link's token once: a new session for its claimed merchant, as its token (for
+ * Uses a sign-in link's token once: a new session for its address's member (of its own account
+ * first, else of the team it joined last: db/queries/members.ts), as its token (for
  * the cookie), or null when the link does not work. Expired sessions are cleared on the way.
  */
 export async function signInWithLink(db: Db, token: string): Promise<string | null> {
   const sessionToken = newDashboardSessionToken();
   const merchantId = await db.transaction().execute(async (trx) => {
     const email = await useClaimToken(trx, hashSecretToken(token), "dashboard_sign_in");
-    const merchant = email ? await findMerchantByEmail(trx, email) : undefined;
-    if (!merchant?.claimedAt) return null;
+    const member = email ? await findSignInMember(trx, email) : undefined;
+    if (!member) return null;
     await insertDashboardSession(trx, {
-      merchantId: merchant.id,
+      ...member,
       tokenHash: hashSecretToken(sessionToken),
       absoluteMinutes: DASHBOARD_SESSION_ABSOLUTE_MINUTES,
     });
-    return merchant.id;
+    return member.merchantId;
   });
   return merchantId ? sessionToken : null;
 }
@@ -92,6 +93,9 @@ export async function resumeSession(
     sessionId: session.sessionId,
     merchantId: session.merchantId,
     merchantEmail: session.merchantEmail,
+    memberId: session.memberId,
+    memberEmail: session.memberEmail,
+    memberRole: session.memberRole,
   };
 }
 

@@ -13,7 +13,9 @@ import { openSecret } from "../../domain/secretBox.ts";
 import type { StoredInvoiceStatus } from "../../domain/statuses.ts";
 import {
   claimLinkEmail,
+  memberInvitationEmail,
   notificationEmailVerificationEmail,
+  ownerNoticeEmail,
   payoutWalletAddedEmail,
   settingsChangedEmail,
   signInLinkEmail,
@@ -38,7 +40,9 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
     email.kind === "payout_wallet_added" ||
     email.kind === "notification_email_verification" ||
     email.kind === "settings_changed" ||
-    email.kind === "webhook_endpoint_disabled"
+    email.kind === "webhook_endpoint_disabled" ||
+    email.kind === "member_invitation" ||
+    email.kind === "owner_notice"
   )
     return composeAccountEmail(deps, email);
   if (email.kind === "sweep_failed") return composeSweepFailedEmail(deps, email);
@@ -169,6 +173,24 @@ async function composeAccountEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
       verifyUrl: `${deps.payUrl}/dashboard/notification-email/${token}`,
       merchantEmail: email.details?.merchant_email ?? "",
       hours: Number(email.details?.hours ?? "24"),
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
+  if (email.kind === "member_invitation") {
+    if (!email.sealed) throw new Error(`email ${email.id}: its invitation link is missing`);
+    const content = memberInvitationEmail({
+      inviteUrl: `${deps.payUrl}/dashboard/invitations/${openSecret(email.sealed, deps.keys)}`,
+      team: email.details?.team ?? "",
+      role: email.details?.role ?? "",
+      hours: Number(email.details?.hours ?? "72"),
+    });
+    return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
+  }
+  if (email.kind === "owner_notice") {
+    const content = ownerNoticeEmail({
+      what: email.details?.what ?? "",
+      by: email.details?.by ?? "",
+      at: email.created_at,
     });
     return { id: email.id, to: email.recipient, from: deps.emailFrom, ...content };
   }

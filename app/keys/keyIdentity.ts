@@ -25,5 +25,8 @@ export async function keyIdentity(deps: { db: Executor }, token: string): Promis
     scope: key.scope,
     merchantId: key.merchantId,
     merchantEmail: key.merchantEmail,
+    role: key.role,
+    memberId: key.memberId,
+    memberRole: key.memberRole,
   };
 }

@@ -5,24 +5,36 @@ import {
   revokeApiKey,
 } from "../../db/queries/apiKeys.ts";
 import { recordAudit } from "../../db/queries/audit.ts";
+import type { Role } from "../../domain/accessPolicy.ts";
 import { apiKeyRecord, newApiKey } from "../../domain/apiKeys.ts";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import { UUID_PATTERN } from "../../domain/tokens.ts";
 import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
-import { ownMerchantId } from "../authorize.ts";
+import { assertMayGrant, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 
 export type { ApiKeyRow };
 
 /**
- * Creates an API key for the actor's merchant, audited in the same transaction. The key is in
+ * Creates an API key for the actor's merchant, made by the actor's member and limited to
+ * `role` (default: the actor's own key's role, or its member's role in the dashboard), never
+ * one above the actor's (403 `role_above_yours`), audited in the same transaction. The key is in
  * the answer only (stored as a hash): POST /api/keys and the dashboard's keys page.
  */
 export async function createApiKey(
   deps: Pick<CoreDeps, "db" | "log">,
   actor: MerchantActor,
-  input: { name: string; scope: ApiKeyScope },
+  input: { name: string; scope: ApiKeyScope; role?: Role },
 ): Promise<{ row: ApiKeyRow; key: string }> {
+  const { identity } = actor;
+  const role =
+    input.role ??
+    (identity.kind === "key"
+      ? identity.role
+      : identity.memberRole === "owner"
+        ? null
+        : identity.memberRole);
+  if (role !== null) assertMayGrant(identity, role);
   const key = newApiKey(input.scope);
   const row = await deps.db.transaction().execute(async (trx) => {
     const created = await insertApiKey(trx, {
@@ -30,6 +42,8 @@ export async function createApiKey(
       ...apiKeyRecord(key),
       name: input.name,
       scope: input.scope,
+      role,
+      memberId: identity.memberId,
     });
     await recordAudit(trx, merchantAudit(actor, "key.created", created.id));
     return created;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ROLES } from "../../domain/accessPolicy.ts";
 import { API_KEY_SCOPES } from "../../domain/statuses.ts";
 import { nonEmptyText, rule } from "../schemaFields.ts";
 
@@ -10,6 +11,11 @@ const apiKeyFields = {
   scope: z.enum(API_KEY_SCOPES).openapi({
     description: "`write`: everything the merchant may do; `read`: list and read only.",
   }),
+  role: z.enum(ROLES).nullable().openapi({
+    description:
+      "The role the key is limited to (docs/members.md); null: whatever its scope allows (keys made before roles).",
+  }),
+  member_id: z.uuid().openapi({ description: "The member who made the key." }),
   last_four: z
     .string()
     .openapi({ description: "The key's last four characters, to tell keys apart." }),
@@ -22,6 +28,8 @@ export const apiKeyExample = {
   id: EXAMPLE_KEY_ID,
   name: "accounting export",
   scope: "read" as const,
+  role: "accountant" as const,
+  member_id: "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
   last_four: "x9Qe",
   created_at: "2026-11-01T09:30:00.000Z",
   last_used_at: null,
@@ -40,8 +48,17 @@ export const CreateApiKeySchema = z
       .enum(API_KEY_SCOPES, rule("invalid_enum", 'must be "write" or "read"'))
       .optional()
       .openapi({ description: "Default `write`." }),
+    role: z
+      .enum(ROLES, rule("invalid_enum", `must be one of ${ROLES.join(", ")}`))
+      .optional()
+      .openapi({
+        description:
+          "The role the key is limited to: never one that may do more than yours (403 `role_above_yours`). Default: your key's role (none for a key made before roles), or your role as a member.",
+      }),
   })
-  .openapi("CreateApiKey", { example: { name: "accounting export", scope: "read" } });
+  .openapi("CreateApiKey", {
+    example: { name: "accounting export", scope: "read", role: "accountant" },
+  });
 
 export const CreatedApiKeySchema = z
   .object({

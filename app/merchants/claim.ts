@@ -2,6 +2,7 @@ import type { Db } from "../../db/database.ts";
 import { claimWithNewKey } from "../../db/queries/accounts.ts";
 import { isClaimTokenUsable, useClaimToken } from "../../db/queries/claimTokens.ts";
 import { insertDashboardSession } from "../../db/queries/dashboardSessions.ts";
+import { findLiveMemberByEmail } from "../../db/queries/members.ts";
 import { findMerchantByEmail } from "../../db/queries/merchants.ts";
 import { apiKeyRecord, hashSecretToken, newApiKey } from "../../domain/apiKeys.ts";
 import {
@@ -52,14 +53,20 @@ export async function claimAccount(
   const claimed = await db.transaction().execute(async (trx) => {
     const email = await useClaimToken(trx, hashSecretToken(token));
     if (!email) return null;
+    // An account's address removed from its team (ownership passed on) claims nothing.
+    const existing = await findMerchantByEmail(trx, email);
+    const member = existing && (await findLiveMemberByEmail(trx, existing.id, email));
+    if (existing && member?.status !== "active") return null;
     const { merchantId, keyId } = await claimWithNewKey(trx, {
       email,
       actor: "claim",
       key: { ...apiKeyRecord(apiKey), name: `claimed ${new Date().toISOString().slice(0, 10)}` },
       requestId,
     });
+    const signedIn = await findLiveMemberByEmail(trx, merchantId, email);
     await insertDashboardSession(trx, {
       merchantId,
+      memberId: signedIn?.id,
       tokenHash: hashSecretToken(sessionToken),
       absoluteMinutes: DASHBOARD_SESSION_ABSOLUTE_MINUTES,
     });

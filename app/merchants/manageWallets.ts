@@ -13,6 +13,7 @@ import { USDC_ADDRESS } from "../../domain/constants.ts";
 import { type Actor, auditActor, type MerchantActor } from "../actor.ts";
 import { ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { emailOwners } from "../members/ownerNotice.ts";
 import { validationError } from "../refusal.ts";
 
 export type { PayoutWalletRow };
@@ -62,7 +63,7 @@ export async function removeOwnPayoutWallet(
   const { identity } = actor;
   return deps.db.transaction().execute(async (trx) => {
     const done = await removePayoutWallet(trx, identity.merchantId, address);
-    if (done)
+    if (done) {
       await recordAudit(trx, {
         merchantId: identity.merchantId,
         ...auditActor(identity),
@@ -70,6 +71,8 @@ export async function removeOwnPayoutWallet(
         target: getAddress(address),
         requestId: actor.requestId,
       });
+      await emailOwners(trx, identity, `the payout wallet ${getAddress(address)} was removed`);
+    }
     return done;
   });
 }

@@ -29,9 +29,10 @@ import { belowRefundMinimum, MAX_UNFINISHED_REFUNDS } from "../../domain/relayer
 import { openSecret, sealSecret } from "../../domain/secretBox.ts";
 import type { RefundSource } from "../../domain/statuses.ts";
 import { revenueOf, type SweepOwner } from "../../domain/sweepPolicy.ts";
-import { type Actor, auditActor } from "../actor.ts";
+import { type Actor, auditActor, isMerchant } from "../actor.ts";
 import type { CoreDeps } from "../deps.ts";
 import { claimOrReplay, type IdempotentRequest, rememberAnswer } from "../idempotency.ts";
+import { emailOwners } from "../members/ownerNotice.ts";
 import { Refusal, validationError } from "../refusal.ts";
 import { reserveTransferGas } from "../relayerGas.ts";
 import {
@@ -322,6 +323,13 @@ export async function createRefund(
       target: id,
       requestId: actor.requestId,
     });
+    // Money out: every owner hears of it (docs/members.md).
+    if (isMerchant(actor.identity))
+      await emailOwners(
+        trx,
+        actor.identity,
+        `a refund of ${formatUsdc(plan.amount)} USDC was requested for ${target.label}`,
+      );
     await rememberAnswer(trx, key.claimed, {
       refund_id: id,
       ...(claimUrl ? { sealed_claim_url: sealSecret(claimUrl, deps.webhookKeys) } : {}),

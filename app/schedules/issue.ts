@@ -36,9 +36,26 @@ export const calendarOf = (row: ScheduleRow): ScheduleCalendar => ({
  */
 export function scheduleActor(row: ScheduleRow, requestId: string | null): Actor {
   const merchantEmail = String(row.template.merchant_email).toLowerCase();
+  // The service issues what the merchant scheduled: no member acts, with the owner's reach.
+  const member = { memberId: null, memberRole: "owner" } as const;
   const identity: Identity = row.key_id
-    ? { kind: "key", keyId: row.key_id, scope: "write", merchantId: row.merchant_id, merchantEmail }
-    : { kind: "session", sessionId: "schedule", merchantId: row.merchant_id, merchantEmail };
+    ? {
+        kind: "key",
+        keyId: row.key_id,
+        scope: "write",
+        merchantId: row.merchant_id,
+        merchantEmail,
+        role: null,
+        ...member,
+      }
+    : {
+        kind: "session",
+        sessionId: "schedule",
+        merchantId: row.merchant_id,
+        merchantEmail,
+        memberEmail: merchantEmail,
+        ...member,
+      };
   return { identity, requestId };
 }
 

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
+import type { Role } from "../../domain/accessPolicy.ts";
 import type { ApiKeyScope } from "../../domain/statuses.ts";
 import type { Executor } from "../database.ts";
+import { ownerMemberOf } from "./members.ts";
 import { merchantsOwnRow } from "./merchantsOwnRow.ts";
 
 /** A live key with its merchant, as a request is authenticated with it. */
@@ -10,19 +12,36 @@ export type KeyIdentity = {
   merchantId: string;
   merchantEmail: string;
   lastUsedAt: Date | null;
+  /** The role it is limited to (null: whatever its scope allows). */
+  role: Role | null;
+  /** The member who made it, and that member's role now. */
+  memberId: string;
+  memberRole: Role;
 };
 
 /**
- * The unrevoked key whose hash is `keyHash`, with its merchant; undefined when there is none.
- * Read from the database on every request, so a revocation holds at once on every replica.
+ * The unrevoked key whose hash is `keyHash`, with its merchant and the member who made it;
+ * undefined when there is none, or its member was removed. Read from the database on every
+ * request, so a revocation (or the removal of its member) holds at once on every replica.
  */
 export async function findLiveKey(db: Executor, keyHash: string): Promise<KeyIdentity | undefined> {
   const row = await db
     .selectFrom("app.api_keys as k")
     .innerJoin("app.merchants as m", "m.id", "k.merchant_id")
-    .select(["k.id", "k.scope", "k.last_used_at", "m.id as merchant_id", "m.email"])
+    .innerJoin("app.members as t", "t.id", "k.member_id")
+    .select([
+      "k.id",
+      "k.scope",
+      "k.role",
+      "k.last_used_at",
+      "m.id as merchant_id",
+      "m.email",
+      "t.id as member_id",
+      "t.role as member_role",
+    ])
     .where("k.key_hash", "=", keyHash)
     .where("k.revoked_at", "is", null)
+    .where("t.status", "=", "active")
     .executeTakeFirst();
   return (
     row && {
@@ -31,6 +50,9 @@ export async function findLiveKey(db: Executor, keyHash: string): Promise<KeyIde
       merchantId: row.merchant_id,
       merchantEmail: row.email,
       lastUsedAt: row.last_used_at,
+      role: row.role,
+      memberId: row.member_id,
+      memberRole: row.member_role,
     }
   );
 }
@@ -54,6 +76,8 @@ export type ApiKeyRow = {
   id: string;
   name: string;
   scope: ApiKeyScope;
+  role: Role | null;
+  member_id: string;
   last_four: string;
   created_at: Date;
   last_used_at: Date | null;
@@ -64,16 +88,29 @@ const listed = [
   "id",
   "name",
   "scope",
+  "role",
+  "member_id",
   "last_four",
   "created_at",
   "last_used_at",
   "revoked_at",
 ] as const;
 
-/** Stores a new key's hash (never the key) for a merchant. */
+/**
+ * Stores a new key's hash (never the key) for a merchant, made by `memberId` (default: its
+ * owner) and limited to `role` (default none: whatever its scope allows).
+ */
 export async function insertApiKey(
   db: Executor,
-  key: { merchantId: string; keyHash: string; lastFour: string; name: string; scope: ApiKeyScope },
+  key: {
+    merchantId: string;
+    keyHash: string;
+    lastFour: string;
+    name: string;
+    scope: ApiKeyScope;
+    role?: Role | null;
+    memberId?: string | null;
+  },
 ): Promise<ApiKeyRow> {
   return db
     .insertInto("app.api_keys")
@@ -83,6 +120,8 @@ export async function insertApiKey(
       last_four: key.lastFour,
       name: key.name,
       scope: key.scope,
+      role: key.role ?? null,
+      member_id: key.memberId ?? ownerMemberOf(key.merchantId),
       last_used_at: null,
       revoked_at: null,
     })

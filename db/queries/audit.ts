@@ -6,6 +6,8 @@ export type AuditEntry = {
   actor: AuditActor;
   /** The key that acted; null unless actor is `key`. */
   keyId: string | null;
+  /** The member who acted (its session, or the key's maker); null: none (open mode, the operator). */
+  memberId?: string | null;
   /** e.g. `invoice.created`, `key.revoked`, `wallet.added`. */
   action: string;
   /** What was acted on: an invoice id, a key id, a wallet address. */
@@ -26,6 +28,7 @@ export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void
       merchant_id: entry.merchantId,
       actor: entry.actor,
       key_id: entry.keyId,
+      member_id: entry.memberId ?? null,
       action: entry.action,
       target: entry.target,
       request_id: entry.requestId,
@@ -38,6 +41,7 @@ export type AuditRow = {
   id: bigint;
   actor: AuditActor;
   key_id: string | null;
+  member_id: string | null;
   action: string;
   target: string;
   request_id: string | null;
@@ -53,7 +57,17 @@ export async function listAudit(
 ): Promise<AuditRow[]> {
   let query = db
     .selectFrom("app.audit_log")
-    .select(["id", "actor", "key_id", "action", "target", "request_id", "created_at", "details"])
+    .select([
+      "id",
+      "actor",
+      "key_id",
+      "member_id",
+      "action",
+      "target",
+      "request_id",
+      "created_at",
+      "details",
+    ])
     .where("merchant_id", "=", merchantId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
   return query.orderBy("id", "desc").limit(page.limit).execute();

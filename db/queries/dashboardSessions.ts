@@ -1,5 +1,7 @@
 import { sql } from "kysely";
+import type { Role } from "../../domain/accessPolicy.ts";
 import type { Executor } from "../database.ts";
+import { ownerMemberOf } from "./members.ts";
 
 /** A live dashboard session with its merchant, as a request is authenticated with it. */
 export type DashboardSession = {
@@ -8,17 +10,24 @@ export type DashboardSession = {
   /** Lower-case, as stored. */
   merchantEmail: string;
   lastSeenAt: Date;
+  memberId: string;
+  memberEmail: string;
+  memberRole: Role;
 };
 
-/** Stores a new session's token hash for the merchant; it ends at the latest after `absoluteMinutes`. */
+/**
+ * Stores a new session's token hash for the merchant's member `memberId` (default: its owner);
+ * it ends at the latest after `absoluteMinutes`.
+ */
 export async function insertDashboardSession(
   db: Executor,
-  session: { merchantId: string; tokenHash: string; absoluteMinutes: number },
+  session: { merchantId: string; tokenHash: string; absoluteMinutes: number; memberId?: string },
 ): Promise<string> {
   const row = await db
     .insertInto("app.dashboard_sessions")
     .values({
       merchant_id: session.merchantId,
+      member_id: session.memberId ?? ownerMemberOf(session.merchantId),
       token_hash: session.tokenHash,
       expires_at: sql<Date>`now() + make_interval(mins => ${session.absoluteMinutes})`,
     })
@@ -29,7 +38,8 @@ export async function insertDashboardSession(
 
 /**
  * The session whose token hash is `tokenHash`, if it is neither past its absolute expiry nor idle
- * for longer than `idleMinutes`; read on every request (a sign-out holds at once everywhere).
+ * for longer than `idleMinutes`, and its member not removed; read on every request (a sign-out,
+ * or the member's removal, holds at once everywhere).
  */
 export async function findLiveDashboardSession(
   db: Executor,
@@ -39,7 +49,17 @@ export async function findLiveDashboardSession(
   const row = await db
     .selectFrom("app.dashboard_sessions as s")
     .innerJoin("app.merchants as m", "m.id", "s.merchant_id")
-    .select(["s.id", "s.last_seen_at", "m.id as merchant_id", "m.email"])
+    .innerJoin("app.members as t", "t.id", "s.member_id")
+    .select([
+      "s.id",
+      "s.last_seen_at",
+      "m.id as merchant_id",
+      "m.email",
+      "t.id as member_id",
+      "t.email as member_email",
+      "t.role as member_role",
+    ])
+    .where("t.status", "=", "active")
     .where("s.token_hash", "=", tokenHash)
     .where("s.expires_at", ">", sql<Date>`now()`)
     .where("s.last_seen_at", ">", sql<Date>`now() - make_interval(mins => ${idleMinutes})`)
@@ -50,6 +70,9 @@ export async function findLiveDashboardSession(
       merchantId: row.merchant_id,
       merchantEmail: row.email,
       lastSeenAt: row.last_seen_at,
+      memberId: row.member_id,
+      memberEmail: row.member_email,
+      memberRole: row.member_role,
     }
   );
 }

@@ -1,5 +1,11 @@
 import type { ColumnType, Generated } from "kysely";
-import type { ApiKeyScope, AuditActor, OneTimeLinkPurpose } from "../../domain/statuses.ts";
+import type { Role } from "../../domain/accessPolicy.ts";
+import type {
+  ApiKeyScope,
+  AuditActor,
+  MemberStatus,
+  OneTimeLinkPurpose,
+} from "../../domain/statuses.ts";
 
 /** Merchants, their keys, sign-in links, sessions, settings, wallets and audit trail: tables of schema `app` as kysely sees them (db/database.ts). Amounts are USDC base units. */
 export interface MerchantTables {
@@ -37,6 +43,31 @@ export interface MerchantTables {
     created_at: Generated<Date>;
     last_used_at: Date | null;
     revoked_at: Date | null;
+    /** The member who made it (migration 0046). */
+    member_id: string;
+    /** The role it is limited to; null: whatever its scope allows (keys made before roles). */
+    role: Role | null;
+  };
+  /** A merchant's team (migration 0046, docs/members.md). */
+  "app.members": {
+    id: Generated<string>;
+    merchant_id: string;
+    email: string;
+    role: Role;
+    status: MemberStatus;
+    invited_by: string | null;
+    created_at: Generated<Date>;
+    joined_at: Date | null;
+    removed_at: Date | null;
+  };
+  /** A member's one-time invitation link, by its token's hash (migration 0046). */
+  "app.member_invitations": {
+    id: Generated<string>;
+    member_id: string;
+    token_hash: string;
+    created_at: Generated<Date>;
+    expires_at: Date;
+    used_at: Date | null;
   };
   "app.claim_tokens": {
     id: Generated<string>;
@@ -59,6 +90,8 @@ export interface MerchantTables {
     id: Generated<string>;
     merchant_id: string;
     token_hash: string;
+    /** The member signed in (migration 0046). */
+    member_id: string;
     created_at: Generated<Date>;
     last_seen_at: Generated<Date>;
     expires_at: Date;
@@ -87,6 +120,8 @@ export interface MerchantTables {
     id: Generated<bigint>;
     merchant_id: string;
     key_id: string | null;
+    /** The member who acted: its session, or the key's maker (migration 0046). */
+    member_id: Generated<string | null>;
     actor: AuditActor;
     action: string;
     target: string;

@@ -7,6 +7,8 @@ import {
   API_POLICY,
   DASHBOARD_POLICY,
   openApiPath,
+  ROLES,
+  type Role,
   type RouteKey,
   type RoutePolicy,
 } from "../../domain/accessPolicy.ts";
@@ -25,19 +27,29 @@ import { documentApp } from "../helpers/documentApp.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { linkRequest } from "../links/fixtures.ts";
+import { type TeamMember, teamMember } from "../members/team.ts";
 import { freshAddress } from "../refunds/helpers.ts";
 
 /**
  * The authorization matrix: every operation of /openapi.json and every dashboard route, called
  * on the running service (open mode, the default) by each caller, against its row of the
- * declared policy (domain/accessPolicy.ts). "Allowed" means the request got past authorization:
+ * declared policy (domain/accessPolicy.ts), a key and a session of each team role (admin,
+ * developer, accountant, support: allowed where the row's roles include it, else 403) among
+ * them. "Allowed" means the request got past authorization:
  * anything but 401 and 403, and, for a route that names a record, not the 404 of a record that
  * is not the caller's (every record named here exists). Never a 5xx. A route without a row, or
  * a row without a route, fails the first test. The matrix is printed and written to
  * test-artifacts/authorization-matrix.md.
  */
 
+/** A member of the owner's team with this role: its key (made by it, of its role) or its session. */
+type RoleCaller = `the ${Exclude<Role, "owner">}'s ${"key" | "dashboard session"}`;
+const TEAM_ROLES = ROLES.filter((role) => role !== "owner") as Exclude<Role, "owner">[];
+const roleOf = (caller: Caller): Role | undefined =>
+  TEAM_ROLES.find((role) => caller.startsWith(`the ${role}'s `));
+
 type Caller =
+  | RoleCaller
   | "anonymous"
   | "anonymous holding the public slug"
   | "another merchant's key"
@@ -52,6 +64,7 @@ const API_CALLERS: Caller[] = [
   "another merchant's key",
   "a read key",
   "the owner's dashboard session",
+  ...TEAM_ROLES.map((role): Caller => `the ${role}'s key`),
   "the owner's key",
 ];
 const DASHBOARD_CALLERS: Caller[] = [
@@ -61,8 +74,19 @@ const DASHBOARD_CALLERS: Caller[] = [
   "a read key",
   "the owner's key",
   "another merchant's dashboard session",
+  ...TEAM_ROLES.map((role): Caller => `the ${role}'s dashboard session`),
   "the owner's dashboard session",
 ];
+
+/**
+ * Routes whose first allowed call deletes the record they name: a later allowed caller finds
+ * it gone (404), which is no refusal.
+ */
+const DELETES_ITS_RECORD = new Set([
+  "DELETE /api/merchant/wallets/{address}",
+  "DELETE /api/webhook-endpoints/{id}",
+  "POST /dashboard/webhooks/{id}/delete",
+]);
 
 /** What a caller must get: past authorization, or refused with one of these statuses. */
 type Expected = "allowed" | readonly number[];
@@ -73,6 +97,10 @@ const namesRecord = (route: string) => /\{(id|slug|event_id|event|address)\}/.te
 /** The API's answer to `caller` on a route of `policy`, in open mode, the owner being claimed. */
 function expectedOnApi(route: string, policy: RoutePolicy, caller: Caller): Expected {
   if (policy.access === "anyone") return "allowed";
+  const role = roleOf(caller);
+  // A team member's key: its role's routes, a 403 on every other (the API takes no session).
+  if (role && caller.endsWith(" key")) return policy.roles.includes(role) ? "allowed" : [403];
+  if (role) return [401];
   switch (caller) {
     // The API reads no cookie: a session is no credential there (and so out of CSRF's reach).
     case "the owner's dashboard session":
@@ -95,6 +123,10 @@ function expectedOnApi(route: string, policy: RoutePolicy, caller: Caller): Expe
 
 function expectedOnDashboard(route: string, policy: RoutePolicy, caller: Caller): Expected {
   if (policy.access === "anyone") return "allowed";
+  const role = roleOf(caller);
+  if (role && caller.endsWith(" dashboard session"))
+    return policy.roles.includes(role) ? "allowed" : [403];
+  if (role) return [303];
   switch (caller) {
     case "the owner's dashboard session":
       return "allowed";
@@ -111,6 +143,7 @@ describe("the authorization matrix: every route × every caller against domain/a
   let owner: Merchant;
   let other: Merchant;
   let readKey: string;
+  const team: Partial<Record<Role, TeamMember>> = {};
   const sessions: Record<string, string> = {};
   /** Path parameters per caller: the owner's records, or a merchant without an account's public slugs. */
   let ownerParams: Record<string, string>;
@@ -123,6 +156,9 @@ describe("the authorization matrix: every route × every caller against domain/a
     owner = await claimedMerchant(stack.db);
     other = await claimedMerchant(stack.db);
     readKey = await readKeyOf(stack, owner);
+    for (const role of TEAM_ROLES) team[role] = await teamMember(stack.db, owner, role);
+    // The member the members' routes change and remove.
+    const spareMember = await teamMember(stack.db, owner, "support");
     const wallet = freshAddress();
     expect((await registerWallet(stack, owner, wallet)).status).toBe(201);
     const post = async (route: string, json: unknown, key?: string) => {
@@ -205,6 +241,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       credit_note_id: creditNote.credit_note_id as string,
       dashboard_endpoint_id: dashboardEndpoint.id as string,
       address: wallet,
+      member_id: spareMember.memberId,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
       file: "invoices.csv",
@@ -273,6 +310,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       if (name === "slug" && pathOf.startsWith("/api/invoices/by-slug/"))
         return params.invoiceSlug ?? "";
       if (name === "id" && pathOf.startsWith("/api/keys/")) return params.key_id ?? "";
+      if (name === "id" && pathOf.startsWith("/api/members/")) return params.member_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/webhook-endpoints/"))
         return params.endpoint_id ?? "";
       if (name === "id" && pathOf.startsWith("/api/events/")) return params.event_id ?? "";
@@ -302,6 +340,8 @@ describe("the authorization matrix: every route × every caller against domain/a
     "GET /dashboard/credit-notes/{id}/einvoice": "?format=cii",
   };
 
+  /** The routes that deleted their record already (DELETES_ITS_RECORD). */
+  const deleted = new Set<string>();
   const check = (
     route: string,
     policy: RoutePolicy,
@@ -319,8 +359,9 @@ describe("the authorization matrix: every route × every caller against domain/a
     }
     expect([401, 403], `${route} as ${caller}: ${status}`).not.toContain(status);
     // A merchant's route naming one of its records: found (every record named here exists).
-    if (policy.access !== "anyone" && namesRecord(route))
+    if (policy.access !== "anyone" && namesRecord(route) && !deleted.has(route))
       expect(status, `${route} as ${caller}: the record is the caller's`).not.toBe(404);
+    if (DELETES_ITS_RECORD.has(route)) deleted.add(route);
   };
 
   test("the JSON API", async () => {
@@ -336,6 +377,8 @@ describe("the authorization matrix: every route × every caller against domain/a
         if (caller === "a read key") headers.authorization = `Bearer ${readKey}`;
         if (caller === "the owner's key") headers.authorization = `Bearer ${owner.key}`;
         if (caller === "the owner's dashboard session") headers.cookie = sessions.owner ?? "";
+        const member = team[roleOf(caller) ?? "owner"];
+        if (member && caller.endsWith(" key")) headers.authorization = `Bearer ${member.key}`;
         // Creation: a real body naming the caller's merchant (an unclaimed one for the slug holder).
         const merchantEmail = params.merchant_email ?? owner.email;
         const json =
@@ -345,7 +388,10 @@ describe("the authorization matrix: every route × every caller against domain/a
               ? linkRequest({ merchant_email: merchantEmail })
               : route === "POST /api/invoices/{id}/credit-notes"
                 ? { full: true, reason: "the matrix" }
-                : {};
+                : route === "PATCH /api/members/{id}"
+                  ? // The spare member's own role: a change that changes nothing.
+                    { role: "support" }
+                  : {};
         const response = await stack.request(`${urlOf(route, params)}${QUERIES[route] ?? ""}`, {
           method,
           headers,
@@ -362,6 +408,9 @@ describe("the authorization matrix: every route × every caller against domain/a
       owner: await csrfOf(stack, sessions.owner ?? ""),
       other: await csrfOf(stack, sessions.other ?? ""),
     };
+    const memberCsrf: Partial<Record<Role, string>> = {};
+    for (const role of TEAM_ROLES)
+      memberCsrf[role] = await csrfOf(stack, team[role]?.cookie ?? "", "/dashboard/invoices");
     // Signing out ends the owner's session: last.
     const routes = (Object.entries(DASHBOARD_POLICY) as [RouteKey, RoutePolicy][]).sort(
       ([a], [b]) => Number(a.endsWith("/sign-out")) - Number(b.endsWith("/sign-out")),
@@ -386,6 +435,12 @@ describe("the authorization matrix: every route × every caller against domain/a
         if (caller === "another merchant's dashboard session") {
           headers.cookie = sessions.other ?? "";
           token = csrf.other;
+        }
+        const member = team[roleOf(caller) ?? "owner"];
+        if (member && caller.endsWith(" key")) headers.authorization = `Bearer ${member.key}`;
+        if (member && caller.endsWith(" dashboard session")) {
+          headers.cookie = member.cookie;
+          token = memberCsrf[roleOf(caller) ?? "owner"] ?? "";
         }
         const response = await stack.request(`${urlOf(route, params)}${QUERIES[route] ?? ""}`, {
           method,

@@ -1,7 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { matchedRoutes } from "hono/route";
+import { mayAct } from "../../app/authorize.ts";
 import { clearExpiredSessions, endSessionOf, resumeSession } from "../../app/dashboard/sessions.ts";
 import type { Db } from "../../db/database.ts";
+import { DASHBOARD_POLICY, policyOf } from "../../domain/accessPolicy.ts";
 import {
   CSRF_FIELD,
   csrfTokenFor,
@@ -94,6 +97,28 @@ export function requireSession(db: Db, settings: CookieSettings): MiddlewareHand
       csrf: csrfTokenFor(token),
       token,
     });
+    return next();
+  };
+}
+
+/**
+ * The member's role against the route's row of DASHBOARD_POLICY (app/authorize.ts, the same
+ * check as the API's): a route its role may not use is the 403 page, before its handler runs.
+ */
+export function requireRole(
+  forbidden: (c: Context<DashboardEnv>) => Response | Promise<Response>,
+): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    // The endpoint is the first route matched that is bound to a method and to no wildcard
+    // (middleware is bound to "ALL" or to `*`; `/invoices/new` answers before `/invoices/:id`).
+    const pattern = matchedRoutes(c).find(
+      (route) => route.method !== "ALL" && !route.path.includes("*"),
+    )?.path;
+    if (pattern === undefined) return next();
+    const policy = policyOf(DASHBOARD_POLICY, c.req.method, pattern);
+    if (policy?.access === "anyone") return next();
+    const { identity } = c.get("signedIn");
+    if (!policy || !mayAct(identity, policy.permission)) return forbidden(c);
     return next();
   };
 }

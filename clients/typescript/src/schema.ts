@@ -1199,6 +1199,8 @@ export interface paths {
                          *           "id": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
                          *           "name": "accounting export",
                          *           "scope": "read",
+                         *           "role": "accountant",
+                         *           "member_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
                          *           "last_four": "x9Qe",
                          *           "created_at": "2026-11-01T09:30:00.000Z",
                          *           "last_used_at": null,
@@ -1370,6 +1372,333 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your team
+         * @description Every member of the calling key's merchant, invited and removed ones included. The account's first email is its `owner`. See docs/members.md.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The members */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "members": [
+                         *         {
+                         *           "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+                         *           "email": "books@example.com",
+                         *           "role": "accountant",
+                         *           "status": "invited",
+                         *           "invited_by": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+                         *           "created_at": "2026-11-01T09:30:00.000Z",
+                         *           "joined_at": null,
+                         *           "removed_at": null
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            members: components["schemas"]["Member"][];
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite a member
+         * @description Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. The owners are emailed; audited.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InviteMember"];
+                };
+            };
+            responses: {
+                /** @description Invited */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description At once, on every replica: its dashboard sessions end and the keys it made stop working. Only an owner removes an owner; the last owner cannot be removed (409 `last_owner`). Removing a removed member changes nothing. The owners are emailed; audited.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The member's `id`; anything that is not one of your members is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The removed member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Only an owner makes, demotes or changes an owner; never a role above yours; a member cannot raise its own role (403 `own_role`); the last owner cannot be demoted (409 `last_owner`). Concurrent changes apply one after the other. The owners are emailed; audited.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The member's `id`; anything that is not one of your members is a 404. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangeMember"];
+                };
+            };
+            responses: {
+                /** @description The member */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Member"];
+                    };
+                };
+                /** @description Validation failed: `error.fields` lists every failing field (`path`, `message`, `code`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state or with an earlier request. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 256 KiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/merchant/wallets": {
@@ -1904,6 +2233,7 @@ export interface paths {
                          *           "id": "42",
                          *           "actor": "key",
                          *           "key_id": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+                         *           "member_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
                          *           "action": "wallet.added",
                          *           "target": "0x9f1A0469CBce2fEb53C705746446981548845b3B",
                          *           "request_id": "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
@@ -5777,6 +6107,8 @@ export interface components {
          *       "id": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
          *       "name": "accounting export",
          *       "scope": "read",
+         *       "role": "accountant",
+         *       "member_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
          *       "last_four": "x9Qe",
          *       "created_at": "2026-11-01T09:30:00.000Z",
          *       "last_used_at": null,
@@ -5792,6 +6124,16 @@ export interface components {
              * @enum {string}
              */
             scope: "write" | "read";
+            /**
+             * @description The role the key is limited to (docs/members.md); null: whatever its scope allows (keys made before roles).
+             * @enum {string|null}
+             */
+            role: "owner" | "admin" | "developer" | "accountant" | "support" | null;
+            /**
+             * Format: uuid
+             * @description The member who made the key.
+             */
+            member_id: string;
             /** @description The key's last four characters, to tell keys apart. */
             last_four: string;
             created_at: string;
@@ -5804,6 +6146,8 @@ export interface components {
          *       "id": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
          *       "name": "accounting export",
          *       "scope": "read",
+         *       "role": "accountant",
+         *       "member_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
          *       "last_four": "x9Qe",
          *       "created_at": "2026-11-01T09:30:00.000Z",
          *       "last_used_at": null,
@@ -5820,6 +6164,16 @@ export interface components {
              * @enum {string}
              */
             scope: "write" | "read";
+            /**
+             * @description The role the key is limited to (docs/members.md); null: whatever its scope allows (keys made before roles).
+             * @enum {string|null}
+             */
+            role: "owner" | "admin" | "developer" | "accountant" | "support" | null;
+            /**
+             * Format: uuid
+             * @description The member who made the key.
+             */
+            member_id: string;
             /** @description The key's last four characters, to tell keys apart. */
             last_four: string;
             created_at: string;
@@ -5832,7 +6186,8 @@ export interface components {
         /**
          * @example {
          *       "name": "accounting export",
-         *       "scope": "read"
+         *       "scope": "read",
+         *       "role": "accountant"
          *     }
          */
         CreateApiKey: {
@@ -5846,6 +6201,71 @@ export interface components {
              * @enum {string}
              */
             scope?: "write" | "read";
+            /**
+             * @description The role the key is limited to: never one that may do more than yours (403 `role_above_yours`). Default: your key's role (none for a key made before roles), or your role as a member.
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "developer" | "accountant" | "support";
+        };
+        /**
+         * @example {
+         *       "id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *       "email": "books@example.com",
+         *       "role": "accountant",
+         *       "status": "invited",
+         *       "invited_by": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+         *       "created_at": "2026-11-01T09:30:00.000Z",
+         *       "joined_at": null,
+         *       "removed_at": null
+         *     }
+         */
+        Member: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "accountant" | "support";
+            /**
+             * @description `invited` until its invitation link is followed; `removed`: its sessions and keys stopped working at once.
+             * @enum {string}
+             */
+            status: "invited" | "active" | "removed";
+            /** Format: uuid */
+            invited_by: string | null;
+            created_at: string;
+            joined_at: string | null;
+            removed_at: string | null;
+        };
+        /**
+         * @example {
+         *       "email": "books@example.com",
+         *       "role": "accountant"
+         *     }
+         */
+        InviteMember: {
+            /**
+             * Format: email
+             * @description Where the one-time invitation link is emailed.
+             * @example books@example.com
+             */
+            email: string;
+            /**
+             * @description `owner`: everything; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing, reads; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments, resends an invoice email. See docs/members.md.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "accountant" | "support";
+        };
+        /**
+         * @example {
+         *       "role": "developer"
+         *     }
+         */
+        ChangeMember: {
+            /**
+             * @description `owner`: everything; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing, reads; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments, resends an invoice email. See docs/members.md.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "accountant" | "support";
         };
         /**
          * @example {
@@ -5960,6 +6380,7 @@ export interface components {
          *       "id": "42",
          *       "actor": "key",
          *       "key_id": "5b0e3f6a-2c1d-4e8f-9a7b-3c4d5e6f7a8b",
+         *       "member_id": "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
          *       "action": "wallet.added",
          *       "target": "0x9f1A0469CBce2fEb53C705746446981548845b3B",
          *       "request_id": "9f2b6c1e-5a7d-4e3b-8c0f-1d2e3f4a5b6c",
@@ -5976,6 +6397,8 @@ export interface components {
              */
             actor: "key" | "anonymous" | "claim" | "operator" | "dashboard";
             key_id: string | null;
+            /** @description The member who did it: signed in to the dashboard, or the member who made the key (GET /api/members). Null before members existed, in open mode, or by the operator. */
+            member_id: string | null;
             /** @description `invoice.created`, `invoice.sent`, `link.created`, `webhook.redelivered`, `key.created`, `key.revoked`, `wallet.added`, `wallet.removed`, `merchant.claimed`, `settings.updated` (its `details` say what changed; a new `notification_email` waits for its link to be followed), `settings.notification_email_verified`. */
             action: string;
             /** @description An invoice, link, key or event id, a wallet address, or the settings changed (comma-separated names). */

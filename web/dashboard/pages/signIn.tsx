@@ -100,6 +100,32 @@ export function SignInConfirmPage() {
   );
 }
 
+/** An invitation link to a merchant's team: asks before joining (docs/members.md). */
+export function InvitationConfirmPage() {
+  return (
+    <CardPage title="Join the team">
+      <p>Press the button to join the team and sign in to its dashboard in this browser.</p>
+      <form method="post">
+        <button type="submit" class="primary">
+          Join and sign in
+        </button>
+      </form>
+    </CardPage>
+  );
+}
+
+/** An unknown, expired, used or withdrawn invitation: one answer for all. */
+export function InvitationRefusedPage() {
+  return (
+    <CardPage title="This invitation no longer works">
+      <p>
+        Invitations work once, for 72 hours, until withdrawn. Ask the team's owner or an admin for a
+        new one.
+      </p>
+    </CardPage>
+  );
+}
+
 /** An unknown, expired or used link: one answer for all three. */
 export function SignInRefusedPage() {
   return (

@@ -4,7 +4,7 @@ import { formPageHeaders, isCrossSite } from "../../formGuards.ts";
 import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "../assets.ts";
 import { textFields } from "../forms.ts";
 import { ForbiddenPage } from "../pages/signIn.tsx";
-import { type DashboardEnv, hasValidCsrfToken, requireSession } from "../session.ts";
+import { type DashboardEnv, hasValidCsrfToken, requireRole, requireSession } from "../session.ts";
 import { registerCreditNotes } from "./creditNotes.tsx";
 import { registerEvents } from "./events.tsx";
 import { registerExports } from "./exports.tsx";
@@ -90,6 +90,7 @@ export function dashboardRoutes(
   // Signed in.
   const signedIn = new Hono<DashboardEnv>();
   signedIn.use("*", requireSession(deps.db, cookies));
+  signedIn.use("*", requireRole(forbidden));
   // Every signed-in POST carries its session's CSRF token; the form is read once, here.
   signedIn.on("POST", "*", async (c, next) => {
     const form = textFields(await c.req.parseBody());

@@ -4,12 +4,15 @@ import {
   requestSignInLink,
   signInWithLink,
 } from "../../../app/dashboard/sessions.ts";
+import { isInvitationUsable, joinWithInvitation } from "../../../app/members/manageMembers.ts";
 import { requestClaimLink } from "../../../app/merchants/claim.ts";
 import { emailAddress } from "../../../app/schemaFields.ts";
 import { CLAIM_TOKEN_PATTERN } from "../../../domain/apiKeys.ts";
 import { textFields } from "../forms.ts";
 import {
   ClaimSentPage,
+  InvitationConfirmPage,
+  InvitationRefusedPage,
   SignInConfirmPage,
   SignInPage,
   SignInRefusedPage,
@@ -77,6 +80,26 @@ export function registerSignIn(
     if (!sessionToken) return refused(c);
     await startSession(c, deps.db, cookies, sessionToken);
     deps.log.info("dashboard signed in");
+    return c.redirect("/dashboard", 303);
+  });
+
+  // An invitation to a team: the invitee joins and signs in with its own address.
+  const invitationRefused = (c: Context) => c.html(<InvitationRefusedPage />, 410);
+  app.get(
+    "/dashboard/invitations/:token",
+    emailedLinkPage(
+      (token) => isInvitationUsable(deps, token),
+      InvitationConfirmPage,
+      invitationRefused,
+    ),
+  );
+  app.post("/dashboard/invitations/:token", async (c) => {
+    const token = c.req.param("token");
+    if (!CLAIM_TOKEN_PATTERN.test(token)) return invitationRefused(c);
+    const sessionToken = await joinWithInvitation(deps, token, c.get("requestId") ?? null);
+    if (!sessionToken) return invitationRefused(c);
+    await startSession(c, deps.db, cookies, sessionToken);
+    deps.log.info("dashboard invitation followed");
     return c.redirect("/dashboard", 303);
   });
 }
