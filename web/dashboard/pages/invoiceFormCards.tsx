@@ -164,7 +164,7 @@ function CustomerCard(props: { state: FormState }) {
 
 /**
  * The line items with their totals (the dashboard's script adds and removes lines in place), and
- * with `currency` what they are priced in (a new invoice's; a schedule's template is in USDC).
+ * with `currency` what they are priced in (a new invoice's, or the invoices a schedule issues).
  */
 function LinesCard(props: { state: FormState; currency: boolean }) {
   return (
