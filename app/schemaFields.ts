@@ -147,24 +147,30 @@ export const currencyField = z
   });
 
 /**
- * In a currency, an amount settles to its cent: unit prices with more than 2 decimals are
- * USDC's alone. `amounts` are the paths and values of the body's amounts.
+ * In a currency, an amount settles to its cent: an amount with more than 2 decimals is USDC's
+ * alone. Why `value` cannot be an amount in `currency`, or undefined when it can (an unknown
+ * currency is the currency field's own error, not its amounts').
+ *
+ * @example currencyAmountProblem("EUR", "12.505") // "must have at most 2 decimals in EUR"
+ */
+export function currencyAmountProblem(currency: unknown, value: unknown): string | undefined {
+  if (typeof currency !== "string" || !isCurrency(currency) || currency === "USDC") return;
+  if (typeof value === "string" && /\.\d{3,}$/.test(value))
+    return `must have at most 2 decimals in ${currency}`;
+}
+
+/**
+ * currencyAmountProblem on each of the body's amounts (`amounts`: their paths and values), as
+ * field errors.
  */
 export function currencyRules(
   body: Record<string, unknown>,
   amounts: readonly { path: (string | number)[]; value: unknown }[],
   ctx: z.RefinementCtx,
 ): void {
-  const currency = body.currency;
-  // An unknown currency is the currency field's own error, not its amounts'.
-  if (typeof currency !== "string" || !isCurrency(currency) || currency === "USDC") return;
   for (const { path, value } of amounts) {
-    if (typeof value === "string" && /\.\d{3,}$/.test(value))
-      ctx.addIssue({
-        code: "custom",
-        path,
-        ...rule("too_many_decimals", `must have at most 2 decimals in ${currency}`),
-      });
+    const problem = currencyAmountProblem(body.currency, value);
+    if (problem) ctx.addIssue({ code: "custom", path, ...rule("too_many_decimals", problem) });
   }
 }
 

@@ -1,6 +1,8 @@
 import * as p from "@clack/prompts";
 import type { z } from "zod";
 import { CreateInvoiceSchema, LineItemSchema } from "../app/invoices/schema.ts";
+import { currencyAmountProblem } from "../app/schemaFields.ts";
+import { CURRENCIES, type Currency } from "../domain/currencies.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { type ApiTarget, callApi } from "./api.ts";
 import { CliCancelled, CliError, EXIT } from "./io.ts";
@@ -11,7 +13,7 @@ import {
   promptAmountProblem,
   promptQuantity,
 } from "./promptValues.ts";
-import { invoicePreview, validateInvoice } from "./validate.ts";
+import { invoicePreview, validateCurrency, validateInvoice } from "./validate.ts";
 
 const fields = CreateInvoiceSchema.shape;
 
@@ -75,8 +77,15 @@ const ask = async <T = string>(
  * rules as it is typed, 1–30 line items, a summary with the totals, a confirmation; then the
  * invoice is created and its hosted page and PDF URLs are printed.
  */
-export async function createInvoiceInteractively(api: ApiTarget): Promise<void> {
-  p.intro("New USDC invoice");
+export async function createInvoiceInteractively(
+  api: ApiTarget,
+  currencyFlag?: string,
+): Promise<void> {
+  // A --currency the API would refuse is refused before the first prompt.
+  const flagged = currencyFlag === undefined ? undefined : validateCurrency(currencyFlag);
+  if (flagged && !flagged.ok)
+    throw new CliError("--currency is not valid", EXIT.invalid, flagged.fields);
+  p.intro("New invoice");
   const body: Record<string, unknown> = {
     merchant_email: await ask("Your email (the merchant)", fields.merchant_email, {
       placeholder: "billing@acme.example",
@@ -89,6 +98,21 @@ export async function createInvoiceInteractively(api: ApiTarget): Promise<void> 
       optional: true,
     }),
   };
+  const currency: Currency =
+    flagged?.value ??
+    answered<Currency>(
+      await p.select({
+        message: "What are the prices in?",
+        options: CURRENCIES.map((code) => ({
+          value: code,
+          label: code,
+          ...(code === "USDC"
+            ? {}
+            : { hint: "paid in USDC at the rate of Chainlink's feed on Base when paying" }),
+        })),
+      }),
+    );
+  if (currency !== "USDC") body.currency = currency;
   const items: Record<string, unknown>[] = [];
   do {
     p.log.step(`Line item ${items.length + 1}`);
@@ -98,10 +122,12 @@ export async function createInvoiceInteractively(api: ApiTarget): Promise<void> 
       defaultValue: "1",
       transform: promptQuantity,
     });
-    const unitPrice = await ask("Unit price in USDC", LineItemSchema.shape.unit_price, {
+    const unitPrice = await ask(`Unit price in ${currency}`, LineItemSchema.shape.unit_price, {
       placeholder: "100.00",
       transform: promptAmount,
-      problem: promptAmountProblem,
+      // In a currency a price settles to its cent: the API's rule, as typed.
+      problem: (typed) =>
+        promptAmountProblem(typed) ?? currencyAmountProblem(currency, promptAmount(typed)),
     });
     items.push({ description, quantity, unit_price: unitPrice });
   } while (
@@ -143,9 +169,12 @@ export async function createInvoiceInteractively(api: ApiTarget): Promise<void> 
     [
       ...preview.line_items.map(
         (line) =>
-          `${line.description}: ${line.quantity} × ${line.unit_price} = ${line.line_total} USDC`,
+          `${line.description}: ${line.quantity} × ${line.unit_price} = ${line.line_total} ${preview.currency}`,
       ),
-      `Total: ${preview.total_amount} USDC, due ${preview.request.due_date}`,
+      `Total: ${preview.total_amount} ${preview.currency}, due ${preview.request.due_date}`,
+      ...(preview.currency === "USDC"
+        ? []
+        : [`Paid in USDC at the rate of Chainlink's ${preview.currency} feed on Base at payment`]),
       `To: ${preview.request.vendor_name} <${preview.request.vendor_email}>${preview.request.send_now ? " (emailed now)" : " (draft)"}`,
     ].join("\n"),
     "Summary",

@@ -21,6 +21,7 @@ type CreateOptions = {
   api: string;
   apiKey?: string;
   idempotencyKey?: string;
+  currency?: string;
 };
 
 /** The API and the key every call sends. */
@@ -39,11 +40,30 @@ const jsonOption = () =>
 const apiKeyOption = () =>
   new Option("--api-key <key>", "the merchant's API key, sent on every call").env("REMIT_API_KEY");
 
-/** Reads a request from stdin and validates it with the API's own schema. */
+const currencyOption = () =>
+  new Option(
+    "--currency <code>",
+    "what the amounts are in: USDC (the default), or USD, EUR or GBP, paid in USDC at the rate of Chainlink's feed on Base at payment",
+  );
+
+/**
+ * Reads a request from stdin, with `--currency` as its `currency` (the JSON may name the same
+ * one, not another), and validates it with the API's own schema.
+ */
 async function readRequest<T>(
   validate: () => Promise<(body: unknown) => Validation<T>>,
+  currency?: string,
 ): Promise<T> {
-  const body = parseJson(await readStdin(), "stdin");
+  let body = parseJson(await readStdin(), "stdin");
+  if (currency !== undefined && typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const named = (body as Record<string, unknown>).currency;
+    if (named !== undefined && named !== currency)
+      throw new CliError(
+        `--currency ${currency}: the request on stdin has "currency": ${JSON.stringify(named)}`,
+        EXIT.usage,
+      );
+    body = { ...body, currency };
+  }
   const result = (await validate())(body);
   if (!result.ok) {
     throw new CliError(
@@ -98,6 +118,7 @@ invoices
     "--idempotency-key <key>",
     "sent as the Idempotency-Key header: a retry creates nothing twice",
   )
+  .addOption(currencyOption())
   .addOption(jsonOption())
   .addOption(apiOption())
   .addOption(apiKeyOption())
@@ -111,10 +132,13 @@ invoices
       }
       if (options.dryRun) throw new CliError("--dry-run needs --stdin", EXIT.usage);
       const { createInvoiceInteractively } = await import("./interactive.ts");
-      await createInvoiceInteractively(target(options));
+      await createInvoiceInteractively(target(options), options.currency);
       return;
     }
-    const input = await readRequest(async () => (await validation()).validateInvoice);
+    const input = await readRequest(
+      async () => (await validation()).validateInvoice,
+      options.currency,
+    );
     if (options.dryRun) return printJson((await validation()).invoicePreview(input));
     await post(options, "/api/invoices", input);
   });
@@ -176,11 +200,15 @@ links
   .requiredOption("--stdin", "read the request JSON from standard input")
   .option("--dry-run", "validate only; create nothing, call nothing")
   .option("--idempotency-key <key>", "sent as the Idempotency-Key header")
+  .addOption(currencyOption())
   .addOption(jsonOption())
   .addOption(apiOption())
   .addOption(apiKeyOption())
   .action(async (options: CreateOptions) => {
-    const input = await readRequest(async () => (await validation()).validateLink);
+    const input = await readRequest(
+      async () => (await validation()).validateLink,
+      options.currency,
+    );
     if (options.dryRun) return printJson({ valid: true, request: input });
     await post(options, "/api/links", input);
   });

@@ -14,6 +14,8 @@ import {
   CreateLinkSchema,
   createLinkKnownKeys,
 } from "../app/links/schema.ts";
+import { currencyField } from "../app/schemaFields.ts";
+import type { Currency } from "../domain/currencies.ts";
 import { utcToday } from "../domain/invoiceStatus.ts";
 import { invoiceTaxView, taxAmountFields } from "../domain/invoiceTaxView.ts";
 import { MAX_TOTAL, priceInvoice } from "../domain/invoiceTotals.ts";
@@ -70,6 +72,16 @@ export function validateLink(body: unknown): Validation<CreateLinkInput> {
   return { ok: true, value: parsed.data };
 }
 
+/** `--currency` as the API judges `currency` (currencyField): its message at the field. */
+export function validateCurrency(value: string): Validation<Currency> {
+  const parsed = currencyField.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return {
+    ok: false,
+    fields: fieldErrors(parsed.error, value).map((field) => ({ ...field, path: "currency" })),
+  };
+}
+
 /**
  * The API's schema for `POST /api/invoices/{id}/credit-notes`: lines or `full`, and a reason.
  * What can be credited depends on the invoice, and only the API knows it.
@@ -82,9 +94,11 @@ export function validateCreditNote(body: unknown): Validation<CreateCreditNoteIn
 }
 
 /**
- * What --dry-run prints for an invoice: the request as the API would see it, its lines and
- * total; on an invoice with tax, each line's category and rate and the detail's
- * `subtotal_amount`, `tax_amount` and `tax_breakdown` (domain/invoiceTaxView.ts, the API's rule).
+ * What --dry-run prints for an invoice: the request as the API would see it, the `currency` its
+ * amounts are in, its lines and total, priced as the API prices them (priceInvoice: in a
+ * currency, each line to the cent); on an invoice with tax, each line's category and rate and
+ * the detail's `subtotal_amount`, `tax_amount` and `tax_breakdown` (domain/invoiceTaxView.ts,
+ * the API's rule).
  */
 export function invoicePreview(input: CreateInvoiceInput) {
   const { lines, total } = priceInvoice(input.line_items, input.currency);
@@ -96,6 +110,7 @@ export function invoicePreview(input: CreateInvoiceInput) {
       issue_date: input.issue_date ?? utcToday(),
       send_now: input.send_now ?? true,
     },
+    currency: input.currency ?? "USDC",
     line_items: lines.map((line) => ({
       description: line.description,
       quantity: line.quantity,

@@ -34,6 +34,7 @@ import {
   type CreateScheduleInput,
   type InvoiceTemplate,
   type Schedule,
+  templateCurrency,
   type UpdateScheduleInput,
   underInvoice,
 } from "./schema.ts";
@@ -52,6 +53,7 @@ export function presentSchedule(row: ScheduleRow): Schedule {
     next_issue_date: row.status === "cancelled" ? null : row.next_issue_date,
     issued_count: row.issued_count,
     last_error: row.last_error,
+    currency: templateCurrency(row.template),
     invoice: row.template,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
+import { CURRENCIES, type Currency, isCurrency } from "../../domain/currencies.ts";
 import { MAX_TOTAL, priceInvoice } from "../../domain/invoiceTotals.ts";
 import {
   FIRST_SCHEDULE_YEAR,
@@ -24,6 +25,12 @@ import { rule } from "../schemaFields.ts";
 
 /** A schedule's template: a POST /api/invoices body without issue_date, due_date. */
 export type InvoiceTemplate = Omit<CreateInvoiceInput, "issue_date" | "due_date">;
+
+/** What a stored template's invoices are priced in: its `currency`, else USDC (the API's default). */
+export function templateCurrency(template: Record<string, unknown>): Currency {
+  const currency = template.currency;
+  return typeof currency === "string" && isCurrency(currency) ? currency : "USDC";
+}
 
 /** The dates the schedule sets itself: a template giving them is refused. */
 const SCHEDULE_DATES = ["issue_date", "due_date"] as const;
@@ -69,7 +76,8 @@ export function checkTemplate(
     );
   if (parsed.success) {
     // The checks POST /api/invoices makes past its schema: a total above 0 and within range.
-    const { total } = priceInvoice(parsed.data.line_items);
+    // Priced as the invoices will be: in a currency, each line to the cent.
+    const { total } = priceInvoice(parsed.data.line_items, parsed.data.currency);
     if (total <= 0n)
       fields.push({
         path: "invoice.line_items",
@@ -120,7 +128,7 @@ const TEMPLATE_EXAMPLE = {
 const templateField = z.unknown().openapi({
   type: "object",
   description:
-    "The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`).",
+    "The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`). With `currency` (`USD`, `EUR`, `GBP`), every invoice it issues is priced in it (docs/currencies.md).",
   example: TEMPLATE_EXAMPLE,
 });
 
@@ -239,6 +247,7 @@ export const scheduleExample = {
   next_issue_date: "2027-02-28",
   issued_count: 1,
   last_error: null,
+  currency: "USDC" as const,
   invoice: TEMPLATE_EXAMPLE,
   created_at: "2027-01-20T10:00:00.000Z",
   updated_at: "2027-01-31T00:01:02.000Z",
@@ -265,6 +274,10 @@ export const ScheduleSchema = z
     last_error: z.string().nullable().openapi({
       description:
         "Why the last issue failed (the template no longer passes POST /api/invoices' checks: the schedule was paused).",
+    }),
+    currency: z.enum(CURRENCIES).openapi({
+      description:
+        "What the invoices it issues are priced in: the template's `currency`, `USDC` when it has none.",
     }),
     invoice: z.record(z.string(), z.unknown()).openapi({ description: "The template." }),
     created_at: z.string(),

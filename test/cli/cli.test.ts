@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { freePort } from "../../internal/freePort.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
-import { runCli, startTerminal } from "./run.ts";
+import { answerParties, answerTerms, remitTerminal, runCli, startTerminal } from "./run.ts";
 
 type Json = Record<string, unknown>;
 
@@ -36,6 +36,13 @@ describe("the remit command", () => {
     await stack?.stop();
   });
   const api = () => ["--api", stack.api.url];
+  /** The one invoice of `merchant` in the database. */
+  const invoiceOf = (merchant: string) =>
+    stack.db
+      .selectFrom("app.invoices")
+      .selectAll()
+      .where("merchant_email", "=", merchant)
+      .executeTakeFirstOrThrow();
 
   test("--stdin creates the invoice and prints exactly what the API returns", async () => {
     const body = invoiceRequest();
@@ -229,13 +236,13 @@ describe("the remit command", () => {
     }
   });
 
+  const link = {
+    merchant_email: "shop@example.com",
+    amount: "9.99",
+    description: "Mug",
+    wallet_type: "managed",
+  };
   test("links create --stdin, with --dry-run", async () => {
-    const link = {
-      merchant_email: "shop@example.com",
-      amount: "9.99",
-      description: "Mug",
-      wallet_type: "managed",
-    };
     const dry = await runCli(
       ["links", "create", "--stdin", "--dry-run", "--api", "http://127.0.0.1:9"],
       { stdin: JSON.stringify(link) },
@@ -250,16 +257,9 @@ describe("the remit command", () => {
 
   test("interactive: a real terminal creates an invoice with two line items", async () => {
     const merchant = `tty-${randomUUID()}@example.com`;
-    const terminal = await startTerminal(
-      `${process.execPath} ${path.join(process.cwd(), "cli/remit.mjs")} invoices create`,
-      { REMIT_API_URL: stack.api.url },
-    );
+    const terminal = await remitTerminal("invoices create", stack.api.url);
     try {
-      const answer = async (prompt: RegExp, text: string) => {
-        await terminal.waitFor(prompt);
-        if (text) await terminal.type(text);
-        await terminal.press("Enter");
-      };
+      const { answer } = terminal;
       await answer(/Your email/, "not-an-email");
       await terminal.waitFor(/valid email/); // checked as typed, with the API's message
       await terminal.press("C-u");
@@ -269,6 +269,7 @@ describe("the remit command", () => {
       await answer(/Vendor's email/, "vendor@example.com");
       await answer(/Vendor's name/, "Vendor Co");
       await answer(/Vendor's address/, "");
+      await answer(/What are the prices in/, ""); // USDC, the first
       await answer(/Line item 1[\s\S]*Description/, "Consulting");
       await answer(/Quantity/, "");
       await answer(/Unit price/, "120.00");
@@ -282,12 +283,7 @@ describe("the remit command", () => {
       await answer(/Line item 2[\s\S]*Unit price/, "15.50");
       await terminal.waitFor(/Line item 2[\s\S]*Add another line item/);
       await terminal.press("n");
-      await answer(/Due date/, "2099-06-30");
-      await answer(/Notes/, "");
-      await answer(/Where should the money go/, "");
-      await answer(/Webhook URL/, "");
-      await terminal.waitFor(/Email the invoice to the vendor now/);
-      await terminal.press("n");
+      await answerTerms(terminal, "2099-06-30");
       await terminal.waitFor(/Total: 151\.00 USDC/);
       await terminal.waitFor(/Create this invoice/);
       await terminal.press("y");
@@ -295,11 +291,7 @@ describe("the remit command", () => {
     } finally {
       await terminal.stop();
     }
-    const invoice = await stack.db
-      .selectFrom("app.invoices")
-      .selectAll()
-      .where("merchant_email", "=", merchant)
-      .executeTakeFirstOrThrow();
+    const invoice = await invoiceOf(merchant);
     expect(invoice).toMatchObject({
       vendor_name: "Vendor Co",
       total_amount: 151_000_000n,
@@ -322,22 +314,16 @@ describe("the remit command", () => {
    * quantity, a price without decimals, Enter at the due date, a lower-case wallet address.
    */
   async function typeEveryField(merchant: string, confirm: "y" | "n") {
-    const terminal = await startTerminal(
-      `${process.execPath} ${path.join(process.cwd(), "cli/remit.mjs")} invoices create`,
-      { REMIT_API_URL: stack.api.url },
-    );
+    const terminal = await remitTerminal("invoices create", stack.api.url);
     try {
-      const answer = async (prompt: RegExp, text: string) => {
-        await terminal.waitFor(prompt);
-        if (text) await terminal.type(text);
-        await terminal.press("Enter");
-      };
+      const { answer } = terminal;
       await answer(/Your email/, merchant);
       await answer(/business name/, "Typed Traders");
       await answer(/business address/, "3 Prompt Street");
       await answer(/Vendor's email/, "vendor@example.com");
       await answer(/Vendor's name/, "Vendor Co");
       await answer(/Vendor's address/, "");
+      await answer(/What are the prices in/, ""); // USDC, the first
       await answer(/Line item 1[\s\S]*Description/, "Design");
       await answer(/Quantity/, "2.5");
       await answer(/Unit price/, "100");
@@ -371,11 +357,7 @@ describe("the remit command", () => {
     expect(screen).toMatch(
       new RegExp(`Due date \\(YYYY-MM-DD, Enter for ${thirty}\\)\\n\\S*\\s+${thirty}\\s*\\n`),
     );
-    const invoice = await stack.db
-      .selectFrom("app.invoices")
-      .selectAll()
-      .where("merchant_email", "=", merchant)
-      .executeTakeFirstOrThrow();
+    const invoice = await invoiceOf(merchant);
     const thirtyDaysOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     expect(invoice).toMatchObject({
       total_amount: 250_000_000n,
@@ -427,5 +409,166 @@ describe("the remit command", () => {
         .where("email", "=", merchant)
         .execute(),
     ).toEqual([]);
+  });
+
+  /**
+   * `--currency` on `remit invoices create` and `remit links create` (issue 45), and the
+   * interactive create's "What are the prices in?": the request carries the currency, the
+   * preview prices as the API does in it (priceInvoice: each line to the cent), and what the API
+   * refuses is refused at the field before anything is sent.
+   */
+  describe("--currency", () => {
+    // 1.5 × 33.33 is 49.995: USDC keeps it, a currency settles it to the cent.
+    const body = invoiceRequest({
+      line_items: [{ description: "Consulting", quantity: 1.5, unit_price: "33.33" }],
+    });
+    const invoicesCreate = (...flags: string[]) => ["invoices", "create", "--stdin", ...flags];
+
+    test("--dry-run prices in the currency, as the API will", async () => {
+      const offline = ["--api", "http://127.0.0.1:9"];
+      const eur = await runCli(invoicesCreate("--dry-run", "--currency", "EUR", ...offline), {
+        stdin: JSON.stringify(body),
+      });
+      expect(eur.code).toBe(0);
+      expect(JSON.parse(eur.stdout)).toMatchObject({
+        currency: "EUR",
+        request: { currency: "EUR" },
+        line_items: [{ unit_price: "33.33", line_total: "50.00" }],
+        total_amount: "50.00",
+      });
+      const usdc = await runCli(invoicesCreate("--dry-run", ...offline), {
+        stdin: JSON.stringify(body),
+      });
+      expect(JSON.parse(usdc.stdout)).toMatchObject({ currency: "USDC", total_amount: "49.995" });
+    });
+
+    test("what the API refuses is refused at its field, and nothing is sent", async () => {
+      const unknown = await runCli(invoicesCreate("--currency", "XYZ", ...api()), {
+        stdin: JSON.stringify(body),
+      });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('currency: must be "USDC", "USD", "EUR" or "GBP"');
+      expect(unknown.stderr).toContain("[invalid_enum]");
+      const cents = await runCli(invoicesCreate("--currency", "EUR", "--json", ...api()), {
+        stdin: JSON.stringify({
+          ...body,
+          line_items: [{ description: "x", quantity: 1, unit_price: "12.505" }],
+        }),
+      });
+      expect(cents.code).toBe(1);
+      const fields = (JSON.parse(cents.stderr) as { error: { fields: Json[] } }).error.fields;
+      expect(fields).toEqual([
+        {
+          path: "line_items[0].unit_price",
+          code: "too_many_decimals",
+          message: "must have at most 2 decimals in EUR",
+        },
+      ]);
+      // The JSON names another currency: which one was meant is not guessed.
+      const conflict = await runCli(invoicesCreate("--currency", "EUR", ...api()), {
+        stdin: JSON.stringify({ ...body, currency: "GBP" }),
+      });
+      expect(conflict.code).toBe(64);
+      expect(conflict.stderr).toContain(
+        '--currency EUR: the request on stdin has "currency": "GBP"',
+      );
+      expect(
+        await stack.db
+          .selectFrom("app.invoices")
+          .select("id")
+          .where("merchant_email", "=", body.merchant_email as string)
+          .execute(),
+      ).toEqual([]);
+    });
+
+    test("invoices and links are created in the currency", async () => {
+      const invoice = await runCli(invoicesCreate("--currency", "EUR", ...api()), {
+        stdin: JSON.stringify(body),
+      });
+      expect(invoice.code).toBe(0);
+      expect(JSON.parse(invoice.stdout)).toMatchObject({ currency: "EUR", total_amount: "50.00" });
+
+      const created = await runCli(["links", "create", "--stdin", "--currency", "GBP", ...api()], {
+        stdin: JSON.stringify(link),
+      });
+      expect(created.code).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({ currency: "GBP", amount: "9.99" });
+      const refused = await runCli(
+        ["links", "create", "--stdin", "--dry-run", "--currency", "GBP", ...api()],
+        { stdin: JSON.stringify({ ...link, amount: "9.999" }) },
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("amount: must have at most 2 decimals in GBP");
+    });
+
+    test("interactive: the prices' currency is asked, its rule checked as typed, the summary in it", async () => {
+      const merchant = `tty-eur-${randomUUID()}@example.com`;
+      const terminal = await remitTerminal("invoices create", stack.api.url);
+      try {
+        const { answer } = terminal;
+        await answerParties(terminal, {
+          merchantEmail: merchant,
+          merchantName: "Euro Traders",
+          merchantAddress: "1 Rue du Port, Marseille",
+          vendorName: "Vendor SARL",
+        });
+        await terminal.waitFor(/What are the prices in\?/);
+        await terminal.press("Down", "Down"); // USDC, USD, EUR
+        await terminal.press("Enter");
+        await answer(/Line item 1[\s\S]*Description/, "Consulting");
+        await answer(/Quantity/, "1.5");
+        await answer(/Unit price in EUR/, "33.335");
+        await terminal.waitFor(/must have at most 2 decimals in EUR/);
+        await terminal.press("C-u");
+        await answer(/Unit price in EUR/, "33.33");
+        await terminal.waitFor(/Add another line item/);
+        await terminal.press("n");
+        await answer(/Due date/, "2099-06-30");
+        await answer(/Notes/, "");
+        await answer(/Where should the money go/, "");
+        await answer(/Webhook URL/, "");
+        await terminal.waitFor(/Email the invoice to the vendor now/);
+        await terminal.press("n");
+        await terminal.waitFor(/Consulting: 1\.5 × 33\.33 = 50\.00 EUR/);
+        await terminal.waitFor(/Total: 50\.00 EUR, due 2099-06-30/);
+        await terminal.waitFor(/Create this invoice/);
+        await terminal.press("y");
+        await terminal.waitFor(/Created INV-0001/);
+      } finally {
+        await terminal.stop();
+      }
+      const invoice = await invoiceOf(merchant);
+      expect(invoice).toMatchObject({ currency: "EUR", total_amount: 50_000_000n });
+    });
+
+    test("interactive: --currency answers the question, and one the API refuses stops before it", async () => {
+      // Both at once: a tmux server whose last session ends exits, under a session starting.
+      const [refused, flagged] = await Promise.all([
+        remitTerminal("invoices create --currency eur", stack.api.url),
+        remitTerminal("invoices create --currency GBP", stack.api.url),
+      ]);
+      try {
+        await refused.waitFor(/currency: must be "USDC", "USD", "EUR" or "GBP"/);
+        expect(await refused.screen()).not.toMatch(/Your email/);
+
+        const { answer } = flagged;
+        await answerParties(flagged, {
+          merchantEmail: `tty-gbp-${randomUUID()}@example.com`,
+          merchantName: "Sterling Ltd",
+          merchantAddress: "1 High Street, Leeds",
+          vendorName: "Vendor Ltd",
+        });
+        await flagged.waitFor(/Line item 1[\s\S]*Description/);
+        expect(await flagged.screen()).not.toMatch(/What are the prices in/);
+        await answer(/Description/, "Audit");
+        await answer(/Quantity/, "");
+        await flagged.waitFor(/Unit price in GBP/);
+        await flagged.press("C-c");
+        await flagged.waitFor(/Cancelled: nothing was created/);
+      } finally {
+        await flagged.stop();
+        await refused.stop();
+      }
+    });
   });
 });

@@ -69,3 +69,53 @@ export async function startTerminal(command: string, env: Record<string, string>
     stop: () => run("tmux", ["kill-session", "-t", session]).catch(() => {}),
   };
 }
+
+/**
+ * `remit <args>` in a real terminal (startTerminal) against the API at `apiUrl`, with `answer`:
+ * waits for a prompt, types the text (none: the prompt's default) and presses Enter.
+ */
+export async function remitTerminal(args: string, apiUrl: string) {
+  const terminal = await startTerminal(`${process.execPath} ${remitBin} ${args}`, {
+    REMIT_API_URL: apiUrl,
+  });
+  const answer = async (prompt: RegExp, text: string) => {
+    await terminal.waitFor(prompt);
+    if (text) await terminal.type(text);
+    await terminal.press("Enter");
+  };
+  return { ...terminal, answer };
+}
+
+/** The interactive invoice's first prompts: the merchant's email, name and address, the vendor's. */
+export async function answerParties(
+  terminal: Awaited<ReturnType<typeof remitTerminal>>,
+  parties: {
+    merchantEmail: string;
+    merchantName: string;
+    merchantAddress: string;
+    vendorName: string;
+  },
+) {
+  await terminal.answer(/Your email/, parties.merchantEmail);
+  await terminal.answer(/business name/, parties.merchantName);
+  await terminal.answer(/business address/, parties.merchantAddress);
+  await terminal.answer(/Vendor's email/, "vendor@example.com");
+  await terminal.answer(/Vendor's name/, parties.vendorName);
+  await terminal.answer(/Vendor's address/, "");
+}
+
+/**
+ * The interactive invoice's prompts after its lines: the due date, no notes, a managed wallet,
+ * no webhook, not emailed now (a draft).
+ */
+export async function answerTerms(
+  terminal: Awaited<ReturnType<typeof remitTerminal>>,
+  due: string,
+) {
+  await terminal.answer(/Due date/, due);
+  await terminal.answer(/Notes/, "");
+  await terminal.answer(/Where should the money go/, "");
+  await terminal.answer(/Webhook URL/, "");
+  await terminal.waitFor(/Email the invoice to the vendor now/);
+  await terminal.press("n");
+}

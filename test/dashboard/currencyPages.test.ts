@@ -1,3 +1,4 @@
+import { parse } from "csv-parse/sync";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { resetLocalFeeds } from "../../chain/localFeeds.ts";
@@ -8,14 +9,17 @@ import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { EVENT_MS } from "../helpers/waits.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
-import { checkPage, PHONE_390, waitForSignInLink } from "./dashboard.ts";
+import { postSchedule } from "../schedules/fixtures.ts";
+import { checkPage, PHONE_390, WIDTHS, waitForSignInLink } from "./dashboard.ts";
 
 /**
  * Invoices priced in a currency in the dashboard (issue 45), in Chromium on the real stack: the
  * form's currency select, its preview in the chosen unit and the API's field messages; the
  * invoice's page in euros with the USDC received, the quote and each payment's amount in EUR
  * and rate (the API detail's figures), "Rate unavailable" while no fresh rate; a USDC invoice's
- * page as before. Pages at 390 and 1280 px (test-artifacts/dashboard-eur-*).
+ * page as before. A new payment link's form: the same currency select, the amount's unit and
+ * the API's field message, the link created in EUR. Pages at 390 (the link form: 420) and
+ * 1280 px (test-artifacts/dashboard-eur-*).
  */
 describe("invoices priced in a currency in the dashboard", () => {
   const chain = useChainForFile();
@@ -63,6 +67,16 @@ describe("invoices priced in a currency in the dashboard", () => {
     await page.getByRole("button", { name: "Create invoice" }).last().click();
     await page.waitForURL(/\/dashboard\/invoices\/[0-9a-f-]{36}\?notice=created$/);
     return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+  };
+
+  /** Submits the link form, waits for the link's page, and answers the API's detail of it. */
+  const createLink = async () => {
+    await page.getByRole("button", { name: "Create link" }).click();
+    await page.waitForURL(/\/dashboard\/links\/[^/]+\?notice=created$/);
+    const slug = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    return (
+      await answer(await stack.request(`/api/links/${slug}`, { headers: bearer(merchant.key) }))
+    ).body;
   };
 
   test("signs in", async () => {
@@ -186,5 +200,104 @@ describe("invoices priced in a currency in the dashboard", () => {
     expect(await text("[data-figure=net]")).toBe("0.00 USDC");
     expect(await text("[data-figure=due]")).toBe("150.00 USDC");
     expect(await page.locator("#paid-in-usdc").count()).toBe(0);
+  });
+
+  test("the new link form takes a currency: the amount's unit follows it, the API's message at the amount, the link in EUR", async () => {
+    await go("/dashboard/links/new");
+    expect(await page.getByLabel("Priced in").inputValue()).toBe("USDC");
+    await page.getByLabel("What it is for").fill("Workshop ticket");
+    await page.getByLabel("Amount (USDC)").fill("12.505");
+    await page.getByLabel("Priced in").selectOption("EUR");
+    // The label names the chosen unit (the dashboard's script), as the server renders it.
+    await expect.poll(() => text("label[for=amount]")).toBe("Amount (EUR)");
+    await page.getByRole("button", { name: "Create link" }).click();
+    await expect.poll(() => text("#amount-error")).toBe("must have at most 2 decimals in EUR");
+    expect(await page.getByLabel("Priced in").inputValue()).toBe("EUR");
+    expect(await text("label[for=amount]")).toBe("Amount (EUR)");
+    expect(await page.getByLabel("Amount (EUR)").inputValue()).toBe("12.505");
+    const before = await answer(
+      await stack.request("/api/links", { headers: bearer(merchant.key) }),
+    );
+    expect((before.body as unknown as { data: unknown[] }).data).toEqual([]);
+
+    await page.getByLabel("Amount (EUR)").fill("12.50");
+    await checkPage(page, "eur-new-link", WIDTHS);
+    const link = await createLink();
+    expect(link).toMatchObject({ currency: "EUR", amount: "12.50" });
+    expect(await text("main h2")).toContain("12.50 EUR");
+    expect(await text("[data-figure=received]")).toBe("0.00 EUR");
+    expect(await text("[data-figure=received-usdc]")).toBe("0.00 USDC");
+    await checkPage(page, "eur-link", WIDTHS);
+
+    // 11 USDC at its block's 1.10 is 10.00 EUR: the list gives it in euros, the USDC beside.
+    await eurAt(chain.url, "1.10");
+    await chain.payUsdc(devAccount(7), link.deposit_address as `0x${string}`, 11_000_000n);
+    const linkDetail = async () =>
+      (
+        await answer(
+          await stack.request(`/api/links/${link.slug}`, { headers: bearer(merchant.key) }),
+        )
+      ).body;
+    await expect
+      .poll(async () => (await linkDetail()).amount_received, { timeout: EVENT_MS })
+      .toBe("10.00");
+    await go("/dashboard/links");
+    const row = page.locator("tr", { hasText: "Workshop ticket" });
+    const cells = await row.locator("td").allTextContents();
+    expect(cells.slice(-3)).toEqual(["12.50 EUR", "10.00 EUR (11.00 USDC)", "0.00 USDC"]);
+    await checkPage(page, "eur-links", WIDTHS);
+    // The payments export, a link's payment as an invoice's: USDC moved, what it counted for.
+    const exported = await stack.request("/api/exports/payments.csv?bom=false", {
+      headers: bearer(merchant.key),
+    });
+    const rows = parse(await exported.text(), { columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.link_slug === link.slug)).toMatchObject({
+      entry: "payment",
+      amount: "11.00",
+      currency: "USDC",
+      kind: "link",
+      priced_in: "EUR",
+      amount_in_currency: "10.00",
+      rate: "1.10000000",
+    });
+  });
+
+  test("a new link left in USDC is created in USDC, as before", async () => {
+    await go("/dashboard/links/new");
+    await page.getByLabel("What it is for").fill("Sticker pack");
+    await page.getByLabel("Amount (USDC)").fill("3.333");
+    expect(await createLink()).toMatchObject({ currency: "USDC", amount: "3.333" });
+    expect(await text("[data-figure=net]")).toBe("0.00 USDC");
+  });
+
+  test("a schedule priced in EUR: its page says so, its form keeps EUR through a change", async () => {
+    const created = await postSchedule(
+      stack,
+      merchant,
+      {},
+      {
+        currency: "EUR",
+        line_items: [{ description: "Retainer", quantity: 1, unit_price: "1500.00" }],
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = (created.body as { schedule_id: string }).schedule_id;
+    await go(`/dashboard/schedules/${id}`);
+    expect(await text("[data-figure=currency]")).toBe("EUR");
+    await go(`/dashboard/schedules/${id}/edit`);
+    expect(await page.getByLabel("Priced in").inputValue()).toBe("EUR");
+    expect(await text("table.lines thead [data-role=unit]")).toBe("EUR");
+    await line(0, "quantity").fill("3");
+    await expect.poll(() => text("#invoice-total")).not.toBe("—");
+    await checkPage(page, "eur-schedule-form", WIDTHS);
+    await page.getByRole("button", { name: "Save changes" }).last().click();
+    await page.waitForURL(/notice=saved/);
+    const schedule = await answer(
+      await stack.request(`/api/invoice-schedules/${id}`, { headers: bearer(merchant.key) }),
+    );
+    expect(schedule.body).toMatchObject({
+      currency: "EUR",
+      invoice: { currency: "EUR", line_items: [expect.objectContaining({ quantity: 3 })] },
+    });
   });
 });

@@ -47,3 +47,15 @@ export async function newScheduleId(
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return (created.body as Json).schedule_id as string;
 }
+
+/** A call to the API as `merchant` (its key), with a JSON body when given. */
+export const callAs =
+  (stack: () => TestStack) =>
+  async (merchant: Merchant, method: string, path: string, json?: unknown) =>
+    answer(
+      await stack().request(path, {
+        method,
+        headers: bearer(merchant.key),
+        ...(json === undefined ? {} : { json }),
+      }),
+    );

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { addDays } from "../../domain/schedule.ts";
-import { answer, bearer, claimedMerchant, codeOf, type Merchant } from "../accounts/accounts.ts";
+import { bearer, claimedMerchant, codeOf, type Merchant } from "../accounts/accounts.ts";
 import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { priced, until } from "../refunds/helpers.ts";
+import { callAs } from "./fixtures.ts";
 import { setClock, tick } from "./testClock.ts";
 
 type Json = Record<string, unknown>;
@@ -33,14 +34,7 @@ describe("reminders and receivables", () => {
     await chain.revert();
   });
 
-  const call = async (merchant: Merchant, method: string, path: string, json?: unknown) =>
-    answer(
-      await stack.request(path, {
-        method,
-        headers: bearer(merchant.key),
-        ...(json === undefined ? {} : { json }),
-      }),
-    );
+  const call = callAs(() => stack);
   const create = async (merchant: Merchant, overrides: Json) => {
     const created = await call(
       merchant,

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { answer, bearer, claimedMerchant, codeOf, type Merchant } from "../accounts/accounts.ts";
+import { claimedMerchant, codeOf, type Merchant } from "../accounts/accounts.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
+import { callAs } from "./fixtures.ts";
 import { setClock, tick } from "./testClock.ts";
 
 type Json = Record<string, unknown>;
@@ -28,14 +29,7 @@ describe("invoice schedules", { timeout: 540_000 }, () => {
     await stack?.stop();
   });
 
-  const call = async (merchant: Merchant, method: string, path: string, json?: unknown) =>
-    answer(
-      await stack.request(path, {
-        method,
-        headers: bearer(merchant.key),
-        ...(json === undefined ? {} : { json }),
-      }),
-    );
+  const call = callAs(() => stack);
   const template = (merchant: Merchant, overrides: Json = {}) => {
     const {
       issue_date: _i,

@@ -133,6 +133,14 @@ export const dashboardJs = `(function () {
   var copies = document.querySelectorAll("button[data-copy]");
   for (var c = 0; c < copies.length; c++) copies[c].hidden = false;
 
+  // A currency select names its form's unit wherever an amount's label shows it ("Amount (EUR)").
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select || select.name !== "currency" || !select.form) return;
+    var names = select.form.querySelectorAll("[data-role=unit]");
+    for (var n = 0; n < names.length; n++) names[n].textContent = select.value;
+  });
+
   // A credit note's lines only when "These lines" is chosen (all shown without the script).
   var credit = document.getElementById("credit-note-form");
   if (credit) {
@@ -215,6 +223,7 @@ export const dashboardJs = `(function () {
   function recompute() {
     var rows = body.querySelectorAll("tr"), total = 0n, ok = true, lines = [], taxed = false;
     var u = unit(), cents = !!currency && u !== "USDC";
+    // A line just added was rendered in the page's first unit.
     var names = form.querySelectorAll("[data-role=unit]");
     for (var n = 0; n < names.length; n++) names[n].textContent = u;
     for (var i = 0; i < rows.length; i++) {

@@ -39,7 +39,7 @@ export const INVOICE_TEXT = [
   "tax_exemption_reason",
 ] as const;
 
-/** The new invoice's fields: the template's and what it is priced in (schedules are in USDC). */
+/** A new invoice's (or schedule's) fields: the invoice's and what it is priced in. */
 export const NEW_INVOICE_TEXT = [...INVOICE_TEXT, "currency"] as const;
 
 /**

@@ -4352,6 +4352,7 @@ export interface paths {
                          *           "next_issue_date": "2027-02-28",
                          *           "issued_count": 1,
                          *           "last_error": null,
+                         *           "currency": "USDC",
                          *           "invoice": {
                          *             "merchant_email": "billing@acme.example",
                          *             "merchant_name": "Acme Ltd",
@@ -7485,6 +7486,7 @@ export interface components {
          *       "next_issue_date": "2027-02-28",
          *       "issued_count": 1,
          *       "last_error": null,
+         *       "currency": "USDC",
          *       "invoice": {
          *         "merchant_email": "billing@acme.example",
          *         "merchant_name": "Acme Ltd",
@@ -7525,6 +7527,11 @@ export interface components {
             issued_count: number;
             /** @description Why the last issue failed (the template no longer passes POST /api/invoices' checks: the schedule was paused). */
             last_error: string | null;
+            /**
+             * @description What the invoices it issues are priced in: the template's `currency`, `USDC` when it has none.
+             * @enum {string}
+             */
+            currency: "USDC" | "USD" | "EUR" | "GBP";
             /** @description The template. */
             invoice: {
                 [key: string]: unknown;
@@ -7556,7 +7563,7 @@ export interface components {
          */
         CreateInvoiceScheduleRequest: {
             /**
-             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`).
+             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`). With `currency` (`USD`, `EUR`, `GBP`), every invoice it issues is priced in it (docs/currencies.md).
              * @example {
              *       "merchant_email": "billing@acme.example",
              *       "merchant_name": "Acme Ltd",
@@ -7610,7 +7617,7 @@ export interface components {
          */
         UpdateInvoiceScheduleRequest: {
             /**
-             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`).
+             * @description The invoice to issue: everything `POST /api/invoices` takes (`CreateInvoiceRequest`) except `issue_date` and `due_date`, validated exactly as it validates them (errors under `invoice.`). With `currency` (`USD`, `EUR`, `GBP`), every invoice it issues is priced in it (docs/currencies.md).
              * @example {
              *       "merchant_email": "billing@acme.example",
              *       "merchant_name": "Acme Ltd",

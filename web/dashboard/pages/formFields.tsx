@@ -1,3 +1,5 @@
+import type { Child } from "hono/jsx";
+import { CURRENCIES } from "../../../domain/currencies.ts";
 /** A form's values as typed (strings), and the API's messages by field path. */
 export type FormState = {
   values: Record<string, string>;
@@ -25,7 +27,7 @@ export type FormLine = {
 /** A labelled input with the API's message for it, tied by aria-describedby. */
 export function Field(props: {
   name: string;
-  label: string;
+  label: Child;
   state: Pick<FormState, "values" | "errors">;
   type?: string;
   required?: boolean;
@@ -95,5 +97,52 @@ export function SaveButton(props: { label?: string }) {
     <button type="submit" class="primary">
       {props.label ?? "Save"}
     </button>
+  );
+}
+
+/** "Unit price (EUR)": the unit in a span the dashboard's script rewrites when it changes. */
+export function UnitLabel(props: { text: string; unit: string }) {
+  return (
+    <>
+      {props.text} (<span data-role="unit">{props.unit}</span>)
+    </>
+  );
+}
+
+/**
+ * What a new invoice's or payment link's amounts are in: USDC, or a currency paid in USDC at the
+ * chain's rate. `amounts` names what then settles to the cent ("unit prices then have").
+ */
+export function CurrencyField(props: {
+  state: Pick<FormState, "values" | "errors">;
+  amounts: string;
+}) {
+  const chosen = props.state.values.currency || "USDC";
+  const error = props.state.errors.currency;
+  return (
+    <div class="field">
+      <label for="currency">Priced in</label>
+      <select
+        id="currency"
+        name="currency"
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={error ? "currency-hint currency-error" : "currency-hint"}
+      >
+        {CURRENCIES.map((code) => (
+          <option value={code} selected={chosen === code}>
+            {code}
+          </option>
+        ))}
+      </select>
+      <p class="hint" id="currency-hint">
+        In USD, EUR or GBP the customer pays in USDC at the rate of Chainlink's feed on Base when
+        paying; {props.amounts} at most 2 decimals.
+      </p>
+      {error && (
+        <p class="error" id="currency-error">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,11 +1,17 @@
 // The invoice form's cards: the new invoice and schedule forms share them.
 import type { Child } from "hono/jsx";
-import { CURRENCIES } from "../../../domain/currencies.ts";
 import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { TAX_CATEGORIES, TAX_CATEGORY_NAMES } from "../../../domain/tax.ts";
 import { EMPTY_LINE } from "../forms.ts";
 import { Alert, Csrf } from "../layout.tsx";
-import { Field, type FormLine, type FormState, WalletTypeField } from "./formFields.tsx";
+import {
+  CurrencyField,
+  Field,
+  type FormLine,
+  type FormState,
+  UnitLabel,
+  WalletTypeField,
+} from "./formFields.tsx";
 import type { Session } from "./pageSession.ts";
 
 function LineRow(props: {
@@ -98,15 +104,6 @@ function LineRow(props: {
   );
 }
 
-/** "Unit price (EUR)": the unit in a span the dashboard's script rewrites when it changes. */
-function UnitLabel(props: { text: string; unit: string }) {
-  return (
-    <>
-      {props.text} (<span data-role="unit">{props.unit}</span>)
-    </>
-  );
-}
-
 /** Why the last submission created nothing: a problem, or the fields to fix. */
 export function NotCreated(props: { state: FormState; what: string; verb?: string }) {
   const { state } = props;
@@ -167,13 +164,13 @@ function CustomerCard(props: { state: FormState }) {
 
 /**
  * The line items with their totals (the dashboard's script adds and removes lines in place), and
- * with `currency` what they are priced in (a new invoice's; a schedule's template is in USDC).
+ * with `currency` what they are priced in (a new invoice's, or the invoices a schedule issues).
  */
 function LinesCard(props: { state: FormState; currency: boolean }) {
   return (
     <section class="card">
       <h2 id="lines-heading">Line items</h2>
-      {props.currency && <CurrencyField state={props.state} />}
+      {props.currency && <CurrencyField state={props.state} amounts="unit prices then have" />}
       <LinesEditor
         state={props.state}
         unit={props.currency ? props.state.values.currency || "USDC" : "USDC"}
@@ -181,38 +178,6 @@ function LinesCard(props: { state: FormState; currency: boolean }) {
         hint="Tax is optional. A rate alone is standard-rated (S); a line at 0 % needs its category (zero-rated, exempt, reverse charge, …). Once one line has tax, every line needs it."
       />
     </section>
-  );
-}
-
-/** What the invoice's amounts are in: USDC, or a currency paid in USDC at the chain's rate. */
-function CurrencyField(props: { state: FormState }) {
-  const chosen = props.state.values.currency || "USDC";
-  const error = props.state.errors.currency;
-  return (
-    <div class="field">
-      <label for="currency">Priced in</label>
-      <select
-        id="currency"
-        name="currency"
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={error ? "currency-hint currency-error" : "currency-hint"}
-      >
-        {CURRENCIES.map((code) => (
-          <option value={code} selected={chosen === code}>
-            {code}
-          </option>
-        ))}
-      </select>
-      <p class="hint" id="currency-hint">
-        In USD, EUR or GBP the customer pays in USDC at the rate of Chainlink's feed on Base when
-        paying; unit prices then have at most 2 decimals.
-      </p>
-      {error && (
-        <p class="error" id="currency-error">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -3,7 +3,7 @@ import { formatAmountForDisplay } from "../../../domain/money.ts";
 import { netReceived, refundedAmount } from "../../../domain/moneyRules.ts";
 import type { IndexedTransfer } from "../../../domain/paymentState.ts";
 import { Alert, Badge, Csrf, DashboardLayout, Time } from "../layout.tsx";
-import { Field, type FormState, WalletTypeField } from "./formFields.tsx";
+import { CurrencyField, Field, type FormState, UnitLabel, WalletTypeField } from "./formFields.tsx";
 import { checksummed, Hash, TxLink } from "./hashes.tsx";
 import type { Session } from "./pageSession.ts";
 import { RefundItem } from "./refundItem.tsx";
@@ -129,9 +129,10 @@ export function NewLinkPage(props: { session: Session; state: FormState }) {
         <input type="hidden" name="_idempotency_key" value={state.idempotencyKey} />
         <section class="card">
           <Field name="description" label="What it is for" state={state} required />
+          <CurrencyField state={state} amounts="the amount then has" />
           <Field
             name="amount"
-            label="Amount (USDC)"
+            label={<UnitLabel text="Amount" unit={state.values.currency || "USDC"} />}
             state={state}
             required
             hint='For example "12.50".'

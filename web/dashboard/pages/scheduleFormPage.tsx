@@ -75,7 +75,7 @@ export function ScheduleFormPage(props: {
           </div>
           <Field name="notes" label="Notes on each invoice" state={state} multiline />
         </section>
-        <BilledCards state={state} />
+        <BilledCards state={state} currency />
         <YouCard state={state} sendLabel="Email each invoice to the customer when it is issued" />
         <button type="submit" class="primary" name="_action" value="create">
           {submit}

@@ -215,6 +215,8 @@ export function SchedulePage(props: {
           <dd>{s.start_date}</dd>
           <dt>Until</dt>
           <dd>{s.end_date ?? (s.count === null ? "No end" : `${s.count} invoices`)}</dd>
+          <dt>Priced in</dt>
+          <dd data-figure="currency">{s.currency}</dd>
           <dt>Due</dt>
           <dd>{s.days_until_due} days after issue</dd>
           <dt>Issued so far</dt>

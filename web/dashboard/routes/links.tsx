@@ -13,6 +13,7 @@ import { actorOf, formOf, notFound, readList, type SignedInRoutes, session } fro
 const LINK_TEXT = [
   "description",
   "amount",
+  "currency",
   "merchant_name",
   "wallet_type",
   "wallet_address",

@@ -26,8 +26,8 @@ import { decodeListCursor } from "../../../domain/listCursor.ts";
 import { type FormFields, formToBody } from "../forms.ts";
 import {
   blankInvoiceForm,
-  INVOICE_TEXT,
   invoiceBody,
+  NEW_INVOICE_TEXT,
   refusedState,
   submittedLines,
   submittedState,
@@ -39,8 +39,11 @@ import { attempt, type FormRefusal, type Outcome, validated } from "../refusals.
 import type { DashboardEnv } from "../session.ts";
 import { actorOf, formOf, notFound, PAGE_SIZE, type SignedInRoutes, session } from "./shared.tsx";
 
-/** The template's text fields: the invoice's, but its dates, which the schedule sets. */
-const TEMPLATE_TEXT = INVOICE_TEXT.filter((key) => key !== "issue_date" && key !== "due_date");
+/**
+ * The template's text fields: a new invoice's (its currency too), but its dates, which the
+ * schedule sets.
+ */
+const TEMPLATE_TEXT = NEW_INVOICE_TEXT.filter((key) => key !== "issue_date" && key !== "due_date");
 
 /** Fields the API takes as whole numbers: a JSON number when typed as one, else as typed. */
 const wholeNumbers = (form: FormFields, keys: readonly string[]) =>
