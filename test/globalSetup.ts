@@ -10,8 +10,16 @@ import { rpcRequest } from "../chain/rpc.ts";
 import { ensureUsdcGenesis } from "../chain/usdcGenesis.ts";
 import { ensureDatabase, startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
 import { migrate } from "../db/migrate.ts";
+import { grantRuntimeRole } from "../db/runtimeRole.ts";
 import { freePort } from "../internal/freePort.ts";
 import { ensureBuilt } from "../platform/build.mjs";
+import {
+  adminQuery,
+  createTestRoles,
+  debianPostgresBinaries,
+  roleUrl,
+  type TestRole,
+} from "./helpers/postgresServer.ts";
 
 /** The migrated database every test database is cloned from. */
 export const TEMPLATE_DATABASE = "remit_template";
@@ -26,6 +34,12 @@ declare module "vitest" {
     usdcGenesisFile: string;
     /** The indexer's first block: 0, or the fork point when the anvils fork BASE_FORK_URL. */
     indexerStartBlock: number;
+    /**
+     * With REMIT_TEST_POSTGRES=debian (`npm run test:postgres`): the owner and runtime roles of
+     * Debian's server that every test database is made for (test/helpers/database.ts); null on
+     * the embedded server, where one superuser does everything.
+     */
+    postgresRoles: { owner: TestRole; runtime: TestRole } | null;
   }
 }
 
@@ -42,13 +56,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await runFromBundles();
   const dir = await mkdtemp(path.join(tmpdir(), "remit-test-"));
   const genesis = await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json"));
+  const debian = process.env.REMIT_TEST_POSTGRES === "debian";
   const postgres = await startEmbeddedPostgres({
     dataDir: path.join(dir, "postgres"),
     port: await freePort(),
     ephemeral: true,
+    ...(debian ? { binaries: await debianPostgresBinaries() } : {}),
   });
+  const roles = debian ? await createTestRoles(postgres.url("postgres")) : null;
   await ensureDatabase(postgres.url("postgres"), TEMPLATE_DATABASE);
-  await migrate(postgres.url(TEMPLATE_DATABASE));
+  if (roles) {
+    // Two roles, as docs/operations.md asks of production: the owner migrates, the runtime
+    // role is granted; every test database is a copy, grants and policies included.
+    await adminQuery(
+      postgres.url("postgres"),
+      `alter database ${TEMPLATE_DATABASE} owner to ${roles.owner.name}`,
+    );
+    const template = (role: TestRole) => roleUrl(postgres.url(TEMPLATE_DATABASE), role);
+    await migrate(template(roles.owner));
+    await grantRuntimeRole(template(roles.owner), template(roles.runtime));
+  } else await migrate(postgres.url(TEMPLATE_DATABASE));
+  project.provide("postgresRoles", roles);
 
   const workers = Number(project.config.maxWorkers) || 2;
   const fork = await forkSettings();

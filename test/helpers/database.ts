@@ -2,8 +2,19 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../db/database.ts";
+import { adminQuery, roleUrl } from "./postgresServer.ts";
 
-export type TestDatabase = { name: string; url: string; db: Db; drop: () => Promise<void> };
+export { adminQuery };
+
+export type TestDatabase = {
+  name: string;
+  /** The owner's connection (the embedded server's superuser): what tests and the indexer use. */
+  url: string;
+  /** The API's and worker's: the runtime role's on Debian's server, else `url`. */
+  runtimeUrl: string;
+  db: Db;
+  drop: () => Promise<void>;
+};
 
 /**
  * A database of its own for one test (or file), cloned from the migrated template (~50 ms).
@@ -11,30 +22,25 @@ export type TestDatabase = { name: string; url: string; db: Db; drop: () => Prom
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = inject("postgresAdminUrl");
+  const roles = inject("postgresRoles");
   const name = `test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(adminUrl, `create database ${name} template remit_template`);
-  const url = adminUrl.replace(/\/postgres$/, `/${name}`);
+  await adminQuery(
+    adminUrl,
+    `create database ${name} template remit_template${roles ? ` owner ${roles.owner.name}` : ""}`,
+  );
+  const adminOfDatabase = adminUrl.replace(/\/postgres$/, `/${name}`);
+  const url = roles ? roleUrl(adminOfDatabase, roles.owner) : adminOfDatabase;
   const db = createDb(url, { max: 5 });
   return {
     name,
     url,
+    runtimeUrl: roles ? roleUrl(adminOfDatabase, roles.runtime) : url,
     db,
     drop: async () => {
       await db.destroy();
       await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
-}
-
-/** Runs one statement on `url` (a superuser's connection in the tests). */
-export async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Every row of every table, as text: what a `pg_dump` of the data would show. */

@@ -45,8 +45,10 @@ export async function startStack(
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-stack-"));
   const mnemonic = newMnemonic();
+  // The API and the worker as the runtime role (on Debian's server: `npm run test:postgres`),
+  // the indexer as the owner, as docs/operations.md runs them.
   const base = {
-    databaseUrl: database.url,
+    databaseUrl: database.runtimeUrl,
     rpcUrl: options.rpcUrl ?? chainUrl(),
     mnemonic,
     env: { DATA_DIR: dataDir, ...options.env },
@@ -55,7 +57,10 @@ export async function startStack(
     // The stack's worker keeps the managed-wallet pool full, when it has one.
     startApi({ ...base, keepManagedWallets: !options.worker }),
     options.indexer
-      ? startIndexer(base, options.rpcUrl === undefined ? undefined : { startBlock: 0 })
+      ? startIndexer(
+          { ...base, databaseUrl: database.url },
+          options.rpcUrl === undefined ? undefined : { startBlock: 0 },
+        )
       : undefined,
   ]);
   // Every worker sends its emails through this API's capture endpoint (one outbox).
