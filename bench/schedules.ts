@@ -164,7 +164,7 @@ export async function benchSchedules(): Promise<void> {
     const check = (
       await sql<{ invoices: string; pdfs: string; emails: string; doubles: string }>`
         select count(*)::text as invoices,
-          (select count(*) from app.invoice_pdfs p join app.invoices i on i.id = p.invoice_id where i.schedule_id is not null)::text as pdfs,
+          (select count(*) from app.invoices i where i.schedule_id is not null and (exists (select 1 from app.invoice_pdfs p where p.invoice_id = i.id) or exists (select 1 from graphile_worker.jobs j where j.key = 'pdf:invoice:' || i.id)))::text as pdfs,
           (select count(*) from app.emails e join app.invoices i on i.id = e.invoice_id where i.schedule_id is not null and e.kind = 'vendor_invoice')::text as emails,
           (select count(*) from (select schedule_id from app.invoices where schedule_id is not null group by schedule_id having count(*) > 1) d)::text as doubles
         from app.invoices where schedule_id is not null`.execute(db)
@@ -174,7 +174,7 @@ export async function benchSchedules(): Promise<void> {
       `\n# Invoice schedules: ${total} due at once (${merchants} merchants), issued by one worker`,
     );
     console.log(
-      `issued ${check?.invoices} invoices in ${seconds.toFixed(1)} s (${rate.toFixed(1)}/s): ${check?.pdfs} PDFs, ${check?.emails} vendor emails queued, ${check?.doubles} schedules issued twice`,
+      `issued ${check?.invoices} invoices in ${seconds.toFixed(1)} s (${rate.toFixed(1)}/s): ${check?.pdfs} PDFs (stored or their render queued), ${check?.emails} vendor emails queued, ${check?.doubles} schedules issued twice`,
     );
     console.log(
       `status poll p99 alone ${alone.p99.toFixed(1)} ms; during the run ${during.p99.toFixed(1)} ms`,
