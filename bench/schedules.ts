@@ -11,8 +11,9 @@ import { apiKeyRecord, newApiKey } from "../domain/apiKeys.ts";
 import { TASK } from "../domain/jobs.ts";
 import { freePort } from "../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
-import { apiSpec, workerSpec } from "../platform/children.ts";
+import { apiSpec } from "../platform/children.ts";
 import { benchEnvironment } from "./environment.ts";
+import { startBenchWorker } from "./serviceProcesses.ts";
 import { summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -130,11 +131,7 @@ export async function benchSchedules(): Promise<void> {
     const alone = summarize(await pollStatus(url, link.slug, 4, delay(pollSeconds * 1000)));
 
     // The worker, then its tick (what cron does at the minute): timed to the last invoice.
-    const spec = workerSpec(env.settings);
-    worker = spawnLogged(spec.command, spec.args, {
-      env: spec.env,
-      onLine: (line) => console.error(line),
-    });
+    worker = await startBenchWorker(env.settings, db);
     const issuedCount = async () =>
       Number(
         (
@@ -143,13 +140,6 @@ export async function benchSchedules(): Promise<void> {
           }>`select count(*)::text as n from app.invoices where schedule_id is not null`.execute(db)
         ).rows[0]?.n ?? 0,
       );
-    await waitFor(
-      "the worker",
-      async () =>
-        (await sql`select 1 from app.heartbeats where component = 'worker'`.execute(db)).rows
-          .length > 0,
-      { timeoutMs: 60_000 },
-    );
     const started = performance.now();
     await sql`select graphile_worker.add_job(${TASK.issueDueSchedules}, '{}'::json, job_key := ${TASK.issueDueSchedules})`.execute(
       db,
