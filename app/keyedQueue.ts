@@ -1,9 +1,9 @@
 /**
  * Runs tasks one at a time per key, in arrival order, within this process. Invoice creation
  * serialises per merchant anyway (gap-free numbers: the merchant's row stays locked until the
- * invoice commits; its PDF is rendered before, see createInvoice); queueing here, before a database connection is taken,
- * keeps a burst on one merchant from holding every pooled connection while it waits on that row
- * lock, which starved the pool and answered 503 under load. Other merchants are not delayed.
+ * invoice commits); queueing here, before a database connection is taken, keeps a burst on
+ * one merchant from holding every pooled connection while it waits on that row lock, which
+ * starved the pool and answered 503 under load. Other merchants are not delayed.
  *
  * @example
  * const queue = createKeyedQueue();

@@ -20,8 +20,6 @@ export async function provisionAddresses(
   deps: Pick<CoreDeps, "depositXpub" | "log">,
   merchant: MerchantForInvoice,
   wallet: { wallet_type: WalletType; wallet_address?: string },
-  /** A deposit index taken before the transaction (reserveDepositIndex); none: the next one. */
-  reservedIndex?: number,
 ): Promise<{ walletAddress: string; depositAddress: Address }> {
   const walletAddress =
     wallet.wallet_type === "byo"
@@ -36,10 +34,8 @@ export async function provisionAddresses(
       "the managed wallet could not be provisioned; retry shortly or use a byo wallet",
     );
   }
-  const depositAddress = await allocateDepositAddress(
-    trx,
-    (i) => deriveAddress(deps.depositXpub, i),
-    reservedIndex,
+  const depositAddress = await allocateDepositAddress(trx, (i) =>
+    deriveAddress(deps.depositXpub, i),
   );
   return { walletAddress, depositAddress };
 }

@@ -11,8 +11,9 @@ import { apiKeyRecord, newApiKey } from "../domain/apiKeys.ts";
 import { TASK } from "../domain/jobs.ts";
 import { freePort } from "../internal/freePort.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
-import { apiSpec, workerSpec } from "../platform/children.ts";
+import { apiSpec } from "../platform/children.ts";
 import { benchEnvironment } from "./environment.ts";
+import { startBenchWorker } from "./serviceProcesses.ts";
 import { summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -130,11 +131,7 @@ export async function benchSchedules(): Promise<void> {
     const alone = summarize(await pollStatus(url, link.slug, 4, delay(pollSeconds * 1000)));
 
     // The worker, then its tick (what cron does at the minute): timed to the last invoice.
-    const spec = workerSpec(env.settings);
-    worker = spawnLogged(spec.command, spec.args, {
-      env: spec.env,
-      onLine: (line) => console.error(line),
-    });
+    worker = await startBenchWorker(env.settings, db);
     const issuedCount = async () =>
       Number(
         (
@@ -143,13 +140,6 @@ export async function benchSchedules(): Promise<void> {
           }>`select count(*)::text as n from app.invoices where schedule_id is not null`.execute(db)
         ).rows[0]?.n ?? 0,
       );
-    await waitFor(
-      "the worker",
-      async () =>
-        (await sql`select 1 from app.heartbeats where component = 'worker'`.execute(db)).rows
-          .length > 0,
-      { timeoutMs: 60_000 },
-    );
     const started = performance.now();
     await sql`select graphile_worker.add_job(${TASK.issueDueSchedules}, '{}'::json, job_key := ${TASK.issueDueSchedules})`.execute(
       db,
@@ -164,7 +154,7 @@ export async function benchSchedules(): Promise<void> {
     const check = (
       await sql<{ invoices: string; pdfs: string; emails: string; doubles: string }>`
         select count(*)::text as invoices,
-          (select count(*) from app.invoice_pdfs p join app.invoices i on i.id = p.invoice_id where i.schedule_id is not null)::text as pdfs,
+          (select count(*) from app.invoices i where i.schedule_id is not null and (exists (select 1 from app.invoice_pdfs p where p.invoice_id = i.id) or exists (select 1 from graphile_worker.jobs j where j.key = 'pdf:invoice:' || i.id)))::text as pdfs,
           (select count(*) from app.emails e join app.invoices i on i.id = e.invoice_id where i.schedule_id is not null and e.kind = 'vendor_invoice')::text as emails,
           (select count(*) from (select schedule_id from app.invoices where schedule_id is not null group by schedule_id having count(*) > 1) d)::text as doubles
         from app.invoices where schedule_id is not null`.execute(db)
@@ -174,7 +164,7 @@ export async function benchSchedules(): Promise<void> {
       `\n# Invoice schedules: ${total} due at once (${merchants} merchants), issued by one worker`,
     );
     console.log(
-      `issued ${check?.invoices} invoices in ${seconds.toFixed(1)} s (${rate.toFixed(1)}/s): ${check?.pdfs} PDFs, ${check?.emails} vendor emails queued, ${check?.doubles} schedules issued twice`,
+      `issued ${check?.invoices} invoices in ${seconds.toFixed(1)} s (${rate.toFixed(1)}/s): ${check?.pdfs} PDFs (stored or their render queued), ${check?.emails} vendor emails queued, ${check?.doubles} schedules issued twice`,
     );
     console.log(
       `status poll p99 alone ${alone.p99.toFixed(1)} ms; during the run ${during.p99.toFixed(1)} ms`,

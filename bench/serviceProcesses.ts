@@ -1,4 +1,6 @@
 import type { ChildProcess } from "node:child_process";
+import { sql } from "kysely";
+import type { Db } from "../db/database.ts";
 import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import {
   apiSpec,
@@ -56,4 +58,27 @@ export async function startServiceProcesses(
     throw error;
   }
   return { stop };
+}
+
+/**
+ * The worker on a benchmark environment, its lines on stderr; resolves once its heartbeat is in
+ * the database (its queues are running).
+ */
+export async function startBenchWorker(settings: ChildSettings, db: Db): Promise<ChildProcess> {
+  const spec = workerSpec(settings);
+  const worker = spawnLogged(spec.command, spec.args, {
+    env: spec.env,
+    onLine: (line) => console.error(line),
+  });
+  await waitFor(
+    "the worker",
+    async () =>
+      (await sql`select 1 from app.heartbeats where component = 'worker'`.execute(db)).rows.length >
+      0,
+    { timeoutMs: 60_000 },
+  ).catch(async (error) => {
+    await stopProcess(worker);
+    throw error;
+  });
+  return worker;
 }

@@ -37,6 +37,8 @@ export const TASK = {
   issueSchedule: "issue_schedule",
   /** Every minute (cron): the reminders and due-date events whose day has come. */
   sendDueReminders: "send_due_reminders",
+  /** Renders a created document's PDF from its stored record, once (app/documentPdf.ts). */
+  renderPdf: "render_pdf",
 } as const;
 
 export type TaskName = (typeof TASK)[keyof typeof TASK];
@@ -70,6 +72,7 @@ export const JOB_KEY_PREFIX = {
   payout: "payout:",
   payoutCheck: "payout-check:",
   schedule: "schedule:",
+  pdf: "pdf:",
 } as const;
 
 /**
@@ -109,6 +112,8 @@ export const jobKey = {
   payoutCheck: (payoutId: string) => `${JOB_KEY_PREFIX.payoutCheck}${payoutId}`,
   /** The one pending issue of a schedule's due periods. */
   schedule: (scheduleId: string) => `${JOB_KEY_PREFIX.schedule}${scheduleId}`,
+  /** The render of a document's PDF (`invoice` or `creditNote`, by its id). */
+  pdf: (kind: string, id: string) => `${JOB_KEY_PREFIX.pdf}${kind}:${id}`,
   /** The start-up catch-up: reconciles what may have changed while no worker ran. */
   reconcileAll: () => TASK.reconcileAll,
 } as const;

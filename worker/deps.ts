@@ -38,6 +38,11 @@ export type WorkerDeps = {
     /** Read and simulated on before anything is sent (worker/relayer/moveByAuthorization.ts). */
     chain: AuthorizationMover["chain"];
   };
+  /**
+   * Renders documents' PDFs from their stored records (the render_pdf job, a vendor email whose
+   * PDF is not stored yet; app/documentPdf.ts), on threads of this process.
+   */
+  pdf: CoreDeps["pdf"];
   /** The service seed, for the managed wallets' hardened derivation (never in the API). */
   managedWalletSeed: string;
   explorerUrl: string | null;

@@ -46,10 +46,11 @@ const seed = env.DEPOSIT_MNEMONIC;
 if (!seed) throw new Error("the worker needs DEPOSIT_MNEMONIC (set by `npm start`)");
 if (!env.WEBHOOK_SECRET_KEY)
   throw new Error("the worker needs WEBHOOK_SECRET_KEY (set by `npm start`)");
-// Invoice schedules issue through POST /api/invoices' own code path, which renders the PDF on a
-// thread of this process (one, kept warm: the schedules queue's slots share it).
+// Created documents' PDFs are rendered here, from their stored records (the render_pdf job, in
+// the email queue, and a vendor email that comes first: app/documentPdf.ts), on threads of this
+// process that start on demand and exit when idle (pdf/renderPool.ts).
 const pdf = createRenderPool({
-  threads: Math.max(1, env.WORKER_SCHEDULES_CONCURRENCY),
+  threads: Math.max(1, env.WORKER_EMAIL_CONCURRENCY),
   nice: env.PDF_RENDER_NICE,
   onThreadExit: (fields) => log.warn("pdf render thread died", fields),
 });
@@ -58,6 +59,7 @@ const clock = clockFor(env.TEST_CLOCK, db);
 const relayer = relayerAccount({ privateKey: env.RELAYER_PRIVATE_KEY, localChain: env.localChain });
 const taskList = createTaskList({
   db,
+  pdf,
   // Without SendGrid, the local capture's key, which only this stack's processes can derive.
   mailer: createMailer({
     apiKey: env.SENDGRID_API_KEY ?? localCaptureKey(env.WEBHOOK_SECRET_KEY),

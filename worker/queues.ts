@@ -12,7 +12,8 @@ import { TASK, type TaskName } from "../domain/jobs.ts";
 export const QUEUES = {
   /** Reconciles: a payment's status, its event, its email and webhook rows. */
   payments: [TASK.reconcileDeposit, TASK.reconcileAll],
-  email: [TASK.sendEmail],
+  /** Emails, and the PDFs of created documents (which their emails carry). */
+  email: [TASK.sendEmail, TASK.renderPdf],
   webhooks: [TASK.deliverWebhook],
   /**
    * Relayer transactions, each submit-then-check: sweeps, payers' gasless payments, refunds
@@ -29,7 +30,7 @@ export const QUEUES = {
     TASK.submitPayout,
     TASK.checkPayout,
   ],
-  /** Invoice schedules (each issue renders a PDF) and reminders: never in a payment's way. */
+  /** Invoice schedules and reminders: never in a payment's way. */
   schedules: [TASK.issueDueSchedules, TASK.issueSchedule, TASK.sendDueReminders],
 } as const satisfies Record<string, readonly TaskName[]>;
 

@@ -12,7 +12,7 @@ const route = keyRoute({
   tags: ["Invoices"],
   summary: "Download the invoice PDF",
   description:
-    "The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
+    "The invoice's PDF, rendered once from its stored record (by the worker after creation, or by the first download if it comes first): byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.",
   request: { params: InvoiceIdParamSchema },
   responses: { 200: pdfDownload, ...errorResponses(401, 404) },
 });

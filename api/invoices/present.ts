@@ -172,7 +172,7 @@ export function presentStatus(
 
 /** The full invoice body of an invoice a use case just changed (POST …/send, …/void). */
 export async function invoiceBody(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl">,
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl" | "pdf">,
   invoice: InvoiceRow,
 ): Promise<Invoice> {
   return presentInvoice(deps, await invoiceFacts(deps, invoice));
@@ -180,7 +180,7 @@ export async function invoiceBody(
 
 /** `GET /api/invoices/{id}`: the invoice, if the actor may see it (app/'s read model). */
 export async function authorizedInvoiceBody(
-  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl">,
+  deps: Pick<AppDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl" | "pdf">,
   actor: Actor,
   id: string,
 ): Promise<Invoice> {

@@ -31,15 +31,12 @@ import {
 } from "../../domain/invoiceTotals.ts";
 import { formatUsdc } from "../../domain/money.ts";
 import { invoiceAmountDue, invoicedAmount } from "../../domain/moneyRules.ts";
-import { sha256Hex } from "../../domain/sha256.ts";
 import { type Actor, auditActor } from "../actor.ts";
 import { authorizedInvoice } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
 import { recordEvent } from "../events/recordEvent.ts";
 import { claimOrReplay, rememberAnswer } from "../idempotency.ts";
 import { validationError } from "../refusal.ts";
-import { renderPdfOrRefuse } from "../renderPdfOrRefuse.ts";
-import { creditNotePdfData } from "./creditNotePdf.ts";
 import type { CreateCreditNoteInput } from "./schema.ts";
 
 /** The idempotency operation of credit notes (app/idempotency.ts). */
@@ -51,8 +48,8 @@ type CreditPlan = { lines: PricedLineItem[]; reason: string; full: boolean };
 /**
  * Issues a credit note on the invoice `id` for `actor` (the API's route and the dashboard's
  * form), in one transaction under the invoice's row lock: the checks (an issued invoice, not
- * void, lines like the invoice's, at most what it still asks for), the number, the PDF, the
- * rows (whose trigger lowers what the invoice asks for), the invoice's new status, the
+ * void, lines like the invoice's, at most what it still asks for), the number, the
+ * rows (its PDF rendered from them by the worker after the commit) (whose trigger lowers what the invoice asks for), the invoice's new status, the
  * `credit_note.created` event and the vendor's email. With an `Idempotency-Key`, a retry
  * answers the first credit note again.
  */
@@ -113,7 +110,7 @@ export async function createCreditNote(
       invoicedAmount(invoice.total_amount, invoice.credited_amount),
     );
     if (tooMuch) throw validationError([{ path: requested ? "lines" : "full", ...tooMuch }]);
-    const note = await issueCreditNote(trx, deps, actor, invoice, {
+    const note = await issueCreditNote(trx, actor, invoice, {
       lines,
       reason: input.reason,
       full: !requested,
@@ -137,7 +134,6 @@ export async function createCreditNote(
  */
 export async function creditVoidedInvoice(
   trx: Transaction<Database>,
-  deps: CoreDeps,
   actor: Actor,
   voided: InvoiceRow,
 ): Promise<CreditNoteRow | null> {
@@ -151,7 +147,6 @@ export async function creditVoidedInvoice(
   );
   return issueCreditNote(
     trx,
-    deps,
     actor,
     voided,
     { lines, reason: `Invoice ${voided.invoice_number} voided`, full: true },
@@ -193,13 +188,12 @@ async function earlierCreditLines(trx: Transaction<Database>, invoiceId: string)
 }
 
 /**
- * Writes a checked credit note of the locked `invoice`: its number, PDF, rows, the invoice's
- * status as the money rules now say (a void invoice stays void), the event, the audit entry and,
- * for an invoice its vendor was sent, the vendor's email with the PDF.
+ * Writes a checked credit note of the locked `invoice`: its number, rows (and its PDF's render
+ * job), the invoice's status as the money rules now say (a void invoice stays void), the event,
+ * the audit entry and, for an invoice its vendor was sent, the vendor's email with the PDF.
  */
 async function issueCreditNote(
   trx: Transaction<Database>,
-  deps: CoreDeps,
   actor: Actor,
   invoice: InvoiceRow,
   plan: CreditPlan,
@@ -207,7 +201,7 @@ async function issueCreditNote(
 ): Promise<CreditNoteRow> {
   const totals = pricedTotals(plan.lines);
   const number = formatCreditNoteNumber(await takeNextCreditNoteNumber(trx, invoice.merchant_id));
-  // Millisecond precision: the stored time is the one printed into the PDF.
+  // Millisecond precision: the stored time is the one the PDF prints.
   const createdAt = new Date();
   const note: CreditNoteRow = {
     id: crypto.randomUUID(),
@@ -222,8 +216,8 @@ async function issueCreditNote(
     total_amount: totals.total,
     created_at: createdAt,
   };
-  const pdf = await renderPdfOrRefuse(deps.pdf, creditNotePdfData(deps, invoice, note, plan.lines));
-  await insertCreditNote(trx, { note, lines: plan.lines, pdf: { pdf, sha256: sha256Hex(pdf) } });
+  // Its PDF is rendered from these rows by the worker, after the commit (app/documentPdf.ts).
+  await insertCreditNote(trx, { note, lines: plan.lines });
   const credited = invoice.credited_amount + note.total_amount;
   const { received } = await loadPaymentState(trx, invoice.deposit_address);
   const status =

@@ -2,7 +2,6 @@ import {
   type CreditNoteRow,
   findCreditNote,
   findCreditNoteLines,
-  findCreditNotePdf,
   merchantCreditNotes,
 } from "../../db/queries/creditNotes.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
@@ -13,6 +12,7 @@ import { formatUsdc } from "../../domain/money.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { type DocumentPdfDeps, storedDocumentPdf } from "../documentPdf.ts";
 import type { InvoicePdf } from "../invoices/invoiceDetail.ts";
 import {
   type EInvoiceFile,
@@ -23,8 +23,6 @@ import {
 import { notFound } from "../refusal.ts";
 import { creditNotePdfUrl } from "./creditNotePdf.ts";
 import type { CreditNote } from "./schema.ts";
-
-type Origins = Pick<CoreDeps, "baseUrl" | "payUrl">;
 
 /**
  * The credit note `id`, if the actor may see its invoice (authorizedInvoice: its own merchant's,
@@ -49,7 +47,7 @@ async function authorizedCreditNote(
 
 /** `GET /api/credit-notes/{id}`. */
 export async function creditNoteDetail(
-  deps: Pick<CoreDeps, "db" | "baseUrl" | "payUrl">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   id: string,
 ): Promise<CreditNote> {
@@ -66,14 +64,17 @@ export async function creditNoteDetail(
   return presented;
 }
 
-/** `GET /api/credit-notes/{id}/pdf`: the bytes stored at issue. */
+/**
+ * `GET /api/credit-notes/{id}/pdf`: the bytes stored, rendered from its rows and stored first if
+ * the worker has not yet (app/documentPdf.ts).
+ */
 export async function creditNotePdf(
-  deps: Pick<CoreDeps, "db">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   id: string,
 ): Promise<InvoicePdf> {
   const note = await authorizedCreditNote(deps, actor, id);
-  const pdf = await findCreditNotePdf(deps.db, note.id);
+  const pdf = await storedDocumentPdf(deps, "creditNote", note.id);
   if (!pdf) throw notFound("credit note");
   return {
     bytes: new Uint8Array(pdf.pdf),
@@ -84,7 +85,7 @@ export async function creditNotePdf(
 
 /** `GET /api/credit-notes`: the merchant's newest 100 (one invoice's with `invoiceId`). */
 export async function creditNoteList(
-  deps: Pick<CoreDeps, "db" | "baseUrl" | "payUrl">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   invoiceId: string | undefined,
 ): Promise<CreditNote[]> {
@@ -97,13 +98,13 @@ export async function creditNoteList(
 
 /** Credit notes as the API shows them, their lines and PDF hashes read in one query each. */
 export async function presentCreditNotes(
-  deps: Pick<CoreDeps, "db"> & Origins,
+  deps: DocumentPdfDeps,
   notes: readonly (CreditNoteRow & { invoice_number: string; currency: Currency })[],
 ): Promise<CreditNote[]> {
   const ids = notes.map((note) => note.id);
   const [lines, pdfs] = await Promise.all([
     findCreditNoteLines(deps.db, ids),
-    Promise.all(ids.map((id) => findCreditNotePdf(deps.db, id))),
+    Promise.all(ids.map((id) => storedDocumentPdf(deps, "creditNote", id))),
   ]);
   return notes.map((note, index) => {
     const own = lines.filter((line) => line.credit_note_id === note.id);
@@ -145,7 +146,7 @@ export async function presentCreditNotes(
  * as the invoice's own e-invoice is (409 with the fields the invoice lacks).
  */
 export async function authorizedCreditNoteEInvoice(
-  deps: Pick<CoreDeps, "db">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   id: string,
   format: EInvoiceFormat,
@@ -161,5 +162,9 @@ export async function authorizedCreditNoteEInvoice(
     issueDate: note.issue_date,
     total: note.total_amount,
   });
-  return eInvoiceFile(built, format, async () => (await findCreditNotePdf(deps.db, note.id))?.pdf);
+  return eInvoiceFile(
+    built,
+    format,
+    async () => (await storedDocumentPdf(deps, "creditNote", note.id))?.pdf,
+  );
 }

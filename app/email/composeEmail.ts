@@ -1,8 +1,8 @@
 import { getAddress } from "viem";
 import { findApiKeyLabel } from "../../db/queries/apiKeys.ts";
-import { findCreditNote, findCreditNotePdf } from "../../db/queries/creditNotes.ts";
+import { findCreditNote } from "../../db/queries/creditNotes.ts";
 import type { EmailRow } from "../../db/queries/emails.ts";
-import { findInvoice, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
+import { findInvoice, type InvoiceRow } from "../../db/queries/invoices.ts";
 import { findPaymentEvent, loadPaymentState } from "../../db/queries/paymentEvents.ts";
 import { findPayout } from "../../db/queries/payouts.ts";
 import { findSweep } from "../../db/queries/sweeps.ts";
@@ -28,6 +28,7 @@ import { payoutEmail } from "../../email/payoutEmails.ts";
 import { sweepFailedEmail } from "../../email/sweepFailedEmail.ts";
 import { vendorInvoiceEmail } from "../../email/vendorInvoiceEmail.ts";
 import { vendorReminderEmail } from "../../email/vendorReminderEmail.ts";
+import { storedDocumentPdf } from "../documentPdf.ts";
 import { composeRefundEmail, isRefundEmail } from "./composeRefundEmail.ts";
 import type { EmailDeps } from "./emailDeps.ts";
 
@@ -54,7 +55,8 @@ export async function composeEmail(deps: EmailDeps, email: EmailRow): Promise<Ou
   if (email.kind !== "vendor_invoice" || !email.invoice_id)
     throw new Error(`unknown email kind ${email.kind}`);
   const invoice = await findInvoice(deps.db, email.invoice_id);
-  const pdf = invoice && (await findPdf(deps.db, invoice.id));
+  // Its stored PDF; if the render_pdf job has not stored it yet, rendered and stored here.
+  const pdf = invoice && (await storedDocumentPdf(deps, "invoice", invoice.id));
   if (!invoice || !pdf) throw new Error(`email ${email.id}: invoice ${email.invoice_id} not found`);
   const content = vendorInvoiceEmail({
     ...vendorFacts(deps, invoice),
@@ -108,7 +110,7 @@ async function composeCreditNoteEmail(deps: EmailDeps, email: EmailRow): Promise
     ? await findCreditNote(deps.db, email.credit_note_id)
     : undefined;
   const invoice = note && (await findInvoice(deps.db, note.invoice_id));
-  const pdf = note && (await findCreditNotePdf(deps.db, note.id));
+  const pdf = note && (await storedDocumentPdf(deps, "creditNote", note.id));
   if (!note || !invoice || !pdf)
     throw new Error(`email ${email.id}: credit note ${email.credit_note_id} not found`);
   const state = await loadPaymentState(deps.db, invoice.deposit_address);
@@ -133,7 +135,7 @@ async function composeCreditNoteEmail(deps: EmailDeps, email: EmailRow): Promise
 /** A payment reminder (app/reminders/remind.ts): the amount due when it was sent, the PDF. */
 async function composeReminderEmail(deps: EmailDeps, email: EmailRow): Promise<OutgoingEmail> {
   const invoice = email.invoice_id ? await findInvoice(deps.db, email.invoice_id) : undefined;
-  const pdf = invoice && (await findPdf(deps.db, invoice.id));
+  const pdf = invoice && (await storedDocumentPdf(deps, "invoice", invoice.id));
   const amountDue = email.details?.amount_due;
   if (!invoice || !pdf || amountDue === undefined)
     throw new Error(`email ${email.id}: reminder of invoice ${email.invoice_id} not found`);

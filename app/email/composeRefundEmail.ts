@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { creditNotesOfInvoice, findCreditNotePdf } from "../../db/queries/creditNotes.ts";
+import { creditNotesOfInvoice } from "../../db/queries/creditNotes.ts";
 import type { EmailRow } from "../../db/queries/emails.ts";
 import { findInvoice } from "../../db/queries/invoices.ts";
 import { findRefund, findRefundContext } from "../../db/queries/refunds.ts";
@@ -12,6 +12,7 @@ import {
   refundConfirmedEmail,
   refundFailedEmail,
 } from "../../email/refundEmails.ts";
+import { storedDocumentPdf } from "../documentPdf.ts";
 import type { EmailDeps } from "./emailDeps.ts";
 
 /** The kinds of email of void invoices and refunds (app.emails.kind). */
@@ -46,7 +47,7 @@ export async function composeRefundEmail(deps: EmailDeps, email: EmailRow): Prom
     const credit = (await creditNotesOfInvoice(deps.db, invoice.id)).findLast(
       (note) => note.credits_in_full,
     );
-    const pdf = credit && (await findCreditNotePdf(deps.db, credit.id));
+    const pdf = credit && (await storedDocumentPdf(deps, "creditNote", credit.id));
     if (!credit || !pdf) return message;
     return {
       ...message,

@@ -4,7 +4,6 @@ import { loadInvoiceDetails } from "../../db/queries/invoiceDetails.ts";
 import {
   findInvoice,
   findInvoiceBySlug,
-  findPdf,
   type InvoiceRow,
   type LineItemRow,
 } from "../../db/queries/invoices.ts";
@@ -31,6 +30,7 @@ import { UUID_PATTERN } from "../../domain/tokens.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedInvoice, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
+import { type DocumentPdfDeps, storedDocumentPdf } from "../documentPdf.ts";
 import { type CurrencyFacts, currencyFacts } from "../payments/currencyFacts.ts";
 import { notFound } from "../refusal.ts";
 
@@ -68,13 +68,19 @@ export type InvoiceFacts = {
   today: string;
 };
 
+/** What the facts of an invoice are read with (its PDF rendered, if not stored yet). */
+export type InvoiceFactsDeps = Pick<CoreDeps, "indexerSchema" | "rpcUrl"> & DocumentPdfDeps;
+
 /** The facts of an invoice already authorised (or just changed by a use case). */
 export async function invoiceFacts(
-  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl">,
+  deps: InvoiceFactsDeps,
   invoice: InvoiceRow,
 ): Promise<InvoiceFacts> {
-  // Its lines, PDF hash, payment state, transfers, sweeps and refunds.
-  const details = await loadInvoiceDetails(deps.db, deps.indexerSchema, invoice);
+  // Its lines, payment state, transfers, sweeps and refunds; its PDF's hash.
+  const [details, pdf] = await Promise.all([
+    loadInvoiceDetails(deps.db, deps.indexerSchema, invoice),
+    invoicePdfOf(deps, invoice),
+  ]);
   const today = utcToday();
   const money = invoiceMoney(
     {
@@ -98,7 +104,7 @@ export async function invoiceFacts(
       money.due,
     ),
   ]);
-  return { ...details, invoice, money, creditNotes, currency, today };
+  return { ...details, pdfSha256: pdf.sha256, invoice, money, creditNotes, currency, today };
 }
 
 /**
@@ -106,7 +112,7 @@ export async function invoiceFacts(
  * authorizedInvoice: its own merchant's, or in open mode an unclaimed merchant's).
  */
 export async function authorizedInvoiceFacts(
-  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl">,
+  deps: InvoiceFactsDeps,
   actor: Actor,
   id: string,
 ): Promise<InvoiceFacts> {
@@ -147,9 +153,18 @@ export async function invoiceStatusFacts(
 /** An invoice's stored PDF and what its download is named by. */
 export type InvoicePdf = { bytes: Uint8Array<ArrayBuffer>; sha256: string; invoiceNumber: string };
 
-async function pdfOf(deps: Pick<CoreDeps, "db">, invoice: InvoiceRow): Promise<InvoicePdf> {
-  const pdf = await findPdf(deps.db, invoice.id);
+/**
+ * The invoice's PDF as stored; not stored yet (the worker's render_pdf job has not run), its
+ * record rendered and stored now: the same bytes the job would store (app/documentPdf.ts).
+ */
+async function invoicePdfOf(deps: DocumentPdfDeps, invoice: InvoiceRow) {
+  const pdf = await storedDocumentPdf(deps, "invoice", invoice.id);
   if (!pdf) throw notFound("invoice");
+  return pdf;
+}
+
+async function pdfOf(deps: DocumentPdfDeps, invoice: InvoiceRow): Promise<InvoicePdf> {
+  const pdf = await invoicePdfOf(deps, invoice);
   return {
     bytes: new Uint8Array(pdf.pdf),
     sha256: pdf.sha256,
@@ -157,9 +172,9 @@ async function pdfOf(deps: Pick<CoreDeps, "db">, invoice: InvoiceRow): Promise<I
   };
 }
 
-/** The PDF rendered at creation, for whoever may see the invoice `id` (authorizedInvoice). */
+/** The invoice's PDF (pdfOf), for whoever may see the invoice `id` (authorizedInvoice). */
 export async function authorizedInvoicePdf(
-  deps: Pick<CoreDeps, "db">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   id: string,
 ): Promise<InvoicePdf> {
@@ -167,7 +182,7 @@ export async function authorizedInvoicePdf(
 }
 
 /** The same PDF by the hosted page's slug (public: the vendor's download). */
-export async function invoicePdfBySlug(deps: Pick<CoreDeps, "db">, slug: string) {
+export async function invoicePdfBySlug(deps: DocumentPdfDeps, slug: string) {
   const invoice = await findInvoiceBySlug(deps.db, slug);
   if (!invoice) throw notFound("invoice");
   return pdfOf(deps, invoice);
@@ -204,7 +219,7 @@ export type InvoiceDetail = InvoiceFacts & {
  * (invoiceFacts).
  */
 export async function merchantInvoiceDetail(
-  deps: Pick<CoreDeps, "db" | "indexerSchema" | "rpcUrl" | "baseUrl" | "payUrl" | "explorerUrl">,
+  deps: InvoiceFactsDeps & Pick<CoreDeps, "explorerUrl">,
   actor: Actor,
   id: string,
 ): Promise<InvoiceDetail | undefined> {

@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { findLineItems, findPdf, type InvoiceRow } from "../../db/queries/invoices.ts";
+import { findLineItems, type InvoiceRow } from "../../db/queries/invoices.ts";
 import { BASE_CHAIN_ID, USDC_ADDRESS } from "../../domain/constants.ts";
 import { type StoredLine, storedLineTax } from "../../domain/invoiceTaxView.ts";
 import { toCii } from "../../einvoice/cii.ts";
@@ -14,7 +14,7 @@ import { toUbl } from "../../einvoice/ubl.ts";
 import { toFacturX } from "../../pdf/facturX.ts";
 import type { Actor } from "../actor.ts";
 import { authorizedInvoice } from "../authorize.ts";
-import type { CoreDeps } from "../deps.ts";
+import { type DocumentPdfDeps, storedDocumentPdf } from "../documentPdf.ts";
 import { notFound, Refusal } from "../refusal.ts";
 
 /** The e-invoice formats: Peppol BIS UBL, UN/CEFACT CII, and the PDF with the CII in it. */
@@ -138,14 +138,18 @@ function refuseMissing(missing: MissingField[]): Refusal {
  * written as an invalid document.
  */
 export async function authorizedInvoiceEInvoice(
-  deps: Pick<CoreDeps, "db">,
+  deps: DocumentPdfDeps,
   actor: Actor,
   id: string,
   format: EInvoiceFormat,
 ): Promise<EInvoiceFile> {
   const invoice = await authorizedInvoice(deps.db, actor.identity, id);
   const built = invoiceEInvoiceDocument(invoice, await findLineItems(deps.db, invoice.id));
-  return eInvoiceFile(built, format, async () => (await findPdf(deps.db, invoice.id))?.pdf);
+  return eInvoiceFile(
+    built,
+    format,
+    async () => (await storedDocumentPdf(deps, "invoice", invoice.id))?.pdf,
+  );
 }
 
 /**

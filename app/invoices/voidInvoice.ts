@@ -26,7 +26,7 @@ export async function voidInvoice(deps: CoreDeps, actor: Actor, id: string): Pro
           "a payment to this invoice is being relayed; void it once it has settled (or failed), if anything is still due",
         );
       // A sent invoice exists for its vendor: cancelling it is a document, a full credit note.
-      if (row?.sent_at) await creditVoidedInvoice(trx, deps, actor, row);
+      if (row?.sent_at) await creditVoidedInvoice(trx, actor, row);
       return row;
     },
     action: "invoice.voided",

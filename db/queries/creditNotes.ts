@@ -41,15 +41,14 @@ export async function takeNextCreditNoteNumber(
 }
 
 /**
- * Inserts a credit note with its lines and PDF; its insert trigger adds its total to the
- * invoice's credited_amount (migration 0040), in this same transaction.
+ * Inserts a credit note with its lines, and queues the render of its PDF; its insert trigger
+ * adds its total to the invoice's credited_amount (migration 0040), in this same transaction.
  */
 export async function insertCreditNote(
   trx: Transaction<Database>,
   data: {
     note: Database["app.credit_notes"];
     lines: readonly PricedLineItem[];
-    pdf: StoredPdf;
   },
 ): Promise<void> {
   await trx.insertInto("app.credit_notes").values(data.note).execute();

@@ -19,24 +19,14 @@ export async function nextIndex(trx: Executor, sequence: string): Promise<number
 export async function allocateDepositAddress(
   trx: Transaction<Database>,
   derive: (index: number) => Address,
-  reservedIndex?: number,
 ): Promise<Address> {
-  const index = reservedIndex ?? (await reserveDepositIndex(trx));
+  const index = await nextIndex(trx, "app.deposit_address_index_seq");
   const address = derive(index);
   await trx
     .insertInto("app.deposit_addresses")
     .values({ address: address.toLowerCase(), derivation_index: index })
     .execute();
   return address;
-}
-
-/**
- * Takes the next deposit address index ahead of the creating transaction (invoice creation
- * renders its PDF, which prints the address, before that transaction): a creation that then
- * fails leaves the index unused, as a rolled-back one always did.
- */
-export function reserveDepositIndex(db: Executor): Promise<number> {
-  return nextIndex(db, "app.deposit_address_index_seq");
 }
 
 /** The HD derivation index of a deposit address (lowercase), or undefined if it is not ours. */

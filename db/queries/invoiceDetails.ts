@@ -1,12 +1,12 @@
 import type { Executor } from "../database.ts";
 import { indexedTransfersTo } from "./indexer.ts";
-import { findLineItems, findPdf, type InvoiceRow } from "./invoices.ts";
+import { findLineItems, type InvoiceRow } from "./invoices.ts";
 import { loadPaymentState } from "./paymentEvents.ts";
 import { listRefundsOf } from "./refunds.ts";
 import { findSweepsOf } from "./sweeps.ts";
 
 /**
- * Everything one invoice's detail shows besides its row: its lines, its PDF's hash, what the
+ * Everything one invoice's detail shows besides its row and its PDF: its lines, what the
  * reconcile job derived, every indexed transfer to its deposit address, its sweeps and its
  * refunds. What `GET /api/invoices/{id}` and the dashboard's invoice page both read.
  */
@@ -15,13 +15,12 @@ export async function loadInvoiceDetails(
   indexerSchema: string,
   invoice: Pick<InvoiceRow, "id" | "deposit_address">,
 ) {
-  const [lines, pdf, state, transfers, sweeps, refunds] = await Promise.all([
+  const [lines, state, transfers, sweeps, refunds] = await Promise.all([
     findLineItems(db, invoice.id),
-    findPdf(db, invoice.id),
     loadPaymentState(db, invoice.deposit_address),
     indexedTransfersTo(db, indexerSchema, invoice.deposit_address),
     findSweepsOf(db, indexerSchema, invoice.deposit_address),
     listRefundsOf(db, { invoiceId: invoice.id }),
   ]);
-  return { lines, pdfSha256: pdf?.sha256 ?? "", state, transfers, sweeps, refunds };
+  return { lines, state, transfers, sweeps, refunds };
 }

@@ -8,19 +8,19 @@ import { findRowWhere, rowFinder } from "./rows.ts";
 export type InvoiceRow = Selectable<Database["app.invoices"]>;
 export type LineItemRow = Selectable<Database["app.invoice_line_items"]>;
 
-/**
- * Inserts an invoice with its line items and PDF, and queues the vendor email when it is sent
- * at creation (the email row's trigger adds the send_email job in this same transaction).
- */
 /** An invoice row as it is first written (its id and creation time chosen by the caller). */
 export type NewInvoiceRow = Insertable<Database["app.invoices"]> & { id: string; created_at: Date };
 
+/**
+ * Inserts an invoice with its line items, queues the render of its PDF (the render_pdf job),
+ * and queues the vendor email when it is sent at creation (the email row's trigger adds the
+ * send_email job), all in this same transaction.
+ */
 export async function insertInvoice(
   trx: Transaction<Database>,
   data: {
     invoice: NewInvoiceRow;
     lines: PricedLineItem[];
-    pdf: StoredPdf;
     sendToVendor: boolean;
   },
 ): Promise<void> {

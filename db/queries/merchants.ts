@@ -30,12 +30,6 @@ const merchantByEmail = (db: Executor, email: string) =>
 const merchantById = (db: Executor, id: string) =>
   db.selectFrom("app.merchants").where("id", "=", id);
 
-/** The merchant's last invoice number (0 for a merchant without invoices or not yet known). */
-export async function findLastInvoiceNumber(db: Executor, email: string): Promise<number> {
-  const row = await merchantByEmail(db, email).select("last_invoice_number").executeTakeFirst();
-  return row?.last_invoice_number ?? 0;
-}
-
 /**
  * Finds or creates the merchant for `email` and takes its next invoice number. The row lock
  * this upsert holds until commit serialises concurrent creations for one merchant, so numbers

@@ -221,7 +221,7 @@ describe("fuzz: every endpoint under malformed input", () => {
     const { rows } = await sql<Record<string, string>>`
       select
         (select count(*) from app.deposit_addresses)::text as deposit_addresses,
-        (select count(*) from app.invoice_pdfs)::text as pdfs,
+        (select count(*) from graphile_worker.jobs where key like 'pdf:invoice:%')::text as pdf_renders,
         (select count(*) from app.emails where invoice_id is null
            or invoice_id not in (select id from app.invoices))::text as stray_emails,
         (select count(*) from app.merchants m where not exists
@@ -232,7 +232,7 @@ describe("fuzz: every endpoint under malformed input", () => {
     const invoicesAccepted = accepted.filter((a) => a.path === "/api/invoices").length;
     expect(rows[0]).toEqual({
       deposit_addresses: String(accepted.length),
-      pdfs: String(invoicesAccepted),
+      pdf_renders: String(invoicesAccepted),
       stray_emails: "0",
       stray_merchants: "0",
       idempotency_keys: "0",

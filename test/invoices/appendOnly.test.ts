@@ -13,6 +13,8 @@ describe("invoices are append-only in the database", () => {
       json: invoiceRequest({ send_now: false }),
     });
     id = ((await response.json()) as { invoice_id: string }).invoice_id;
+    // Its PDF is stored by its first render (no worker here: this download's).
+    expect((await stack.request(`/api/invoices/${id}/pdf`)).status).toBe(200);
   });
   afterAll(async () => {
     await stack?.stop();

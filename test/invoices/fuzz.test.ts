@@ -175,7 +175,7 @@ describe("POST /api/invoices under random and malformed bodies", () => {
              count(*) filter (where
                i.total_amount <> (select sum(l.line_total) from app.invoice_line_items l where l.invoice_id = i.id)
                or (select count(*) from app.invoice_line_items l where l.invoice_id = i.id) not between 1 and 30
-               or not exists (select 1 from app.invoice_pdfs p where p.invoice_id = i.id)
+               or not exists (select 1 from graphile_worker.jobs j where j.key = 'pdf:invoice:' || i.id)
                or not exists (select 1 from app.deposit_addresses d where d.address = i.deposit_address)
                or i.due_date < i.issue_date
                or i.merchant_email !~ '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$'

@@ -10,6 +10,7 @@ import { issueSchedule } from "./issue_schedule.ts";
 import { provisionManagedWallets } from "./provision_managed_wallets.ts";
 import { reconcileAll, reconcileDeposit } from "./reconcile_deposit.ts";
 import { relayAuthorization } from "./relay_authorization.ts";
+import { renderPdf } from "./render_pdf.ts";
 import { sendDueReminders } from "./send_due_reminders.ts";
 import { sendEmail } from "./send_email.ts";
 import { submitPayout } from "./submit_payout.ts";
@@ -34,5 +35,6 @@ export function createTaskList(deps: WorkerDeps): TaskList {
     [TASK.issueDueSchedules]: issueDueSchedules(deps),
     [TASK.issueSchedule]: issueSchedule(deps),
     [TASK.sendDueReminders]: sendDueReminders(deps),
+    [TASK.renderPdf]: renderPdf(deps),
   };
 }

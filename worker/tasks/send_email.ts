@@ -22,6 +22,7 @@ export function sendEmail(deps: WorkerDeps): Task {
         payUrl: deps.payUrl,
         explorerUrl: deps.explorerUrl,
         keys: deps.webhooks.keys,
+        pdf: deps.pdf,
       },
       email_id,
       { log: helpers.logger, lastAttempt: helpers.job.attempts >= helpers.job.max_attempts },

@@ -284,7 +284,7 @@ export interface paths {
         };
         /**
          * Download the invoice PDF
-         * @description The PDF rendered at creation: byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.
+         * @description The invoice's PDF, rendered once from its stored record (by the worker after creation, or by the first download if it comes first): byte-identical to the one emailed, forever. Behind the merchant's key like the invoice itself; vendors download it by slug.
          */
         get: {
             parameters: {
