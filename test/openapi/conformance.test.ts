@@ -372,6 +372,65 @@ describe("every response of the JSON API matches the published /openapi.json", (
       415,
     );
 
+    // Members (issue 46): a support key reads payments only; the owner's key manages the team.
+    const members = "/api/members";
+    const member = "/api/members/{id}";
+    const invite = { email: "books@example.com", role: "accountant" };
+    expect((await call("get", members)).status).toBe(401);
+    expect((await call("post", members, {}, { json: invite })).status).toBe(401);
+    const madeSupport = await call(
+      "post",
+      "/api/keys",
+      {},
+      { json: { name: "support", role: "support" }, ...as(acme.key) },
+    );
+    expect(madeSupport.status).toBe(201);
+    const support = madeSupport.body.key as string;
+    expect((await call("get", members, {}, as(support))).status).toBe(403);
+    expect((await call("post", members, {}, { json: invite, ...as(support) })).status).toBe(403);
+    const team = await call("get", members, {}, as(acme.key));
+    expect(team.status).toBe(200);
+    const ownerId = {
+      id: (team.body.members as Json[]).find((m) => m.role === "owner")?.id as string,
+    };
+    const invited = await call("post", members, {}, { json: invite, ...as(acme.key) });
+    expect(invited.status).toBe(201);
+    expect((await call("post", members, {}, { json: invite, ...as(acme.key) })).status).toBe(409);
+    expect((await call("post", members, {}, { json: INVALID, ...as(acme.key) })).status).toBe(400);
+    expect((await call("post", members, {}, { body: TOO_LARGE, headers: json })).status).toBe(413);
+    expect((await call("post", members, {}, { body: "hello", headers: text })).status).toBe(415);
+    const invitedId = { id: invited.body.id as string };
+    const unknownMember = { id: UNKNOWN_ID };
+    const toDeveloper = { json: { role: "developer" } };
+    expect((await call("patch", member, invitedId, toDeveloper)).status).toBe(401);
+    expect(
+      (await call("patch", member, invitedId, { ...toDeveloper, ...as(support) })).status,
+    ).toBe(403);
+    expect(
+      (await call("patch", member, unknownMember, { ...toDeveloper, ...as(acme.key) })).status,
+    ).toBe(404);
+    // The last owner is never demoted, nor removed.
+    expect(
+      (await call("patch", member, ownerId, { json: { role: "admin" }, ...as(acme.key) })).status,
+    ).toBe(409);
+    expect(
+      (await call("patch", member, invitedId, { json: INVALID, ...as(acme.key) })).status,
+    ).toBe(400);
+    expect(
+      (await call("patch", member, invitedId, { body: TOO_LARGE, headers: json })).status,
+    ).toBe(413);
+    expect((await call("patch", member, invitedId, { body: "hello", headers: text })).status).toBe(
+      415,
+    );
+    expect(
+      (await call("patch", member, invitedId, { ...toDeveloper, ...as(acme.key) })).status,
+    ).toBe(200);
+    expect((await call("delete", member, invitedId)).status).toBe(401);
+    expect((await call("delete", member, invitedId, as(support))).status).toBe(403);
+    expect((await call("delete", member, unknownMember, as(acme.key))).status).toBe(404);
+    expect((await call("delete", member, ownerId, as(acme.key))).status).toBe(409);
+    expect((await call("delete", member, invitedId, as(acme.key))).status).toBe(200);
+
     // Payout wallets.
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const walletPath = "/api/merchant/wallets";
