@@ -164,8 +164,8 @@ describe("keys mode", () => {
     // change the merchant's settings, void an invoice, refund an invoice and a link; add, change,
     // delete, rotate and test a webhook endpoint; create, change, pause, resume, cancel and run a
     // schedule, change the reminder policy, remind a vendor now; pay out of the managed wallet;
-    // issue a credit note.
-    expect(writes).toBe(27);
+    // issue a credit note; invite, change and remove a member.
+    expect(writes).toBe(30);
   });
 
   test("`remit merchants add` prints a working key; the CLI creates an invoice with REMIT_API_KEY", async () => {

@@ -5,7 +5,9 @@ import {
   audit,
   type Keys,
   keys,
+  type Members,
   type Merchants,
+  members,
   merchants,
   type Settings,
   settings,
@@ -71,6 +73,7 @@ export class Remit {
   readonly x402: X402;
   readonly merchants: Merchants;
   readonly keys: Keys;
+  readonly members: Members;
   readonly wallets: Wallets;
   readonly settings: Settings;
   readonly audit: Audit;
@@ -92,6 +95,7 @@ export class Remit {
     this.x402 = x402(this.api);
     this.merchants = merchants(this.api);
     this.keys = keys(this.api);
+    this.members = members(this.api);
     this.wallets = wallets(this.api);
     this.settings = settings(this.api);
     this.audit = audit(this.api);

@@ -1,11 +1,13 @@
-// The merchant's account: claiming it, its API keys, wallets, settings and audit trail.
+// The merchant's account: claiming it, its API keys, its team, wallets, settings and audit trail.
 import type { RequestOptions } from "../http.js";
 import type { Operations } from "../operations.js";
 import { PagedList } from "../paging.js";
 import type {
   AddPayoutWallet,
   AuditEntry,
+  ChangeMember,
   CreateApiKey,
+  InviteMember,
   UpdateMerchantSettings,
 } from "../types.js";
 
@@ -38,6 +40,26 @@ export function keys(api: Operations) {
 }
 
 export type Keys = ReturnType<typeof keys>;
+
+/** `remit.members`: the account's team (docs/members.md). */
+export function members(api: Operations) {
+  return {
+    /** Every member, removed ones included. */
+    list: async (options?: RequestOptions) =>
+      (await api.operation("get", "/api/members", { options })).members,
+    /** Invites an address as a role; the one-time link is emailed to it. */
+    invite: (body: InviteMember, options?: RequestOptions) =>
+      api.operation("post", "/api/members", { body, options }),
+    /** Changes a member's role. */
+    update: (id: string, body: ChangeMember, options?: RequestOptions) =>
+      api.operation("patch", "/api/members/{id}", { params: { id }, body, options }),
+    /** Removes a member: its sessions and keys stop working at once. */
+    remove: (id: string, options?: RequestOptions) =>
+      api.operation("delete", "/api/members/{id}", { params: { id }, options }),
+  };
+}
+
+export type Members = ReturnType<typeof members>;
 
 /** `remit.wallets`. */
 export function wallets(api: Operations) {
