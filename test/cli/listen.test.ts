@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signBody } from "../../domain/webhookSignature.ts";
 import { freePort } from "../../internal/freePort.ts";
 import { bearer, claimedMerchant, type Merchant } from "../accounts/accounts.ts";
-import { chainUrl, devAccount, useChainForFile } from "../helpers/chain.ts";
+import { devAccount, useChainForFile } from "../helpers/chain.ts";
 import { childEnv } from "../helpers/env.ts";
-import { startApi } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceApi, priced, until } from "../refunds/helpers.ts";
@@ -86,7 +85,7 @@ describe("remit listen", () => {
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
-    let restarted: Awaited<ReturnType<typeof startApi>> | undefined;
+    let restarted: Awaited<ReturnType<TestStack["startApi"]>> | undefined;
     try {
       await until("listen ready", async () => stderr.includes("ready: waiting for events"));
       const secret = stdout.split("\n")[0] ?? "";
@@ -130,13 +129,7 @@ describe("remit listen", () => {
           ).length === 2,
       );
       await until("listen notices", async () => stderr.includes("retrying every second"));
-      restarted = await startApi({
-        databaseUrl: stack.database.url,
-        rpcUrl: chainUrl(),
-        mnemonic: stack.mnemonic,
-        env: { DATA_DIR: stack.dataDir },
-        keepManagedWallets: false,
-      });
+      restarted = await stack.startApi({ keepManagedWallets: false });
       proxy.point(restarted.url);
       await delivered(second.invoice_id);
       expect(stderr).toContain("reconnected to the Remit API");

@@ -19,6 +19,8 @@ export type TestStack = {
   dataDir: string;
   /** Another worker on this stack (the caller stops it), with `env` on top of the stack's. */
   startWorker: (env?: NodeJS.ProcessEnv) => TestProcess;
+  /** Another API replica on this stack's database, seed and DATA_DIR (the caller stops it). */
+  startApi: (options?: { keepManagedWallets?: boolean }) => ReturnType<typeof startApi>;
   /** fetch against the API: `request("/api/invoices", { method: "POST", json: {...} })`. */
   request: (path: string, init?: RequestInit & { json?: unknown }) => Promise<Response>;
   /** The captured email with this id, once it has arrived in the outbox. */
@@ -102,6 +104,7 @@ export async function startStack(
     mnemonic,
     dataDir,
     startWorker: newWorker,
+    startApi: (replica = {}) => startApi({ ...base, ...replica }),
     request: (requestPath, init = {}) => {
       const { json, ...rest } = init;
       return fetch(`${api.url}${requestPath}`, {

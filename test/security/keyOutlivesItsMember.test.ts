@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bearer, claimedMerchant } from "../accounts/accounts.ts";
-import { chainUrl } from "../helpers/chain.ts";
-import { startApi, type TestProcess } from "../helpers/processes.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { teamMember } from "../members/team.ts";
 
@@ -17,12 +16,7 @@ describe("a removed member's keys and sessions stop at once, on every replica", 
   const onSecond = (path: string, init: RequestInit = {}) => fetch(`${second.url}${path}`, init);
   beforeAll(async () => {
     stack = await startStack();
-    second = await startApi({
-      databaseUrl: stack.database.url,
-      rpcUrl: chainUrl(),
-      mnemonic: stack.mnemonic,
-      env: { DATA_DIR: stack.dataDir },
-    });
+    second = await stack.startApi();
   });
   afterAll(async () => {
     await second?.stop();

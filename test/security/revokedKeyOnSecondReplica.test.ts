@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answer, bearer, claimedMerchant, codeOf } from "../accounts/accounts.ts";
-import { chainUrl } from "../helpers/chain.ts";
-import { startApi, type TestProcess } from "../helpers/processes.ts";
+import type { TestProcess } from "../helpers/processes.ts";
 import { startStack, type TestStack } from "../helpers/stack.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 
@@ -15,12 +14,7 @@ describe("a revoked key used on a second API replica", () => {
   let second: TestProcess & { url: string };
   beforeAll(async () => {
     stack = await startStack();
-    second = await startApi({
-      databaseUrl: stack.database.url,
-      rpcUrl: chainUrl(),
-      mnemonic: stack.mnemonic,
-      env: { DATA_DIR: stack.dataDir },
-    });
+    second = await stack.startApi();
   });
   afterAll(async () => {
     await second?.stop();
