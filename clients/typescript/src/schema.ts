@@ -1444,7 +1444,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. The owners are emailed; audited.
+         * @description Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. At most 50 invitations pending at once (409 `invitation_limit_reached`: withdraw one with DELETE). The owners are emailed; audited.
          */
         post: {
             parameters: {
