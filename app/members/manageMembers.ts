@@ -95,7 +95,7 @@ export async function inviteMember(
       throw new Refusal(
         "conflict",
         "invitation_limit_reached",
-        `an account has at most ${MAX_PENDING_INVITATIONS} pending invitations: revoke one first`,
+        `an account has at most ${MAX_PENDING_INVITATIONS} pending invitations: withdraw one first`,
       );
     const row = await insertInvitedMember(trx, {
       merchantId: identity.merchantId,
