@@ -75,6 +75,15 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   support: EVERYONE,
 };
 
+/** What each role may do, in a few words (the API's description of `role`, the dashboard's team page). */
+export const ROLE_SUMMARIES: Readonly<Record<Role, string>> = {
+  owner: "everything, ownership included",
+  admin: "everything but ownership",
+  developer: "keys, webhook endpoints, events, issuing; reads everything",
+  accountant: "reads, exports, credit notes",
+  support: "reads invoices, links and payments; resends an invoice email",
+};
+
 /**
  * Whether `role` may do what `permission` allows. `null` is a key made before roles existed
  * (or with none): it may do whatever its scope allows, exactly as before roles.
@@ -381,6 +390,28 @@ export const DASHBOARD_POLICY: Readonly<Record<RouteKey, RoutePolicy>> = {
   "GET /dashboard/keys": owner("view_account", "read", "the account"),
   "POST /dashboard/keys": owner("developer_tools", "write", "the account"),
   "POST /dashboard/keys/{id}/revoke": owner("developer_tools", "write", "the account"),
+  "GET /dashboard/members": owner(
+    "view_account",
+    "read",
+    "the account's team (as GET /api/members)",
+  ),
+  "POST /dashboard/members": owner(
+    "members",
+    "write",
+    "invites by email; the owners are emailed; audited",
+  ),
+  "POST /dashboard/members/{id}/role": owner(
+    "members",
+    "write",
+    "a member's role; the owners are emailed; audited",
+  ),
+  // After the role: the authorization matrix removes the member the row above names.
+  "POST /dashboard/members/{id}/remove": owner(
+    "members",
+    "write",
+    "ends its sessions and keys, or withdraws its invitation, at once; audited",
+  ),
+  "GET /dashboard/audit": owner("view_account", "read", "the audit trail (as GET /api/audit)"),
   "GET /dashboard/settings": owner("view_account", "read", "the account"),
   "POST /dashboard/settings": owner("settings", "write", "the account; audited"),
   "POST /dashboard/settings/wallets": owner("payouts", "write", "where money goes"),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ownAuditLog } from "../../app/audit/auditLog.ts";
 import { AUDIT_ACTORS } from "../../domain/statuses.ts";
+import { UUID_PATTERN } from "../../domain/tokens.ts";
 import { requireKey } from "../auth/authorize.ts";
 import { actorOf } from "../auth/identity.ts";
 import type { AppDeps } from "../deps.ts";
@@ -75,6 +76,16 @@ const QuerySchema = z.object({
       param: { name: "before", in: "query" },
       description: "Only entries older than this id.",
     }),
+  member_id: z
+    .string()
+    .regex(UUID_PATTERN, "must be a member id")
+    .optional()
+    .openapi({
+      param: { name: "member_id", in: "query" },
+      example: "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+      description:
+        "Only what this member did: signed in to the dashboard, or with a key it made (GET /api/members). Another merchant's member, or none: no entries.",
+    }),
 });
 
 // Paged by `before` (an entry id), not by a cursor: the contract it has always had.
@@ -83,7 +94,7 @@ const route = listRoute({
   tags: ["Account"],
   summary: "Your audit trail",
   description:
-    "Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, time and request id.",
+    "Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, the member, time and request id; `member_id` keeps one member's.",
   query: QuerySchema,
   response: jsonResponse(
     "The entries",
@@ -100,6 +111,7 @@ export function registerAuditRoute(app: Router, deps: AppDeps): void {
     const rows = await ownAuditLog(deps, actorOf(c), {
       limit,
       ...(query.before ? { before: BigInt(query.before) } : {}),
+      ...(query.member_id ? { memberId: query.member_id.toLowerCase() } : {}),
     });
     return c.json(
       {

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import {
   changeMemberRole,
   inviteMember,
+  MAX_PENDING_INVITATIONS,
   type MemberRow,
   ownMembers,
   removeMember,
@@ -55,8 +56,7 @@ const inviteRoute = keyRoute({
   path: "/api/members",
   tags: TAGS,
   summary: "Invite a member",
-  description:
-    "Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. The owners are emailed; audited.",
+  description: `Emails a one-time invitation link (72 hours, used once) to \`email\`; following it joins the team as \`role\` and signs in to the dashboard. Never a role that may do more than yours (403 \`role_above_yours\`); only an owner invites an owner. At most ${MAX_PENDING_INVITATIONS} invitations pending at once (409 \`invitation_limit_reached\`: withdraw one with DELETE). The owners are emailed; audited.`,
   middleware: [jsonBody],
   request: jsonRequestBody(InviteMemberSchema),
   responses: {

@@ -5,11 +5,13 @@ import { queueAccountEmail } from "../../db/queries/emails.ts";
 import {
   acceptInvitation,
   countActiveOwners,
+  countPendingInvitations,
   findLiveMemberByEmail,
   findMember,
   findUsableInvitation,
   insertInvitation,
   insertInvitedMember,
+  invitationEnds,
   listMembers,
   lockTeam,
   type MemberRow,
@@ -35,6 +37,13 @@ export type { MemberRow };
 /** How long an invitation link works: long enough for a colleague to find it in its inbox. */
 export const INVITATION_TTL_MINUTES = 3 * 24 * 60;
 
+/**
+ * How many invitations an account may have pending at once (their links unused and unexpired):
+ * a team grows by people who follow their links, and a stolen admin session or key cannot turn
+ * the account into a mail cannon (each invitation emails its address and the owners).
+ */
+export const MAX_PENDING_INVITATIONS = 50;
+
 /** An account always keeps an active owner: its last one is neither demoted nor removed (409). */
 async function assertNotLastOwner(
   trx: Executor,
@@ -54,9 +63,16 @@ async function assertNotLastOwner(
 export const ownMembers = (deps: Pick<CoreDeps, "db">, actor: Actor): Promise<MemberRow[]> =>
   listMembers(deps.db, ownMerchantId(actor.identity));
 
+/** When each of the actor's invited members' link stops working, by member id. */
+export const ownInvitationEnds = (
+  deps: Pick<CoreDeps, "db">,
+  actor: Actor,
+): Promise<Map<string, Date>> => invitationEnds(deps.db, ownMerchantId(actor.identity));
+
 /**
  * Invites `email` to the actor's team as `role` (never a role above the actor's: 403
- * `role_above_yours`; an address already in the team: 409 `already_member`): an invited member,
+ * `role_above_yours`; an address already in the team: 409 `already_member`; MAX_PENDING_INVITATIONS
+ * pending already: 409 `invitation_limit_reached`): an invited member,
  * and a one-time link emailed to it (its token stored only as a hash, sealed in the email until
  * sent). The invitee joins nothing until it follows the link, whatever else the address is. The
  * owners are emailed; audited.
@@ -75,6 +91,12 @@ export async function inviteMember(
       throw new Refusal("conflict", "already_member", "this address is already in the team", [
         { path: "email", code: "already_member", message: "is already a member or invited" },
       ]);
+    if ((await countPendingInvitations(trx, identity.merchantId)) >= MAX_PENDING_INVITATIONS)
+      throw new Refusal(
+        "conflict",
+        "invitation_limit_reached",
+        `an account has at most ${MAX_PENDING_INVITATIONS} pending invitations: withdraw one first`,
+      );
     const row = await insertInvitedMember(trx, {
       merchantId: identity.merchantId,
       email,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ROLES } from "../../domain/accessPolicy.ts";
+import { ROLE_SUMMARIES, ROLES } from "../../domain/accessPolicy.ts";
 import { MEMBER_STATUSES } from "../../domain/statuses.ts";
 import { emailAddress, rule } from "../schemaFields.ts";
 
@@ -8,8 +8,7 @@ const EXAMPLE_MEMBER_ID = "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
 const roleField = z
   .enum(ROLES, rule("invalid_enum", `must be one of ${ROLES.join(", ")}`))
   .openapi({
-    description:
-      "`owner`: everything; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing, reads; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments, resends an invoice email. See docs/members.md.",
+    description: `${ROLES.map((role) => `\`${role}\`: ${ROLE_SUMMARIES[role]}`).join("; ")}. See docs/members.md.`,
   });
 
 export const memberExample = {

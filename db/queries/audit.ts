@@ -49,11 +49,14 @@ export type AuditRow = {
   details: AuditDetails | null;
 };
 
-/** The merchant's entries, newest first, `limit` of them older than entry `before` (if given). */
+/**
+ * The merchant's entries, newest first, `limit` of them older than entry `before` (if given),
+ * those of member `memberId` only when given.
+ */
 export async function listAudit(
   db: Executor,
   merchantId: string,
-  page: { limit: number; before?: bigint },
+  page: { limit: number; before?: bigint; memberId?: string },
 ): Promise<AuditRow[]> {
   let query = db
     .selectFrom("app.audit_log")
@@ -70,5 +73,6 @@ export async function listAudit(
     ])
     .where("merchant_id", "=", merchantId);
   if (page.before !== undefined) query = query.where("id", "<", page.before);
+  if (page.memberId !== undefined) query = query.where("member_id", "=", page.memberId);
   return query.orderBy("id", "desc").limit(page.limit).execute();
 }

@@ -105,6 +105,36 @@ export async function activeOwnerEmails(db: Executor, merchantId: string): Promi
   return [...new Set(rows.map((row) => row.email))];
 }
 
+/**
+ * How many of the merchant's invitations are pending: their member still invited, their link
+ * unused and unexpired (an expired one holds no place; revoking its member frees the address).
+ */
+export async function countPendingInvitations(db: Executor, merchantId: string): Promise<number> {
+  const row = await db
+    .selectFrom("app.member_invitations as i")
+    .innerJoin("app.members as m", "m.id", "i.member_id")
+    .select((eb) => eb.fn.countAll<string>().as("pending"))
+    .where("m.merchant_id", "=", merchantId)
+    .where("m.status", "=", "invited")
+    .where("i.used_at", "is", null)
+    .where("i.expires_at", ">", sql<Date>`now()`)
+    .executeTakeFirstOrThrow();
+  return Number(row.pending);
+}
+
+/** When each of the merchant's invited members' link stops working (its latest link's end). */
+export async function invitationEnds(db: Executor, merchantId: string): Promise<Map<string, Date>> {
+  const rows = await db
+    .selectFrom("app.member_invitations as i")
+    .innerJoin("app.members as m", "m.id", "i.member_id")
+    .select(["m.id", (eb) => eb.fn.max("i.expires_at").as("expires_at")])
+    .where("m.merchant_id", "=", merchantId)
+    .where("m.status", "=", "invited")
+    .groupBy("m.id")
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.expires_at]));
+}
+
 /** A new invited member. */
 export function insertInvitedMember(
   db: Executor,

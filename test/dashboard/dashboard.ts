@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { waitFor } from "../../internal/process.ts";
 import { screenshot } from "../helpers/browser.ts";
@@ -65,6 +65,22 @@ export async function signInByFetch(
   const setCookie =
     response.headers.getSetCookie().find((line) => line.startsWith(`${cookie};`)) ?? "";
   return { cookie, setCookie, token: new URL(link).pathname.split("/").at(-1) ?? "" };
+}
+
+/**
+ * A browser page signed in as `email` (signInByFetch's cookie in a new context at desktop
+ * width): the context to close, and its page.
+ */
+export async function signedInPage(
+  stack: TestStack,
+  browser: Browser,
+  email: string,
+): Promise<{ context: BrowserContext; page: Page; cookie: string }> {
+  const { cookie } = await signInByFetch(stack, email);
+  const [name = "", value = ""] = cookie.split("=");
+  const context = await browser.newContext({ viewport: WIDTHS.desktop });
+  await context.addCookies([{ name, value, url: stack.api.url }]);
+  return { context, page: await context.newPage(), cookie };
 }
 
 /** The CSRF token in a signed-in page's forms. */

@@ -10,7 +10,7 @@ import { EVENT_MS } from "../helpers/waits.ts";
 import { type ReceivedWebhook, startWebhookReceiver } from "../helpers/webhookReceiver.ts";
 import { invoiceRequest } from "../invoices/fixtures.ts";
 import { priced, until } from "../refunds/helpers.ts";
-import { checkPage, signInByFetch, WIDTHS } from "./dashboard.ts";
+import { checkPage, signedInPage, WIDTHS } from "./dashboard.ts";
 
 /** The widths these pages are looked at: a small phone and a desktop. */
 const SIZES = { phone: { width: 390, height: 844 }, desktop: WIDTHS.desktop };
@@ -53,11 +53,7 @@ describe("webhook endpoints and events in the dashboard", () => {
       startWebhookReceiver(),
     ]);
     merchant = await claimedMerchant(stack.db);
-    const { cookie } = await signInByFetch(stack, merchant.email);
-    const [name = "", value = ""] = cookie.split("=");
-    context = await browser.newContext({ viewport: WIDTHS.desktop });
-    await context.addCookies([{ name, value, url: stack.api.url }]);
-    page = await context.newPage();
+    ({ context, page } = await signedInPage(stack, browser, merchant.email));
   });
   afterAll(async () => {
     await context?.close();

@@ -473,6 +473,17 @@ describe("every response of the JSON API matches the published /openapi.json", (
     expect((audit.body.entries as Json[]).map((e) => e.action)).toContain("wallet.removed");
     const bad = await stack.request("/api/audit?limit=0", { headers: bearer(acme.key) });
     expect((await api.check("get", "/api/audit", bad)).status).toBe(400);
+    // One member's entries (the owner's key acts for the owner), and a malformed member id.
+    const ownerMember = (audit.body.entries as { member_id: string }[])[0]?.member_id;
+    expect(ownerMember).toMatch(/^[0-9a-f-]{36}$/);
+    const mine = await stack.request(`/api/audit?member_id=${ownerMember}`, {
+      headers: bearer(acme.key),
+    });
+    expect((await api.check("get", "/api/audit", mine)).status).toBe(200);
+    const badMember = await stack.request("/api/audit?member_id=someone", {
+      headers: bearer(acme.key),
+    });
+    expect((await api.check("get", "/api/audit", badMember)).status).toBe(400);
   });
 
   test("claims: 202 whoever asks, 400, 413, 415; redelivery, claims and the PDF by slug answer their 429", async () => {

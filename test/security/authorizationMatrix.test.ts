@@ -157,8 +157,9 @@ describe("the authorization matrix: every route × every caller against domain/a
     other = await claimedMerchant(stack.db);
     readKey = await readKeyOf(stack, owner);
     for (const role of TEAM_ROLES) team[role] = await teamMember(stack.db, owner, role);
-    // The member the members' routes change and remove.
+    // The members the members' routes change and remove: the API's, and the dashboard's.
     const spareMember = await teamMember(stack.db, owner, "support");
+    const dashboardSpareMember = await teamMember(stack.db, owner, "support");
     const wallet = freshAddress();
     expect((await registerWallet(stack, owner, wallet)).status).toBe(201);
     const post = async (route: string, json: unknown, key?: string) => {
@@ -242,6 +243,7 @@ describe("the authorization matrix: every route × every caller against domain/a
       dashboard_endpoint_id: dashboardEndpoint.id as string,
       address: wallet,
       member_id: spareMember.memberId,
+      dashboard_member_id: dashboardSpareMember.memberId,
       tx_hash: `0x${"ab".repeat(32)}`,
       token: "x".repeat(43),
       file: "invoices.csv",
@@ -322,6 +324,8 @@ describe("the authorization matrix: every route × every caller against domain/a
         return params.credit_note_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/schedules/"))
         return params.schedule_id ?? "";
+      if (name === "id" && pathOf.startsWith("/dashboard/members/"))
+        return params.dashboard_member_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/keys/"))
         return params.dashboard_key_id ?? "";
       if (name === "id" && pathOf.startsWith("/dashboard/webhooks/"))

@@ -39,7 +39,7 @@ h1{font-size:24px;margin:0 0 16px}h2{font-size:18px;margin:0 0 12px}
 .muted{color:var(--muted)}.small{font-size:14px}
 .tablewrap{overflow-x:auto}
 table{width:100%;border-collapse:collapse;font-size:15px}
-caption{text-align:left;font-weight:600;padding:0 0 8px}
+caption{text-align:left;font-weight:600;padding:0 0 8px;overflow-wrap:anywhere}
 th,td{padding:8px 6px;text-align:left;border-bottom:1px solid var(--rule);vertical-align:top}
 th{font-size:13px;color:var(--muted);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
@@ -108,6 +108,10 @@ code.name{word-break:normal;overflow-wrap:normal;white-space:nowrap}
 .doclinks{display:inline-flex;flex-wrap:wrap;gap:2px 12px}
 .einvoice ul{margin:4px 0 0;padding-left:20px}.einvoice li>code{word-break:break-all}
 h2.mono{font:600 17px/1.4 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere;word-break:break-all}
+form.rolechange{display:flex;gap:6px;align-items:center;margin:0}form.rolechange select{width:auto;min-width:0;padding:5px 8px}form.rolechange button{padding:5px 10px}
+.badge[data-status=expired],.badge[data-status=removed]{background:#e4e7eb;color:#3e4c59;text-transform:none;white-space:normal}
+ul.changes{margin:0;padding-left:18px;overflow-wrap:anywhere}
+span.person{overflow-wrap:anywhere;min-width:0}
 `;
 
 export const dashboardJs = `(function () {

@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { DASHBOARD_POLICY, policyOf, type Role, roleAllows } from "../../domain/accessPolicy.ts";
 import { DocumentHead } from "../layout.tsx";
 import { DASHBOARD_CSS, DASHBOARD_JS } from "./assets.ts";
 import { CSRF_FIELD } from "./session.ts";
@@ -15,10 +16,19 @@ const SECTIONS = [
   ["/dashboard/schedules", "Schedules"],
   ["/dashboard/receivables", "Receivables"],
   ["/dashboard/keys", "API keys"],
+  ["/dashboard/members", "Team"],
+  ["/dashboard/audit", "Audit log"],
   ["/dashboard/settings", "Settings"],
 ] as const;
 
 export type Section = (typeof SECTIONS)[number][0];
+
+/** The sections `role` may open (their page's row of DASHBOARD_POLICY): the others are not shown. */
+const sectionsOf = (role: Role) =>
+  SECTIONS.filter(([href]) => {
+    const policy = policyOf(DASHBOARD_POLICY, "GET", href);
+    return policy !== undefined && roleAllows(role, policy.permission);
+  });
 
 /** The hidden field of every signed-in form. */
 export const Csrf = (props: { token: string }) => (
@@ -44,6 +54,7 @@ export function DashboardLayout(props: {
   section: Section;
   email: string;
   csrf: string;
+  role: Role;
   children: Child;
 }) {
   return (
@@ -58,7 +69,7 @@ export function DashboardLayout(props: {
           </a>
           <nav class="main" aria-label="Dashboard">
             <ul>
-              {SECTIONS.map(([href, label]) => (
+              {sectionsOf(props.role).map(([href, label]) => (
                 <li>
                   <a href={href} aria-current={href === props.section ? "page" : undefined}>
                     {label}

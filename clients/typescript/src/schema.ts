@@ -1444,7 +1444,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a member
-         * @description Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. The owners are emailed; audited.
+         * @description Emails a one-time invitation link (72 hours, used once) to `email`; following it joins the team as `role` and signs in to the dashboard. Never a role that may do more than yours (403 `role_above_yours`); only an owner invites an owner. At most 50 invitations pending at once (409 `invitation_limit_reached`: withdraw one with DELETE). The owners are emailed; audited.
          */
         post: {
             parameters: {
@@ -2204,7 +2204,7 @@ export interface paths {
         };
         /**
          * Your audit trail
-         * @description Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, time and request id.
+         * @description Every management action on your account, newest first: invoices and links created, invoices sent, redeliveries, keys created and revoked, payout wallets added and removed, with the key, the member, time and request id; `member_id` keeps one member's.
          */
         get: {
             parameters: {
@@ -2213,6 +2213,8 @@ export interface paths {
                     limit?: number;
                     /** @description Only entries older than this id. */
                     before?: string;
+                    /** @description Only what this member did: signed in to the dashboard, or with a key it made (GET /api/members). Another merchant's member, or none: no entries. */
+                    member_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -6251,7 +6253,7 @@ export interface components {
              */
             email: string;
             /**
-             * @description `owner`: everything; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing, reads; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments, resends an invoice email. See docs/members.md.
+             * @description `owner`: everything, ownership included; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing; reads everything; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments; resends an invoice email. See docs/members.md.
              * @enum {string}
              */
             role: "owner" | "admin" | "developer" | "accountant" | "support";
@@ -6263,7 +6265,7 @@ export interface components {
          */
         ChangeMember: {
             /**
-             * @description `owner`: everything; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing, reads; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments, resends an invoice email. See docs/members.md.
+             * @description `owner`: everything, ownership included; `admin`: everything but ownership; `developer`: keys, webhook endpoints, events, issuing; reads everything; `accountant`: reads, exports, credit notes; `support`: reads invoices, links and payments; resends an invoice email. See docs/members.md.
              * @enum {string}
              */
             role: "owner" | "admin" | "developer" | "accountant" | "support";

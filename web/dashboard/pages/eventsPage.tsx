@@ -3,6 +3,7 @@ import { EVENT_LOG_TYPES } from "../../../domain/webhookEndpoints.ts";
 import { DashboardLayout, Time } from "../layout.tsx";
 import { DataTable } from "./dataTable.tsx";
 import { at, EventSubject } from "./deliveredEvent.tsx";
+import { FilterCard } from "./filterCard.tsx";
 import { Pager, type PagerLinks } from "./pager.tsx";
 import type { Session } from "./pageSession.ts";
 
@@ -14,24 +15,13 @@ export function EventsPage(props: {
 }) {
   return (
     <DashboardLayout title="Events" section="/dashboard/events" {...props.session}>
-      <section class="card">
-        <form method="get" action="/dashboard/events" class="filters">
-          <div class="field">
-            <label for="type">Type</label>
-            <select id="type" name="type">
-              <option value="">Any</option>
-              {EVENT_LOG_TYPES.map((type) => (
-                <option value={type} selected={type === props.type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="actions">
-            <button type="submit">Filter</button>
-          </div>
-        </form>
-      </section>
+      <FilterCard
+        action="/dashboard/events"
+        name="type"
+        label="Type"
+        options={EVENT_LOG_TYPES.map((type) => [type, type] as const)}
+        selected={props.type}
+      />
       <section class="card">
         <DataTable
           rows={props.events}

@@ -5,6 +5,7 @@ import { DASHBOARD_CSS, DASHBOARD_JS, dashboardCss, dashboardJs } from "../asset
 import { textFields } from "../forms.ts";
 import { ForbiddenPage } from "../pages/signIn.tsx";
 import { type DashboardEnv, hasValidCsrfToken, requireRole, requireSession } from "../session.ts";
+import { registerAudit } from "./audit.tsx";
 import { registerCreditNotes } from "./creditNotes.tsx";
 import { registerEvents } from "./events.tsx";
 import { registerExports } from "./exports.tsx";
@@ -13,6 +14,7 @@ import { registerInvoices } from "./invoices.tsx";
 import { ISSUING_FORMS } from "./issuingLimit.tsx";
 import { registerKeys } from "./keys.tsx";
 import { registerLinks } from "./links.tsx";
+import { registerMembers } from "./members.tsx";
 import { registerNotificationEmail } from "./notificationEmail.tsx";
 import { registerOverview } from "./overview.tsx";
 import { registerPayments } from "./payments.tsx";
@@ -112,6 +114,8 @@ export function dashboardRoutes(
     registerLinks,
     registerPayments,
     registerKeys,
+    registerMembers,
+    registerAudit,
     registerSettings,
     registerExports,
     registerWebhooks,

@@ -94,9 +94,12 @@ export type Settings = ReturnType<typeof settings>;
 /** `remit.audit`. */
 export function audit(api: Operations) {
   return {
-    /** The account's audit trail, newest first, page after page (following `next_before`). */
+    /**
+     * The account's audit trail, newest first, page after page (following `next_before`);
+     * `member_id`: only what that member did (signed in, or with a key it made).
+     */
     list: (
-      filters: { limit?: number | string } = {},
+      filters: { limit?: number | string; member_id?: string } = {},
       options?: RequestOptions,
     ): PagedList<AuditEntry> =>
       new PagedList(async (cursor) => {
