@@ -62,7 +62,7 @@ export const formOf = (c: Context<DashboardEnv>): FormFields => forms.get(c.req.
 /** The page layout's view of the session: who is signed in, and the forms' CSRF token. */
 export const session = (c: Context<DashboardEnv>) => {
   const s: SignedIn = c.get("signedIn");
-  return { email: s.identity.merchantEmail, csrf: s.csrf, role: s.identity.memberRole };
+  return { email: s.identity.memberEmail, csrf: s.csrf, role: s.identity.memberRole };
 };
 
 /** The signed-in merchant acting in this request, as every use case of app/ takes it. */
