@@ -16,7 +16,8 @@ export function indexerStatus(options: ServiceDatabaseOptions): Promise<IndexerB
 
 /**
  * `remit indexer wait <schema>`: returns once `schema` has taken over (current, its backfill
- * done, as far as every other running build), or fails with the last report at `timeoutS`.
+ * done, as far as every other running build), or fails with the last report at `timeoutS`. A
+ * schema not there yet is waited for: the new indexer creates it a few seconds into its start.
  */
 export function waitForIndexerBuild(
   options: ServiceDatabaseOptions & { schema: string; timeoutS: number },
@@ -25,15 +26,12 @@ export function waitForIndexerBuild(
     const deadline = Date.now() + options.timeoutS * 1000;
     for (;;) {
       const report = await indexerBuildsReport(db);
-      if (!report.builds.some((build) => build.schema === options.schema))
-        throw new CliError(
-          `no indexer build in schema "${options.schema}": start the new release's indexer first (its log's "indexer schema" line names it)`,
-          EXIT.invalid,
-        );
       if (caughtUp(report, options.schema)) return report;
       if (Date.now() >= deadline)
         throw new CliError(
-          `"${options.schema}" has not taken over after ${options.timeoutS} s: ${JSON.stringify(report)}`,
+          report.builds.some((build) => build.schema === options.schema)
+            ? `"${options.schema}" has not taken over after ${options.timeoutS} s: ${JSON.stringify(report)}`
+            : `no indexer build in schema "${options.schema}" after ${options.timeoutS} s: is the new release's indexer running? (its log's "indexer schema" line names the schema)`,
           EXIT.unavailable,
         );
       await delay(500);
