@@ -113,13 +113,20 @@ describe("an upgrade whose indexer builds beside the running one", () => {
           },
         }),
       );
-      // Its trigger is on its build's table once it has run its start-up catch-up.
+      // Its trigger on its build's table queues a reconcile for every transfer indexed there.
+      // (Not its start-up catch-up's log: the catch-up job has one key for every worker, and
+      // the old release's worker may take it; it then catches up its own build.)
       await waitFor(
-        "the worker's start-up catch-up",
-        async () => /start-up catch-up/.test(worker.output()),
-        {
-          timeoutMs: EVENT_MS,
-        },
+        "the worker's trigger on its build",
+        async () =>
+          (
+            await sql<{ n: number }>`
+              select count(*)::int as n from pg_trigger t join pg_class c on c.oid = t.tgrelid
+              join pg_namespace n on n.oid = c.relnamespace
+              where n.nspname = ${indexerSchema} and c.relname = 'usdc_transfer'
+                and t.tgname = 'remit_reconcile'`.execute(database.db)
+          ).rows[0]?.n === 1,
+        { timeoutMs: EVENT_MS },
       );
       return { api, worker };
     };
