@@ -263,6 +263,65 @@ depositOptions(
     printJson({ queued: chosen });
   });
 
+const indexer = program
+  .command("indexer")
+  .description(
+    "operator commands for upgrades: the indexer builds in the database, which one is current, and the cleanup of old ones",
+  );
+const indexerOptions = (command: Command) =>
+  command
+    .addOption(
+      new Option(
+        "--database-url <url>",
+        "the service's Postgres as its owner (default: MIGRATION_DATABASE_URL, else DATABASE_URL, else the embedded one of DATA_DIR)",
+      ).default(process.env.MIGRATION_DATABASE_URL || process.env.DATABASE_URL || undefined),
+    )
+    .addOption(
+      new Option("--data-dir <dir>", "the DATA_DIR of `npm start`")
+        .env("DATA_DIR")
+        .default("./.data"),
+    )
+    .addOption(jsonOption());
+type IndexerOptions = { databaseUrl?: string; dataDir: string };
+const indexerCommands = () => import("./indexerCommands.ts");
+
+indexerOptions(
+  indexer
+    .command("status")
+    .description(
+      "every indexer build (schema idx_…): current (the indexer views point at it), ready, live (an indexer runs on it), its indexed block",
+    ),
+).action(async (options: IndexerOptions) => {
+  printJson(await (await indexerCommands()).indexerStatus(options));
+});
+indexerOptions(
+  indexer
+    .command("wait <schema>")
+    .description(
+      "wait until the new release's build <schema> has taken over: current, backfilled, as far as every running build",
+    ),
+)
+  .option("--timeout <seconds>", "give up after this long (exit 2)", "3600")
+  .action(async (schema: string, options: IndexerOptions & { timeout: string }) => {
+    const timeoutS = Number(options.timeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0)
+      throw new CliError("--timeout: a number of seconds above 0", EXIT.usage);
+    printJson(
+      await (await indexerCommands()).waitForIndexerBuild({ ...options, schema, timeoutS }),
+    );
+  });
+indexerOptions(
+  indexer
+    .command("prune")
+    .description(
+      "drop the schemas of old indexer builds: never the current one, one a running indexer holds, or one in --keep",
+    ),
+)
+  .option("--keep <schema...>", "builds to keep besides those (a release you may roll back to)", [])
+  .action(async (options: IndexerOptions & { keep: string[] }) => {
+    printJson(await (await indexerCommands()).pruneIndexer(options));
+  });
+
 program
   .command("merchants")
   .description("operator commands, run where the service runs: merchant accounts")

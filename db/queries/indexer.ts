@@ -133,8 +133,11 @@ export async function indexedTransferBlocks(
  * forgot below it are sent again by the checks of those above them (worker/relayer/check.ts).
  */
 export async function dropIndex(db: Db, schema: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
-    await sql`delete from app.reconcile_watermarks where indexer_schema = ${schema}`.execute(trx);
-  });
+  await db.transaction().execute((trx) => dropIndexIn(trx, schema));
+}
+
+/** dropIndex's statements, in the caller's transaction. */
+export async function dropIndexIn(trx: Executor, schema: string): Promise<void> {
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
+  await sql`delete from app.reconcile_watermarks where indexer_schema = ${schema}`.execute(trx);
 }

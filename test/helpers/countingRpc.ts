@@ -11,11 +11,14 @@ type Request = RpcCall & { id?: unknown };
  * batch too), so that a test counts what the service asks of its RPC: `calls("eth_blockNumber")`,
  * or `calls((call) => …)`. `refuse(rule)` makes it answer a single call itself with a JSON-RPC
  * error whenever `rule` returns a message (an RPC out of credit, say), the call still counted;
- * `refuse(undefined)` passes everything on again.
+ * `refuse(undefined)` passes everything on again. `hold(rule)` keeps a request with a call the rule
+ * matches unanswered (an RPC that is very slow for them) until the function it returns is
+ * called; Ponder gives up on one after 10 s and asks again, held the same.
  */
 export async function startCountingRpc(upstream: string) {
   const received: RpcCall[] = [];
   let refusal: ((call: RpcCall) => string | undefined) | undefined;
+  let holding: { rule: (call: RpcCall) => boolean; released: Promise<void> } | undefined;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -24,6 +27,8 @@ export async function startCountingRpc(upstream: string) {
       const parsed = JSON.parse(body) as Request | Request[];
       for (const call of [parsed].flat())
         received.push({ method: call.method, params: call.params ?? [] });
+      const held = holding;
+      if (held && [parsed].flat().some((call) => held.rule(call))) await held.released;
       const single = Array.isArray(parsed) ? undefined : parsed;
       const refused = single && refusal?.(single);
       if (single && refused !== undefined) {
@@ -55,6 +60,17 @@ export async function startCountingRpc(upstream: string) {
         .length,
     refuse: (rule: ((call: RpcCall) => string | undefined) | undefined) => {
       refusal = rule;
+    },
+    hold: (rule: (call: RpcCall) => boolean): (() => void) => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holding = { rule, released };
+      return () => {
+        holding = undefined;
+        release();
+      };
     },
     stop: () =>
       new Promise<void>((resolve) => {
