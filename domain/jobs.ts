@@ -114,6 +114,9 @@ export const jobKey = {
   schedule: (scheduleId: string) => `${JOB_KEY_PREFIX.schedule}${scheduleId}`,
   /** The render of a document's PDF (`invoice` or `creditNote`, by its id). */
   pdf: (kind: string, id: string) => `${JOB_KEY_PREFIX.pdf}${kind}:${id}`,
-  /** The start-up catch-up: reconciles what may have changed while no worker ran. */
-  reconcileAll: () => TASK.reconcileAll,
+  /**
+   * The start-up catch-up of one indexer build: reconciles what may have changed while no worker
+   * ran. One per build, so a release starting beside another (an upgrade) queues its own.
+   */
+  reconcileAll: (indexerSchema: string) => `${TASK.reconcileAll}:${indexerSchema}`,
 } as const;

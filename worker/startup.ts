@@ -56,7 +56,11 @@ export async function watchIndexedTransfers(
 ): Promise<void> {
   while (!signal.aborted) {
     if (await installTransferTrigger(db, indexerSchema)) {
-      await addJob(TASK.reconcileAll, {}, { jobKey: jobKey.reconcileAll() });
+      await addJob(
+        TASK.reconcileAll,
+        { indexerSchema },
+        { jobKey: jobKey.reconcileAll(indexerSchema) },
+      );
       return;
     }
     await delay(250, undefined, { signal }).catch(() => {});

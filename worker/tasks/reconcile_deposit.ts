@@ -53,9 +53,25 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
   });
 }
 
-/** The start-up catch-up (the `reconcile_all` job, its name kept): app/payments/reconcileDeposit.ts. */
+/** A catch-up names the indexer build it is for; a job queued before it did (`{}`) is this worker's. */
+const CatchUpPayload = z.object({
+  indexerSchema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
+});
+
+/**
+ * The start-up catch-up (the `reconcile_all` job, its name kept): app/payments/reconcileDeposit.ts.
+ * It catches up the build its payload names, whichever worker takes it: during an upgrade the old
+ * release's worker may take the new one's catch-up (docs/operations.md, "Upgrades"), and must
+ * not run it against its own build.
+ */
 export function reconcileAll(deps: WorkerDeps): Task {
-  return async (_payload, helpers) => {
-    await catchUpReconciles(deps, helpers.logger);
-  };
+  return payloadTask(CatchUpPayload, async ({ indexerSchema }, helpers) => {
+    await catchUpReconciles(
+      { db: deps.db, indexerSchema: indexerSchema ?? deps.indexerSchema },
+      helpers.logger,
+    );
+  });
 }
