@@ -21,19 +21,19 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 # One helper for every package: no recommends, no questions.
-install() { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "$@" >&2; }
+apt_install() { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "$@" >&2; }
 
 echo "Installing Debian's postgresql/pgbouncer for npm run test:postgres…" >&2
 $SUDO apt-get update -q >&2
 # The servers' binaries only: no cluster is created or started, and no PgBouncer service runs
 # (the tests start their own, on ports of their own).
 if ! have_postgres; then
-  install postgresql-common
+  apt_install postgresql-common
   echo "create_main_cluster = false" | $SUDO tee -a /etc/postgresql-common/createcluster.conf >/dev/null
-  install postgresql
+  apt_install postgresql
 fi
 if ! have_pgbouncer; then
-  install pgbouncer
+  apt_install pgbouncer
   # Debian's package starts a service on 6432; the tests need only the binary.
   if command -v systemctl >/dev/null 2>&1; then $SUDO systemctl disable --now pgbouncer >/dev/null 2>&1 || true; fi
 fi

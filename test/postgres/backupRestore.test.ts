@@ -72,6 +72,7 @@ const tool = async (name: string) =>
 describe("backup and restore", () => {
   const chain = useChainForFile();
   let stack: TestStack;
+  let stackStopped = false;
   let restored: TestStack | undefined;
   let server: RunningPostgres | undefined;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -85,7 +86,7 @@ describe("backup and restore", () => {
   });
   afterAll(async () => {
     await restored?.stop();
-    await stack?.stop();
+    if (!stackStopped) await stack?.stop();
     await server?.stop();
     await receiver?.stop();
     await chain.revert();
@@ -143,6 +144,7 @@ describe("backup and restore", () => {
     });
     const before = await books(stack.database.url);
     await stack.stop();
+    stackStopped = true;
 
     // A fresh server, its roles and database made as `remit db roles` says.
     server = await startEmbeddedPostgres({
