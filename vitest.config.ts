@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     globalSetup: ["./test/globalSetup.ts"],
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".data/**", "faults/**"],
+    // test/postgres/ needs Debian's Postgres tools and PgBouncer: `npm run test:postgres` runs it.
+    exclude: ["node_modules/**", ".data/**", "faults/**", "test/postgres/**"],
     // One anvil per worker (test/globalSetup.ts): the count must match.
     maxWorkers: 2,
     pool: "forks",

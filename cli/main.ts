@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import packageJson from "../package.json" with { type: "json" };
 import { type ApiTarget, callApi, defaultApiUrl } from "./api.ts";
+import { registerDbBackup } from "./dbBackup.ts";
 import { CliError, EXIT, parseJson, printError, printJson, readStdin } from "./io.ts";
 import { registerListen } from "./listen.ts";
 import { pdfFileName } from "./pdfFileName.ts";
@@ -411,7 +412,7 @@ dev
 
 const database = program
   .command("db")
-  .description("the service's database on your own Postgres: roles and migrations");
+  .description("the service's database on your own Postgres: roles, migrations, backups");
 database
   .command("roles")
   .description(
@@ -448,6 +449,8 @@ database
       runtime_role_granted: Boolean(process.env.MIGRATION_DATABASE_URL && runtime),
     });
   });
+
+registerDbBackup(database);
 
 try {
   await program.parseAsync(process.argv);

@@ -17,6 +17,7 @@ import { indexerSchemaName } from "./indexerSchema.ts";
 import { fillManagedWalletPool } from "./managedWallets.ts";
 import { releasePonderLock } from "./ponderLock.ts";
 import { resealStoredWebhookSecrets } from "./resealWebhookSecrets.ts";
+import { refuseTransactionPooler } from "./sessionPoolerCheck.ts";
 import {
   describeRpcUrls,
   type StartResources,
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
   // With two roles the owner migrates (and runs the indexer, and keeps the index); the API and
   // the worker run as DATABASE_URL's runtime role, granted what they need (db/runtimeRole.ts).
   const ownerUrl = env.MIGRATION_DATABASE_URL ?? databaseUrl;
+  await refuseTransactionPooler(env);
   const applied = await migrate(ownerUrl);
   if (applied.length) log.info("migrations applied", { migrations: applied.join(",") });
   if (env.MIGRATION_DATABASE_URL) await grantRuntimeRole(ownerUrl, databaseUrl);

@@ -13,6 +13,7 @@ import { migrate } from "../db/migrate.ts";
 import { grantRuntimeRole } from "../db/runtimeRole.ts";
 import { freePort } from "../internal/freePort.ts";
 import { ensureBuilt } from "../platform/build.mjs";
+import { type PgBouncer, startPgBouncer } from "./helpers/pgBouncer.ts";
 import {
   adminQuery,
   createTestRoles,
@@ -40,6 +41,12 @@ declare module "vitest" {
      * the embedded server, where one superuser does everything.
      */
     postgresRoles: { owner: TestRole; runtime: TestRole } | null;
+    /**
+     * With REMIT_TEST_POOLER=pgbouncer as well (`npm run test:pooler`): the port of PgBouncer in
+     * session mode in front of Debian's server, through which every test database's owner and
+     * runtime URLs go (test/helpers/database.ts); null otherwise.
+     */
+    postgresPoolerPort: number | null;
   }
 }
 
@@ -77,6 +84,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await grantRuntimeRole(template(roles.owner), template(roles.runtime));
   } else await migrate(postgres.url(TEMPLATE_DATABASE));
   project.provide("postgresRoles", roles);
+  const pooler = await startPooler(postgres.url("postgres"), roles);
+  project.provide("postgresPoolerPort", pooler?.port ?? null);
 
   const workers = Number(project.config.maxWorkers) || 2;
   const fork = await forkSettings();
@@ -105,6 +114,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await Promise.all(anvils.map((anvil) => anvil.stop()));
+    await pooler?.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
   };
@@ -121,6 +131,25 @@ async function runFromBundles(): Promise<void> {
   if (process.env.REMIT_TEST_FROM_SOURCES === "1") return;
   const bundles = await ensureBuilt();
   process.env.REMIT_BUILD_DIR = bundles.dir;
+}
+
+/**
+ * PgBouncer in session mode between the stacks and Debian's server, for both roles, when
+ * REMIT_TEST_POOLER=pgbouncer (docs/operations.md, "Pooler": the settings are the ones tested).
+ */
+async function startPooler(
+  adminUrl: string,
+  roles: { owner: TestRole; runtime: TestRole } | null,
+): Promise<PgBouncer | null> {
+  const pooler = process.env.REMIT_TEST_POOLER;
+  if (!pooler) return null;
+  if (pooler !== "pgbouncer" || !roles)
+    throw new Error("REMIT_TEST_POOLER=pgbouncer runs with REMIT_TEST_POSTGRES=debian only");
+  return startPgBouncer({
+    serverPort: Number(new URL(adminUrl).port),
+    roles: [roles.owner, roles.runtime],
+    mode: "session",
+  });
 }
 
 /** BASE_FORK_URL's upstream, checked to be Base with USDC, and the block to fork at. */

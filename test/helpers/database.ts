@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type Db } from "../../db/database.ts";
-import { adminQuery, roleUrl } from "./postgresServer.ts";
+import { throughPort } from "./pgBouncer.ts";
+import { adminQuery, roleUrl as roleUrlOf, type TestRole } from "./postgresServer.ts";
 
 export { adminQuery };
 
@@ -29,12 +30,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     `create database ${name} template remit_template${roles ? ` owner ${roles.owner.name}` : ""}`,
   );
   const adminOfDatabase = adminUrl.replace(/\/postgres$/, `/${name}`);
-  const url = roles ? roleUrl(adminOfDatabase, roles.owner) : adminOfDatabase;
+  // Under `npm run test:pooler` the roles reach their database through PgBouncer (session mode).
+  const pooler = inject("postgresPoolerPort");
+  const roleUrl = (role: TestRole) => {
+    const url = roleUrlOf(adminOfDatabase, role);
+    return pooler ? throughPort(url, pooler) : url;
+  };
+  const url = roles ? roleUrl(roles.owner) : adminOfDatabase;
   const db = createDb(url, { max: 5 });
   return {
     name,
     url,
-    runtimeUrl: roles ? roleUrl(adminOfDatabase, roles.runtime) : url,
+    runtimeUrl: roles ? roleUrl(roles.runtime) : url,
     db,
     drop: async () => {
       await db.destroy();

@@ -42,11 +42,15 @@ export async function startStack(
     workerRpcUrl?: string;
     /** Another chain than this vitest worker's anvil (one with 1 s blocks, say), from block 0. */
     rpcUrl?: string;
+    /** A database of the test's own (a restored backup, say) instead of a fresh copy. */
+    database?: TestDatabase;
+    /** The service seed of an earlier stack on that database; a fresh one otherwise. */
+    mnemonic?: string;
   } = {},
 ): Promise<TestStack> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-stack-"));
-  const mnemonic = newMnemonic();
+  const mnemonic = options.mnemonic ?? newMnemonic();
   // The API and the worker as the runtime role (on Debian's server: `npm run test:postgres`),
   // the indexer as the owner, as docs/operations.md runs them.
   const base = {
