@@ -1,17 +1,15 @@
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
+import { stopTmux, tmux } from "./cli/run.ts";
 import { childEnv } from "./helpers/env.ts";
 import { privatePorts } from "./helpers/service.ts";
-
-const run = promisify(execFile);
 
 /** Every live process and its parent, from /proc (zombies count as gone: they hold nothing). */
 function processTable(): Map<number, number> {
@@ -107,7 +105,7 @@ describe("stopping npm start: every way a user or a machine does it", () => {
     const exports = Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...env })
       .map(([key, value]) => `${key}='${value}'`)
       .join(" ");
-    await run("tmux", [
+    await tmux(session, [
       "new-session",
       "-d",
       "-s",
@@ -117,21 +115,21 @@ describe("stopping npm start: every way a user or a machine does it", () => {
       `env -i ${exports} npm start`,
     ]);
     const shell = Number(
-      (await run("tmux", ["display", "-p", "-t", session, "#{pane_pid}"])).stdout,
+      (await tmux(session, ["display", "-p", "-t", session, "#{pane_pid}"])).stdout,
     );
     try {
       await waitReady().catch(async (error) => {
-        const screen = await run("tmux", ["capture-pane", "-p", "-t", session, "-S", "-100"]);
+        const screen = await tmux(session, ["capture-pane", "-p", "-t", session, "-S", "-100"]);
         throw new Error(`${(error as Error).message}\n--- terminal ---\n${screen.stdout}`);
       });
       const pids = processTree(shell);
       expect(pids.length).toBeGreaterThanOrEqual(7);
       // tmux closes the pseudo-terminal: the kernel sends SIGHUP to its session, as a closed
       // terminal window or a dropped SSH connection does.
-      await run("tmux", ["kill-session", "-t", session]);
+      await tmux(session, ["kill-session", "-t", session]);
       await expectAllStopped(pids);
     } finally {
-      await run("tmux", ["kill-session", "-t", session]).catch(() => {});
+      await stopTmux(session);
       for (const pid of processTree(shell)) process.kill(pid, "SIGKILL");
     }
   }, 180_000);

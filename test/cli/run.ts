@@ -1,4 +1,6 @@
 import { execFile, spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { waitFor } from "../../internal/process.ts";
@@ -31,13 +33,30 @@ export function runCli(
 
 const run = promisify(execFile);
 
+let terminals = 0;
+
+/**
+ * tmux on a server of its own (`-S`): a server shared between test files exits when its last
+ * session ends, and a session starting in that moment fails with "server exited unexpectedly".
+ */
+export const tmux = (server: string, args: string[]) =>
+  run("tmux", ["-S", tmuxSocket(server), ...args]);
+
+const tmuxSocket = (server: string) => path.join(tmpdir(), `${server}.tmux`);
+
+/** Stops a tmux server of tmux() and removes its socket (a stopped server leaves it behind). */
+export async function stopTmux(server: string) {
+  await tmux(server, ["kill-server"]).catch(() => {});
+  await rm(tmuxSocket(server), { force: true });
+}
+
 /** A real terminal: the command runs in a detached tmux session we type into and read. */
 export async function startTerminal(command: string, env: Record<string, string>) {
-  const session = `remit-${process.pid}-${Date.now()}`;
+  const session = `remit-${process.pid}-${Date.now()}-${++terminals}`;
   const exports = Object.entries(env)
     .map(([key, value]) => `${key}='${value}'`)
     .join(" ");
-  await run("tmux", [
+  await tmux(session, [
     "new-session",
     "-d",
     "-s",
@@ -49,7 +68,7 @@ export async function startTerminal(command: string, env: Record<string, string>
     `env ${exports} ${command}; sleep 30`,
   ]);
   const screen = async () =>
-    (await run("tmux", ["capture-pane", "-p", "-t", session, "-S", "-200"])).stdout;
+    (await tmux(session, ["capture-pane", "-p", "-t", session, "-S", "-200"])).stdout;
   return {
     screen,
     /** Waits until `pattern` is on screen (after `occurrence - 1` earlier matches). */
@@ -61,12 +80,12 @@ export async function startTerminal(command: string, env: Record<string, string>
         throw new Error(`${(error as Error).message}\n--- screen ---\n${await screen()}`);
       }),
     type: async (text: string) => {
-      await run("tmux", ["send-keys", "-t", session, "-l", text]);
+      await tmux(session, ["send-keys", "-t", session, "-l", text]);
     },
     press: async (...keys: string[]) => {
-      await run("tmux", ["send-keys", "-t", session, ...keys]);
+      await tmux(session, ["send-keys", "-t", session, ...keys]);
     },
-    stop: () => run("tmux", ["kill-session", "-t", session]).catch(() => {}),
+    stop: () => stopTmux(session),
   };
 }
 
