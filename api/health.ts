@@ -13,7 +13,12 @@ import { feedsReport, sharedFeedsReading } from "./feedHealth.ts";
 export type ComponentState = { ok: boolean; [detail: string]: unknown };
 
 export type HealthReport = {
-  status: "ok" | "degraded";
+  /**
+   * `starting`: every component is up but the indexer, which has not announced itself since it
+   * (re)started (no heartbeat, or no block indexed yet). Payments made meanwhile are detected
+   * once it catches up; /health stays 503 until then, as for `degraded`.
+   */
+  status: "ok" | "starting" | "degraded";
   components: {
     database: ComponentState;
     chain: ComponentState;
@@ -138,7 +143,11 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     withTimeout(indexedHead(deps.db, deps.indexerSchema), 2_000),
     withTimeout(heartbeatAgeMs(deps.db, "indexer"), 2_000),
   ]).then(([headBlock, indexed, age]): ComponentState => {
-    if (indexed === null) return { ok: false, error: "has not indexed a block yet" };
+    // No heartbeat at all (the start clears them; a clean stop withdraws its own) is a process
+    // still loading Ponder, not one that died: a dead one leaves its last beat, which goes stale.
+    if (age === null) return { ok: false, starting: true, error: "starting: no heartbeat yet" };
+    if (indexed === null)
+      return { ok: false, starting: true, error: "starting: has not indexed a block yet" };
     const now = Date.now();
     if (lastIndexed?.block !== indexed) lastIndexed = { block: indexed, since: now };
     const lag = headBlock === null ? null : headBlock - indexed;
@@ -217,6 +226,15 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     worker: await worker,
     ...(relayer ? { relayer: await relayer } : {}),
   };
-  const ok = Object.values(components).every((component) => component.ok);
-  return { status: ok ? "ok" : "degraded", components, rates: await rates };
+  return { status: overallStatus(components), components, rates: await rates };
+}
+
+/** `ok` when every component is, `starting` when only the indexer is not and it is starting. */
+export function overallStatus(components: HealthReport["components"]): HealthReport["status"] {
+  const down = Object.entries(components).filter(([, state]) => !state.ok);
+  if (down.length === 0) return "ok";
+  const [name, state] = down[0] ?? [];
+  return down.length === 1 && name === "indexer" && state?.starting === true
+    ? "starting"
+    : "degraded";
 }

@@ -170,6 +170,7 @@ export async function benchBusyChainSweeps(): Promise<void> {
       goal: "p95 < 500 ms",
       met: paid.p95 < 500,
       whyNot: "see the log above: reconcile jobs queued behind other work, or the indexer lagging",
+      headline: "busy chain: receipt → paid, p95",
     });
     record({
       measure: "busy chain: sweeps confirmed exactly once",

@@ -41,7 +41,7 @@ function startService(env: NodeJS.ProcessEnv): Service {
 }
 
 async function readyIn(service: Service): Promise<number> {
-  await waitFor("ready", async () => /ready in/.test(service.output()), {
+  await waitFor("healthy", async () => /healthy in/.test(service.output()), {
     timeoutMs: 180_000,
     intervalMs: 20,
   }).catch((error) => {

@@ -15,7 +15,7 @@ import { benchSchedules } from "./schedules.ts";
 import { benchStartup } from "./startup.ts";
 import { benchStatusEndpoint } from "./statusEndpoint.ts";
 import { benchStatusMiddleware } from "./statusMiddleware.ts";
-import { formatHeadlines, formatSummary, recorded } from "./summary.ts";
+import { formatHeadlines, formatSummary, record, recorded } from "./summary.ts";
 import { benchWalletCheckout } from "./walletCheckout.ts";
 import { benchWebhookFairness } from "./webhookFairness.ts";
 import { benchX402Payment } from "./x402Payment.ts";
@@ -53,7 +53,23 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
-for (const [name, run] of Object.entries(benchmarks)) if (!only || only.includes(name)) await run();
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (only && !only.includes(name)) continue;
+  // A benchmark that fails is a failed row of the table, not the end of the run.
+  await run().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.log(`${name} failed: ${message}`);
+    record({
+      measure: `${name} (benchmark)`,
+      result: `failed: ${message.split("\n")[0]}`,
+      baseline: "",
+      ratio: "",
+      goal: "runs to its end",
+      met: false,
+      whyNot: message.slice(0, 2_000),
+    });
+  });
+}
 console.log(`\n# Headline goals\n`);
 console.log(formatHeadlines(recorded(), machine));
 console.log(`\n# Summary (every figure above; ratios against a baseline measured in this run)\n`);

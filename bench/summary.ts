@@ -21,11 +21,14 @@ export type SummaryRow = {
  */
 export const HEADLINES = [
   "warm start → ready, p50",
+  "warm start → payments detected, p50",
   "cold start (new DATA_DIR)",
   "whole stack idle memory",
   "invoice creation, 4 clients, p99",
   "status poll p99, alone → while 4 clients create",
   "CLI start-up (remit invoices list), warm p50",
+  "busy chain: receipt → paid, p95",
+  "list search q at 1M rows, p99",
 ] as const;
 export type Headline = (typeof HEADLINES)[number];
 

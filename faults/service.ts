@@ -102,10 +102,10 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
   };
   try {
     await waitFor(
-      "the service to be ready",
+      "the service to be healthy",
       async () => {
         if (supervisor.exitCode !== null) throw new Error("npm start exited");
-        return /ready in/.test(output());
+        return /healthy in/.test(output());
       },
       { timeoutMs: 120_000, intervalMs: 100 },
     );

@@ -41,7 +41,9 @@ const phases = new StartPhases();
 const launch = (globalThis as { remitBuild?: { readyAt: number; built: boolean } }).remitBuild;
 // Bundles made at this start (a fresh clone, or changed sources) or found in the cache.
 if (launch) phases.markAt(launch.built ? "bundled" : "bundles_found", launch.readyAt);
-/** How long /health must answer 200 without a break before `ready` is printed. */
+/** The indexer starts after the API and the worker, or this long after them at the latest. */
+const INDEXER_START_AFTER_MS = 20_000;
+/** How long /health must answer 200 without a break before `healthy` is printed. */
 const STAY_HEALTHY_MS = 1_200;
 
 /**
@@ -256,7 +258,22 @@ async function main(): Promise<void> {
       .map((spec) => [spec.name, new SupervisedChild(spec, log.child(spec.name))] as const),
   );
   const children = [...supervised.values()];
-  for (const child of children) child.start();
+  // The indexer (Ponder: the longest start by far) starts once the API and the worker serve,
+  // or after INDEXER_START_AFTER_MS: on two cores, three processes loading at once make the
+  // first ready as late as the last. The chain's blocks wait for it; payments are detected
+  // when it catches up (docs/architecture.md, "Start-up").
+  const indexerChild = supervised.get("indexer");
+  const servingFirst = env.PROCESSES.includes("api") && indexerChild !== undefined;
+  let startIndexer = () => indexerChild?.start();
+  for (const child of children) if (child !== indexerChild || !servingFirst) child.start();
+  if (servingFirst) {
+    const timer = setTimeout(() => startIndexer?.(), INDEXER_START_AFTER_MS);
+    startIndexer = () => {
+      clearTimeout(timer);
+      indexerChild.start();
+      startIndexer = () => undefined;
+    };
+  }
   phases.mark("children_spawned");
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
@@ -268,40 +285,39 @@ async function main(): Promise<void> {
     return;
   }
   const healthUrl = `http://127.0.0.1:${env.PORT}/health`;
-  // `ready` promises that /health answers 200: one 200 is not that promise, since it can rest
-  // on a chain head read up to a second earlier (api/health.ts caches it) while the chain has
-  // moved on and the indexer is behind it. So: 200 without a break for longer than that cache.
-  let healthySince: number | null = null;
-  // A slow machine is not a failed start: the stack keeps starting, and says every half
-  // minute what it still waits for (a child that dies is restarted by its supervisor).
+  const health = async () => {
+    const response = await fetch(healthUrl);
+    const report = (await response.json().catch(() => null)) as HealthBody | null;
+    phases.markHealth(report);
+    return { ok: response.ok, report };
+  };
+  // `ready`: the API and the worker serve (every component up but the indexer, which joins
+  // when Ponder is up: a payment made before is detected when it catches up). A slow machine
+  // is not a failed start: the stack keeps starting, and says every half minute what it still
+  // waits for (a child that dies is restarted by its supervisor).
   let nextNote = performance.now() + 30_000;
+  const stillStarting = (report: HealthBody | null) => {
+    if (performance.now() < nextNote) return;
+    nextNote = performance.now() + 30_000;
+    log.info("still starting", { waiting_for: unhealthyComponents(report) });
+  };
+  let lastReport: HealthBody | null = null;
   await waitFor(
-    "every component to report healthy",
+    "the API and the worker to report healthy",
     async () => {
-      const response = await fetch(healthUrl);
-      const report = await response.json().catch(() => null);
-      phases.markHealth(report);
-      if (!response.ok) {
-        healthySince = null;
-        if (performance.now() >= nextNote) {
-          nextNote = performance.now() + 30_000;
-          log.info("still starting", { waiting_for: unhealthyComponents(report) });
-        }
-        return false;
-      }
-      phases.mark("first_healthy");
-      healthySince ??= performance.now();
-      return performance.now() - healthySince >= STAY_HEALTHY_MS;
+      const { report } = await health();
+      lastReport = report;
+      const waiting = unhealthyComponents(report).filter((name) => name !== "indexer");
+      if (report?.components && waiting.length === 0) return true;
+      stillStarting(report);
+      return false;
     },
-    { timeoutMs: 900_000, intervalMs: 100 },
+    { timeoutMs: 900_000, intervalMs: 50 },
   );
   phases.mark("ready");
-  // From the start of the command the user ran: npm's own start-up and tsx's included.
-  const launcher = /\bnpm\b/.test(parentCommand()) ? processStartedAtMs(process.ppid) : null;
-  const began =
-    launcher ?? processStartedAtMs(process.pid) ?? Date.now() - (performance.now() - startedAt);
-  const seconds = ((Date.now() - began) / 1000).toFixed(2);
-  log.info(`ready in ${seconds}s`, {
+  startIndexer();
+  const starting = unhealthyComponents(lastReport);
+  log.info(`ready in ${secondsSinceLaunch(startedAt)}s`, {
     api: env.BASE_URL,
     pay: env.PAY_URL,
     health: `${env.BASE_URL}/health`,
@@ -315,9 +331,46 @@ async function main(): Promise<void> {
       : undefined,
     indexer: `http://127.0.0.1:${env.INDEXER_PORT}/graphql`,
     chain: describeRpcUrls(rpcUrl),
+    // What is still starting (the indexer): `healthy in` follows once /health answers 200.
+    ...(starting.length ? { starting } : {}),
     // ms since this process started (add the launcher's own start-up for the total above).
     phases: phases.toJSON(),
   });
+  // `healthy` promises that /health answers 200: one 200 is not that promise, since it can
+  // rest on a chain head read up to a second earlier (api/health.ts caches it) while the chain
+  // has moved on and the indexer is behind it. So: 200 without a break for longer than that.
+  let healthySince: number | null = null;
+  await waitFor(
+    "every component to report healthy",
+    async () => {
+      const { ok, report } = await health();
+      if (!ok) {
+        healthySince = null;
+        stillStarting(report);
+        return false;
+      }
+      phases.mark("first_healthy");
+      healthySince ??= performance.now();
+      return performance.now() - healthySince >= STAY_HEALTHY_MS;
+    },
+    // However long it takes (the stack serves meanwhile); every half minute says what it waits for.
+    { timeoutMs: Number.POSITIVE_INFINITY, intervalMs: 100 },
+  );
+  phases.mark("healthy");
+  log.info(`healthy in ${secondsSinceLaunch(startedAt)}s`, { phases: phases.toJSON() });
+}
+
+type HealthBody = { components?: Record<string, { ok?: boolean }> };
+
+/**
+ * Seconds from the start of the command the user ran: npm's own start-up and tsx's included
+ * (`startedAt`, performance.now() at this module's start, when neither can be read).
+ */
+function secondsSinceLaunch(startedAt: number): string {
+  const launcher = /\bnpm\b/.test(parentCommand()) ? processStartedAtMs(process.ppid) : null;
+  const began =
+    launcher ?? processStartedAtMs(process.pid) ?? Date.now() - (performance.now() - startedAt);
+  return ((Date.now() - began) / 1000).toFixed(2);
 }
 
 main().catch((error: unknown) => {
@@ -327,9 +380,8 @@ main().catch((error: unknown) => {
 });
 
 /** The components a /health report says are not fine, by name. */
-function unhealthyComponents(report: unknown): string[] {
-  const components = (report as { components?: Record<string, { ok?: boolean }> } | null)
-    ?.components;
+function unhealthyComponents(report: HealthBody | null): string[] {
+  const components = report?.components;
   return Object.entries(components ?? {})
     .filter(([, state]) => state?.ok !== true)
     .map(([name]) => name);

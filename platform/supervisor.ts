@@ -66,6 +66,8 @@ export class SupervisedChild {
   }
 
   start(): void {
+    // A start put off (the indexer's, platform/start.ts) may come after a stop: nothing then.
+    if (this.stopping || this.child) return;
     const startedAt = Date.now();
     const child = spawnLogged(this.spec.command, this.spec.args, {
       env: this.spec.env,

@@ -53,7 +53,7 @@ describe("the README's quickstart, command by command", () => {
     ports = await privatePorts();
     // Step 1 is `npm start`; the test starts it the same way, on private ports.
     service = startService({ DATA_DIR: path.join(dir, "data"), ...ports.env });
-    await waitForLine(service, /ready in/);
+    await waitForLine(service, /healthy in/);
   }, 180_000);
   afterAll(async () => {
     service?.child.kill("SIGINT");

@@ -89,7 +89,7 @@ describe("an upgrade with npm start: PROCESSES=indexer beside the running releas
       ALLOW_DATABASE_OWNER: "true",
     };
     const old = await start("old", { ...settings, PONDER_POLLING_INTERVAL: "250" });
-    await waitForLine(old.service, /ready in/, EVENT_MS);
+    await waitForLine(old.service, /healthy in/, EVENT_MS);
     const oldSchema = await schemaOf(old.service);
     const indexerCli = async <T>(...args: string[]): Promise<T> => {
       const result = await runCli(["indexer", ...args, "--database-url", ownerUrl]);
@@ -126,7 +126,7 @@ describe("an upgrade with npm start: PROCESSES=indexer beside the running releas
     });
 
     const newApp = await start("new-app", { ...next, PROCESSES: "api,worker" });
-    await waitForLine(newApp.service, /ready in/, EVENT_MS);
+    await waitForLine(newApp.service, /healthy in/, EVENT_MS);
     expect(await schemaOf(newApp.service)).toBe(newSchema);
     await stop(old.service);
     for (const invoice of [before, during])

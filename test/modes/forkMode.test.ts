@@ -76,7 +76,7 @@ test("npm start in fork mode: funded from the whale, an invoice paid with its we
   };
   const forkBlock = Number(await createChain(upstream.url).client.getBlockNumber());
   service = startService(env);
-  await waitForLine(service, /ready in/);
+  await waitForLine(service, /healthy in/);
   expect(service.output()).toContain(
     `forked at block ${forkBlock}; funded the dev accounts with 10000000 USDC from USDC_WHALE ${upstreamWhale.address}`,
   );
@@ -103,7 +103,7 @@ test("npm start in fork mode: funded from the whale, an invoice paid with its we
 
   // Started again, the same fork resumes: the payment is still there, nobody is funded twice.
   service = startService(env);
-  await waitForLine(service, /ready in/);
+  await waitForLine(service, /healthy in/);
   expect(service.output()).toContain(`resuming the fork made at block ${forkBlock}`);
   expect(service.output()).not.toContain("funded the dev accounts");
   expect(await waitForInvoiceStatus(apiUrl, invoice.invoice_id, "paid")).toMatchObject({

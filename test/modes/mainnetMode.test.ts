@@ -118,7 +118,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
 
     const live = { ...settings, START_BLOCK: String(goLive) };
     const { service, apiUrl, dataDir, ports } = await start("following", live);
-    await waitForLine(service, /ready in/);
+    await waitForLine(service, /healthy in/);
     expect(service.output()).toMatch(
       new RegExp(
         `"mode":"mainnet",.*"start_block":${goLive},"msg":"chain checked: Base with USDC"`,
@@ -157,7 +157,7 @@ describe("npm start in mainnet mode (BASE_RPC_URL), anvil A playing Base", () =>
       MIGRATION_DATABASE_URL: ownerUrl,
       DATABASE_URL: `postgres://remit_app:app-secret@127.0.0.1:${ports.EMBEDDED_PG_PORT}/remit`,
     });
-    await waitForLine(replica.service, /ready in/);
+    await waitForLine(replica.service, /healthy in/);
     expect(replica.service.output()).toMatch(/"component":"remit\/api".*"msg":"started"/);
     expect(replica.service.output()).not.toMatch(
       /"component":"remit\/indexer".*"msg":"started"|embedded postgres/,

@@ -60,7 +60,7 @@ test("mainnet mode: the RPC is killed and restarted; the indexer recovers and de
     ...mainnetSettings(upstream.url, await chain.client.getBlockNumber(), sendGrid.apiUrl),
   });
   const running = service;
-  await waitForLine(running, /ready in/);
+  await waitForLine(running, /healthy in/);
   const invoice = await createInvoiceOn(apiUrl, receiver.url);
 
   // Stopped as a node is for a restart (it keeps its chain, like Base does meanwhile).

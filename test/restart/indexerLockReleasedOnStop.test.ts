@@ -75,7 +75,7 @@ describe("restarts of npm start", () => {
       service = startService(env);
       const current = service;
       // An upper bound for a machine three times slower than a busy CI runner.
-      await waitForLine(current, /ready in/, 150_000);
+      await waitForLine(current, /healthy in/, 150_000);
       const schema = schemaOf(current);
       expect(schema).toMatch(/^idx_[0-9a-f]{12}$/);
       if (run === 0) firstSchema = schema;

@@ -35,10 +35,11 @@ describe("npm start on the simulated chain, stopped and started again", () => {
       const { dataDir } = await newStack();
       const { env, apiUrl } = await privatePorts();
       const stack = launch(dataDir, env, apiUrl);
-      // Stopped once its chain and database run and its children are starting.
+      // Stopped once its chain and database run and its children are starting (the API and the
+      // worker; the indexer starts at `ready`).
       await waitFor(
         "the children to start",
-        async () => childPids(stack.output(), "indexer").length > 0,
+        async () => childPids(stack.output(), "api").length > 0,
         {
           timeoutMs: READY_MS,
           intervalMs: 50,

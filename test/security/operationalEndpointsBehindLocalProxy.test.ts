@@ -128,7 +128,7 @@ describe("operational endpoints behind a reverse proxy on this host, as nginx sh
       PAY_URL: PUBLIC_ORIGIN,
       OPS_TOKEN,
     });
-    await waitForLine(service, /ready in/);
+    await waitForLine(service, /healthy in/);
     proxy = await startLocalProxy(Number(ports.env.PORT));
   }, 180_000);
   afterAll(async () => {

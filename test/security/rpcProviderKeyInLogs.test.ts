@@ -109,7 +109,7 @@ test("an RPC URL's key appears in no log line, however its requests fail", async
     ...mainnetSettings(provider.url, await chain.client.getBlockNumber(), sendGrid.apiUrl),
   });
   const running = service;
-  await waitForLine(running, /ready in/);
+  await waitForLine(running, /healthy in/);
 
   // The provider fails everything for a while: the indexer's polls fail and are logged.
   provider.failing.add("*");

@@ -64,7 +64,7 @@ describe("a second npm start with the ports of a running one", () => {
     apiUrl = ports.apiUrl;
     env = { ...ports.env, LOG_LEVEL: "info" };
     first = startService({ ...env, DATA_DIR: await newDir("first") });
-    await waitForLine(first, /ready in/);
+    await waitForLine(first, /healthy in/);
   });
   afterAll(async () => {
     if (first) await stopProcess(first.child, "SIGINT", 30_000);
