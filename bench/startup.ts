@@ -126,6 +126,17 @@ export async function benchStartup(): Promise<void> {
 export const asError = (error: unknown) =>
   error instanceof Error ? error : new Error(String(error));
 
+/**
+ * From the spawn to payments being detected: the first /health 200 (every component up, the
+ * indexer within 10 blocks of the head), which the `healthy` line follows after 1.2 s more of
+ * 200s (platform/start.ts); both phases are in that line, in the supervisor's own clock.
+ */
+function detectedMs(run: Timed): number {
+  const line = run.at[1] ?? run.ms;
+  const { healthy, first_healthy: first } = run.phases;
+  return healthy !== undefined && first !== undefined ? line - (healthy - first) : line;
+}
+
 const verdict = (ms: number, goal: number) => (ms < goal ? "met" : "NOT met");
 
 /**
@@ -149,14 +160,15 @@ export function recordStartRows(runs: {
   const whyNot =
     'CPU on 2 cores: `ready` is the supervisor, the API and the worker loading (phases above); `healthy` adds the indexer, started after them: Ponder\'s ~2,500 modules and its first sync, ~4 s of CPU alone (docs/architecture.md, "Start-up in two steps")';
   const ready = warm.length ? summarize(warm.map((run) => run.ms)) : null;
-  const healthy = warm.length ? summarize(warm.map((run) => run.at[1] ?? run.ms)) : null;
+  const healthy = warm.length ? summarize(warm.map(detectedMs)) : null;
   if (ready && healthy) {
     printSummary(
       "warm start → ready",
       warm.map((run) => run.ms),
     );
+    printSummary("warm start → payments detected (first 200)", warm.map(detectedMs));
     printSummary(
-      "warm start → healthy (payments detected)",
+      "warm start → `healthy` line",
       warm.map((run) => run.at[1] ?? run.ms),
     );
     console.log(
@@ -182,7 +194,7 @@ export function recordStartRows(runs: {
     headline: "warm start → ready, p50",
   });
   record({
-    measure: `warm start → payments detected (healthy), p50 (${where})`,
+    measure: `warm start → payments detected (/health 200), p50 (${where})`,
     result: healthy
       ? `${(healthy.p50 / 1000).toFixed(2)} s (max ${(healthy.max / 1000).toFixed(2)} s${failedNote})`
       : `failed: ${firstLine(failures[0] ?? new Error("no run"))}`,
@@ -198,7 +210,7 @@ export function recordStartRows(runs: {
     result:
       cold instanceof Error
         ? `failed: ${firstLine(cold)}`
-        : `${(cold.ms / 1000).toFixed(2)} s (healthy ${((cold.at[1] ?? cold.ms) / 1000).toFixed(2)} s)`,
+        : `${(cold.ms / 1000).toFixed(2)} s (payments detected ${(detectedMs(cold) / 1000).toFixed(2)} s)`,
     baseline: `bare node ${fmtMs(bareMs)}`,
     ratio: cold instanceof Error ? "—" : `${(cold.ms / bareMs).toFixed(0)}×`,
     goal: "< 6 s",
