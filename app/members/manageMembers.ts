@@ -29,7 +29,7 @@ import { UUID_PATTERN } from "../../domain/tokens.ts";
 import { type Actor, type MerchantActor, merchantAudit } from "../actor.ts";
 import { assertMayGrant, ownMerchantId } from "../authorize.ts";
 import type { CoreDeps } from "../deps.ts";
-import { notFound, Refusal } from "../refusal.ts";
+import { Refusal } from "../refusal.ts";
 import { emailOwners } from "./ownerNotice.ts";
 
 export type { MemberRow };
