@@ -263,17 +263,11 @@ async function main(): Promise<void> {
   // first ready as late as the last. The chain's blocks wait for it; payments are detected
   // when it catches up (docs/architecture.md, "Start-up").
   const indexerChild = supervised.get("indexer");
-  const servingFirst = env.PROCESSES.includes("api") && indexerChild !== undefined;
-  let startIndexer = () => indexerChild?.start();
-  for (const child of children) if (child !== indexerChild || !servingFirst) child.start();
-  if (servingFirst) {
-    const timer = setTimeout(() => startIndexer?.(), INDEXER_START_AFTER_MS);
-    startIndexer = () => {
-      clearTimeout(timer);
-      indexerChild.start();
-      startIndexer = () => undefined;
-    };
-  }
+  const indexerAfterReady = env.PROCESSES.includes("api") && indexerChild !== undefined;
+  for (const child of children) if (child !== indexerChild || !indexerAfterReady) child.start();
+  const indexerTimer = indexerAfterReady
+    ? setTimeout(() => indexerChild.start(), INDEXER_START_AFTER_MS)
+    : undefined;
   phases.mark("children_spawned");
   // Children stop before the database and the chain they use (cleanups run newest first).
   cleanups.push(() => Promise.all(children.map((child) => child.stop())).then(() => {}));
@@ -315,7 +309,9 @@ async function main(): Promise<void> {
     { timeoutMs: 900_000, intervalMs: 50 },
   );
   phases.mark("ready");
-  startIndexer();
+  clearTimeout(indexerTimer);
+  // Nothing when the timer started it already (SupervisedChild.start runs one child at most).
+  if (indexerAfterReady) indexerChild.start();
   const starting = unhealthyComponents(lastReport);
   log.info(`ready in ${secondsSinceLaunch(startedAt)}s`, {
     api: env.BASE_URL,

@@ -83,4 +83,26 @@ describe("SupervisedChild", () => {
     expect(log.lines).toContain("stopped, restarting");
     expect(log.lines).not.toContain("exited unexpectedly, restarting");
   }, 40_000);
+
+  test("start() runs one child at most, and none after stop() or during a restart's wait", async () => {
+    child = new SupervisedChild(
+      { name: "sleeper", command: "sleep", args: ["60"], env: process.env },
+      quietLogger(),
+    );
+    child.start();
+    const pid = child.pid;
+    child.start();
+    expect(child.pid).toBe(pid);
+    // Killed: the restart waits its backoff (and the clean-up before it); start() adds nothing.
+    process.kill(pid as number, "SIGKILL");
+    await waitFor("the child's exit", async () => child?.pid === undefined);
+    child.start();
+    expect(child.pid).toBeUndefined();
+    const restarted = await waitFor("the restart", async () => child?.pid);
+    expect(child.restarts).toBe(1);
+    await child.stop();
+    child.start();
+    expect(child.pid).toBeUndefined();
+    expect(isAlive(restarted)).toBe(false);
+  });
 });

@@ -66,8 +66,9 @@ export class SupervisedChild {
   }
 
   start(): void {
-    // A start put off (the indexer's, platform/start.ts) may come after a stop: nothing then.
-    if (this.stopping || this.child) return;
+    // A start put off (the indexer's, platform/start.ts) may come after a stop, or while the
+    // child runs or waits for its restart: nothing then (the restart runs its clean-up first).
+    if (this.stopping || this.child || this.restartTimer) return;
     const startedAt = Date.now();
     const child = spawnLogged(this.spec.command, this.spec.args, {
       env: this.spec.env,
