@@ -10,7 +10,6 @@ import {
   parseEther,
   publicActions,
 } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import {
   DEV_ACCOUNT_COUNT,
@@ -19,6 +18,7 @@ import {
   USDC_ADDRESS,
   USDC_DECIMALS,
 } from "../domain/constants.ts";
+import { hdAccountOf } from "../internal/hdAccount.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -42,8 +42,8 @@ const ADMIN_SLOT = "0x10d6a54a4754c8869d6886b5f5d7fbfa5b4522237ea5c60d11bc4e7a1f
  * above the ten funded accounts, so a payer never acts as the proxy admin (whose calls the
  * proxy refuses to forward) or the owner.
  */
-const usdcAdmin = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 100 });
-export const usdcOwner = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 101 });
+const usdcAdmin = hdAccountOf(DEV_MNEMONIC, { addressIndex: 100 });
+export const usdcOwner = hdAccountOf(DEV_MNEMONIC, { addressIndex: 101 });
 
 /** Anvil's default account `index` (0–9), funded with 1,000,000 USDC on the local chain. */
 export function devAccount(index: number) {
@@ -55,7 +55,7 @@ export function devAccount(index: number) {
 
 /** Anvil's default accounts, the ones funded with USDC. */
 export const devAccounts = Array.from({ length: DEV_ACCOUNT_COUNT }, (_, addressIndex) =>
-  mnemonicToAccount(DEV_MNEMONIC, { addressIndex }),
+  hdAccountOf(DEV_MNEMONIC, { addressIndex }),
 );
 
 export function linkLibrary(artifact: Artifact, library: Address): Hex {

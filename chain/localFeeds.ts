@@ -7,7 +7,6 @@ import {
   parseEther,
   publicActions,
 } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { DEV_MNEMONIC } from "../domain/constants.ts";
 import {
@@ -17,6 +16,7 @@ import {
   SEQUENCER_UPTIME_FEED,
 } from "../domain/currencies.ts";
 import { parseFeedAnswer } from "../domain/rates.ts";
+import { hdAccountOf } from "../internal/hdAccount.ts";
 import { localPriceFeedAbi, localPriceFeedRuntimeCode } from "./localPriceFeedArtifact.ts";
 import { feedRoundAt } from "./priceFeeds.ts";
 
@@ -24,7 +24,7 @@ import { feedRoundAt } from "./priceFeeds.ts";
  * The account that writes the local feeds' rounds: derived from the dev mnemonic far above the
  * funded accounts (like USDC's admin), so moving a rate never takes a payer's nonce.
  */
-const feedWriter = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 102 });
+const feedWriter = hdAccountOf(DEV_MNEMONIC, { addressIndex: 102 });
 
 /** The rates a new local chain starts with (USD per unit), near their real levels. */
 export const LOCAL_START_RATES: Record<FeedName, string> = {

@@ -8,7 +8,7 @@ import {
   http,
   isAddress,
 } from "viem";
-import { type HDAccount, mnemonicToAccount } from "viem/accounts";
+import type { HDAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../abis/usdc.ts";
 import { rpcRequest } from "../chain/rpc.ts";
@@ -18,6 +18,7 @@ import {
   transferAuthorizationTypedData,
   transferWithAuthorizationArgs,
 } from "../domain/usdcAuthorization.ts";
+import { hdAccountOf } from "../internal/hdAccount.ts";
 import { unreachable } from "./api.ts";
 import { CliError, EXIT } from "./io.ts";
 
@@ -96,7 +97,7 @@ async function payGasless(
     nonce: `0x${randomBytes(32).toString("hex")}` as Hex,
   };
   const signature = await payer.signTypedData(transferAuthorizationTypedData(message));
-  const submitter = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: SUBMITTER_INDEX });
+  const submitter = hdAccountOf(DEV_MNEMONIC, { addressIndex: SUBMITTER_INDEX });
   return createWalletClient({
     account: submitter,
     chain: base,
@@ -135,7 +136,7 @@ export async function devPay(target: string, amount: string, options: DevPayOpti
   const value = parsed.units;
   if (value <= 0n) throw new CliError("amount: must be more than 0", EXIT.invalid);
   const { address: to, statusUrl } = await resolvePayTarget(options.api, target);
-  const payer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: options.from });
+  const payer = hdAccountOf(DEV_MNEMONIC, { addressIndex: options.from });
   const chain = createPublicClient({ chain: base, transport: http(options.rpcUrl) });
   const balance = await chain.readContract({
     address: USDC_ADDRESS,

@@ -4,7 +4,8 @@ import { HDKey } from "@scure/bip32";
 import { generateMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
 import { type Address, getAddress, keccak256 } from "viem";
-import { type HDAccount, mnemonicToAccount } from "viem/accounts";
+import type { HDAccount } from "viem/accounts";
+import { hdAccountOf } from "../internal/hdAccount.ts";
 
 /**
  * Remit's keys all come from one BIP-39 seed, along BIP-44 Ethereum paths:
@@ -59,7 +60,7 @@ export function deriveAddress(xpub: string, index: number): Address {
 
 /** The signing account at `index` (needs the seed; for sweeps, never in the API). */
 export function deriveAccount(mnemonic: string, account: number, index: number): HDAccount {
-  return mnemonicToAccount(mnemonic.trim(), { accountIndex: account, addressIndex: index });
+  return hdAccountOf(mnemonic.trim(), { accountIndex: account, addressIndex: index });
 }
 
 /** A BIP-39 seed with Node's native PBKDF2 (the same bytes as @scure's, ~100 times faster). */
@@ -93,5 +94,5 @@ export function managedWalletDeriver(mnemonic: string): (index: number) => Addre
 
 /** A managed wallet's signing account (the operator's, to move its funds; never handed out). */
 export function managedWalletAccount(mnemonic: string, index: number, hardened: boolean) {
-  return mnemonicToAccount(mnemonic.trim(), { path: managedWalletPath(index, hardened) as never });
+  return hdAccountOf(mnemonic.trim(), { path: managedWalletPath(index, hardened) as never });
 }

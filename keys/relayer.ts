@@ -1,10 +1,6 @@
-import {
-  type HDAccount,
-  mnemonicToAccount,
-  type PrivateKeyAccount,
-  privateKeyToAccount,
-} from "viem/accounts";
+import { type HDAccount, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { DEV_MNEMONIC } from "../domain/constants.ts";
+import { hdAccountOf } from "../internal/hdAccount.ts";
 
 /**
  * The account that submits sweeps and pays their gas: RELAYER_PRIVATE_KEY, or on the local
@@ -17,5 +13,5 @@ export function relayerAccount(settings: {
   localChain: boolean;
 }): PrivateKeyAccount | HDAccount | null {
   if (settings.privateKey) return privateKeyToAccount(settings.privateKey as `0x${string}`);
-  return settings.localChain ? mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }) : null;
+  return settings.localChain ? hdAccountOf(DEV_MNEMONIC, { addressIndex: 9 }) : null;
 }

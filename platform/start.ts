@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { rpcRequest } from "../chain/rpc.ts";
 import { clearHeartbeats } from "../db/heartbeat.ts";
-import { migrate } from "../db/migrate.ts";
+import { loadMigrationTools, migrate } from "../db/migrate.ts";
 import { databaseRoleProblem, grantRuntimeRole } from "../db/runtimeRole.ts";
 import { requireProductionEmail } from "../email/productionEmail.ts";
 import { type Env, parseEnv, splitRpcUrls } from "../internal/env.ts";
@@ -119,6 +119,8 @@ async function main(): Promise<void> {
   await refuseTakenPorts(env);
   const startedAt = performance.now();
   phases.mark("modules_loaded");
+  // Loaded while the database and the chain start; migrate() reports a failure to load.
+  loadMigrationTools().catch(() => {});
   // Settled, not raced: when one fails, the other's cleanup is registered before shutdown.
   const [database, chain] = await Promise.allSettled([
     startDatabase(env, resources),

@@ -2,13 +2,14 @@ import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { createWalletClient, http, parseEther } from "viem";
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { usdcAbi } from "../../abis/usdc.ts";
 import type { Anvil } from "../../chain/anvil.ts";
 import { devAccounts } from "../../chain/deployUsdc.ts";
 import { startLocalChain } from "../../chain/localChain.ts";
 import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../domain/constants.ts";
+import { hdAccountOf } from "../../internal/hdAccount.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
 import { createChain } from "./chain.ts";
 import { sendGridSettings } from "./sendGridStandIn.ts";
@@ -18,7 +19,7 @@ import { sendGridSettings } from "./sendGridStandIn.ts";
  * funds the dev accounts by impersonating it (USDC_WHALE). It has a key (the dev mnemonic's
  * index 200) only so that tests can also pay from it on the upstream itself.
  */
-export const upstreamWhale = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 200 });
+export const upstreamWhale = hdAccountOf(DEV_MNEMONIC, { addressIndex: 200 });
 
 /**
  * The relayer of mainnet-mode tests: a key of its own, funded with ETH on the upstream, since

@@ -62,23 +62,32 @@ export function launch(dataDir: string, env: Record<string, string>, apiUrl: str
   return stack;
 }
 
-export async function newStack(): Promise<{ start: () => Promise<Stack>; dataDir: string }> {
+type Until = "ready" | "healthy";
+
+export async function newStack(): Promise<{
+  start: (until?: Until) => Promise<Stack>;
+  dataDir: string;
+}> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "remit-restart-"));
   dataDirs.push(dataDir);
   const { env, apiUrl } = await privatePorts();
-  return { dataDir, start: () => ready(launch(dataDir, env, apiUrl)) };
+  return { dataDir, start: (until = "healthy") => ready(launch(dataDir, env, apiUrl), until) };
 }
 
-export async function ready(stack: Stack): Promise<Stack> {
+/**
+ * Waits for the stack's `healthy` line (every component up, the indexer caught up: what was
+ * detected before a stop reads the same), or its `ready` line (the API and the worker serve).
+ */
+export async function ready(stack: Stack, until: Until = "healthy"): Promise<Stack> {
   await waitFor(
-    "ready in the output",
+    `${until} in the output`,
     async () => {
       if (stack.child.exitCode !== null) {
         // Its last lines may still be in the pipe when it has exited: read to their end.
         await stack.closed;
-        throw new Error(`exited (${stack.child.exitCode}) before ready:\n${stack.output()}`);
+        throw new Error(`exited (${stack.child.exitCode}) before ${until}:\n${stack.output()}`);
       }
-      return /"msg":"ready in/.test(stack.output());
+      return new RegExp(`"msg":"${until} in`).test(stack.output());
     },
     { timeoutMs: READY_MS, intervalMs: 100 },
   ).catch((error: Error) => {

@@ -23,8 +23,8 @@ describe("npm start on the simulated chain, stopped and started again", () => {
   test("a new DATA_DIR stopped as soon as it is ready, by Ctrl-C and by SIGTERM, starts again, three times each", async () => {
     for (const stop of [ctrlC, sigterm, ctrlC, sigterm, ctrlC, sigterm]) {
       const { start } = await newStack();
-      await stop(await start());
-      const again = await start();
+      await stop(await start("ready"));
+      const again = await start("ready");
       expect(again.output()).toMatch(/resuming the local chain/);
       await stop(again);
     }
