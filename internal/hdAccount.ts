@@ -14,11 +14,16 @@ const roots = new Map<string, HDKey>();
  * half a second of a 2-core start), the worker one account per sweep.
  */
 export function hdAccountOf(mnemonic: string, options: HDOptions = {}): HDAccount {
+  return hdKeyToAccount(hdRootOf(mnemonic), options);
+}
+
+/** The BIP-32 root key of a BIP-39 mnemonic (no passphrase), its seed stretched once. */
+export function hdRootOf(mnemonic: string): HDKey {
   const words = mnemonic.trim().normalize("NFKD");
   let root = roots.get(words);
   if (!root) {
     root = HDKey.fromMasterSeed(pbkdf2Sync(words, "mnemonic", 2048, 64, "sha512"));
     roots.set(words, root);
   }
-  return hdKeyToAccount(root, options);
+  return root;
 }

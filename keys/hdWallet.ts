@@ -1,11 +1,10 @@
-import { pbkdf2Sync } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { HDKey } from "@scure/bip32";
 import { generateMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
 import { type Address, getAddress, keccak256 } from "viem";
 import type { HDAccount } from "viem/accounts";
-import { hdAccountOf } from "../internal/hdAccount.ts";
+import { hdAccountOf, hdRootOf } from "../internal/hdAccount.ts";
 
 /**
  * Remit's keys all come from one BIP-39 seed, along BIP-44 Ethereum paths:
@@ -43,8 +42,7 @@ const addressOfPublicKey = (compressed: Uint8Array): Address => {
 
 /** The extended public key of m/44'/60'/<account>'/0, from which addresses are derived. */
 export function extendedPublicKey(mnemonic: string, account: number): string {
-  const root = HDKey.fromMasterSeed(seedOf(mnemonic));
-  return root.derive(`m/44'/60'/${account}'/0`).publicExtendedKey;
+  return hdRootOf(mnemonic).derive(`m/44'/60'/${account}'/0`).publicExtendedKey;
 }
 
 /**
@@ -63,11 +61,6 @@ export function deriveAccount(mnemonic: string, account: number, index: number):
   return hdAccountOf(mnemonic.trim(), { accountIndex: account, addressIndex: index });
 }
 
-/** A BIP-39 seed with Node's native PBKDF2 (the same bytes as @scure's, ~100 times faster). */
-function seedOf(mnemonic: string): Uint8Array {
-  return pbkdf2Sync(mnemonic.trim().normalize("NFKD"), "mnemonic", 2048, 64, "sha512");
-}
-
 /** The derivation path of a managed wallet: hardened, or one made before (non-hardened). */
 export function managedWalletPath(index: number, hardened: boolean): string {
   return hardened
@@ -82,9 +75,7 @@ export function managedWalletPath(index: number, hardened: boolean): string {
  * @example managedWalletDeriver(mnemonic)(7) // the address at m/44'/60'/2'/0/7'
  */
 export function managedWalletDeriver(mnemonic: string): (index: number) => Address {
-  const parent = HDKey.fromMasterSeed(seedOf(mnemonic)).derive(
-    `m/44'/60'/${HARDENED_MANAGED_WALLET_ACCOUNT}'/0`,
-  );
+  const parent = hdRootOf(mnemonic).derive(`m/44'/60'/${HARDENED_MANAGED_WALLET_ACCOUNT}'/0`);
   return (index) => {
     const key = parent.deriveChild(index + HARDENED).publicKey;
     if (!key) throw new Error("derivation produced no public key");
