@@ -209,6 +209,13 @@ const runners = await Promise.all(
       logger: graphileLogger(log.child(`graphile/${queue}`)),
       // Retries and confirmation re-checks are scheduled jobs: find them within half a second.
       pollInterval: 500,
+      // One poll per queue, not one per slot: the local queue fetches for all the runner's
+      // slots at once (a new job's notification still fetches at once). Without it each of
+      // the 22 slots polled every 500 ms on a connection of its own, which never sat idle long
+      // enough to close: ~15 Postgres backends (~2.5 MB each) and 40 queries a second at rest.
+      // Jobs it holds are locked by this runner's pool id, which the heartbeat lists, so a
+      // crash releases them as it releases running ones (worker/startup.ts).
+      preset: { worker: { localQueue: { size: concurrency[queue] } } },
     }),
   ),
 );
