@@ -33,17 +33,20 @@ export const buildCacheDir = (env = process.env) =>
     ? path.resolve(env.REMIT_BUILD_CACHE)
     : path.join(root, "node_modules", ".cache", "remit");
 
+/** Every source file under `dir`, its subdirectories read side by side. */
 async function sourceFiles(dir) {
-  const found = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith(".")) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (dir === root && NOT_SOURCES.has(entry.name)) continue;
-      found.push(...(await sourceFiles(full)));
-    } else if (SOURCE_FILE.test(entry.name) && !entry.name.includes(".test.")) found.push(full);
-  }
-  return found;
+  const entries = (await readdir(dir, { withFileTypes: true })).filter(
+    (entry) => !entry.name.startsWith("."),
+  );
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory())
+        return dir === root && NOT_SOURCES.has(entry.name) ? [] : sourceFiles(full);
+      return SOURCE_FILE.test(entry.name) && !entry.name.includes(".test.") ? [full] : [];
+    }),
+  );
+  return nested.flat();
 }
 
 /**
@@ -60,12 +63,14 @@ export async function buildKey() {
   // not run bundles that resolve packages and files from a directory that may be gone.
   hash.update(root);
   hash.update("\0");
-  for (const file of files) {
+  // Read at once, hashed in order: one read after another was ~150 ms of every start.
+  const contents = await Promise.all(files.map((file) => readFile(file)));
+  files.forEach((file, index) => {
     hash.update(path.relative(root, file));
     hash.update("\0");
-    hash.update(await readFile(file));
+    hash.update(contents[index]);
     hash.update("\0");
-  }
+  });
   hash.update(process.versions.node.split(".")[0] ?? "");
   return hash.digest("hex").slice(0, 16);
 }
