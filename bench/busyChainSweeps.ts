@@ -153,7 +153,7 @@ export async function benchBusyChainSweeps(): Promise<void> {
     );
     const row = printSummary("baseline: receipt → indexed row", toRow);
     const paid = printSummary("receipt → status endpoint says paid", toPaid);
-    printSummary(
+    const worker = printSummary(
       "of which row → paid (the worker)",
       toPaid.map((ms, i) => Math.max(0, ms - (toRow[i] ?? 0))),
     );
@@ -175,7 +175,7 @@ export async function benchBusyChainSweeps(): Promise<void> {
       met: paid.p95 < 500,
       // Where the time went, payment by payment: the indexer's part (receipt → its row) and
       // the worker's (row → paid), so a missed goal names the part that missed it.
-      whyNot: busyChainWhyNot(toRow, toPaid, indexer.reorgRetries, late.paid),
+      whyNot: busyChainWhyNot(row, worker, indexer.reorgRetries, late.paid),
       headline: "busy chain: receipt → paid, p95",
     });
     record({
@@ -223,13 +223,11 @@ if (import.meta.url === `file://${process.argv[1]}`) await benchBusyChainSweeps(
 
 /** The busy-chain goal missed: the indexer's and the worker's shares of each payment's time. */
 function busyChainWhyNot(
-  toRow: number[],
-  toPaid: number[],
+  row: ReturnType<typeof summarize>,
+  worker: ReturnType<typeof summarize>,
   reorgRetries: number,
   late: number,
 ): string {
-  const row = summarize(toRow);
-  const worker = summarize(toPaid.map((paid, i) => Math.max(0, paid - (toRow[i] ?? 0))));
   const part = row.p95 >= worker.p95 ? "the indexer" : "the worker";
   return `receipt → indexed row (Ponder's poll and block) p95 ${fmtMs(row.p95)}, row → paid (the worker's reconcile) p95 ${fmtMs(worker.p95)}: ${part} holds the larger part; ${reorgRetries} reorg retries, ${late} payments late`;
 }
