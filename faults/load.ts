@@ -115,8 +115,14 @@ export function startLoad(options: LoadOptions) {
     }
   };
 
+  /** Holds on new invoices (payments of those already created go on); see `holdCreation`. */
+  let holds = 0;
   const creator = async () => {
     while (!stopping) {
+      if (holds > 0) {
+        await delay(50);
+        continue;
+      }
       const invoice = await createOne();
       result.invoices.push(invoice);
       queue.push(invoice);
@@ -160,6 +166,19 @@ export function startLoad(options: LoadOptions) {
     stop: async (): Promise<LoadResult> => {
       stopping = true;
       return done;
+    },
+    /**
+     * Stops creating new invoices until the returned function is called; the lanes go on paying
+     * what was created. For a wait on the service's recovery: the load does not slow down with
+     * the service, so on a slow machine it could keep it busy past any deadline.
+     */
+    holdCreation: (): (() => void) => {
+      holds++;
+      let released = false;
+      return () => {
+        if (!released) holds--;
+        released = true;
+      };
     },
     /** Resolves once at least `count` invoices exist (to time a fault into the run). */
     created: async (count: number) => {

@@ -19,8 +19,8 @@ function expectIntact(figures: Figures): void {
 describe("fault suite: kill -9 while invoices are created and paid", () => {
   for (const component of ["api", "worker", "indexer", "postgres"] as const) {
     test(`kill -9 of the ${component}`, async () => {
-      const figures = await runScenario(`kill -9 ${component}`, ({ service }) =>
-        killAndAwaitRestart(service, component),
+      const figures = await runScenario(`kill -9 ${component}`, (context) =>
+        killAndAwaitRestart(context, component),
       );
       expectIntact(figures);
     });
