@@ -46,7 +46,7 @@ export type CatchUp = { addresses: string[]; fromBlock: bigint };
  * last known complete (any transfer to an address committed later is in a later block).
  * `takeCatchUp()` hands them to the handler, which looks them up on the chain.
  */
-class DepositAddressSet {
+export class DepositAddressSet {
   private addresses = new Set<string>();
   private client: pg.Client | null = null;
   private loading: Promise<Set<string>> | null = null;
@@ -59,7 +59,11 @@ class DepositAddressSet {
   private owed = new Map<string, bigint>();
   private timers: NodeJS.Timeout[] = [];
 
-  constructor(private readonly connectionString: string | undefined) {}
+  constructor(
+    private readonly connectionString: string | undefined,
+    /** Ponder's schema, for committedTransferIds; none in a bare build. */
+    private readonly schema?: string,
+  ) {}
 
   /** The set, current; `block`: the block of the transfer about to be matched. */
   async current(block?: bigint): Promise<ReadonlySet<string>> {
@@ -85,6 +89,27 @@ class DepositAddressSet {
         known !== undefined && known < catchUp.fromBlock ? known : catchUp.fromBlock,
       );
     }
+  }
+
+  /**
+   * Which of these transfer ids are committed in the indexer's table: read on this set's own
+   * connection, so outside Ponder's transaction. Throws when it cannot be asked, or does not
+   * answer within the check's deadline (a connection dropped in silence would hold the handler).
+   */
+  async committedTransferIds(ids: string[]): Promise<ReadonlySet<string>> {
+    const client = this.client;
+    if (!client || !this.schema) throw new Error("the indexer's table cannot be read from here");
+    const query = client.query<{ id: string }>(
+      `select id from ${client.escapeIdentifier(this.schema)}.usdc_transfer where id = any($1)`,
+      [ids],
+    );
+    const { rows } = await Promise.race([
+      query,
+      delay(CHECK_DEADLINE_MS, undefined, { ref: false }).then(() => {
+        throw new Error(`no answer within ${CHECK_DEADLINE_MS} ms`);
+      }),
+    ]);
+    return new Set(rows.map((row) => row.id));
   }
 
   async close(): Promise<void> {
@@ -216,4 +241,7 @@ class DepositAddressSet {
 }
 
 /** The indexer process's one set, on the database Ponder writes to. */
-export const depositAddresses = new DepositAddressSet(indexerSettings().databaseUrl);
+export const depositAddresses = new DepositAddressSet(
+  indexerSettings().databaseUrl,
+  indexerSettings().schema,
+);

@@ -16,6 +16,11 @@ const IndexerEnvSchema = z.object({
   PONDER_WS_URL_8453: z.string().optional(),
   DATABASE_PRIVATE_URL: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  /** Ponder's schema for this build (npm start passes it with --schema, and here). */
+  INDEXER_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
 });
 
 /** What the indexer's configuration, handler and deposit-address set read. */
@@ -27,6 +32,8 @@ export type IndexerSettings = {
   startBlock: number;
   /** The database Ponder writes to, for the heartbeat and the deposit-address set; none in a bare build. */
   databaseUrl: string | undefined;
+  /** Ponder's schema, where the deposit-address set reads back what a catch-up stored. */
+  schema: string | undefined;
 };
 
 /** Thrown at start when a setting is malformed: the message names it. */
@@ -63,6 +70,7 @@ export function parseIndexerSettings(env: NodeJS.ProcessEnv): IndexerSettings {
     pollingInterval: settings.PONDER_POLLING_INTERVAL,
     startBlock: settings.PONDER_START_BLOCK,
     databaseUrl: settings.DATABASE_PRIVATE_URL ?? settings.DATABASE_URL,
+    schema: settings.INDEXER_SCHEMA,
   };
 }
 

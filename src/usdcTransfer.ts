@@ -5,15 +5,21 @@ import { usdcTransfer } from "ponder:schema";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { missedTransfers } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
+import { HeldRows } from "../indexer/heldRows.ts";
 import { indexerSettings } from "../indexer/settings.ts";
-import { transferRow } from "../indexer/transferRow.ts";
+import { type TransferRow, transferRow } from "../indexer/transferRow.ts";
 
 /** After a failed catch-up (the RPC), the next transfer retries it, but not sooner than this. */
 const CATCH_UP_RETRY_MS = 2_000;
 let catchUpRetryAt = 0;
+/** A catch-up's rows until they are seen committed: a failed block takes them with it. */
+const caughtUp = new HeldRows<TransferRow>((ids) => depositAddresses.committedTransferIds(ids));
 
 ponder.on("USDC:Transfer", async ({ event, context }) => {
   const addresses = await depositAddresses.current(event.block.number);
+  // Rows an earlier catch-up stored in a transaction Ponder may have rolled back and retried.
+  const held = await caughtUp.uncommitted();
+  if (held.length) await context.db.insert(usdcTransfer).values(held).onConflictDoNothing();
   // Addresses the set learnt late (its connection was lost): find what went by meanwhile, up to
   // this block, and store it as live transfers are stored.
   const catchUp = Date.now() >= catchUpRetryAt ? depositAddresses.takeCatchUp() : null;
@@ -25,7 +31,10 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
         catchUp.fromBlock,
         event.block.number,
       );
-      if (rows.length) await context.db.insert(usdcTransfer).values(rows).onConflictDoNothing();
+      if (rows.length) {
+        await context.db.insert(usdcTransfer).values(rows).onConflictDoNothing();
+        caughtUp.hold(rows);
+      }
     } catch {
       // Never fatal (Ponder stops on a throwing handler): owed again, retried shortly.
       depositAddresses.owe(catchUp);
