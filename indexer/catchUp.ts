@@ -17,8 +17,28 @@ const BLOCKS_PER_QUERY = 500n;
 /** What the catch-up needs of the chain: Ponder's `context.client` in the handler. */
 export type ChainReader = {
   request: EIP1193RequestFn<PublicRpcSchema>;
-  getBlock: (args: { blockNumber: bigint }) => Promise<{ timestamp: bigint }>;
+  getBlock: (args: { blockNumber: bigint }) => Promise<{ timestamp: bigint; hash: Hex | null }>;
 };
+
+/**
+ * The rows whose block is still the chain's at its height. Rows a catch-up stored can be gone
+ * from the index for two reasons: their transaction was rolled back (store them again), or a
+ * reorg reverted them (store them again only if their own block survived it: the catch-up's
+ * rows sit under the checkpoint of the block that found them, which a reorg can revert while
+ * their older block stays). Throws when the chain cannot be asked.
+ */
+export async function rowsStillCanonical<Row extends { blockNumber: bigint; blockHash: Hex }>(
+  chain: Pick<ChainReader, "getBlock">,
+  rows: readonly Row[],
+): Promise<Row[]> {
+  const hashes = new Map<bigint, Hex | null>();
+  for (const row of rows)
+    if (!hashes.has(row.blockNumber))
+      hashes.set(row.blockNumber, (await chain.getBlock({ blockNumber: row.blockNumber })).hash);
+  return rows.filter(
+    (row) => hashes.get(row.blockNumber)?.toLowerCase() === row.blockHash.toLowerCase(),
+  );
+}
 
 /**
  * The USDC transfers to `addresses` in blocks `fromBlock`..`toBlock`, as the rows the handler

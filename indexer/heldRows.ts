@@ -18,6 +18,11 @@ export class HeldRows<Row extends { id: string }> {
     for (const row of rows) this.held.set(row.id, row);
   }
 
+  /** Stops holding these (rows that are not to be stored again). */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.held.delete(id);
+  }
+
   /** The held rows not seen committed (all of them when that cannot be asked); forgets the rest. */
   async uncommitted(): Promise<Row[]> {
     if (this.held.size === 0) return [];

@@ -3,7 +3,7 @@
 import { ponder } from "ponder:registry";
 import { usdcTransfer } from "ponder:schema";
 import { startHeartbeat } from "../db/heartbeat.ts";
-import { missedTransfers } from "../indexer/catchUp.ts";
+import { missedTransfers, rowsStillCanonical } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { HeldRows } from "../indexer/heldRows.ts";
 import { indexerSettings } from "../indexer/settings.ts";
@@ -17,9 +17,18 @@ const caughtUp = new HeldRows<TransferRow>((ids) => depositAddresses.committedTr
 
 ponder.on("USDC:Transfer", async ({ event, context }) => {
   const addresses = await depositAddresses.current(event.block.number);
-  // Rows an earlier catch-up stored in a transaction Ponder may have rolled back and retried.
+  // Rows an earlier catch-up stored in a transaction Ponder may have rolled back and retried:
+  // stored again if their block is still the chain's (a reorg may be why they are gone).
   const held = await caughtUp.uncommitted();
-  if (held.length) await context.db.insert(usdcTransfer).values(held).onConflictDoNothing();
+  if (held.length) {
+    // The chain not answering: held, and looked at again at the next transfer.
+    const canonical = await rowsStillCanonical(context.client, held).catch(() => null);
+    if (canonical) {
+      caughtUp.forget(held.filter((row) => !canonical.includes(row)).map((row) => row.id));
+      if (canonical.length)
+        await context.db.insert(usdcTransfer).values(canonical).onConflictDoNothing();
+    }
+  }
   // Addresses the set learnt late (its connection was lost): find what went by meanwhile, up to
   // this block, and store it as live transfers are stored.
   const catchUp = Date.now() >= catchUpRetryAt ? depositAddresses.takeCatchUp() : null;

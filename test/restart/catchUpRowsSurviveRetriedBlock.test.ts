@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { rowsStillCanonical } from "../../indexer/catchUp.ts";
 import { DepositAddressSet } from "../../indexer/depositAddresses.ts";
 import { HeldRows } from "../../indexer/heldRows.ts";
+import { useChainForFile } from "../helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const SCHEMA = "idx_held_rows_test";
@@ -69,5 +71,17 @@ describe("a catch-up's rows survive a block whose transaction is retried", () =>
     await block([row], "commit");
     await set.close();
     expect(await held.uncommitted()).toEqual([row]);
+  });
+
+  test("a held row whose block a reorg replaced is not stored again; one whose block stays is", async () => {
+    const chain = useChainForFile();
+    const head = await chain.client.getBlock();
+    const stays = { id: "0x0b-0", blockNumber: head.number, blockHash: head.hash };
+    const reorged = {
+      id: "0x0c-0",
+      blockNumber: head.number,
+      blockHash: `0x${"e".repeat(64)}` as const,
+    };
+    expect(await rowsStillCanonical(chain.client, [stays, reorged])).toEqual([stays]);
   });
 });
