@@ -228,7 +228,7 @@ export async function benchLists(): Promise<void> {
         met: s.p99 < 50,
         whyNot:
           label === "invoices, search q"
-            ? 'the planner chooses between the trigram GIN index (16–32 ms) and a newest-first walk of the merchant\'s invoices (67–230 ms when hits are sparse) on a fixed guess of how many rows an ILIKE matches (docs/benchmarks.md, "What stands in the way")'
+            ? 'a rare term is answered by its uncommon index keys, a common one by reading the newest invoices; the rest is the posting lists of the keys asked for and the matches sorted (docs/benchmarks.md, "The search at 1M rows")'
             : "see EXPLAIN of the query behind it: an index the filter cannot use",
         ...(label === "invoices, search q" && scale === 1
           ? { headline: "list search q at 1M rows, p99" as const }

@@ -71,6 +71,8 @@ export interface InvoiceTables {
   "app.invoice_search": {
     invoice_id: string;
     merchant_id: string;
+    /** The invoice's (migration 0048): a search's matches sort without reading the invoices. */
+    created_at: Date;
     document: string;
   };
   "app.invoice_pdfs": {
