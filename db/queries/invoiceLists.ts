@@ -325,11 +325,21 @@ export async function listInvoices(
   filters: InvoiceListFilters,
   page: ListPage,
 ): Promise<ListResult<InvoiceListRow>> {
-  const query = merchantInvoices(db, merchantId)
-    .select(["i.slug", "i.merchant_email", "i.wallet_type", "i.schedule_id"])
-    .where((eb) => filtersCondition(eb, filters));
-  if (!filters.q) return keysetPage(query, INVOICE_ORDER, page);
-  // A search's page is the ids searchHits found (their filters and cursor already applied).
+  const query = merchantInvoices(db, merchantId).select([
+    "i.slug",
+    "i.merchant_email",
+    "i.wallet_type",
+    "i.schedule_id",
+  ]);
+  if (!filters.q)
+    return keysetPage(
+      query.where((eb) => filtersCondition(eb, filters)),
+      INVOICE_ORDER,
+      page,
+    );
+  // A search's page is the ids searchHits found, its filters and cursor applied there. They are
+  // not applied again: its steps are statements of their own, and an invoice paid between them
+  // would drop out of the page, which then reads as the last (one row fewer than `limit + 1`).
   const ids = await searchHits(db, { merchantId, filters, term: filters.q }, page);
   return keysetPage(query.where(sql<boolean>`i.id = any(${ids}::uuid[])`), INVOICE_ORDER, page);
 }

@@ -103,6 +103,32 @@ describe("invoice search", () => {
     120_000,
   );
 
+  test("with the list's other filters: the same invoices as ILIKE and those filters", async () => {
+    const min = 300_000_000n; // 300 USDC: about 70 % of the seeded totals
+    for (const term of ["Consulting", "premium", "vendor 41", "Vendor 417", "41"]) {
+      const { rows } = await sql<{ id: string }>`
+        select i.id from app.invoices i join app.invoice_search f on f.invoice_id = i.id
+        where i.merchant_id = ${merchant} and f.document ilike ${containsPattern(term)}
+          and i.status = 'paid' and i.total_amount >= ${min}
+        order by i.created_at desc, i.id desc`.execute(db);
+      if (term === "Consulting") expect(rows.length).toBeGreaterThan(100);
+      const ids: string[] = [];
+      let after: ReturnType<typeof decodeListCursor> = null;
+      for (;;) {
+        const page = await listInvoices(
+          db,
+          merchant,
+          { today, q: term, statuses: ["paid"], amountMin: min },
+          { limit: 7, after },
+        );
+        ids.push(...page.rows.map((row) => row.id));
+        if (!page.nextCursor) break;
+        after = decodeListCursor("invoices", page.nextCursor);
+      }
+      expect(ids, term).toEqual(rows.map((row) => row.id));
+    }
+  }, 120_000);
+
   test("the statistics make some terms common and some rare", async () => {
     await sql`analyze app.invoice_search`.execute(db);
     const kind = async (term: string) =>

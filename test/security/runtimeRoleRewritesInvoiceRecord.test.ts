@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { migrate } from "../../db/migrate.ts";
-import { databaseRoleProblem, grantRuntimeRole } from "../../db/runtimeRole.ts";
-import { adminQuery } from "../helpers/database.ts";
+import { databaseRoleProblem } from "../../db/runtimeRole.ts";
+import { createTwoRoleDatabase } from "../helpers/twoRoles.ts";
 
 const INVOICE = "00000000-0000-4000-8000-000000000002";
 
@@ -18,25 +16,15 @@ const INVOICE = "00000000-0000-4000-8000-000000000002";
  */
 describe("the runtime role cannot rewrite the invoice record", () => {
   const adminUrl = inject("postgresAdminUrl");
-  const suffix = randomBytes(4).toString("hex");
-  const names = { owner: `own_${suffix}`, runtime: `app_${suffix}`, database: `roles_${suffix}` };
-  const urlAs = (role: string) =>
-    adminUrl
-      .replace(/\/\/[^@]*@/, `//${role}:secret@`)
-      .replace(/\/postgres$/, `/${names.database}`);
-  const ownerUrl = urlAs(names.owner);
-  const runtimeUrl = urlAs(names.runtime);
+  let roles: Awaited<ReturnType<typeof createTwoRoleDatabase>>;
+  let ownerUrl: string;
+  let runtimeUrl: string;
   let runtime: pg.Client;
-
-  const admin = (statement: string) => adminQuery(adminUrl, statement);
 
   beforeAll(async () => {
     // What `remit db roles` prints, with known passwords.
-    await admin(`create role ${names.owner} login password 'secret'`);
-    await admin(`create role ${names.runtime} login password 'secret'`);
-    await admin(`create database ${names.database} owner ${names.owner}`);
-    await migrate(ownerUrl);
-    await grantRuntimeRole(ownerUrl, runtimeUrl);
+    roles = await createTwoRoleDatabase(adminUrl, "roles");
+    ({ ownerUrl, runtimeUrl } = roles);
     runtime = new pg.Client({ connectionString: runtimeUrl });
     await runtime.connect();
     // The service's own writes, as the runtime role.
@@ -60,10 +48,7 @@ describe("the runtime role cannot rewrite the invoice record", () => {
   });
   afterAll(async () => {
     await runtime?.end();
-    await admin(`drop database if exists ${names.database} with (force)`);
-    await admin(`drop owned by ${names.runtime}`).catch(() => {});
-    await admin(`drop role if exists ${names.runtime}`);
-    await admin(`drop role if exists ${names.owner}`);
+    await roles?.drop();
   });
 
   const refused = async (statement: string) => {
