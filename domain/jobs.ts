@@ -4,7 +4,8 @@
  *
  * SQL migrations are frozen in time and name the same strings themselves: `send_email` in
  * `0002_invoices.sql` (app.enqueue_email), `deliver_webhook` and `reconcile_deposit` in
- * `0003_payments.sql` (app.enqueue_webhook_delivery, app.enqueue_reconcile). Renaming one
+ * `0003_payments.sql` (app.enqueue_webhook_delivery, app.enqueue_reconcile, redefined by 0047
+ * and 0050). Renaming one
  * here takes a new migration that redefines those trigger functions, and the jobs already
  * queued under the old name.
  */

@@ -85,6 +85,30 @@ async function snapshot(databaseUrl: string, merchantEmail: string): Promise<Sna
   }
 }
 
+/** Which of these transaction hashes have a transfer in an indexer schema's table. */
+async function indexedTransferIds(databaseUrl: string, txHashes: string[]): Promise<Set<string>> {
+  if (txHashes.length === 0) return new Set();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const schemas = await client.query<{ schema: string }>(
+      "select table_schema as schema from information_schema.tables where table_name = 'usdc_transfer'",
+    );
+    const found = new Set<string>();
+    for (const { schema } of schemas.rows) {
+      const { rows } = await client.query<{ tx_hash: string }>(
+        `select lower(tx_hash) as tx_hash from ${client.escapeIdentifier(schema)}.usdc_transfer where lower(tx_hash) = any($1)`,
+        [txHashes],
+      );
+      for (const row of rows) found.add(row.tx_hash);
+    }
+    return found;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 async function outbox(dataDir: string): Promise<CapturedEmail[]> {
   const dir = path.join(dataDir, "outbox");
   const names = (await readdir(dir).catch(() => [])).filter((name) => name.endsWith(".json"));
@@ -182,13 +206,27 @@ export async function audit(options: {
 
   // Payments: each transfer counted exactly once in its invoice's state.
   let reflected = 0;
+  const uncounted = load.payments.filter(
+    (payment) =>
+      !(stored.get(payment.invoiceId)?.counted ?? []).some((id) =>
+        id.startsWith(payment.txHash.toLowerCase()),
+      ),
+  );
+  const indexed = await indexedTransferIds(
+    options.databaseUrl,
+    uncounted.map((payment) => payment.txHash.toLowerCase()),
+  );
   for (const payment of load.payments) {
     const counted = stored.get(payment.invoiceId)?.counted ?? [];
     const times = counted.filter((id) => id.startsWith(payment.txHash.toLowerCase())).length;
     if (times === 1) reflected++;
     else if (times === 0) {
       losses++;
-      problems.push(`payment ${payment.txHash} is not reflected in its invoice`);
+      // Where it stopped: never indexed (the indexer), or indexed and never counted (the queue).
+      const where = indexed.has(payment.txHash.toLowerCase())
+        ? "indexed, never counted"
+        : "not indexed";
+      problems.push(`payment ${payment.txHash} is not reflected in its invoice (${where})`);
     } else {
       duplicates++;
       problems.push(`payment ${payment.txHash} is counted ${times} times`);

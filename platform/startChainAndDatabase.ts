@@ -39,7 +39,9 @@ export async function startDatabase(env: Env, start: StartResources): Promise<st
     {
       dataDir: path.join(env.DATA_DIR, "postgres"),
       port: env.EMBEDDED_PG_PORT,
-      onLog: (line) => pgLog.debug(line),
+      // The server's own chatter is debug; a WARNING is what Remit's triggers raise when they
+      // could not do their part (app.enqueue_reconcile), which an operator must see.
+      onLog: (line) => (/\] WARNING: /.test(line) ? pgLog.warn(line) : pgLog.debug(line)),
     },
     pgLog,
     // The children reconnect by port alone: left running, they would write to that server.

@@ -53,7 +53,7 @@ export async function forceUnlockWorkers(db: Executor, lockers: string[]): Promi
  */
 export async function queueSweep(db: Executor, address: string, runAt?: Date): Promise<void> {
   const mode = runAt ? "preserve_run_at" : "replace";
-  await sql`select graphile_worker.add_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), run_at => ${runAt ?? null}::timestamptz, job_key => ${jobKey.sweep(address)}, job_key_mode => ${mode})`.execute(
+  await sql`select app.add_keyed_job(${TASK.sweepDeposit}, json_build_object('address', ${address}::text), ${jobKey.sweep(address)}, run_at => ${runAt ?? null}::timestamptz, job_key_mode => ${mode})`.execute(
     db,
   );
 }

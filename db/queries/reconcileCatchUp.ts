@@ -55,10 +55,10 @@ export async function queueReconcileCatchUp(db: Db, indexerSchema: string): Prom
         select address from disagreeing
       ),
       queued as (
-        select graphile_worker.add_job(
+        select app.add_keyed_job(
           ${TASK.reconcileDeposit},
           json_build_object('address', c.address),
-          job_key => ${JOB_KEY_PREFIX.reconcile}::text || c.address,
+          ${JOB_KEY_PREFIX.reconcile}::text || c.address,
           priority => ${JOB_PRIORITY.catchUp}::int
         )
         from candidates c
