@@ -6,7 +6,15 @@ import { jobKey, TASK } from "../domain/jobs.ts";
  * task imports the other. Their shared steps of a sweep's state are app/sweeps/execution.ts's.
  */
 
-/** A sweep of the address again: funds that arrived while the last one was in flight. */
-export async function queueNextRound(helpers: JobHelpers, address: string): Promise<void> {
-  await helpers.addJob(TASK.sweepDeposit, { address }, { jobKey: jobKey.sweep(address) });
+/** A sweep of the address again (now, or at `runAt`): funds that arrived while the last one was in flight. */
+export async function queueNextRound(
+  helpers: JobHelpers,
+  address: string,
+  runAt?: Date,
+): Promise<void> {
+  await helpers.addJob(
+    TASK.sweepDeposit,
+    { address },
+    { jobKey: jobKey.sweep(address), ...(runAt ? { runAt } : {}) },
+  );
 }

@@ -42,10 +42,13 @@ export type SweepDeps = {
   /** When and how much to sweep (SWEEP_MIN_AMOUNT, SWEEP_PARTIAL_AFTER): domain/sweepPolicy.ts. */
   policy: SweepSettings;
   relay: SweepRelay;
-  /** Queues a sweep of the address again (sweep_deposit): what arrived meanwhile. */
-  queueNextRound(address: string): Promise<void>;
+  /** Queues a sweep of the address again (sweep_deposit), now or at `runAt`: what arrived meanwhile. */
+  queueNextRound(address: string, runAt?: Date): Promise<void>;
   log: JobLog;
 };
+
+/** How soon a sweep finding its address busy looks again (a submission takes a moment). */
+export const SWEEP_BUSY_RETRY_MS = 1_000;
 
 /**
  * Moves a deposit address's settled USDC to the merchant's wallet (the byo address or
@@ -67,8 +70,13 @@ export type SweepDeps = {
  */
 export async function sweepDeposit(deps: SweepDeps, address: string): Promise<void> {
   await deps.db.connection().execute(async (connection) => {
-    // Another run is sweeping this address right now; its check queues the next round.
-    if (!(await tryLockSweeps(connection, address))) return;
+    if (!(await tryLockSweeps(connection, address))) {
+      // Another run (a sweep, a refund, a payout) is moving money out of this address: look
+      // again after it. That run may have decided on facts older than this job's (a payment
+      // that settled the invoice since), so returning would leave the sweep to nobody.
+      await deps.queueNextRound(address, new Date(Date.now() + SWEEP_BUSY_RETRY_MS));
+      return;
+    }
     try {
       const row = await nextSweep(connection, deps.relay, deps.policy, address);
       if (row) await submitSweep(connection, deps, row);

@@ -1,6 +1,13 @@
 import { sql } from "kysely";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import {
+  SWEEP_BUSY_RETRY_MS,
+  type SweepDeps,
+  sweepDeposit,
+} from "../../app/sweeps/sweepDeposit.ts";
 import { queueSweep } from "../../db/queries/jobs.ts";
+import { jobKey } from "../../domain/jobs.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const ADDRESS = "0x97f7a6131b27af626e88efb9745ae8cf0cebe8a6";
@@ -51,5 +58,37 @@ describe("the one pending sweep job of a deposit address", () => {
     const jobs = await pending();
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.run_at.getTime()).toBe(first.getTime());
+  });
+
+  test("a sweep that finds its address busy (a refund, a payout, another sweep) looks again a moment later", async () => {
+    // The other run holds the address's lock; it may have decided on older facts (a sweep that
+    // read the invoice partial, before the payment that settled it): nobody else sweeps it.
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query("select pg_advisory_lock(hashtext($1))", [jobKey.sweep(ADDRESS)]);
+      const asked: { address: string; runAt?: Date }[] = [];
+      const untouched = () => {
+        throw new Error("a busy address is not swept");
+      };
+      const before = Date.now();
+      await sweepDeposit(
+        {
+          db: database.db,
+          policy: undefined as unknown as SweepDeps["policy"],
+          relay: new Proxy({}, { get: untouched }) as SweepDeps["relay"],
+          queueNextRound: async (address, runAt) => {
+            asked.push({ address, runAt });
+          },
+          log: { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as never,
+        },
+        ADDRESS,
+      );
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.address).toBe(ADDRESS);
+      expect(asked[0]?.runAt?.getTime()).toBeGreaterThanOrEqual(before + SWEEP_BUSY_RETRY_MS);
+    } finally {
+      await other.end();
+    }
   });
 });

@@ -33,7 +33,7 @@ export function sweepDeposit(deps: WorkerDeps): Task {
           authorizationUsed: (from, nonce) => authorizationUsed(sweeping, from, nonce),
           describeFailure: describeMoveFailure,
         },
-        queueNextRound: (address) => queueNextRound(helpers, address),
+        queueNextRound: (address, runAt) => queueNextRound(helpers, address, runAt),
         log: helpers.logger,
       },
       address,
