@@ -8,9 +8,12 @@
 -- two, no job left: after the outage the backlog is indexed block after block, each block's
 -- reconcile locked within milliseconds of the next block's insert).
 --
--- app.add_keyed_job queues a job as add_job does and, when the upsert was swallowed, queues one
--- more without the key: a run that starts after this transaction commits. Jobs whose runs are
--- idempotent (reconcile, sweep) lose nothing by a second run; a swallowed one lost a run.
+-- app.add_keyed_job queues as add_job does and, when the upsert was swallowed, asks again: its
+-- next statement sees the worker's lock committed, so add_job clears the taken job's key and
+-- inserts a fresh keyed job, which runs after this transaction commits (and later calls still
+-- merge into it: a sweep for now replaces one for later). Should that be swallowed three times
+-- (three workers taking three jobs of one key in those microseconds), a job without the key is
+-- queued: a run too many costs an idempotent job nothing, a run too few lost a payment.
 create function app.add_keyed_job(
   identifier text,
   payload json,
@@ -21,16 +24,18 @@ create function app.add_keyed_job(
 ) returns bigint
 language plpgsql as $$
 declare
-  queued graphile_worker._private_jobs;
+  queued bigint;
 begin
-  queued := graphile_worker.add_job(
-    identifier, payload, run_at => run_at, job_key => job_key, priority => priority,
-    job_key_mode => job_key_mode
-  );
-  if queued.id is null then
-    queued := graphile_worker.add_job(identifier, payload, run_at => run_at, priority => priority);
-  end if;
-  return queued.id;
+  for attempt in 1..3 loop
+    queued := (graphile_worker.add_job(
+      identifier, payload, run_at => run_at, job_key => job_key, priority => priority,
+      job_key_mode => job_key_mode
+    )).id;
+    if queued is not null then
+      return queued;
+    end if;
+  end loop;
+  return (graphile_worker.add_job(identifier, payload, run_at => run_at, priority => priority)).id;
 end
 $$;
 
