@@ -1,4 +1,4 @@
-import type { Task } from "graphile-worker";
+import type { Task, TaskSpec } from "graphile-worker";
 import { z } from "zod";
 import {
   catchUpReconciles,
@@ -42,15 +42,26 @@ export function reconcileDeposit(deps: WorkerDeps): Task {
       address,
       helpers.logger,
     );
-    if (recheck || waitingForRate) {
-      const delay = recheck ? RECHECK_MS : RATE_RECHECK_MS;
+    if (recheck || waitingForRate)
       await helpers.addJob(
         TASK.reconcileDeposit,
         { address },
-        { jobKey: jobKey.reconcile(address), runAt: new Date(Date.now() + delay) },
+        recheckSpec(address, recheck ? RECHECK_MS : RATE_RECHECK_MS),
       );
-    }
   });
+}
+
+/**
+ * A reconcile's next look at its address, `delayMs` from now. It never postpones a reconcile
+ * queued meanwhile (`preserve_run_at`): a transfer indexed during this run queued one for now,
+ * and a look "in 15 s" that replaced it would hold that payment back as long.
+ */
+export function recheckSpec(address: string, delayMs: number): TaskSpec {
+  return {
+    jobKey: jobKey.reconcile(address),
+    runAt: new Date(Date.now() + delayMs),
+    jobKeyMode: "preserve_run_at",
+  };
 }
 
 /** A catch-up names the indexer build it is for; a job queued before it did (`{}`) is this worker's. */
