@@ -19,8 +19,6 @@ export type AnvilOptions = {
   blockTime: number;
   loadState?: string;
   dumpState?: string;
-  /** Seconds between periodic state dumps (needs dumpState). */
-  stateInterval?: number;
   /** Default: Base's 8453 (a fork keeps its upstream's). Tests set another to be refused. */
   chainId?: number;
   /** Fork this RPC instead of starting empty; the chain id is then the upstream's. */
@@ -55,8 +53,6 @@ export async function startAnvil(options: AnvilOptions): Promise<Anvil> {
   if (options.loadState) args.push("--load-state", options.loadState);
   if (options.dumpState)
     args.push("--dump-state", options.dumpState, "--preserve-historical-states");
-  if (options.dumpState && options.stateInterval)
-    args.push("--state-interval", String(options.stateInterval));
   if (options.forkUrl) args.push("--fork-url", options.forkUrl);
   if (options.forkUrl && options.forkBlockNumber !== undefined)
     args.push("--fork-block-number", String(options.forkBlockNumber));

@@ -6,6 +6,7 @@ import { type Anvil, startAnvil } from "./anvil.ts";
 import { fundDevAccountsFromWhale } from "./fundFromWhale.ts";
 import { stopStaleAnvil } from "./localChain.ts";
 import { rpcRequest } from "./rpc.ts";
+import { dropStates, keepsState, startFromNewestState } from "./savedState.ts";
 
 export type ForkedChainOptions = {
   dataDir: string;
@@ -39,19 +40,19 @@ export async function startForkedChain(options: ForkedChainOptions): Promise<For
   const pidFile = path.join(dir, "anvil.pid");
   await stopStaleAnvil(pidFile, options.onNote);
   const recordFile = path.join(dir, "fork.json");
-  const state = path.join(dir, "state.json");
 
   const previous = await readRecord(recordFile);
   const resumable =
     previous !== null &&
+    (await keepsState(dir)) &&
     (options.forkBlockNumber === undefined || options.forkBlockNumber === previous.forkBlock) &&
     (await blockHash(options.forkUrl, previous.forkBlock)) === previous.forkBlockHash;
   let record: ForkRecord;
   if (resumable) {
     record = previous;
-    options.onNote?.(`resuming the fork made at block ${record.forkBlock} from ${state}`);
+    options.onNote?.(`resuming the fork made at block ${record.forkBlock}`);
   } else {
-    await Promise.all([rm(state, { force: true }), rm(recordFile, { force: true })]);
+    await Promise.all([dropStates(dir), rm(recordFile, { force: true })]);
     const forkBlock =
       options.forkBlockNumber ??
       Number(await rpcRequest<string>(options.forkUrl, "eth_blockNumber", []));
@@ -61,15 +62,21 @@ export async function startForkedChain(options: ForkedChainOptions): Promise<For
     record = { forkBlock, forkBlockHash, session: randomUUID() };
   }
 
-  const anvil = await startAnvil({
-    port: options.port,
-    blockTime: options.blockTime,
-    forkUrl: options.forkUrl,
-    forkBlockNumber: record.forkBlock,
-    ...(resumable ? { loadState: state } : {}),
-    dumpState: state,
-    stateInterval: 2,
-    onLine: options.onLine,
+  const anvil = await startFromNewestState({
+    dir,
+    label: "the fork",
+    fresh: async () => ({ note: `forking the upstream at block ${record.forkBlock}` }),
+    start: (loadState, dumpState) =>
+      startAnvil({
+        port: options.port,
+        blockTime: options.blockTime,
+        forkUrl: options.forkUrl,
+        forkBlockNumber: record.forkBlock,
+        loadState,
+        dumpState,
+        onLine: options.onLine,
+      }),
+    onNote: options.onNote,
   });
   if (anvil.process.pid) await writeFile(pidFile, String(anvil.process.pid));
   if (!resumable) {

@@ -1,9 +1,10 @@
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isAlive, owningSupervisor, waitFor } from "../internal/process.ts";
 import { type Anvil, startAnvil } from "./anvil.ts";
 import { installLocalFeeds, refreshStaleLocalFeeds } from "./localFeeds.ts";
 import { rpcRequest } from "./rpc.ts";
+import { startFromNewestState } from "./savedState.ts";
 import { ensureUsdcGenesis } from "./usdcGenesis.ts";
 
 export type LocalChainOptions = {
@@ -40,9 +41,9 @@ export const LOCAL_CHAIN_MIN_HEAD = 64;
 /**
  * The simulated Base that `npm start` runs when no BASE_RPC_URL is configured: anvil as chain
  * 8453 with Circle's USDC at its canonical address and Chainlink-compatible price feeds at
- * Base's feed addresses. Its state (blocks included) is kept in `<dataDir>/chain/state.json`,
- * written every two seconds and on exit, so payments made on it survive restarts like the
- * database does (startFromState: what a kill during a write leaves).
+ * Base's feed addresses. Its state (blocks included) is saved whole every two seconds while
+ * the chain moves (`state.saved.json`) and dumped by anvil on exit (`state.json`), so payments
+ * made on it survive restarts like the database does (startFromNewestState: what a kill leaves).
  */
 export async function startLocalChain(options: LocalChainOptions): Promise<Anvil> {
   const dir = path.join(options.dataDir, "chain");
@@ -50,7 +51,25 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Anvil
   const pidFile = path.join(dir, "anvil.pid");
   await stopStaleAnvil(pidFile, options.onNote);
 
-  const anvil = await startFromState(dir, options);
+  const anvil = await startFromNewestState({
+    dir,
+    label: "the local chain",
+    fresh: async () => ({
+      file: await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json")),
+      note: "created a fresh local chain with USDC",
+    }),
+    start: (loadState, dumpState) =>
+      startAnvil({
+        port: options.port,
+        blockTime: options.blockTime,
+        loadState,
+        dumpState,
+        onLine: options.onLine,
+        onSpawned: options.onSpawned,
+      }),
+    onNote: options.onNote,
+    onWarn: options.onWarn,
+  });
   try {
     if (anvil.process.pid) await writeFile(pidFile, String(anvil.process.pid));
     const head = Number(await rpcRequest<string>(anvil.url, "eth_blockNumber", []));
@@ -89,71 +108,6 @@ function keepFeedsFresh(anvil: Anvil, onNote?: (line: string) => void): Anvil {
     },
   };
 }
-
-/** Anvil's refusal of a state file it cannot parse (exit code 2, before it serves). */
-const STATE_REFUSED = /for '--load-state/;
-
-/**
- * Anvil started from the newest complete state. Anvil writes `state.json` in place (not to a
- * new file renamed over it), every two seconds and at its exit: a kill -9 of anvil or of the
- * machine during a write (a tenth of the time, on a chain of a few thousand blocks) leaves it
- * cut short, and anvil refuses to start from it. So the state a start loads is first moved
- * aside (`state.loading.json`, out of reach of the new anvil's dumps), and kept once anvil has
- * loaded it (`state.loaded.json`): a state file that cannot be loaded is set aside
- * (`state.unreadable.json`) and the chain resumes from the state its previous start loaded,
- * older than the index; the indexer's check (platform/indexCheck.ts) rebuilds the index.
- */
-async function startFromState(dir: string, options: LocalChainOptions): Promise<Anvil> {
-  const state = path.join(dir, "state.json");
-  const loading = path.join(dir, "state.loading.json");
-  const loaded = path.join(dir, "state.loaded.json");
-  // Without state.json, a start that died before anvil's first dump left state.loading.json.
-  if (await exists(state)) await rename(state, loading);
-  const attempts: Array<{ file: string; note: string }> = [];
-  if (await exists(loading))
-    attempts.push({ file: loading, note: `resuming the local chain from ${state}` });
-  if (await exists(loaded))
-    attempts.push({
-      file: loaded,
-      note: `resuming the local chain from ${loaded}, the state its previous start loaded`,
-    });
-  if (!attempts.length)
-    attempts.push({
-      file: await ensureUsdcGenesis(path.join(dir, "usdc-genesis.json")),
-      note: "created a fresh local chain with USDC",
-    });
-  for (const [index, attempt] of attempts.entries()) {
-    options.onNote?.(attempt.note);
-    try {
-      const anvil = await startAnvil({
-        port: options.port,
-        blockTime: options.blockTime,
-        loadState: attempt.file,
-        dumpState: state,
-        stateInterval: 2,
-        onLine: options.onLine,
-        onSpawned: options.onSpawned,
-      });
-      if (attempt.file === loading) await rename(loading, loaded);
-      return anvil;
-    } catch (error) {
-      const next = attempts[index + 1];
-      if (!next || !STATE_REFUSED.test((error as Error).message)) throw error;
-      const unreadable = path.join(dir, "state.unreadable.json");
-      await rename(attempt.file, unreadable);
-      (options.onWarn ?? options.onNote)?.(
-        `anvil cannot load the local chain's state file (cut short by a kill during a write?), set aside as ${unreadable}; the blocks since the previous start are lost`,
-      );
-    }
-  }
-  throw new Error("unreachable: the last attempt returns or throws");
-}
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 /** Stops the anvil whose pid `pidFile` names, if it is still running (a crash left it). */
 export async function stopStaleAnvil(

@@ -32,9 +32,11 @@ export async function rpcRequest<T = unknown>(
   url: string,
   method: string,
   params: unknown[],
+  options: { signal?: AbortSignal } = {},
 ): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
+    signal: options.signal,
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, stat } from "node:fs/promises";
+import { copyFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { createWalletClient, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -8,6 +8,7 @@ import { usdcAbi } from "../../abis/usdc.ts";
 import type { Anvil } from "../../chain/anvil.ts";
 import { devAccounts } from "../../chain/deployUsdc.ts";
 import { startLocalChain } from "../../chain/localChain.ts";
+import { keepsState } from "../../chain/savedState.ts";
 import { DEV_ACCOUNT_USDC, DEV_MNEMONIC, USDC_ADDRESS } from "../../domain/constants.ts";
 import { hdAccountOf } from "../../internal/hdAccount.ts";
 import { newMnemonic } from "../../keys/hdWallet.ts";
@@ -49,10 +50,7 @@ export type UpstreamBaseOptions = {
 export async function startUpstreamBase(options: UpstreamBaseOptions): Promise<Anvil> {
   const chainDir = path.join(options.dataDir, "chain");
   await mkdir(chainDir, { recursive: true });
-  const fresh = await stat(path.join(chainDir, "state.json")).then(
-    () => false,
-    () => true,
-  );
+  const fresh = !(await keepsState(chainDir));
   // The genesis built once per test run, instead of deploying USDC again.
   if (fresh) await copyFile(options.genesisFile, path.join(chainDir, "usdc-genesis.json"));
   const anvil = await startLocalChain({

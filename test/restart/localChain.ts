@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Address } from "viem";
@@ -232,32 +232,27 @@ export async function healthy(stack: Stack): Promise<void> {
 }
 
 /**
- * Anvil's state file holds the chain as it is now. Anvil rewrites it in place every 2 s (its
- * modification time moves with each write of a dump): a dump under way at the call may have
- * begun before it, so this waits for one to end, then for the next one, begun after the call,
- * to end too.
+ * The chain's state saved whole (`chain/state.saved.json`, chain/savedState.ts) holds `block`:
+ * its first field is the head block's, read from the file's first bytes (it is renamed into
+ * place whole, never read half written).
  */
-export async function stateDumped(stack: Stack): Promise<void> {
-  const file = path.join(stack.dataDir, "chain/state.json");
-  const dumpEndedAfter = (since: number): Promise<number> => {
-    let seen = since;
-    let seenAt = Date.now();
-    return waitFor(
-      "a dump of the chain's state to end",
-      async () => {
-        const { mtimeMs } = await stat(file);
-        if (mtimeMs !== seen) {
-          seen = mtimeMs;
-          seenAt = Date.now();
-          return false;
-        }
-        // No write for a second: the dump ended (the next begins two seconds after the last).
-        return seen > since && Date.now() - seenAt >= 1_000 && seen;
-      },
-      { timeoutMs: EVENT_MS, intervalMs: 50 },
-    );
-  };
-  await dumpEndedAfter(await dumpEndedAfter(Date.now()));
+export async function stateSaved(stack: Stack, block: bigint): Promise<void> {
+  const file = path.join(stack.dataDir, "chain/state.saved.json");
+  await waitFor(
+    `the chain's saved state to hold block ${block}`,
+    async () => {
+      const handle = await open(file).catch(() => null);
+      if (!handle) return false;
+      try {
+        const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+        const head = /"number":"(0x[0-9a-f]+)"/.exec(buffer.subarray(0, bytesRead).toString());
+        return head?.[1] !== undefined && BigInt(head[1]) >= block;
+      } finally {
+        await handle.close();
+      }
+    },
+    { timeoutMs: EVENT_MS, intervalMs: 50 },
+  );
 }
 
 /** Registers, for the calling test file, the stop of every stack it started and its data. */

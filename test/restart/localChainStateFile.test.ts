@@ -6,10 +6,12 @@ import { childPids } from "../helpers/service.ts";
 import {
   ctrlC,
   EVENT_MS,
+  expectPaid,
   expectRebuilt,
   newStack,
   payNewInvoice,
   sigterm,
+  stateSaved,
   stopStacksAfterAll,
 } from "./localChain.ts";
 
@@ -20,22 +22,38 @@ import {
 describe("npm start on a local chain that forgot, or an indexer that stalls", () => {
   stopStacksAfterAll();
 
-  test("a state file cut short by a kill during its write: the chain resumes from the state its previous start loaded, the index is rebuilt", async () => {
+  test("a state file cut short by a kill during its write: the chain resumes from the newest state saved whole, else from the state its previous start loaded, the index rebuilt", async () => {
     const { start, dataDir } = await newStack();
+    const chainDir = path.join(dataDir, "chain");
     let stack = await start();
     const kept = (await payNewInvoice(stack)).id;
     await sigterm(stack);
-    // This start loads the state holding the first payment, and keeps it.
+    // This start loads the state holding the first payment, and keeps it (state.loaded.json).
     stack = await start();
-    const lost = (await payNewInvoice(stack)).id;
+    const saved = await payNewInvoice(stack);
+    await stateSaved(stack, saved.block);
     await sigterm(stack);
-    // Anvil writes its state file in place: killed during a write, it leaves it cut short.
-    const state = path.join(dataDir, "chain/state.json");
+    // Anvil writes its exit dump in place: killed during that write, it leaves it cut short.
+    const state = path.join(chainDir, "state.json");
     await truncate(state, Math.floor((await stat(state)).size / 2));
 
+    // The state saved while the chain ran holds the second payment: nothing is lost.
     stack = await start();
     expect(stack.output()).toMatch(/anvil cannot load the local chain's state file/);
-    await expectRebuilt(stack, kept, lost);
+    expect(stack.output()).toMatch(/resuming the local chain from \S+state\.saved\.json/);
+    await expectPaid(stack, [kept, saved.id]);
+    const lost = await payNewInvoice(stack);
+    await stateSaved(stack, lost.block);
+    await sigterm(stack);
+
+    // Both cut short (a disk that lost them): the state the previous start loaded is older than
+    // the index, which is rebuilt; what came after it is taken back.
+    await truncate(state, Math.floor((await stat(state)).size / 2));
+    const whole = path.join(chainDir, "state.saved.json");
+    await truncate(whole, Math.floor((await stat(whole)).size / 2));
+    stack = await start();
+    expect(stack.output()).toMatch(/resuming the local chain from \S+state\.loaded\.json/);
+    await expectRebuilt(stack, kept, lost.id);
   }, 900_000);
 
   test("a state file older than the index (copied from an earlier stop): the index is rebuilt from the chain", async () => {
