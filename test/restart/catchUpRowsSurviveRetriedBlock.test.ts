@@ -6,6 +6,7 @@ import { DepositAddressSet } from "../../indexer/depositAddresses.ts";
 import { HeldRows } from "../../indexer/heldRows.ts";
 import { useChainForFile } from "../helpers/chain.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { createIndexedTransfers } from "../helpers/indexedTransfers.ts";
 
 const SCHEMA = "idx_held_rows_test";
 type Row = { id: string; to: string };
@@ -24,9 +25,7 @@ describe("a catch-up's rows survive a block whose transaction is retried", () =>
   let ponder: pg.Client;
   beforeEach(async () => {
     database = await createTestDatabase();
-    await sql`create schema ${sql.id(SCHEMA)}`.execute(database.db);
-    await sql`create table ${sql.table(`${SCHEMA}.usdc_transfer`)} (
-      id text primary key, "to" text not null)`.execute(database.db);
+    await createIndexedTransfers(database.db, SCHEMA, { trigger: false });
     set = new DepositAddressSet(database.url, SCHEMA);
     await set.current();
     ponder = new pg.Client({ connectionString: database.url });

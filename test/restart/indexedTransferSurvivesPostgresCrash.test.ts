@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { installTransferTrigger } from "../../db/queries/indexer.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { createIndexedTransfers } from "../helpers/indexedTransfers.ts";
 
 const SCHEMA = "idx_durable_test";
 const DEPOSIT = `0x${"d".repeat(40)}`;
@@ -24,13 +24,9 @@ describe("an indexed transfer survives a Postgres crash", () => {
     await sql`alter database ${sql.id(database.name)} set synchronous_commit = on`.execute(
       database.db,
     );
-    await sql`create schema ${sql.id(SCHEMA)}`.execute(database.db);
-    await sql`create table ${sql.table(`${SCHEMA}.usdc_transfer`)} (
-      id text primary key, block_number numeric(78) not null, "from" text not null,
-      "to" text not null, value numeric(78) not null)`.execute(database.db);
+    await createIndexedTransfers(database.db, SCHEMA, { trigger: true });
     await sql`create table ${sql.table(`${SCHEMA}._ponder_checkpoint`)} (
       chain_name text primary key, latest_checkpoint text not null)`.execute(database.db);
-    await installTransferTrigger(database.db, SCHEMA);
     await database.db.insertInto("app.deposit_addresses").values({ address: DEPOSIT }).execute();
     // A connection as Ponder opens it (ponder/dist/esm/utils/pg.js, createPool).
     ponder = new pg.Client({ connectionString: database.url });

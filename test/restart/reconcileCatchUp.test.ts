@@ -9,6 +9,7 @@ import {
 import { JOB_PRIORITY, TASK } from "../../domain/jobs.ts";
 import { waitFor } from "../../internal/process.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { createIndexedTransfers } from "../helpers/indexedTransfers.ts";
 
 const SCHEMA = "idx_catchup_test";
 const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
@@ -20,14 +21,8 @@ describe("the start-up catch-up", () => {
   let database: TestDatabase;
   beforeEach(async () => {
     database = await createTestDatabase();
-    // Ponder's table, as the real indexer creates it (ponder.schema.ts's columns): the catch-up
-    // reads it with SQL only, so its shape is what matters here.
-    await sql`create schema ${sql.id(SCHEMA)}`.execute(database.db);
-    await sql`create table ${sql.table(`${SCHEMA}.usdc_transfer`)} (
-      id text primary key, block_number numeric(78) not null, block_hash text not null,
-      timestamp numeric(78) not null, tx_hash text not null, log_index integer not null,
-      "from" text not null, "to" text not null, value numeric(78) not null)`.execute(database.db);
-    await installTransferTrigger(database.db, SCHEMA);
+    // The catch-up reads Ponder's table with SQL only, so its shape is what matters here.
+    await createIndexedTransfers(database.db, SCHEMA, { trigger: true });
   });
   afterEach(async () => {
     await database?.drop();

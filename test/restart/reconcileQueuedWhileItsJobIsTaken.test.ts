@@ -2,10 +2,10 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Executor } from "../../db/database.ts";
-import { installTransferTrigger } from "../../db/queries/indexer.ts";
 import { queueSweep } from "../../db/queries/jobs.ts";
 import { waitFor } from "../../internal/process.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/database.ts";
+import { createIndexedTransfers } from "../helpers/indexedTransfers.ts";
 
 const SCHEMA = "idx_swallow_test";
 const DEPOSIT = `0x${"e".repeat(40)}`;
@@ -26,11 +26,7 @@ describe("a job queued while the keyed job is being taken", () => {
   let worker: pg.Client;
   beforeEach(async () => {
     database = await createTestDatabase();
-    await sql`create schema ${sql.id(SCHEMA)}`.execute(database.db);
-    await sql`create table ${sql.table(`${SCHEMA}.usdc_transfer`)} (
-      id text primary key, block_number numeric(78) not null, "from" text not null,
-      "to" text not null, value numeric(78) not null)`.execute(database.db);
-    await installTransferTrigger(database.db, SCHEMA);
+    await createIndexedTransfers(database.db, SCHEMA, { trigger: true });
     await database.db.insertInto("app.deposit_addresses").values({ address: DEPOSIT }).execute();
     worker = new pg.Client({ connectionString: database.url });
     await worker.connect();
