@@ -45,6 +45,31 @@ export async function rpcRequest<T = unknown>(
   return body.result as T;
 }
 
+/** Bare JSON-RPC calls sent as one batch (one round trip); the results in the calls' order. */
+export async function rpcBatchRequest<T = unknown>(
+  url: string,
+  calls: Array<{ method: string; params: unknown[] }>,
+  options: { signal?: AbortSignal } = {},
+): Promise<T[]> {
+  const response = await fetch(url, {
+    method: "POST",
+    signal: options.signal,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call }))),
+  });
+  const replies = (await response.json()) as Array<{
+    id: number;
+    result?: T;
+    error?: { message: string };
+  }>;
+  return calls.map((call, id) => {
+    const reply = replies.find((r) => r.id === id);
+    if (!reply || reply.error)
+      throw new Error(`${call.method}: ${reply?.error?.message ?? "no reply"}`);
+    return reply.result as T;
+  });
+}
+
 /** A bare JSON-RPC call answered by the first of `list`'s URLs that answers. */
 export async function rpcRequestAny<T = unknown>(
   list: string,

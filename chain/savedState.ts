@@ -3,41 +3,52 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import type { Anvil } from "./anvil.ts";
-import { rpcRequest } from "./rpc.ts";
+import { rpcBatchRequest, rpcRequest } from "./rpc.ts";
 
 const gunzipAsync = promisify(gunzip);
 
-/** How often a running chain's state is saved when it moved (anvil's own interval was 2 s). */
+/** How often a running chain is looked at for a transaction to save (anvil's dump was 2 s). */
 const STATE_SAVE_MS = 2_000;
 
 /** A save that takes longer than this is given up (a stopped anvil must not hold up a stop). */
 const SAVE_TIMEOUT_MS = 15_000;
 
+/** Blocks looked at in one tick; more since the last (a test's `anvil_mine`) is saved unread. */
+const BLOCKS_PER_TICK = 32;
+
+type Seen = { number: number; hash: string };
+type Block = { number: string; hash: string; transactions: string[] };
+
 /**
- * Keeps `file` a whole copy of anvil's state while it runs: every STATE_SAVE_MS, when the head
- * block changed since the last save (or once at the start), the state anvil dumps over
- * JSON-RPC (`anvil_dumpState`, gzip) is written beside `file`, flushed and renamed over it.
- * Anvil's own `--state-interval` writes its file in place, so a kill -9 during a write left it
- * cut short and the start after it fell back to an older state, losing every payment since
- * (docs/development.md, "The local chain across restarts"); a rename is never half done.
- * Anvil still writes its own dump (`--dump-state`) when it exits on SIGINT: newer than this one.
- * The first tick saves whatever the head (the start's state, feeds included); after it, a
- * change without a new block (a balance set by a test) is saved with the next block.
+ * Keeps `file` a whole copy of anvil's state while it runs: every STATE_SAVE_MS, when a block
+ * holding a transaction was mined since the last look (or the chain was rewound under it), the
+ * state anvil dumps over JSON-RPC (`anvil_dumpState`, gzip) is written beside `file`, flushed and
+ * renamed over it. Anvil's own `--state-interval` writes its file in place, so a kill -9 during a
+ * write left it cut short and the start after it fell back to an older state, losing every
+ * payment since (docs/development.md, "The local chain across restarts"); a rename is never half
+ * done. Empty blocks are not worth a save: the whole state dumped every 2 s cost the stack
+ * ~60 MB at rest (anvil's allocator and the supervisor's heap, `BENCH_ONLY=memory`), and a chain
+ * resumed a few empty blocks short holds every payment. Anvil still writes its own dump
+ * (`--dump-state`) when it exits on SIGINT: newer than this one. What changes the state with no
+ * transaction (a balance set by a test) is saved with the next transaction, or by that dump.
  */
-function keepStateSaved(anvil: Anvil, file: string, onWarn?: (line: string) => void): Anvil {
-  let savedHead: string | undefined;
+async function keepStateSaved(
+  anvil: Anvil,
+  file: string,
+  onWarn?: (line: string) => void,
+): Promise<Anvil> {
+  const latest = await rpcRequest<Block>(anvil.url, "eth_getBlockByNumber", ["latest", false]);
+  let seen: Seen = { number: Number(latest.number), hash: latest.hash };
   let failing = false;
   let running: Promise<void> = Promise.resolve();
 
   const saveOnce = async (): Promise<void> => {
     const signal = AbortSignal.timeout(SAVE_TIMEOUT_MS);
-    const head = await rpcRequest<{ hash: string }>(
-      anvil.url,
-      "eth_getBlockByNumber",
-      ["latest", false],
-      { signal },
-    );
-    if (head.hash === savedHead) return;
+    const moved = await transactedSince(anvil.url, seen, signal);
+    if (!moved.transacted) {
+      seen = moved.head;
+      return;
+    }
     // Historical states preserved, as `--preserve-historical-states` keeps them in anvil's dump.
     const dump = await rpcRequest<string>(anvil.url, "anvil_dumpState", [true], { signal });
     const state = await gunzipAsync(Buffer.from(dump.slice(2), "hex"));
@@ -50,7 +61,7 @@ function keepStateSaved(anvil: Anvil, file: string, onWarn?: (line: string) => v
       await handle.close();
     }
     await rename(partial, file);
-    savedHead = head.hash;
+    seen = moved.head;
   };
 
   /** One save at a time: the stop waits for the one under way. */
@@ -87,6 +98,44 @@ function keepStateSaved(anvil: Anvil, file: string, onWarn?: (line: string) => v
       await running;
       await anvil.stop();
     },
+  };
+}
+
+/**
+ * Whether a block mined after `seen` holds a transaction, or `seen` is no longer on the chain
+ * (rewound); and the head. One batch: `seen`'s block again, the next ones, and the head's.
+ */
+async function transactedSince(
+  url: string,
+  seen: Seen,
+  signal: AbortSignal,
+): Promise<{ transacted: boolean; head: Seen }> {
+  const head = Number(await rpcRequest<string>(url, "eth_blockNumber", [], { signal }));
+  const newer: number[] = [];
+  for (let n = seen.number + 1; n <= Math.min(head, seen.number + BLOCKS_PER_TICK); n++)
+    newer.push(n);
+  const numbers = [
+    seen.number,
+    ...newer,
+    ...((newer.at(-1) ?? seen.number) === head ? [] : [head]),
+  ];
+  const blocks = await rpcBatchRequest<Block | null>(
+    url,
+    numbers.map((n) => ({
+      method: "eth_getBlockByNumber",
+      params: [`0x${n.toString(16)}`, false],
+    })),
+    { signal },
+  );
+  const [again, ...rest] = blocks;
+  const last = blocks.at(-1);
+  if (!last) throw new Error(`block ${head}, the head, is not on the chain`);
+  return {
+    transacted:
+      again?.hash !== seen.hash ||
+      head > seen.number + BLOCKS_PER_TICK ||
+      rest.slice(0, newer.length).some((block) => !block || block.transactions.length > 0),
+    head: { number: Number(last.number), hash: last.hash },
   };
 }
 
@@ -147,7 +196,7 @@ export async function startFromNewestState(files: StateFiles): Promise<Anvil> {
       // What was saved while the previous run ran is older than its exit dump, now loaded.
       if (attempt.file === loading)
         await Promise.all([rename(loading, loaded), rm(saved, { force: true })]);
-      return keepStateSaved(anvil, saved, files.onWarn ?? files.onNote);
+      return await keepStateSaved(anvil, saved, files.onWarn ?? files.onNote);
     } catch (error) {
       const next = attempts[index + 1];
       if (!next || !attempt.file || !STATE_REFUSED.test((error as Error).message)) throw error;
