@@ -72,7 +72,9 @@ async function keepStateSaved(
           failing = false;
         },
         (error: Error) => {
-          // Once per run of failures: a chain killed under us fails every tick until the stop.
+          // Anvil told to stop (its exit dump follows), or gone, is not a failure to report.
+          if (exited || anvil.process.killed) return;
+          // Once per run of failures.
           if (!failing) onWarn?.(`could not save the local chain's state: ${error.message}`);
           failing = true;
         },
@@ -90,6 +92,12 @@ async function keepStateSaved(
     });
   }, STATE_SAVE_MS);
   timer.unref();
+  // The supervisor stops anvil itself (the stop registered at its spawn), not through `stop`.
+  let exited = false;
+  anvil.process.once("exit", () => {
+    exited = true;
+    clearInterval(timer);
+  });
 
   return {
     ...anvil,
@@ -191,12 +199,9 @@ export async function startFromNewestState(files: StateFiles): Promise<Anvil> {
   if (!attempts.length) attempts.push(await files.fresh());
   for (const [index, attempt] of attempts.entries()) {
     files.onNote?.(attempt.note);
+    let anvil: Anvil;
     try {
-      const anvil = await files.start(attempt.file, state);
-      // What was saved while the previous run ran is older than its exit dump, now loaded.
-      if (attempt.file === loading)
-        await Promise.all([rename(loading, loaded), rm(saved, { force: true })]);
-      return await keepStateSaved(anvil, saved, files.onWarn ?? files.onNote);
+      anvil = await files.start(attempt.file, state);
     } catch (error) {
       const next = attempts[index + 1];
       if (!next || !attempt.file || !STATE_REFUSED.test((error as Error).message)) throw error;
@@ -205,6 +210,19 @@ export async function startFromNewestState(files: StateFiles): Promise<Anvil> {
       (files.onWarn ?? files.onNote)?.(
         `anvil cannot load ${label}'s state file ${attempt.file} (cut short by a kill during a write?), set aside as ${unreadable}; resuming from an older one: ${next.file}`,
       );
+      continue;
+    }
+    try {
+      // What was saved while the previous run ran is older than its exit dump, now loaded: gone
+      // before the dump is renamed, so a crash between the two leaves the dump to load first.
+      if (attempt.file === loading) {
+        await rm(saved, { force: true });
+        await rename(loading, loaded);
+      }
+      return await keepStateSaved(anvil, saved, files.onWarn ?? files.onNote);
+    } catch (error) {
+      await anvil.stop();
+      throw error;
     }
   }
   throw new Error("unreachable: the last attempt returns or throws");
