@@ -123,7 +123,7 @@ export async function runScenario(
     await appendFile(inject("faultResultsFile"), `${JSON.stringify(figures)}\n`);
     if (figures.problems.length)
       process.stdout.write(
-        `--- ${name}: service output (tail) ---\n${service.output().slice(-15_000)}\n`,
+        `--- ${name}: the indexer's catch-ups (whole run) ---\n${catchUpLines(service.output())}\n--- ${name}: service output (tail) ---\n${service.output().slice(-15_000)}\n`,
       );
     return figures;
   } finally {
@@ -174,4 +174,13 @@ export async function killAndAwaitRestart(
   } finally {
     release();
   }
+}
+
+/**
+ * What the indexer said of deposit addresses it learnt late and their catch-ups, over the whole
+ * run: where a payment "not indexed" was lost, which the output's tail no longer shows.
+ */
+function catchUpLines(output: string): string {
+  const lines = output.split("\n").filter((line) => /learnt late|catch-up/.test(line));
+  return lines.length ? lines.slice(-60).join("\n") : "(none)";
 }

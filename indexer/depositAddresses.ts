@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
+import { indexerLog } from "./log.ts";
 import { indexerSettings } from "./settings.ts";
 
 /** The NOTIFY channel that db/migrations' insert trigger on app.deposit_addresses uses. */
@@ -182,11 +183,20 @@ export class DepositAddressSet {
     );
     const [row] = rows;
     if (!row) return;
+    const late: string[] = [];
     for (const raw of row.addresses) {
       const address = raw.toLowerCase();
       if (this.addresses.has(address)) continue;
-      if (this.reloadedAt) this.owe({ addresses: [address], fromBlock: this.coveredBlock });
+      if (this.reloadedAt) late.push(address);
       this.addresses.add(address);
+    }
+    if (late.length) {
+      this.owe({ addresses: late, fromBlock: this.coveredBlock });
+      // Rare (the listening connection was lost), and what to look at when a payment is missed.
+      indexerLog("info", "deposit addresses learnt late: owed a catch-up", {
+        addresses: late,
+        from_block: String(this.coveredBlock),
+      });
     }
     this.reloadedAt = row.at;
     this.coveredBlock = block;

@@ -6,6 +6,7 @@ import { startHeartbeat } from "../db/heartbeat.ts";
 import { missedTransfers, rowsStillCanonical } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { HeldRows } from "../indexer/heldRows.ts";
+import { indexerLog } from "../indexer/log.ts";
 import { indexerSettings } from "../indexer/settings.ts";
 import { type TransferRow, transferRow } from "../indexer/transferRow.ts";
 
@@ -44,10 +45,20 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
         await context.db.insert(usdcTransfer).values(rows).onConflictDoNothing();
         caughtUp.hold(rows);
       }
-    } catch {
+      indexerLog("info", "catch-up of deposit addresses learnt late", {
+        addresses: catchUp.addresses,
+        from_block: String(catchUp.fromBlock),
+        to_block: String(event.block.number),
+        transfers: rows.map((row) => row.id),
+      });
+    } catch (error) {
       // Never fatal (Ponder stops on a throwing handler): owed again, retried shortly.
       depositAddresses.owe(catchUp);
       catchUpRetryAt = Date.now() + CATCH_UP_RETRY_MS;
+      indexerLog("warn", "catch-up of deposit addresses learnt late failed; retried", {
+        addresses: catchUp.addresses,
+        error: (error as Error).message,
+      });
     }
   }
   const row = transferRow(event, addresses);

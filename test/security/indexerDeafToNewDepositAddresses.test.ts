@@ -122,6 +122,19 @@ describe("the indexer's LISTEN connection for new deposit addresses", () => {
         blockNumber: paid.blockNumber,
         paidAt: new Date(Number(block.timestamp) * 1000),
       });
+      // What the indexer says of it: where to look when a payment is reported "not indexed".
+      const said = (stack.indexer?.output() ?? "").split("\n");
+      const address = invoice.deposit_address.toLowerCase();
+      expect(
+        said.some((line) => line.includes("learnt late: owed") && line.includes(address)),
+      ).toBe(true);
+      expect(
+        said.some(
+          (line) =>
+            line.includes("catch-up of deposit addresses learnt late") &&
+            line.includes(paid.transactionHash.toLowerCase()),
+        ),
+      ).toBe(true);
       // Found once, stored once, however many transfers follow.
       await chain.payUsdc(devAccount(2), stranger, 1n);
       expect(await indexedTransfersTo(stack.db, schema, invoice.deposit_address)).toHaveLength(1);
