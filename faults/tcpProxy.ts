@@ -1,6 +1,18 @@
 import net from "node:net";
 import { freePort } from "../internal/freePort.ts";
 
+/** Keeps a proxied pair in `sockets` while open; an error on either side ends both. */
+export function track(sockets: Set<net.Socket>, client: net.Socket, upstream: net.Socket): void {
+  for (const socket of [client, upstream]) {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {
+      client.destroy();
+      upstream.destroy();
+    });
+  }
+}
+
 /**
  * A loopback TCP proxy that can be cut: the service reaches its RPC through it, so an "RPC
  * outage" (the provider down for the service) can be staged while the chain itself goes on
@@ -15,14 +27,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     new Promise<void>((resolve, reject) => {
       const next = net.createServer((client) => {
         const upstream = net.connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => {
-            client.destroy();
-            upstream.destroy();
-          });
-        }
+        track(sockets, client, upstream);
         client.pipe(upstream).pipe(client);
       });
       next.once("error", reject);

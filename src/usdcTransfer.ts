@@ -1,12 +1,13 @@
 // Ponder fixes this folder: it loads indexing functions from src/. The logic lives in indexer/.
 
-import { ponder } from "ponder:registry";
+import { type Context, ponder } from "ponder:registry";
 import { usdcTransfer } from "ponder:schema";
 import { startHeartbeat } from "../db/heartbeat.ts";
 import { missedTransfers, rowsStillCanonical } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { HeldRows } from "../indexer/heldRows.ts";
 import { indexerLog } from "../indexer/log.ts";
+import { RecentIds } from "../indexer/recentIds.ts";
 import { indexerSettings } from "../indexer/settings.ts";
 import { type TransferRow, transferRow } from "../indexer/transferRow.ts";
 
@@ -15,6 +16,18 @@ const CATCH_UP_RETRY_MS = 2_000;
 let catchUpRetryAt = 0;
 /** A catch-up's rows until they are seen committed: a failed block takes them with it. */
 const caughtUp = new HeldRows<TransferRow>((ids) => depositAddresses.committedTransferIds(ids));
+const given = new RecentIds();
+
+/**
+ * Stores rows in the block's transaction (a row already there is left as it is). A row given
+ * before, in a block Ponder runs again after its transaction failed, is written with SQL of our
+ * own: Ponder's row cache may still hold the failed attempt's copy and skip it (recentIds.ts).
+ */
+async function store(db: Context<"USDC:Transfer">["db"], rows: TransferRow[]) {
+  if (given.givenBefore(rows.map((row) => row.id)))
+    await db.sql.insert(usdcTransfer).values(rows).onConflictDoNothing();
+  else await db.insert(usdcTransfer).values(rows).onConflictDoNothing();
+}
 
 ponder.on("USDC:Transfer", async ({ event, context }) => {
   const addresses = await depositAddresses.current(event.block.number);
@@ -26,8 +39,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
     const canonical = await rowsStillCanonical(context.client, held).catch(() => null);
     if (canonical) {
       caughtUp.forget(held.filter((row) => !canonical.includes(row)).map((row) => row.id));
-      if (canonical.length)
-        await context.db.insert(usdcTransfer).values(canonical).onConflictDoNothing();
+      if (canonical.length) await store(context.db, canonical);
     }
   }
   // Addresses the set learnt late (its connection was lost): find what went by meanwhile, up to
@@ -42,7 +54,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
         event.block.number,
       );
       if (rows.length) {
-        await context.db.insert(usdcTransfer).values(rows).onConflictDoNothing();
+        await store(context.db, rows);
         caughtUp.hold(rows);
       }
       indexerLog("info", "catch-up of deposit addresses learnt late", {
@@ -62,7 +74,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
     }
   }
   const row = transferRow(event, addresses);
-  if (row) await context.db.insert(usdcTransfer).values(row).onConflictDoNothing();
+  if (row) await store(context.db, [row]);
 });
 
 // The indexer process announces itself in app.heartbeats like the worker does (see /health).

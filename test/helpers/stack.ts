@@ -46,6 +46,8 @@ export async function startStack(
     database?: TestDatabase;
     /** The service seed of an earlier stack on that database; a fresh one otherwise. */
     mnemonic?: string;
+    /** The indexer's way to the database, when not `database.url`: a proxy that fails it, say. */
+    indexerDatabaseUrl?: string;
   } = {},
 ): Promise<TestStack> {
   const database = options.database ?? (await createTestDatabase());
@@ -64,7 +66,7 @@ export async function startStack(
     startApi({ ...base, keepManagedWallets: !options.worker }),
     options.indexer
       ? startIndexer(
-          { ...base, databaseUrl: database.url },
+          { ...base, databaseUrl: options.indexerDatabaseUrl ?? database.url },
           options.rpcUrl === undefined ? undefined : { startBlock: 0 },
         )
       : undefined,
