@@ -22,7 +22,7 @@ import {
 } from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
 import { payBenchInvoice } from "./invoicePayment.ts";
-import { printSummary, summarize } from "./stats.ts";
+import { printSummary, type summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
 const seconds = Number(process.env.BENCH_BUSY_SECONDS ?? 120);
