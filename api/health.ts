@@ -144,8 +144,11 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     withTimeout(heartbeatAgeMs(deps.db, "indexer"), 2_000),
   ]).then(([headBlock, indexed, age]): ComponentState => {
     // No heartbeat at all (the start clears them; a clean stop withdraws its own) is a process
-    // still loading Ponder, not one that died: a dead one leaves its last beat, which goes stale.
-    if (age === null) return { ok: false, starting: true, error: "starting: no heartbeat yet" };
+    // still loading Ponder or catching up to where it stopped (it beats once Ponder indexes
+    // live, indexer/ponderLive.ts), not one that died: a dead one leaves its last beat, which
+    // goes stale.
+    if (age === null)
+      return { ok: false, starting: true, error: "starting: not indexing live yet" };
     if (indexed === null)
       return { ok: false, starting: true, error: "starting: has not indexed a block yet" };
     const now = Date.now();

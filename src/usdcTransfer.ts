@@ -7,6 +7,7 @@ import { missedTransfers, rowsStillCanonical } from "../indexer/catchUp.ts";
 import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { HeldRows } from "../indexer/heldRows.ts";
 import { indexerLog } from "../indexer/log.ts";
+import { whenPonderLive } from "../indexer/ponderLive.ts";
 import { RecentIds } from "../indexer/recentIds.ts";
 import { indexerSettings } from "../indexer/settings.ts";
 import { type TransferRow, transferRow } from "../indexer/transferRow.ts";
@@ -77,6 +78,13 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
   if (row) await store(context.db, [row]);
 });
 
-// The indexer process announces itself in app.heartbeats like the worker does (see /health).
-const { databaseUrl } = indexerSettings();
-if (databaseUrl) startHeartbeat("indexer", databaseUrl);
+// The indexer process announces itself in app.heartbeats like the worker does (see /health),
+// once its Ponder indexes live: before, /health would count it as detecting payments while it
+// backfills or replays its last blocks after a restart (indexer/ponderLive.ts).
+const { databaseUrl, schema } = indexerSettings();
+if (databaseUrl) {
+  const live = schema
+    ? whenPonderLive(databaseUrl, schema, Math.floor(performance.timeOrigin))
+    : Promise.resolve();
+  void live.then(() => startHeartbeat("indexer", databaseUrl));
+}
