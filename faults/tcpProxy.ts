@@ -1,17 +1,6 @@
 import net from "node:net";
 import { freePort } from "../internal/freePort.ts";
-
-/** Keeps a proxied pair in `sockets` while open; an error on either side ends both. */
-export function track(sockets: Set<net.Socket>, client: net.Socket, upstream: net.Socket): void {
-  for (const socket of [client, upstream]) {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => {
-      client.destroy();
-      upstream.destroy();
-    });
-  }
-}
+import { trackProxiedPair } from "../internal/proxiedSockets.ts";
 
 /**
  * A loopback TCP proxy that can be cut: the service reaches its RPC through it, so an "RPC
@@ -27,7 +16,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     new Promise<void>((resolve, reject) => {
       const next = net.createServer((client) => {
         const upstream = net.connect(target.port, target.host);
-        track(sockets, client, upstream);
+        trackProxiedPair(sockets, client, upstream);
         client.pipe(upstream).pipe(client);
       });
       next.once("error", reject);

@@ -1,6 +1,6 @@
 import net from "node:net";
-import { track } from "../../faults/tcpProxy.ts";
 import { freePort } from "../../internal/freePort.ts";
+import { trackProxiedPair } from "../../internal/proxiedSockets.ts";
 import { throughPort } from "./pgBouncer.ts";
 
 /** The protocol version of a StartupMessage (3.0); an SSL or GSS request carries another code. */
@@ -32,7 +32,7 @@ export async function startCommitDroppingProxy(databaseUrl: string) {
 
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
-    track(sockets, client, upstream);
+    trackProxiedPair(sockets, client, upstream);
     upstream.pipe(client);
     // The client's bytes, read message by message: untyped until the StartupMessage.
     let pending = Buffer.alloc(0);
