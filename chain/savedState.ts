@@ -1,7 +1,8 @@
-import { open, rename, rm, stat } from "node:fs/promises";
+import { open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
+import { fileExists } from "../internal/fileExists.ts";
 import type { Anvil } from "./anvil.ts";
 import { rpcBatchRequest, rpcRequest } from "./rpc.ts";
 
@@ -182,16 +183,16 @@ export async function startFromNewestState(files: StateFiles): Promise<Anvil> {
   const loaded = path.join(dir, "state.loaded.json");
   const saved = path.join(dir, "state.saved.json");
   // Without state.json, a start that died before anvil loaded it left state.loading.json.
-  if (await exists(state)) await rename(state, loading);
+  if (await fileExists(state)) await rename(state, loading);
   const attempts: Array<{ file?: string; note: string }> = [];
-  if (await exists(loading))
+  if (await fileExists(loading))
     attempts.push({ file: loading, note: `resuming ${label} from ${state}` });
-  if (await exists(saved))
+  if (await fileExists(saved))
     attempts.push({
       file: saved,
       note: `resuming ${label} from ${saved}, its state saved while it last ran`,
     });
-  if (await exists(loaded))
+  if (await fileExists(loaded))
     attempts.push({
       file: loaded,
       note: `resuming ${label} from ${loaded}, the state its previous start loaded`,
@@ -230,7 +231,7 @@ export async function startFromNewestState(files: StateFiles): Promise<Anvil> {
 
 /** Whether `dir` holds a state a start resumes from. */
 export async function keepsState(dir: string): Promise<boolean> {
-  const found = await Promise.all(STATE_FILES.map((name) => exists(path.join(dir, name))));
+  const found = await Promise.all(STATE_FILES.map((name) => fileExists(path.join(dir, name))));
   return found.includes(true);
 }
 
@@ -240,9 +241,3 @@ const STATE_FILES = ["state.json", "state.loading.json", "state.loaded.json", "s
 export async function dropStates(dir: string): Promise<void> {
   await Promise.all(STATE_FILES.map((name) => rm(path.join(dir, name), { force: true })));
 }
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );

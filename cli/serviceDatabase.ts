@@ -1,7 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createDb, type Db } from "../db/database.ts";
 import { startEmbeddedPostgres } from "../db/embeddedPostgres.ts";
+import { fileExists } from "../internal/fileExists.ts";
 import { freePort } from "../internal/freePort.ts";
 import { isAlive } from "../internal/process.ts";
 import { CliError, EXIT } from "./io.ts";
@@ -31,7 +32,7 @@ export async function withServiceDatabase<T>(
   const cluster = path.join(path.resolve(options.dataDir), "postgres");
   const port = await runningPort(cluster);
   if (port !== undefined) return using(createDb(embeddedUrl(port), { max: 2 }), work);
-  if (!(await exists(path.join(cluster, "PG_VERSION"))))
+  if (!(await fileExists(path.join(cluster, "PG_VERSION"))))
     throw new CliError(
       `no database: ${cluster} holds no Postgres cluster. Start the service once (npm start) with this DATA_DIR, or set DATABASE_URL.`,
       EXIT.unavailable,
@@ -64,9 +65,3 @@ async function runningPort(cluster: string): Promise<number | undefined> {
   const port = Number(lines[3]);
   return pid > 0 && isAlive(pid) && port > 0 ? port : undefined;
 }
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );

@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { fileExists } from "../internal/fileExists.ts";
 import { portInUse } from "../internal/ports.ts";
 import {
   isAlive,
@@ -71,7 +72,7 @@ export async function startEmbeddedPostgres(
     await run("chown", ["-R", `${owner.uid}:${owner.gid}`, options.dataDir]);
   }
   await stopStalePostmaster(options.dataDir, log);
-  if (!(await exists(path.join(options.dataDir, "PG_VERSION")))) {
+  if (!(await fileExists(path.join(options.dataDir, "PG_VERSION")))) {
     await initialise(initdb, options.dataDir, owner, log);
   }
 
@@ -192,12 +193,6 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
     await client.end();
   }
 }
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
