@@ -7,6 +7,7 @@ const phases = (spawned: number, ready: number, detected: number) => ({
     children_spawned: spawned,
     api_answering: ready,
     ready,
+    indexer_live: detected - 1000,
     indexer_ok: detected,
   },
 });
@@ -23,7 +24,10 @@ test("a start row's reason is this run's phases: the supervisor, the API and wor
   // The indexer is not on the way to `ready`.
   expect(ready).not.toContain("indexer");
   const detected = why("warm start → payments detected, p50");
-  expect(detected).toContain("detected payments 2.70 s later");
+  expect(detected).toContain(
+    "detected payments 2.70 s later: 1.70 s until its Ponder indexed live",
+  );
+  expect(detected).toContain("then 1.00 s to catch up with the head");
   expect(why("cold start (new DATA_DIR)")).toContain("cold adds initdb");
   expect(startWhyNot([])("warm start → ready, p50")).toBe("no phases were logged");
 });

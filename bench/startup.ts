@@ -243,11 +243,12 @@ export function startWhyNot(runs: Pick<Timed, "phases">[]): (goal: Headline) => 
     );
     return values.length ? summarize(values).p50 : undefined;
   };
-  const [loaded, spawned, answering, ready, detected] = [
+  const [loaded, spawned, answering, ready, live, detected] = [
     "modules_loaded",
     "children_spawned",
     "api_answering",
     "ready",
+    "indexer_live",
     "indexer_ok",
   ].map(p50);
   if (spawned === undefined || ready === undefined) return () => "no phases were logged";
@@ -257,7 +258,7 @@ export function startWhyNot(runs: Pick<Timed, "phases">[]): (goal: Headline) => 
   const indexer =
     detected === undefined
       ? "the indexer never reported"
-      : `the indexer, spawned at ready, detected payments ${s(detected - ready)} later: Ponder loading its ~2,400 modules (resolved faster since fastResolve.mjs) and building, CPU on the same cores`;
+      : `the indexer, spawned at ready, detected payments ${s(detected - ready)} later: ${live === undefined ? "" : `${s(live - ready)} until its Ponder indexed live (loading its ~2,400 modules, then replaying the blocks it had not finalised), then ${s(detected - live)} to catch up with the head (Ponder waits for the chain's next block to sync the blocks since)`}`;
   return (goal) =>
     `measured (p50 of the phases): ${supervisor}; ${children}${goal === "warm start → ready, p50" ? "" : `; ${indexer}`}${goal === "cold start (new DATA_DIR)" ? "; cold adds initdb and Ponder's sync-store migrations" : ""}`;
 }

@@ -14,10 +14,20 @@ describe("StartPhases", () => {
   test("each component is recorded when /health first reports it ok", () => {
     const phases = new StartPhases();
     phases.markHealth({
+      status: "starting",
+      components: { database: { ok: true }, indexer: { ok: false, starting: true } },
+    });
+    expect(Object.keys(phases.toJSON()).sort()).toEqual(["api_answering", "database_ok"]);
+    // Live, catching up with the head.
+    phases.markHealth({
       status: "degraded",
       components: { database: { ok: true }, indexer: { ok: false, error: "behind" } },
     });
-    expect(Object.keys(phases.toJSON()).sort()).toEqual(["api_answering", "database_ok"]);
+    expect(Object.keys(phases.toJSON()).sort()).toEqual([
+      "api_answering",
+      "database_ok",
+      "indexer_live",
+    ]);
     phases.markHealth({
       status: "ok",
       components: { database: { ok: true }, indexer: { ok: true } },
@@ -25,6 +35,7 @@ describe("StartPhases", () => {
     expect(Object.keys(phases.toJSON()).sort()).toEqual([
       "api_answering",
       "database_ok",
+      "indexer_live",
       "indexer_ok",
     ]);
   });

@@ -17,7 +17,8 @@ export class StartPhases {
 
   /**
    * Records, from one /health answer (200 or 503), every component that reports ok, as
-   * `<component>_ok`, and `api_answering` on the first answer at all: each component's own
+   * `<component>_ok`, `indexer_live` once the indexer no longer reports `starting`, and
+   * `api_answering` on the first answer at all: each component's own
    * readiness, seen from outside, without any component having to report its start-up.
    */
   markHealth(body: unknown): void {
@@ -25,8 +26,13 @@ export class StartPhases {
     const components = (body as { components?: Record<string, { ok?: boolean }> } | null)
       ?.components;
     if (!components || typeof components !== "object") return;
-    for (const [name, state] of Object.entries(components))
+    for (const [name, state] of Object.entries(components)) {
       if (state?.ok === true) this.mark(`${name}_ok`);
+      // The indexer beats once its Ponder indexes live (indexer/ponderLive.ts): from then it is
+      // catching up with the head, no longer starting; the two parts of its start, apart.
+      if (name === "indexer" && state && !(state as { starting?: boolean }).starting)
+        this.mark("indexer_live");
+    }
   }
 
   toJSON(): Record<string, number> {
