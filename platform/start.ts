@@ -234,7 +234,9 @@ async function main(): Promise<void> {
     if (PONDER_LOCKED_OUT.test(line)) lockedOut = true;
   };
   indexer.stuckLine = PONDER_STUCK;
-  indexer.beforeRestart = async () => {
+  indexer.beforeRestart = async (pid) => {
+    // The dead one's beat must not count for the next, which beats once it indexes live.
+    await clearHeartbeats(databaseUrl, pid);
     if (lockedOut) {
       log.warn("another indexer holds the schema's lock; leaving it to that one", {
         schema: indexerSchema,

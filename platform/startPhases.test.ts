@@ -18,10 +18,19 @@ describe("StartPhases", () => {
       components: { database: { ok: true }, indexer: { ok: false, starting: true } },
     });
     expect(Object.keys(phases.toJSON()).sort()).toEqual(["api_answering", "database_ok"]);
+    // An answer that failed says nothing of the indexer's start.
+    phases.markHealth({
+      status: "degraded",
+      components: { database: { ok: true }, indexer: { ok: false, error: "timed out" } },
+    });
+    expect(Object.keys(phases.toJSON()).sort()).toEqual(["api_answering", "database_ok"]);
     // Live, catching up with the head.
     phases.markHealth({
       status: "degraded",
-      components: { database: { ok: true }, indexer: { ok: false, error: "behind" } },
+      components: {
+        database: { ok: true },
+        indexer: { ok: false, error: "behind", indexed_block: 10, lag_blocks: 30 },
+      },
     });
     expect(Object.keys(phases.toJSON()).sort()).toEqual([
       "api_answering",

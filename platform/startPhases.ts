@@ -30,7 +30,7 @@ export class StartPhases {
       if (state?.ok === true) this.mark(`${name}_ok`);
       // The indexer beats once its Ponder indexes live (indexer/ponderLive.ts): from then it is
       // catching up with the head, no longer starting; the two parts of its start, apart.
-      if (name === "indexer" && state && !(state as { starting?: boolean }).starting)
+      if (name === "indexer" && state && "indexed_block" in state && !("starting" in state))
         this.mark("indexer_live");
     }
   }

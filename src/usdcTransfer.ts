@@ -8,7 +8,7 @@ import { depositAddresses } from "../indexer/depositAddresses.ts";
 import { HeldRows } from "../indexer/heldRows.ts";
 import { indexerLog } from "../indexer/log.ts";
 import { whenPonderLive } from "../indexer/ponderLive.ts";
-import { RecentIds } from "../indexer/recentIds.ts";
+import { RerunRows } from "../indexer/rerunRows.ts";
 import { indexerSettings } from "../indexer/settings.ts";
 import { type TransferRow, transferRow } from "../indexer/transferRow.ts";
 
@@ -17,20 +17,26 @@ const CATCH_UP_RETRY_MS = 2_000;
 let catchUpRetryAt = 0;
 /** A catch-up's rows until they are seen committed: a failed block takes them with it. */
 const caughtUp = new HeldRows<TransferRow>((ids) => depositAddresses.committedTransferIds(ids));
-const given = new RecentIds();
+const rerun = new RerunRows();
 
 /**
- * Stores rows in the block's transaction (a row already there is left as it is). A row given
- * before, in a block Ponder runs again after its transaction failed, is written with SQL of our
- * own: Ponder's row cache may still hold the failed attempt's copy and skip it (recentIds.ts).
+ * Stores rows in the event's transaction (a row already there is left as it is). A row given in
+ * an attempt Ponder is running again is written with SQL of our own: Ponder's row cache may still
+ * hold the failed attempt's copy and skip it (rerunRows.ts).
  */
-async function store(db: Context<"USDC:Transfer">["db"], rows: TransferRow[]) {
-  if (given.givenBefore(rows.map((row) => row.id)))
+async function store(
+  db: Context<"USDC:Transfer">["db"],
+  rows: TransferRow[],
+  checkpoint: string,
+): Promise<void> {
+  const ids = rows.map((row) => row.id);
+  if (rerun.give(ids, checkpoint))
     await db.sql.insert(usdcTransfer).values(rows).onConflictDoNothing();
   else await db.insert(usdcTransfer).values(rows).onConflictDoNothing();
 }
 
 ponder.on("USDC:Transfer", async ({ event, context }) => {
+  rerun.handling(event.id);
   const addresses = await depositAddresses.current(event.block.number);
   // Rows an earlier catch-up stored in a transaction Ponder may have rolled back and retried:
   // stored again if their block is still the chain's (a reorg may be why they are gone).
@@ -40,7 +46,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
     const canonical = await rowsStillCanonical(context.client, held).catch(() => null);
     if (canonical) {
       caughtUp.forget(held.filter((row) => !canonical.includes(row)).map((row) => row.id));
-      if (canonical.length) await store(context.db, canonical);
+      if (canonical.length) await store(context.db, canonical, event.id);
     }
   }
   // Addresses the set learnt late (its connection was lost): find what went by meanwhile, up to
@@ -55,7 +61,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
         event.block.number,
       );
       if (rows.length) {
-        await store(context.db, rows);
+        await store(context.db, rows, event.id);
         caughtUp.hold(rows);
       }
       indexerLog("info", "catch-up of deposit addresses learnt late", {
@@ -75,7 +81,7 @@ ponder.on("USDC:Transfer", async ({ event, context }) => {
     }
   }
   const row = transferRow(event, addresses);
-  if (row) await store(context.db, [row]);
+  if (row) await store(context.db, [row], event.id);
 });
 
 // The indexer process announces itself in app.heartbeats like the worker does (see /health),

@@ -8,11 +8,12 @@
 // A relative specifier needs none of that: the URL is the parent's plus the specifier, and its
 // format is the "type" of the nearest package.json, read once per directory here.
 //
-// Only what is certain is answered: `./` and `../` specifiers of a file inside node_modules,
-// ending in .mjs or .js, the latter under a package.json with an explicit "type" (a typeless
-// scope is left to Node, which may detect ES module syntax). Everything else goes to Node.
+// Only what is certain is answered: `./` and `../` specifiers, from a file inside node_modules,
+// of a file that is there, ending in .mjs or .js, the latter under a package.json with an
+// explicit "type" (a typeless scope is left to Node, which may detect ES module syntax).
+// Everything else goes to Node.
 // Plain JavaScript: it runs before anything could compile TypeScript.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
 /** Each directory's package scope type ("module" | "commonjs"), or null when Node decides. */
 const scopeTypes = new Map();
@@ -33,9 +34,9 @@ function scopeType(directory) {
       type = declared === "module" || declared === "commonjs" ? declared : null;
     } catch (error) {
       // No package.json here: look one level up, as Node does, but not past node_modules/.
-      if (error.code !== "ENOENT") type = null;
-      else if (dir.endsWith("/node_modules/")) type = null;
-      else dir = new URL("../", dir).href;
+      const parent = new URL("../", dir).href;
+      if (error.code !== "ENOENT" || dir.endsWith("/node_modules/") || parent === dir) type = null;
+      else dir = parent;
     }
   }
   for (const dir of visited) scopeTypes.set(dir, type);
@@ -52,7 +53,12 @@ export function fastResolve(specifier, context, nextResolve) {
     context.importAttributes?.type === undefined
   ) {
     const url = new URL(specifier, parent);
-    if (url.search === "" && url.hash === "") {
+    // A file that is not there is Node's to report (ERR_MODULE_NOT_FOUND, which code may test).
+    if (
+      url.search === "" &&
+      url.hash === "" &&
+      statSync(url, { throwIfNoEntry: false })?.isFile()
+    ) {
       if (url.pathname.endsWith(".mjs"))
         return { url: url.href, format: "module", shortCircuit: true };
       if (url.pathname.endsWith(".js")) {

@@ -29,6 +29,8 @@ describe("fastResolve", () => {
       "node_modules/cjs/lib/b.js": "",
       "node_modules/typeless/package.json": JSON.stringify({ name: "typeless" }),
       "node_modules/typeless/c.js": "",
+      "node_modules/typeless/x.mjs": "",
+      "outside.js": "",
       "node_modules/nested/package.json": JSON.stringify({ name: "nested" }),
       "node_modules/nested/_esm/package.json": JSON.stringify({ type: "module" }),
       "node_modules/nested/_esm/d.js": "",
@@ -67,5 +69,11 @@ describe("fastResolve", () => {
     );
     expect(resolve("./a.js?x=1", "node_modules/esm/dist/deep/b.js").url).toBe("node:./a.js?x=1");
     expect(resolve("./e.js", "src/index.js").url).toBe("node:./e.js");
+    // A file that is not there: Node reports it, as it would.
+    expect(resolve("./gone.js", "node_modules/esm/dist/deep/a.js").url).toBe("node:./gone.js");
+    // Out of node_modules to where no package.json is found up to the root.
+    expect(resolve("../../outside.js", "node_modules/esm/index.js").url).toBe(
+      "node:../../outside.js",
+    );
   });
 });
