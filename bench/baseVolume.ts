@@ -1,11 +1,3 @@
-// Keeping up with real Base: 10× Base's average USDC volume, ≥ 300 unrelated USDC
-// transfers per block at 2 s blocks for 5 minutes (BENCH_BASE_VOLUME_SECONDS for a shorter
-// run), while our invoices are paid one after another. Measures the indexer's lag behind the
-// chain in blocks (sampled every 250 ms), receipt → `paid` of our payments beside receipt →
-// indexed row (the baseline), the database's growth (the indexer must store nothing of the
-// strangers' transfers: Ponder's sync cache is off, ponder.config.ts), and the CPU the
-// indexer (and the whole service) spends per block.
-import { readFileSync } from "node:fs";
 import pg from "pg";
 import { createPublicClient, http } from "viem";
 import { base } from "viem/chains";
@@ -16,6 +8,7 @@ import { apiSpec, indexerSpec, indexerWsUrl, workerSpec } from "../platform/chil
 import { busyChain, prepareBusyChain, transfersPerBlock } from "./busyChain.ts";
 import { benchEnvironment } from "./environment.ts";
 import { payBenchInvoice } from "./invoicePayment.ts";
+import { cpuSeconds } from "./processCpu.ts";
 import { printSummary, summarize } from "./stats.ts";
 import { fmtMs, record } from "./summary.ts";
 
@@ -25,13 +18,6 @@ const BLOCK_SECONDS = 2;
 const transfersPerBlock_ = Number(process.env.BENCH_BASE_VOLUME_PER_BLOCK ?? 320);
 const PAYER = devAccount(8);
 const LATE_MS = 30_000;
-
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  // utime and stime are fields 14 and 15 of stat, 12 and 13 after "pid (comm) ".
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

@@ -12,11 +12,12 @@ import autocannon from "autocannon";
 import { freePort } from "../internal/freePort.ts";
 import { stopProcess, waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
+import { processTree } from "./processCpu.ts";
 import { npmStartNodeArgs } from "./startCommand.ts";
 import { summarize } from "./stats.ts";
 import { record } from "./summary.ts";
 
-const run = promisify(execFile);
+const _run = promisify(execFile);
 const loadSeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 15);
 /**
  * The memory goal for the whole stack, idle: a 1 GB server with room to spare (docs/operations.md,
@@ -36,21 +37,8 @@ async function pss(pid: number): Promise<number> {
   return kb * 1024;
 }
 
-/** `root` and every descendant. */
-async function tree(root: number): Promise<number[]> {
-  const { stdout } = await run("ps", ["-e", "-o", "pid=,ppid="]);
-  const children = new Map<number, number[]>();
-  for (const line of stdout.trim().split("\n")) {
-    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    if (pid && ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
-  const pids = [root];
-  for (let i = 0; i < pids.length; i++) pids.push(...(children.get(pids[i] ?? -1) ?? []));
-  return pids;
-}
-
 const treePss = async (root: number) =>
-  (await Promise.all((await tree(root)).map(pss))).reduce((a, b) => a + b, 0);
+  (await Promise.all((await processTree(root)).map(pss))).reduce((a, b) => a + b, 0);
 
 /** Which part of the stack a process is, by its command line. */
 async function component(pid: number): Promise<string> {
@@ -73,7 +61,7 @@ async function component(pid: number): Promise<string> {
 /** PSS of the tree, by component. */
 async function pssByComponent(root: number): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
-  for (const pid of await tree(root)) {
+  for (const pid of await processTree(root)) {
     const name = await component(pid);
     totals.set(name, (totals.get(name) ?? 0) + (await pss(pid)));
   }

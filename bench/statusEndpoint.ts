@@ -1,10 +1,3 @@
-// GET /api/payments/status/{slug} under a concurrent load generator (autocannon, loopback),
-// rotating over many links as thousands of open checkout pages would, against a bare Hono JSON
-// route served by the same process kind in the same run. The rate limiter is in the path at its
-// default budget: behind a (pretend) proxy, each request comes from one of CLIENTS addresses,
-// as 10,000 payers' pages would, so its bookkeeping is measured and no poll may be refused.
-import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort } from "../internal/freePort.ts";
@@ -12,6 +5,7 @@ import { spawnLogged, stopProcess, waitFor } from "../internal/process.ts";
 import { projectRoot } from "../internal/projectRoot.ts";
 import { apiSpec } from "../platform/children.ts";
 import { benchEnvironment } from "./environment.ts";
+import { cpuSeconds } from "./processCpu.ts";
 import { record } from "./summary.ts";
 
 const links = Number(process.env.BENCH_LINKS ?? 500);
@@ -20,32 +14,12 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const clients = Number(process.env.BENCH_CLIENTS ?? 10_000);
 /** Rounds of (bare, status) or (status, bare), alternating; each figure is the median over them. */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-/** Clock ticks per second of /proc/<pid>/stat's CPU times. */
-const ticksPerSecond = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU seconds a process has used (user + system, all its threads). Per request, it is the
- * server's own cost: req/s over loopback also depends on the load generator, which shares the
- * machine and, against the bare route, is the bottleneck.
- */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
-
 const clientAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
 async function load(url: string, paths: string[], pid: number) {
   let i = 0;
   let client = 0;
-  const cpuBefore = await cpuSeconds(pid);
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url,
     connections,
@@ -61,7 +35,7 @@ async function load(url: string, paths: string[], pid: number) {
       },
     ],
   });
-  const cpu = (await cpuSeconds(pid)) - cpuBefore;
+  const cpu = cpuSeconds(pid) - cpuBefore;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
