@@ -161,9 +161,21 @@ export async function benchInvoiceCreation(): Promise<void> {
     console.log(
       `raw pdfmake render (same invoice)      ${raw.perSecond.toFixed(1)} PDFs/s  p50 ${render.p50.toFixed(1)} ms  p99 ${render.p99.toFixed(1)} ms`,
     );
+    // The same 4 clients with the worker stopped (SIGSTOP, its renders resumed after): how much
+    // of the creations' p99 is the renders beside them.
+    const workerPid = worker.pid as number;
+    process.kill(workerPid, "SIGSTOP");
+    const unshared = await load(url, requests, 4).finally(() => process.kill(workerPid, "SIGCONT"));
+    const withoutRenders = summarize(unshared.latencies);
+    await pdfsStored();
+    console.log(
+      `create, 4 clients, the worker stopped: ${unshared.perSecond.toFixed(1)} invoices/s, p99 ${withoutRenders.p99.toFixed(0)} ms`,
+    );
     const results = new Map<number, { perSecond: number; p99: number }>();
     for (const concurrency of [1, 2, 4]) {
-      const run = await load(url, requests, concurrency);
+      const { result: run, cpu } = await cpuDuring({ API: api.pid, worker: workerPid }, () =>
+        load(url, requests, concurrency),
+      );
       const s = printSummary(`create, ${concurrency} concurrent client(s)`, run.latencies);
       const lag = await pdfsStored();
       console.log(
@@ -185,7 +197,7 @@ export async function benchInvoiceCreation(): Promise<void> {
           ratio: `${((100 * run.perSecond) / raw.perSecond).toFixed(0)} %`,
           goal: "< 200 ms",
           met: s.p99 < 200,
-          whyNot: `the worker's renders share ${availableParallelism()} cores with the load generator, Postgres and the API's loop`,
+          whyNot: `the cores are shared: ${formatCpuUse(cpu, availableParallelism())}; API ${((1000 * (cpu.parts.get("API") ?? 0)) / requests).toFixed(1)} ms CPU per creation, Postgres ${((1000 * (cpu.parts.get("Postgres") ?? 0)) / requests).toFixed(1)} ms; with the worker stopped (no renders beside them) the same 4 clients' p99 was ${fmtMs(withoutRenders.p99)} (${unshared.perSecond.toFixed(1)} invoices/s)`,
           headline: "invoice creation, 4 clients, p99",
         });
       record({
@@ -229,16 +241,23 @@ export async function benchInvoiceCreation(): Promise<void> {
     const alone = summarize(await pollStatus(url, link.slug, 4, delay(pollSeconds * 1000)));
     const creations = Math.max(20, requests / 2);
     const { result: besideLatencies, cpu } = await cpuDuring(
-      { API: api.pid, worker: worker?.pid },
+      { API: api.pid, worker: workerPid },
       () => pollStatus(url, link.slug, 4, load(url, creations, 4)),
     );
     const beside = summarize(besideLatencies);
+    await pdfsStored();
+    process.kill(workerPid, "SIGSTOP");
+    const besideUnshared = summarize(
+      await pollStatus(url, link.slug, 4, load(url, creations, 4)).finally(() =>
+        process.kill(workerPid, "SIGCONT"),
+      ),
+    );
     // What the polls shared the cores with: the row's reason, measured.
     const sharers = formatCpuUse(cpu, availableParallelism());
     const apiMsPerCreation = (1000 * (cpu.parts.get("API") ?? 0)) / creations;
     console.log(`while creating: ${sharers}`);
     console.log(
-      `status poll p99 alone ${alone.p99.toFixed(1)} ms; while 4 clients create invoices ${beside.p99.toFixed(1)} ms`,
+      `status poll p99 alone ${alone.p99.toFixed(1)} ms; while 4 clients create invoices ${beside.p99.toFixed(1)} ms; the same with the worker stopped ${besideUnshared.p99.toFixed(1)} ms`,
     );
     record({
       measure: "status poll p99: alone → while 4 clients create invoices",
@@ -248,7 +267,7 @@ export async function benchInvoiceCreation(): Promise<void> {
       goal: "≤ 1.2× alone, < 10 ms",
       met: beside.p99 <= 1.2 * alone.p99 && beside.p99 < 10,
       headline: "status poll p99, alone → while 4 clients create",
-      whyNot: `no render in the API any more; a poll waits in the API's one loop behind the creations (${apiMsPerCreation.toFixed(1)} ms of API CPU each, the polls' included) and for a core: ${sharers}`,
+      whyNot: `no render in the API any more; a poll waits in the API's one loop behind the creations (${apiMsPerCreation.toFixed(1)} ms of API CPU each, the polls' included) and for a core: ${sharers}; with the worker stopped (no renders) the polls' p99 was ${fmtMs(besideUnshared.p99)}`,
     });
     console.log(
       `API idle: RSS ${(idle.rss / 2 ** 20).toFixed(0)} MB, PSS ${(idle.pss / 2 ** 20).toFixed(0)} MB (PDF_RENDER_WARM_THREADS ${process.env.PDF_RENDER_WARM_THREADS ?? 0})`,

@@ -191,7 +191,7 @@ export async function benchSchedules(): Promise<void> {
       goal: "< 10 ms",
       met: during.p99 < 10,
       whyNot:
-        "the worker's render threads and Postgres share the cores with the API: WORKER_SCHEDULES_CONCURRENCY and PDF_RENDER_NICE trade issuing speed for the API's latency",
+        "the worker's render threads and Postgres share the cores with the API: WORKER_SCHEDULES_CONCURRENCY and WORKER_RENDER_NICE trade issuing speed for the API's latency",
     });
   } finally {
     if (worker) await stopProcess(worker);

@@ -118,6 +118,12 @@ describe("parseEnv", () => {
   });
 });
 
+test("the worker's renders are background work and yield the cores; the API's do not", () => {
+  expect(parseEnv({})).toMatchObject({ WORKER_RENDER_NICE: 10, PDF_RENDER_NICE: 0 });
+  expect(parseEnv({ WORKER_RENDER_NICE: "0" }).WORKER_RENDER_NICE).toBe(0);
+  expect(() => parseEnv({ WORKER_RENDER_NICE: "20" })).toThrow(EnvError);
+});
+
 test("PROCESSES picks which of the three processes run here", () => {
   expect(parseEnv({}).PROCESSES).toEqual(["indexer", "api", "worker"]);
   expect(parseEnv({ PROCESSES: "api, worker" }).PROCESSES).toEqual(["api", "worker"]);

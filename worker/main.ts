@@ -51,7 +51,7 @@ if (!env.WEBHOOK_SECRET_KEY)
 // process that start on demand and exit when idle (pdf/renderPool.ts).
 const pdf = createRenderPool({
   threads: Math.max(1, env.WORKER_EMAIL_CONCURRENCY),
-  nice: env.PDF_RENDER_NICE,
+  nice: env.WORKER_RENDER_NICE,
   onThreadExit: (fields) => log.warn("pdf render thread died", fields),
 });
 const webhookKeys = parseKeyring(env.WEBHOOK_SECRET_KEY, env.WEBHOOK_SECRET_KEY_PREVIOUS);

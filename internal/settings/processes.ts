@@ -62,6 +62,13 @@ export const processSettings = {
    */
   PDF_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(0),
   /**
+   * Nice value of the worker's render threads. Its renders are background work (no one waits
+   * on a stored PDF; a download before it renders on the spot in the API, at PDF_RENDER_NICE),
+   * so by default they yield the cores to requests: at 0 they cost creation at 4 clients on
+   * 2 cores a third of its rate (docs/benchmarks.md, "Render priority in the worker").
+   */
+  WORKER_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
    * Render threads kept while no invoice is being created (each holds pdfmake and its fonts,
    * ~50 MB). 0: the first render after a quiet spell starts a thread (~0.5 s more for that
    * one invoice); threads stay while renders keep coming and stop after 30 s idle.
