@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice
-         * @description Computes the total, renders the PDF, provisions a deposit address and, unless `send_now` is false, emails the vendor. Send an `Idempotency-Key` header to retry safely: the same key and body return the original 201, the same key with a different body is a 409.
+         * @description Computes the total, provisions a deposit address, stores the invoice (its PDF is rendered from the stored record) and, unless `send_now` is false, emails the vendor. Send an `Idempotency-Key` header to retry safely: the same key and body return the original 201, the same key with a different body is a 409.
          */
         post: {
             parameters: {
