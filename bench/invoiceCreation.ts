@@ -1,7 +1,9 @@
 // Invoice creation (POST /api/invoices) through the real API process on a real Postgres, with
 // concurrent clients, the worker running beside it rendering each invoice's PDF from the stored
 // record (issue 47: no PDF on the request path), against the raw pdfmake render rate of the same
-// invoice measured in the same run; and how long after the last 201 every PDF is stored.
+// invoice measured in the same run; and how long after the last 201 every PDF is stored. What the
+// latencies waited for is measured beside them: the CPU of each part of the stack meanwhile, and
+// the same load with the worker stopped.
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";

@@ -14,7 +14,8 @@ import { invoiceRequest } from "../invoices/fixtures.ts";
  * it fails, the COMMIT included, it runs the whole transaction again. Its row cache kept the rows
  * of the attempt whose COMMIT failed, so the retry's insert of the same transfer found it "there"
  * and wrote nothing: the block was committed without the payment, never to be indexed again (the
- * fault suite's "database connections exhausted" lost a payment as "not indexed"). The fault here
+ * likely way the fault suite's "database connections exhausted" once lost a payment as "not
+ * indexed": its log did not show the COMMIT). The fault here
  * is exact: the indexer's connection is dropped at the COMMIT of the block holding the payment.
  */
 describe("an indexed transfer survives a block whose COMMIT fails", () => {
