@@ -57,8 +57,9 @@ export const processSettings = {
     .max(64)
     .default(() => availableParallelism()),
   /**
-   * Nice value of the PDF render threads (0–19, per thread on Linux): above the API's own
-   * 0, so the kernel runs the event loop (status polls) before a render (docs/architecture.md).
+   * Nice value of the API's PDF render threads (0–19, per thread on Linux; the worker's have
+   * WORKER_RENDER_NICE): above the API's own 0, the kernel runs the event loop (status polls)
+   * before a render (docs/architecture.md).
    */
   PDF_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(0),
   /**
